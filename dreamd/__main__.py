@@ -1,0 +1,7 @@
+"""``python -m dreamd`` runs the command-line interface."""
+
+import sys
+
+from dreamd.cli import main
+
+sys.exit(main())

@@ -1,0 +1,60 @@
+"""The exception tree. Every error dreamd raises on purpose is a :class:`DreamdError`.
+
+::
+
+    DreamdError                 anything the user can act on; the CLI prints it and exits 1
+     +-- ConfigError            a config file, key or value is wrong (names file, key, expected form)
+     +-- WorkspaceError         a workspace is missing, unreadable, or a path would leave it
+     |    +-- UnsafePathError   a symlinked MEMORY.md/DREAMS.md, or a path escaping the workspace
+     +-- StateError             a state file cannot be read or written
+     +-- LockError              the per-workspace lock could not be taken in time
+     +-- ConflictError          a file changed between planning and writing (compare-and-swap)
+     +-- SelectorError          a selector (promote-explain) matched nothing
+
+Anything else reaching the CLI is a bug: it writes a traceback log and exits 3.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "ConflictError",
+    "DreamdError",
+    "LockError",
+    "SelectorError",
+    "StateError",
+    "UnsafePathError",
+    "WorkspaceError",
+]
+
+
+class DreamdError(Exception):
+    """An error the user can act on. The message says what, where and how to fix it."""
+
+
+class ConfigError(DreamdError):
+    """A configuration file, key or value is invalid."""
+
+
+class WorkspaceError(DreamdError):
+    """A workspace is missing or unusable."""
+
+
+class UnsafePathError(WorkspaceError):
+    """A path would leave the workspace, or a protected file is a symlink."""
+
+
+class StateError(DreamdError):
+    """A state file could not be read or written."""
+
+
+class LockError(DreamdError):
+    """The per-workspace lock could not be acquired."""
+
+
+class ConflictError(DreamdError):
+    """A file changed on disk after it was read for planning; nothing was overwritten."""
+
+
+class SelectorError(DreamdError):
+    """A candidate selector matched nothing."""

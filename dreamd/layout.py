@@ -1,0 +1,108 @@
+"""The shape of a workspace: file names, path rules, and which paths are short-term memory.
+
+Pure: nothing here touches the disk except :func:`resolve_inside`, which only resolves paths.
+Paths inside a workspace are always relative, with forward slashes and no leading ``./``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date
+from pathlib import Path, PurePosixPath
+
+from dreamd.errors import UnsafePathError
+
+__all__ = [
+    "DREAMS_FILE",
+    "DREAMS_FILE_LOWER",
+    "INDEX_FILE",
+    "MAX_FILE_BYTES",
+    "MEMORY_FILE",
+    "NOTES_DIR",
+    "STATE_DIR",
+    "daily_note_day",
+    "is_short_term_path",
+    "normalize_relpath",
+    "note_sort_key",
+    "report_path",
+    "resolve_inside",
+]
+
+MEMORY_FILE = "MEMORY.md"
+DREAMS_FILE = "DREAMS.md"
+DREAMS_FILE_LOWER = "dreams.md"
+NOTES_DIR = "memory"
+STATE_DIR = "memory/.dreams"
+INDEX_FILE = "memory/.dreams/index.sqlite"
+REPORTS_DIR = "memory/dreaming"
+SESSION_CORPUS_DIR = "memory/.dreams/session-corpus"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+_DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-([^/]+))?\.md$")
+_DAILY_PATH = re.compile(r"(?:^|/)memory/(?:[^/]+/)*(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$")
+_CORPUS_PATH = re.compile(r"(?:^|/)memory/\.dreams/session-corpus/(\d{4}-\d{2}-\d{2})\.(?:md|txt)$")
+_REPORTS = re.compile(r"(?:^|/)memory/dreaming/")
+
+
+def normalize_relpath(path: str) -> str:
+    """Forward slashes, no leading ``./``, no duplicate separators."""
+    text = path.replace("\\", "/")
+    while text.startswith("./"):
+        text = text[2:]
+    return re.sub(r"/{2,}", "/", text)
+
+
+def is_short_term_path(path: str) -> bool:
+    """True for daily notes and session-corpus files; never for reports or ``MEMORY.md``."""
+    rel = normalize_relpath(path)
+    if _REPORTS.search(rel):
+        return False
+    if _DAILY_PATH.search(rel) or _CORPUS_PATH.search(rel):
+        return True
+    return "/" not in rel and _DAILY_NAME.match(rel) is not None
+
+
+def daily_note_day(path: str) -> str | None:
+    """The ``YYYY-MM-DD`` a short-term path belongs to, or ``None``."""
+    rel = normalize_relpath(path)
+    if _REPORTS.search(rel):
+        return None
+    for pattern in (_DAILY_PATH, _CORPUS_PATH):
+        found = pattern.search(rel)
+        if found:
+            return found.group(1)
+    found = _DAILY_NAME.match(rel)
+    return found.group(1) if found and "/" not in rel else None
+
+
+def note_sort_key(path: str) -> tuple[int, int, str]:
+    """Newest day first; for one day the date-only file before slugged ones; then by name."""
+    day = daily_note_day(path) or "0001-01-01"
+    try:
+        ordinal = date.fromisoformat(day).toordinal()
+    except ValueError:
+        ordinal = 0
+    slugged = 0 if PurePosixPath(path).name == f"{day}.md" else 1
+    return (-ordinal, slugged, path)
+
+
+def report_path(phase: str, day: str) -> str:
+    """``memory/dreaming/<phase>/<day>.md``."""
+    return f"{REPORTS_DIR}/{phase}/{day}.md"
+
+
+def resolve_inside(root: Path, relpath: str) -> Path:
+    """The absolute path of ``relpath`` under ``root``; refuses anything that leaves ``root``.
+
+    Symlinks are followed for the check, so a link pointing outside the workspace is refused too.
+    """
+    rel = normalize_relpath(relpath)
+    if not rel or rel.startswith("/") or PurePosixPath(rel).is_absolute():
+        raise UnsafePathError(f"{relpath!r}: expected a path relative to the workspace")
+    candidate = root / rel
+    real_root = Path(os.path.realpath(root))
+    real = Path(os.path.realpath(candidate))
+    if real != real_root and real_root not in real.parents:
+        raise UnsafePathError(f"{relpath!r} resolves outside the workspace {root}; refused")
+    return candidate

@@ -1,0 +1,1 @@
+"""Recall: the derived FTS5 index over a workspace's Markdown, search, and recall traces."""

@@ -1,0 +1,217 @@
+"""Versioned machine state in ``memory/.dreams/``: the recall store, phase signals, checkpoints.
+
+Each file is ``{"version": N, "updatedAt": ..., "<rows>": {key: row}}``. Rows are msgspec Structs
+in the camelCase shape OpenClaw writes, so an OpenClaw ``short-term-recall.json`` reads as is.
+Rules:
+
+* Unknown fields survive: per-row and top-level fields this version does not know are kept in
+  :attr:`Table.extras` / :attr:`Table.top` and written back unchanged.
+* A row that cannot be read (wrong types, no path, bad line numbers, a source other than
+  ``memory``) is dropped from the table and reported in ``issues``; the caller keeps a copy of
+  the original file, so nothing is lost. Contaminated rows are kept: the gates reject them by
+  category, so reports can count them.
+* Decoding and encoding are pure; reading, setting aside and writing live in ``statefiles``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from dreamd.layout import normalize_relpath
+
+__all__ = [
+    "DAILY_CHECKPOINTS",
+    "PHASE_SIGNALS",
+    "RECALL_STORE",
+    "DailyCheckpoint",
+    "PhaseSignal",
+    "Provenance",
+    "RecallEntry",
+    "Table",
+    "TableFormat",
+]
+
+ORIGIN_CLASSES = ("owner", "agent", "system", "untrusted")
+SESSION_KINDS = ("interactive", "cron", "heartbeat", "subagent", "unknown")
+
+
+class Provenance(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True):
+    """Where a recall came from. Unknown origins read as ``untrusted``, unknown kinds ``unknown``."""
+
+    origin_class: str = "agent"
+    session_kind: str = "interactive"
+    observed_at: int | float | str | None = None
+    supersedes_key: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.origin_class not in ORIGIN_CLASSES:
+            msgspec.structs.force_setattr(self, "origin_class", "untrusted")
+        if self.session_kind not in SESSION_KINDS:
+            msgspec.structs.force_setattr(self, "session_kind", "unknown")
+
+
+class RecallEntry(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True):
+    """One short-term memory row: a snippet of a daily note and the signals it collected."""
+
+    key: str
+    path: str
+    start_line: int
+    end_line: int
+    snippet: str
+    source: str = "memory"
+    recall_count: int = 0
+    daily_count: int = 0
+    grounded_count: int = 0
+    total_score: float = 0.0
+    max_score: float = 0.0
+    first_recalled_at: str | None = None
+    last_recalled_at: str | None = None
+    query_hashes: tuple[str, ...] = ()
+    recall_days: tuple[str, ...] = ()
+    concept_tags: tuple[str, ...] = ()
+    claim_hash: str | None = None
+    promoted_at: str | None = None
+    user_query_hashes: tuple[str, ...] | None = None
+    project_key: str | None = None
+    provenance: Provenance | None = None
+
+    @property
+    def signal_count(self) -> int:
+        """Every signal the row collected: recalls, daily ingestion and grounded replay."""
+        return self.recall_count + self.daily_count + self.grounded_count
+
+
+class PhaseSignal(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True):
+    """Light/REM reinforcement of one recall key (hits capped at 9999)."""
+
+    key: str
+    light_hits: int = 0
+    rem_hits: int = 0
+    last_light_at: str | None = None
+    last_rem_at: str | None = None
+    last_rem_considered_at: str | None = None
+
+
+class DailyCheckpoint(
+    msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True
+):
+    """What daily ingestion last saw of one note, and on which dreaming day."""
+
+    mtime_ms: float
+    size: int
+    last_dreaming_day_ingested: str | None = None
+
+
+RowT = TypeVar("RowT", bound=msgspec.Struct)
+
+
+@dataclass(frozen=True)
+class Table(Generic[RowT]):
+    """A state file in memory: rows by key plus whatever this version does not understand."""
+
+    rows: Mapping[str, RowT]
+    updated_at: str | None = None
+    version: int = 1
+    extras: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    top: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_rows(self, rows: Mapping[str, RowT], *, updated_at: str | None) -> Table[RowT]:
+        """A copy with new rows; extras of rows that are gone are dropped."""
+        extras = {key: value for key, value in self.extras.items() if key in rows}
+        return Table(rows, updated_at, self.version, extras, self.top)
+
+
+@dataclass(frozen=True)
+class TableFormat(Generic[RowT]):
+    """How one state file is laid out: its row type, rows field and current version."""
+
+    name: str
+    row_type: type[RowT]
+    rows_field: str
+    version: int = 1
+
+    def empty(self) -> Table[RowT]:
+        """A table with no rows."""
+        return Table({}, None, self.version)
+
+    def decode(self, data: bytes) -> tuple[Table[RowT], list[str]]:
+        """Parse a file; raises ``msgspec.DecodeError`` when it is not a JSON object at all."""
+        raw = msgspec.json.decode(data)
+        if not isinstance(raw, dict):
+            raise msgspec.DecodeError(f"{self.name}: expected a JSON object")
+        version = raw.get("version", 1)
+        if not isinstance(version, int) or version > self.version:
+            raise msgspec.DecodeError(f"{self.name}: unsupported version {version!r}")
+        rows_raw = raw.get(self.rows_field) or {}
+        if not isinstance(rows_raw, dict):
+            raise msgspec.DecodeError(f"{self.name}: {self.rows_field!r} is not an object")
+        known = set(self.row_type.__struct_encode_fields__)
+        rows: dict[str, RowT] = {}
+        extras: dict[str, dict[str, Any]] = {}
+        issues: list[str] = []
+        for key, value in rows_raw.items():
+            row = self._decode_row(str(key), value, issues)
+            if row is None:
+                continue
+            rows[str(key)] = row
+            unknown = {k: v for k, v in value.items() if k not in known}
+            if unknown:
+                extras[str(key)] = unknown
+        top = {k: v for k, v in raw.items() if k not in {"version", "updatedAt", self.rows_field}}
+        updated = raw.get("updatedAt")
+        table = Table(rows, updated if isinstance(updated, str) else None, self.version, extras, top)
+        return table, issues
+
+    def _decode_row(self, key: str, value: object, issues: list[str]) -> RowT | None:
+        if not isinstance(value, dict):
+            issues.append(f"{self.name}: row {key!r} is not an object; dropped")
+            return None
+        payload = dict(value)
+        if "key" in self.row_type.__struct_encode_fields__:
+            payload["key"] = key
+        try:
+            row = msgspec.convert(payload, self.row_type, strict=False)
+        except msgspec.ValidationError as exc:
+            issues.append(f"{self.name}: row {key!r} is invalid ({exc}); dropped")
+            return None
+        problem = _row_problem(row)
+        if problem:
+            issues.append(f"{self.name}: row {key!r} {problem}; dropped")
+            return None
+        return row
+
+    def encode(self, table: Table[RowT]) -> bytes:
+        """Serialise ``table`` (indented JSON, unknown fields merged back)."""
+        rows: dict[str, Any] = {}
+        for key, row in table.rows.items():
+            data = msgspec.to_builtins(row)
+            for extra_key, extra_value in table.extras.get(key, {}).items():
+                data.setdefault(extra_key, extra_value)
+            rows[key] = data
+        document: dict[str, Any] = {"version": self.version}
+        if table.updated_at:
+            document["updatedAt"] = table.updated_at
+        document.update(table.top)
+        document[self.rows_field] = rows
+        return msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
+
+
+def _row_problem(row: msgspec.Struct) -> str | None:
+    if not isinstance(row, RecallEntry):
+        return None
+    if not row.path or normalize_relpath(row.path) != row.path:
+        return "has no usable path"
+    if row.start_line < 1 or row.end_line < row.start_line:
+        return "has invalid line numbers"
+    if row.source != "memory":
+        return f"has source {row.source!r}, not 'memory'"
+    return None
+
+
+RECALL_STORE = TableFormat("short-term-recall.json", RecallEntry, "entries")
+PHASE_SIGNALS = TableFormat("phase-signals.json", PhaseSignal, "entries")
+DAILY_CHECKPOINTS = TableFormat("daily-ingestion.json", DailyCheckpoint, "files")
