@@ -41,7 +41,9 @@ BLOCK_HEADINGS: dict[str, str] = {
     "diary": "# Dream Diary",
 }
 
-_MARKER = re.compile(r"^\s*<!--\s*(?:dreamd|openclaw):dreaming:([a-z][a-z-]*):(start|end)\s*-->\s*$")
+_MARKER = re.compile(
+    r"^\s*<!--\s*(?:dreamd|openclaw):dreaming:([a-z][a-z-]*):(start|end)\s*-->\s*$"
+)
 _HEADING = re.compile(r"^(#{1,6})\s")
 PROMOTION_MARKER = re.compile(r"<!--\s*(?:dreamd|openclaw)-memory-promotion:(.+?)\s*-->")
 LINEAGE_MARKER = re.compile(r"<!--\s*(?:dreamd|openclaw)-memory-lineage:(.+?)\s*-->")
@@ -73,6 +75,22 @@ def _heading_level(line: str) -> int:
     return len(found.group(1)) if found else 0
 
 
+def _block_end(lines: list[str], start: int, name: str, level: int) -> tuple[int, bool]:
+    """The end marker of the block starting at ``start``; without one, the line before the
+    next heading of the same or higher level (or the next start marker), else the last line."""
+    for probe in range(start + 1, len(lines)):
+        marker = _MARKER.match(lines[probe])
+        if marker and marker.group(1) == name:
+            if marker.group(2) == "end":
+                return probe, True
+            break
+    for probe in range(start + 1, len(lines)):
+        probe_level = _heading_level(lines[probe])
+        if (probe_level and probe_level <= level) or _MARKER.match(lines[probe]):
+            return probe - 1, False
+    return len(lines) - 1, False
+
+
 def find_blocks(lines: list[str]) -> list[Block]:
     """Every managed block in ``lines`` (any name, either spelling), in file order."""
     blocks: list[Block] = []
@@ -86,17 +104,7 @@ def find_blocks(lines: list[str]) -> list[Block]:
         first = index
         if index > 0 and _heading_level(lines[index - 1]):
             first = index - 1
-        level = _heading_level(lines[first]) or 7
-        end, closed = len(lines) - 1, False
-        for probe in range(index + 1, len(lines)):
-            marker = _MARKER.match(lines[probe])
-            if marker and marker.group(1) == name and marker.group(2) == "end":
-                end, closed = probe, True
-                break
-            probe_level = _heading_level(lines[probe])
-            if probe_level and probe_level <= level:
-                end = probe - 1
-                break
+        end, closed = _block_end(lines, index, name, _heading_level(lines[first]) or 7)
         blocks.append(Block(name, first, index, end, closed))
         index = end + 1
     return blocks
@@ -147,7 +155,11 @@ def replace_block(text: str, name: str, body: str, *, heading: str | None = None
     for block in reversed(duplicates):
         stop = block.end + 1
         # Also drop one blank separator line that preceded the duplicate.
-        begin = block.first - 1 if block.first > 0 and not lines[block.first - 1].strip() else block.first
+        begin = (
+            block.first - 1
+            if block.first > 0 and not lines[block.first - 1].strip()
+            else block.first
+        )
         del lines[begin:stop]
     lines[head.first : head.end + 1] = fresh
     return "\n".join(lines)

@@ -1,11 +1,12 @@
 """Concept tags: up to eight topic words per snippet, used by REM themes and deep scoring.
 
-Source text is ``basename(path) + " " + snippet``. Candidates come in this order: protected glossary
-terms (short technical words that would otherwise be filtered), compound tokens (``a.b``, ``a/b``,
-``a-b``), then words. Each is NFKC-normalised, trimmed of punctuation, lowercased, with ``_`` turned
-into ``-``. Dropped: longer than 32 characters, all digits, dates, shorter than 3 characters (2 for
-CJK; kana-only needs 3), and stop words in English, Spanish, French, German, CJK particles, file
-extensions and words that describe the machinery rather than the memory (agent, memory, user...).
+Source text is the note's name (extension and date prefix removed) and the snippet. Candidates
+come in this order: protected glossary terms (short technical words that would otherwise be
+filtered), compound tokens (``a.b``, ``a/b``, ``a-b``), then words. Each is NFKC-normalised,
+trimmed of punctuation, lowercased, with ``_`` turned into ``-``. Dropped: longer than 32
+characters, all digits, dates, shorter than 3 characters (2 for CJK; kana-only needs 3), and
+stop words in English, Spanish, French, German, CJK particles, file extensions and words that
+describe the machinery rather than the memory (agent, memory, user...).
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ _GLOSSARY = re.compile(
 _COMPOUND = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)+")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:\.[a-z0-9]+)?$")
+_DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-?")
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
 
 
@@ -111,9 +113,14 @@ def _keep(tag: str) -> bool:
     return len(tag) >= 3
 
 
+def _name_words(path: str) -> str:
+    """A note's name without extension and date (``2026-11-12-launch.md`` -> ``launch``)."""
+    return _DATE_PREFIX.sub("", PurePosixPath(path).stem)
+
+
 def concept_tags(path: str, snippet: str) -> tuple[str, ...]:
     """The first eight distinct concept tags of ``basename(path) + " " + snippet``."""
-    text = f"{PurePosixPath(path).name} {snippet}"
+    text = f"{_name_words(path)} {snippet}"
     seen: dict[str, None] = {}
     glossary = [(m.start(), _normalize(m.group(0))) for m in _GLOSSARY.finditer(text)]
     candidates = [tag for _, tag in sorted(glossary)]

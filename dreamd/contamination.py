@@ -34,8 +34,8 @@ _STAGING_FIELDS = (
 _SCORE_METADATA = re.compile(r"\[score=\d[^\]]*(?:recalls|signals|avg)=[^\]]*\]", re.IGNORECASE)
 _PROMPT_LINE = re.compile(r"^(?:[-*+]\s+)?(?:\$|\?\?|>>>)\s+\S")
 _COMMANDS = frozenset(
-    "sudo git npm npx pnpm yarn pip pipx uv cd ls cat rm mv cp mkdir chmod chown curl wget docker"
-    " kubectl make python python3 node openclaw dreamd systemctl journalctl brew apt".split()
+    "sudo git npm npx pnpm yarn pip pipx uv cd ls cat rm mv cp mkdir chmod chown curl wget"
+    " docker kubectl make python python3 node openclaw dreamd systemctl journalctl brew apt".split()
 )
 _SUBCOMMANDS = frozenset(
     "status diff log show commit push pull fetch add checkout switch merge rebase install run"

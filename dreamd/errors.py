@@ -3,7 +3,7 @@
 ::
 
     DreamdError                 anything the user can act on; the CLI prints it and exits 1
-     +-- ConfigError            a config file, key or value is wrong (names file, key, expected form)
+     +-- ConfigError            a config file, key or value is wrong (names file, key, form)
      +-- WorkspaceError         a workspace is missing, unreadable, or a path would leave it
      |    +-- UnsafePathError   a symlinked MEMORY.md/DREAMS.md, or a path escaping the workspace
      +-- StateError             a state file cannot be read or written

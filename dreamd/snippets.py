@@ -11,8 +11,8 @@ import re
 
 __all__ = [
     "MAX_SNIPPET_CHARS",
-    "claim_hash",
     "cap",
+    "claim_hash",
     "collapse",
     "content_hash",
     "promotion_text",

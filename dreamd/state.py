@@ -39,8 +39,8 @@ ORIGIN_CLASSES = ("owner", "agent", "system", "untrusted")
 SESSION_KINDS = ("interactive", "cron", "heartbeat", "subagent", "unknown")
 
 
-class Provenance(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True):
-    """Where a recall came from. Unknown origins read as ``untrusted``, unknown kinds ``unknown``."""
+class Provenance(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
+    """Where a recall came from; unknown origins read as ``untrusted``, kinds as ``unknown``."""
 
     origin_class: str = "agent"
     session_kind: str = "interactive"
@@ -54,7 +54,7 @@ class Provenance(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit
             msgspec.structs.force_setattr(self, "session_kind", "unknown")
 
 
-class RecallEntry(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True):
+class RecallEntry(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
     """One short-term memory row: a snippet of a daily note and the signals it collected."""
 
     key: str
@@ -85,7 +85,7 @@ class RecallEntry(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omi
         return self.recall_count + self.daily_count + self.grounded_count
 
 
-class PhaseSignal(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True):
+class PhaseSignal(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
     """Light/REM reinforcement of one recall key (hits capped at 9999)."""
 
     key: str
@@ -96,9 +96,7 @@ class PhaseSignal(msgspec.Struct, kw_only=True, frozen=True, rename="camel", omi
     last_rem_considered_at: str | None = None
 
 
-class DailyCheckpoint(
-    msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True
-):
+class DailyCheckpoint(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
     """What daily ingestion last saw of one note, and on which dreaming day."""
 
     mtime_ms: float
@@ -163,7 +161,9 @@ class TableFormat(Generic[RowT]):
                 extras[str(key)] = unknown
         top = {k: v for k, v in raw.items() if k not in {"version", "updatedAt", self.rows_field}}
         updated = raw.get("updatedAt")
-        table = Table(rows, updated if isinstance(updated, str) else None, self.version, extras, top)
+        table = Table(
+            rows, updated if isinstance(updated, str) else None, self.version, extras, top
+        )
         return table, issues
 
     def _decode_row(self, key: str, value: object, issues: list[str]) -> RowT | None:
@@ -188,7 +188,7 @@ class TableFormat(Generic[RowT]):
         """Serialise ``table`` (indented JSON, unknown fields merged back)."""
         rows: dict[str, Any] = {}
         for key, row in table.rows.items():
-            data = msgspec.to_builtins(row)
+            data = _without_nulls(msgspec.to_builtins(row))
             for extra_key, extra_value in table.extras.get(key, {}).items():
                 data.setdefault(extra_key, extra_value)
             rows[key] = data
@@ -198,6 +198,13 @@ class TableFormat(Generic[RowT]):
         document.update(table.top)
         document[self.rows_field] = rows
         return msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
+
+
+def _without_nulls(value: Any) -> Any:
+    """Optional fields that are unset are left out, as OpenClaw writes them."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    return value
 
 
 def _row_problem(row: msgspec.Struct) -> str | None:

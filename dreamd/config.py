@@ -1,0 +1,416 @@
+"""The dreamd config file: strict TOML parsed into frozen msgspec Structs.
+
+Rules:
+
+* Parsing is pure (:func:`parse_config`); only :func:`load_config` reads a file.
+* Strict: an unknown key, a wrong type or an out-of-range value is a :class:`ConfigError` whose
+  message names the file, the dotted key (``dreaming.deep.min_score``) and the expected form.
+  The expected form is derived from the Struct types below, so it always matches what is checked.
+* Every setting has a default and a line in :data:`SETTINGS`; a test fails if one is missing.
+* ``Config.explicit`` records the dotted keys the file set, so :func:`merge_openclaw` can apply an
+  OpenClaw install's dreaming values only where the dreamd file is silent.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+import cronsim
+import msgspec
+import msgspec.inspect as mi
+
+from dreamd import paths
+from dreamd.clock import resolve_timezone
+from dreamd.errors import ConfigError
+
+if TYPE_CHECKING:
+    from dreamd.openclaw import ImportedDreaming
+
+__all__ = [
+    "SETTINGS",
+    "AgentConfig",
+    "AgentsConfig",
+    "Config",
+    "DeepConfig",
+    "DreamingConfig",
+    "HeartbeatConfig",
+    "LightConfig",
+    "ModelConfig",
+    "OpenClawConfig",
+    "RemConfig",
+    "load_config",
+    "merge_openclaw",
+    "parse_config",
+    "parse_duration",
+]
+
+Fraction = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+Count = Annotated[int, msgspec.Meta(ge=0)]
+Text = Annotated[str, msgspec.Meta(min_length=1)]
+
+
+class LightConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[dreaming.light]``: sort and stage recent notes (SPEC §4)."""
+
+    lookback_days: Count = 2
+    limit: Count = 100
+    dedupe_similarity: Fraction = 0.9
+
+
+class RemConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[dreaming.rem]``: reflect on recurring themes (SPEC §5)."""
+
+    lookback_days: Count = 7
+    limit: Count = 10
+    min_pattern_strength: Fraction = 0.75
+
+
+class DeepConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[dreaming.deep]``: score, gate and promote into MEMORY.md (SPEC §6)."""
+
+    min_score: Fraction = 0.75
+    min_recall_count: Count = 3
+    min_unique_queries: Count = 3
+    limit: Count = 10
+    recency_half_life_days: Annotated[float, msgspec.Meta(gt=0.0)] = 14.0
+    max_age_days: Annotated[float, msgspec.Meta(ge=0.0)] = 30.0
+    max_promoted_snippet_tokens: Annotated[int, msgspec.Meta(ge=1)] = 160
+    memory_file_max_chars: Annotated[int, msgspec.Meta(ge=1000)] = 10_000
+    max_prior_entry_loss_fraction: Fraction = 0.25
+
+
+class DreamingConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[dreaming]``: the schedule and the three phases (SPEC §10)."""
+
+    enabled: bool = True
+    frequency: str = "0 3 * * *"
+    timezone: Text | None = None
+    storage: Literal["separate", "inline", "both"] = "separate"
+    catch_up: bool = True
+    light: LightConfig = msgspec.field(default_factory=LightConfig)
+    rem: RemConfig = msgspec.field(default_factory=RemConfig)
+    deep: DeepConfig = msgspec.field(default_factory=DeepConfig)
+
+
+class ModelConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[model]``: an optional OpenAI-compatible endpoint for consolidation (SPEC §7)."""
+
+    endpoint: Text | None = None
+    name: Text | None = None
+    api_key_env: Text | None = None
+    timeout_s: Annotated[float, msgspec.Meta(gt=0.0)] = 60.0
+
+
+class HeartbeatConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """A heartbeat: how often the owner agent runs pending sweep events, and where."""
+
+    every: str = "30m"
+    target: Text = "last"
+
+
+class AgentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """One ``[[agents.list]]`` entry: an agent, its workspace and its transcripts."""
+
+    id: str
+    workspace: Text
+    sessions: Text | None = None
+    heartbeat: HeartbeatConfig | None = None
+
+
+class AgentsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[agents]``: the fleet; when ``list`` is empty, discovery looks elsewhere (SPEC §1)."""
+
+    system_agent: Text | None = None
+    heartbeat: HeartbeatConfig = msgspec.field(default_factory=HeartbeatConfig)
+    list: tuple[AgentConfig, ...] = ()
+
+
+class OpenClawConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[openclaw]``: where an OpenClaw install's ``openclaw.json`` lives."""
+
+    config: Text | None = None
+
+
+class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """The whole config. ``explicit`` is bookkeeping, never read from the file."""
+
+    dreaming: DreamingConfig = msgspec.field(default_factory=DreamingConfig)
+    model: ModelConfig = msgspec.field(default_factory=ModelConfig)
+    agents: AgentsConfig = msgspec.field(default_factory=AgentsConfig)
+    openclaw: OpenClawConfig = msgspec.field(default_factory=OpenClawConfig)
+    explicit: frozenset[str] = frozenset()
+
+
+_INTERNAL = frozenset({"explicit"})
+
+SETTINGS: dict[str, str] = {
+    "dreaming.enabled": "Run scheduled sweeps; /dreaming on|off overrides it (default true).",
+    "dreaming.frequency": "5-field cron expression for the sweep (default '0 3 * * *').",
+    "dreaming.timezone": "IANA zone for the schedule and dreaming days (default: user, host).",
+    "dreaming.storage": "Where light/REM output goes: separate, inline or both (default separate).",
+    "dreaming.catch_up": "Run one missed sweep after the host wakes (default true).",
+    "dreaming.light.lookback_days": "Days of daily notes the light phase ingests (default 2).",
+    "dreaming.light.limit": "Most entries light stages; 0 turns the phase off (default 100).",
+    "dreaming.light.dedupe_similarity": "Jaccard at which light merges entries (default 0.9).",
+    "dreaming.rem.lookback_days": "Days of recalls REM reflects on (default 7).",
+    "dreaming.rem.limit": "Most themes REM reports; 0 turns the phase off (default 10).",
+    "dreaming.rem.min_pattern_strength": "Theme strength REM keeps (default 0.75).",
+    "dreaming.deep.min_score": "Score a candidate needs for promotion (default 0.75).",
+    "dreaming.deep.min_recall_count": "Signals a candidate needs for promotion (default 3).",
+    "dreaming.deep.min_unique_queries": "Distinct user queries a candidate needs (default 3).",
+    "dreaming.deep.limit": "Most promotions per sweep; 0 promotes nothing (default 10).",
+    "dreaming.deep.recency_half_life_days": "Half-life of the recency signal (default 14.0).",
+    "dreaming.deep.max_age_days": "Oldest last recall, in days, still promoted (default 30.0).",
+    "dreaming.deep.max_promoted_snippet_tokens": "Token cap of a promoted snippet (default 160).",
+    "dreaming.deep.memory_file_max_chars": "Size budget of MEMORY.md in chars (default 10000).",
+    "dreaming.deep.max_prior_entry_loss_fraction": "Most prior entries one write may drop or "
+    "replace (default 0.25).",
+    "model.endpoint": "OpenAI-compatible base URL for consolidation (default none: no model).",
+    "model.name": "Model name sent to the endpoint (default none).",
+    "model.api_key_env": "Environment variable holding the API key (default none).",
+    "model.timeout_s": "Seconds one completion may take (default 60.0).",
+    "agents.system_agent": "Agent that owns the sweep job (default: the only agent).",
+    "agents.heartbeat.every": "Default heartbeat interval, e.g. 30m; 0m is off (default '30m').",
+    "agents.heartbeat.target": "Default heartbeat target; 'none' is off (default 'last').",
+    "agents.list[].id": "Agent id, lowercased, unique (required).",
+    "agents.list[].workspace": "Agent's workspace directory, relative to this file (required).",
+    "agents.list[].sessions": "Agent's session transcript directory (default none).",
+    "agents.list[].heartbeat.every": "This agent's heartbeat interval (default agents.heartbeat).",
+    "agents.list[].heartbeat.target": "This agent's heartbeat target (default agents.heartbeat).",
+    "openclaw.config": "Path to openclaw.json (default $OPENCLAW_CONFIG_PATH, ~/.openclaw).",
+}
+
+_SPECIAL_FORMS = {
+    "dreaming.frequency": "a 5-field cron expression like '0 3 * * *'",
+    "dreaming.timezone": "an IANA timezone name like 'Europe/Berlin'",
+    "agents.heartbeat.every": "a duration like '30m', '1h30m' or '0m'",
+    "agents.list[].heartbeat.every": "a duration like '30m', '1h30m' or '0m'",
+    "model.endpoint": "an http(s) URL like 'http://localhost:11434/v1'",
+}
+
+
+def _leaves(info: mi.Type, prefix: str) -> Iterator[tuple[str, mi.Type]]:
+    """Every setting under ``info`` as (dotted key, type); tables also yield themselves."""
+    if isinstance(info, mi.UnionType):
+        info = next(t for t in info.types if not isinstance(t, mi.NoneType))
+    if isinstance(info, mi.VarTupleType):
+        yield prefix, info
+        yield from _leaves(info.item_type, prefix + "[]")
+    elif isinstance(info, mi.StructType):
+        yield prefix, info
+        for field in info.fields:
+            if field.name not in _INTERNAL:
+                yield from _leaves(field.type, f"{prefix}.{field.name}".lstrip("."))
+    else:
+        yield prefix, info
+
+
+def _describe(info: mi.Type) -> str:
+    """The expected form of a value of type ``info``, in words."""
+    if isinstance(info, mi.StructType):
+        return "a table"
+    if isinstance(info, mi.VarTupleType):
+        return "an array of tables"
+    if isinstance(info, mi.BoolType):
+        return "true or false"
+    if isinstance(info, mi.LiteralType):
+        return "one of " + ", ".join(repr(v) for v in info.values)
+    if isinstance(info, mi.StrType):
+        return "a non-empty string" if info.min_length else "a string"
+    if isinstance(info, mi.IntType | mi.FloatType):
+        noun = "a whole number" if isinstance(info, mi.IntType) else "a number"
+        if info.ge is not None and info.le is not None:
+            return f"{noun} between {info.ge:g} and {info.le:g}"
+        if info.gt is not None:
+            return f"{noun} > {info.gt:g}"
+        return f"{noun} >= {info.ge:g}" if info.ge is not None else noun
+    return str(info)
+
+
+_TYPES = dict(_leaves(mi.type_info(Config), ""))
+_FORMS = {key: _SPECIAL_FORMS.get(key, _describe(info)) for key, info in _TYPES.items()}
+_AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_FIELD = re.compile(r"(?:unknown|required) field `(?P<name>[^`]*)`")
+_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_DURATION = re.compile(r"(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+")
+_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86_400.0}
+_CRON_ANCHOR = datetime(2000, 1, 1)  # cronsim needs a start; the expression alone is checked
+
+
+def parse_duration(text: str) -> float | None:
+    """Seconds in ``30m``, ``2s``, ``1h30m``, ``1d``, ``250ms`` or bare ``90``; None if not."""
+    raw = text.strip().lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", raw):
+        return float(raw)
+    if not _DURATION.fullmatch(raw):
+        return None
+    return sum(float(n) * _UNIT_SECONDS[unit] for n, unit in _PART.findall(raw))
+
+
+def _show(value: object) -> str:
+    """A value as the user wrote it, TOML-style."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    return repr(value)
+
+
+class _Reporter:
+    """Builds error messages for one source; ``names`` renames keys (OpenClaw's spelling)."""
+
+    def __init__(self, source: str, names: Mapping[str, str]) -> None:
+        self.source, self.names = source, names
+
+    def fail(self, key: str, detail: str) -> ConfigError:
+        shown = self.names.get(key, key)
+        hint = f"; fix it there or set {key} in the dreamd config" if key in self.names else ""
+        return ConfigError(f"{self.source}: {shown}: {detail}{hint}")
+
+    def expected(self, key: str, value: object) -> ConfigError:
+        form = _FORMS.get(re.sub(r"\[\d+\]", "[]", key), "a valid value")
+        return self.fail(key, f"expected {form}, got {_show(value)}")
+
+    def translate(self, exc: msgspec.ValidationError, raw: Mapping[str, Any]) -> ConfigError:
+        found = _AT.match(str(exc))
+        what, path = (found["what"], found["path"] or "") if found else (str(exc), "")
+        key = path.lstrip(".")
+        field = _FIELD.search(what)
+        if field is not None:
+            key = f"{key}.{field['name']}".lstrip(".")
+        pattern = re.sub(r"\[\d+\]", "[]", key)
+        if "unknown field" in what:
+            parent = _TYPES.get(pattern.rpartition(".")[0])
+            names = [f.name for f in getattr(parent, "fields", ()) if f.name not in _INTERNAL]
+            return self.fail(key, "unknown key; expected one of " + ", ".join(names))
+        if "required field" in what:
+            return self.fail(
+                key, f"required key is missing; expected {_FORMS.get(pattern, 'a value')}"
+            )
+        value: object = raw
+        for name, index in _STEP.findall(path):
+            value = value[name] if name else value[int(index)]  # type: ignore[index]
+        return self.expected(key, value)
+
+
+def _explicit_keys(raw: Mapping[str, Any], prefix: str = "") -> Iterator[str]:
+    for name, value in raw.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, dict):
+            yield from _explicit_keys(value, key + ".")
+        else:
+            yield key
+
+
+def _valid_cron(expr: str) -> bool:
+    if len(expr.split()) != 5:  # cronsim also takes a 6th (seconds) field; cron does not
+        return False
+    try:
+        cronsim.CronSim(expr, _CRON_ANCHOR)
+    except cronsim.CronSimError:
+        return False
+    return True
+
+
+def _checked_agents(agents: AgentsConfig, report: _Reporter) -> AgentsConfig:
+    """Normalise agent ids (trimmed, lowercase) and check them and their heartbeats."""
+    seen: dict[str, int] = {}
+    normalised = []
+    for index, agent in enumerate(agents.list):
+        key = f"agents.list[{index}]"
+        agent_id = agent.id.strip().lower()
+        if not agent_id:
+            raise report.fail(f"{key}.id", f"expected a non-empty agent id, got {agent.id!r}")
+        if agent_id in seen:
+            raise report.fail(
+                f"{key}.id",
+                f"duplicate agent id {agent_id!r}; agents.list[{seen[agent_id]}] has it",
+            )
+        seen[agent_id] = index
+        if agent.heartbeat is not None and parse_duration(agent.heartbeat.every) is None:
+            raise report.expected(f"{key}.heartbeat.every", agent.heartbeat.every)
+        normalised.append(msgspec.structs.replace(agent, id=agent_id))
+    if parse_duration(agents.heartbeat.every) is None:
+        raise report.expected("agents.heartbeat.every", agents.heartbeat.every)
+    system = agents.system_agent.strip().lower() if agents.system_agent else None
+    return msgspec.structs.replace(agents, list=tuple(normalised), system_agent=system)
+
+
+def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) -> Config:
+    """Convert raw TOML-shaped data into a checked :class:`Config`."""
+    if "explicit" in raw:
+        raise report.fail("explicit", "unknown key; dreamd records it, a config file cannot set it")
+    try:
+        config = msgspec.convert(raw, Config)
+    except msgspec.ValidationError as exc:
+        raise report.translate(exc, raw) from exc
+    dreaming, model = config.dreaming, config.model
+    if not _valid_cron(dreaming.frequency):
+        raise report.expected("dreaming.frequency", dreaming.frequency)
+    try:
+        resolve_timezone(dreaming.timezone, source="dreaming.timezone")
+    except ConfigError as exc:
+        raise report.expected("dreaming.timezone", dreaming.timezone) from exc
+    if model.endpoint is not None and not model.endpoint.startswith(("http://", "https://")):
+        raise report.expected("model.endpoint", model.endpoint)
+    agents = _checked_agents(config.agents, report)
+    return msgspec.structs.replace(config, agents=agents, explicit=explicit)
+
+
+def parse_config(text: str, *, source: str) -> Config:
+    """Parse config TOML; ``source`` names the file in error messages."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: invalid TOML: {exc}") from exc
+    return _build(raw, _Reporter(source, {}), frozenset(_explicit_keys(raw)))
+
+
+def load_config(path: Path | None) -> tuple[Config, Path | None]:
+    """Read ``path``, else ``$DREAMD_CONFIG``, else the default file if any, else defaults."""
+    env = os.environ.get("DREAMD_CONFIG", "").strip()
+    if path is not None:
+        chosen, named_by = path.expanduser(), "--config"
+    elif env:
+        chosen, named_by = Path(env).expanduser(), "$DREAMD_CONFIG"
+    else:
+        chosen, named_by = paths.default_config_path(), ""
+        if not chosen.exists():
+            return Config(), None
+    try:
+        text = chosen.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{chosen}: config file not found; create it or fix {named_by}") from exc
+    except OSError as exc:
+        raise ConfigError(f"{chosen}: cannot read config file: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{chosen}: config file is not UTF-8 text: {exc.reason}") from exc
+    return parse_config(text, source=str(chosen)), chosen
+
+
+def merge_openclaw(config: Config, imported: ImportedDreaming) -> Config:
+    """Apply OpenClaw's dreaming values for keys the dreamd file did not set."""
+    todo = {k: v for k, v in imported.values.items() if k not in config.explicit}
+    if not todo:
+        return config
+    raw: dict[str, Any] = msgspec.to_builtins(config)
+    del raw["explicit"]
+    for key, value in todo.items():
+        *parents, leaf = key.split(".")
+        table = raw
+        for name in parents:
+            table = table[name]
+        table[leaf] = value
+    report = _Reporter(str(imported.source), imported.origins)
+    return _build(raw, report, config.explicit)
