@@ -1,0 +1,68 @@
+"""The per-workspace lock: every writer (sweep, promote, search recording) holds it.
+
+It is an advisory ``flock`` on ``memory/.dreams/lock`` (a sidecar: never a file that gets
+atomically replaced). The kernel drops it when its holder dies, so a lock file left behind by a
+crash is not stale: the next taker simply gets it. The holder writes its pid into the file so a
+waiter can say who is in the way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import portalocker
+
+from dreamd.errors import LockError, WorkspaceError
+from dreamd.layout import STATE_DIR
+
+__all__ = ["LOCK_FILE", "workspace_lock"]
+
+LOCK_FILE = f"{STATE_DIR}/lock"
+
+
+def _holder(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return "another process"
+    return f"pid {text}" if text.isdigit() else "another process"
+
+
+@contextmanager
+def workspace_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
+    """Hold the workspace lock for the ``with`` body; :class:`LockError` after ``timeout`` s."""
+    path = root / LOCK_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WorkspaceError(
+            f"cannot create {path.parent}: {exc.strerror}; is the workspace writable?"
+        ) from exc
+    lock = portalocker.Lock(
+        path,
+        mode="a",
+        timeout=timeout,
+        check_interval=0.05,
+        fail_when_locked=False,
+        flags=portalocker.LockFlags.EXCLUSIVE | portalocker.LockFlags.NON_BLOCKING,
+    )
+    try:
+        handle = lock.acquire()
+    except portalocker.exceptions.LockException as exc:
+        raise LockError(
+            f"workspace {root} is busy: {_holder(path)} holds {LOCK_FILE}; "
+            f"waited {timeout:g}s, try again later"
+        ) from exc
+    except OSError as exc:
+        raise WorkspaceError(f"cannot open {path}: {exc.strerror}") from exc
+    try:
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        yield
+    finally:
+        lock.release()

@@ -1,0 +1,319 @@
+"""One dreaming cycle for one workspace: light -> REM -> deep -> diary, chained in memory.
+
+``plan_sweep`` is the functional core of a sweep: it takes a :class:`Snapshot` and returns a
+:class:`SweepPlan` without touching the disk or the clock. Placement of reports follows the
+storage mode: ``separate`` (default) writes light/REM/deep reports under ``memory/dreaming/``;
+``inline`` writes light/REM blocks into today's daily note; ``both`` does both. The deep summary
+always goes into DREAMS.md's ``## Deep Sleep`` block. A diary entry is added only when this
+sweep found something new (freshly staged, freshly reflected or promoted), so sweeping again with
+no new input plans no change at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any
+
+from msgspec.structs import replace
+
+from dreamd.blocks import replace_block
+from dreamd.clock import day_of, format_instant, long_date
+from dreamd.concepts import concept_tags
+from dreamd.config import DreamingConfig
+from dreamd.layout import report_path
+from dreamd.phases.deep import Ranking, Thresholds, rank
+from dreamd.phases.diary import FALLBACK_ENTRY, add_entry, diary_entries, render_entry
+from dreamd.phases.light import LightResult, plan_light, prune_signals
+from dreamd.phases.promote import PromotionPlan, plan_promotions
+from dreamd.phases.rem import RemResult, plan_rem
+from dreamd.phases.reports import deep_body, light_body, rem_body, report_document
+from dreamd.plan import FileWrite, SweepPlan
+from dreamd.recall.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS
+from dreamd.snapshot import Snapshot, TextFile
+from dreamd.state import RecallEntry, Table
+
+__all__ = ["plan_promote", "plan_sweep", "repair_store", "thresholds_of"]
+
+
+def thresholds_of(dreaming: DreamingConfig) -> Thresholds:
+    """The deep gates configured in ``[dreaming.deep]``."""
+    deep = dreaming.deep
+    return Thresholds(
+        min_score=deep.min_score,
+        min_recall_count=deep.min_recall_count,
+        min_unique_queries=deep.min_unique_queries,
+        max_age_days=deep.max_age_days,
+        limit=deep.limit,
+        half_life_days=deep.recency_half_life_days,
+    )
+
+
+def repair_store(store: Table[RecallEntry]) -> tuple[Table[RecallEntry], tuple[str, ...]]:
+    """Fill missing concept tags and trim over-long hash/day lists; say what was repaired."""
+    rows = dict(store.rows)
+    tagged = trimmed = 0
+    for key, entry in store.rows.items():
+        fixed = entry
+        if not entry.concept_tags:
+            tags = concept_tags(entry.path, entry.snippet)
+            if tags:
+                fixed = replace(fixed, concept_tags=tags)
+                tagged += 1
+        if len(entry.query_hashes) > MAX_QUERY_HASHES or len(entry.recall_days) > MAX_RECALL_DAYS:
+            fixed = replace(
+                fixed,
+                query_hashes=entry.query_hashes[-MAX_QUERY_HASHES:],
+                recall_days=tuple(sorted(entry.recall_days))[-MAX_RECALL_DAYS:],
+            )
+            trimmed += 1
+        rows[key] = fixed
+    repairs = []
+    if tagged:
+        repairs.append(f"concept tags derived for {tagged} row(s)")
+    if trimmed:
+        repairs.append(f"query/day lists trimmed on {trimmed} row(s)")
+    if not repairs:
+        return store, ()
+    return store.with_rows(rows, updated_at=store.updated_at), tuple(repairs)
+
+
+@dataclass(frozen=True)
+class _Context:
+    snapshot: Snapshot
+    dreaming: DreamingConfig
+    now: datetime
+    zone: tzinfo
+    today: str
+
+    def event(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": kind, "timestamp": format_instant(self.now), **fields}
+
+
+def _phase_writes(ctx: _Context, phase: str, body: str) -> list[FileWrite]:
+    mode = ctx.dreaming.storage
+    writes: list[FileWrite] = []
+    if mode in ("separate", "both") or phase == "deep":
+        path = report_path(phase, ctx.today)
+        current = ctx.snapshot.reports.get(path) or TextFile(path, "", None)
+        lines = body.count("\n") + 1
+        event = ctx.event(
+            "memory.dream.completed",
+            phase=phase,
+            reportPath=path,
+            lineCount=lines,
+            storageMode=mode,
+        )
+        document = report_document(phase, body)
+        writes.append(FileWrite(path, document, current.digest, "report", (event,)))
+    return writes
+
+
+def _inline_note(ctx: _Context, light: str, rem: str) -> list[FileWrite]:
+    if ctx.dreaming.storage not in ("inline", "both"):
+        return []
+    path = f"memory/{ctx.today}.md"
+    current = ctx.snapshot.texts.get(path) or TextFile(path, "", None)
+    text = current.text if current.exists else f"# {ctx.today}\n"
+    text = replace_block(text, "light", light)
+    text = replace_block(text, "rem", rem)
+    events = tuple(
+        ctx.event("memory.dream.completed", phase=phase, inlinePath=path, storageMode="inline")
+        for phase in ("light", "rem")
+    )
+    return [FileWrite(path, text, current.digest, "note", events)]
+
+
+def _deep(ctx: _Context, light: LightResult, rem: RemResult) -> tuple[Ranking, PromotionPlan]:
+    store = light.store
+    ranking = rank(
+        store.rows,
+        rem.signals.rows,
+        thresholds_of(ctx.dreaming),
+        now=ctx.now,
+        zone=ctx.zone,
+    )
+    deep = ctx.dreaming.deep
+    texts = {**ctx.snapshot.texts}
+    promotion = plan_promotions(
+        ranking.candidates,
+        memory=ctx.snapshot.memory,
+        texts=texts,
+        day=ctx.today,
+        now=ctx.now,
+        max_snippet_chars=deep.max_promoted_snippet_tokens * 4,
+        max_chars=deep.memory_file_max_chars,
+        max_loss=deep.max_prior_entry_loss_fraction,
+    )
+    return ranking, promotion
+
+
+def _promotion_items(promotion: PromotionPlan) -> list[dict[str, Any]]:
+    """The promotions written, as reports and events describe them."""
+    items = []
+    for scored in promotion.applied:
+        row = promotion.rows[scored.entry.key]
+        items.append(
+            {
+                "key": row.key,
+                "path": row.path,
+                "startLine": row.start_line,
+                "endLine": row.end_line,
+                "score": round(min(1.0, scored.score), 6),
+                "snippet": row.snippet,
+            }
+        )
+    return items
+
+
+def _memory_writes(
+    promotion: PromotionPlan, snapshot: Snapshot, now: datetime
+) -> tuple[FileWrite, ...]:
+    """The MEMORY.md write of a promotion plan (none when nothing is appended)."""
+    if promotion.memory_text is None:
+        return ()
+    event = {
+        "type": "memory.promotion.applied",
+        "timestamp": format_instant(now),
+        "memoryPath": "MEMORY.md",
+        "applied": len(promotion.applied),
+        "candidates": [
+            {key: item[key] for key in ("key", "path", "startLine", "endLine", "score")}
+            for item in _promotion_items(promotion)
+        ],
+    }
+    return (
+        FileWrite("MEMORY.md", promotion.memory_text, snapshot.memory.digest, "memory", (event,)),
+    )
+
+
+def _summary_of(
+    light: LightResult, rem: RemResult, ranking: Ranking, promotion: PromotionPlan
+) -> dict[str, Any]:
+    rejected = dict(ranking.rejected)
+    for name, count in promotion.rejected.items():
+        rejected[name] = rejected.get(name, 0) + count
+    promotions = _promotion_items(promotion)
+    return {
+        "light": {
+            "ingestedFiles": len(light.ingested_files),
+            "ingestedChunks": light.ingested_chunks,
+            "staged": len(light.staged),
+            "newlyStaged": len(light.newly_staged),
+        },
+        "rem": {"considered": rem.considered, "themes": len(rem.themes), "truths": len(rem.truths)},
+        "deep": {
+            "ranked": len(ranking.candidates) + ranking.promoted_today,
+            "promoted": len(promotion.applied),
+            "promotedToday": ranking.promoted_today
+            + len(promotion.applied)
+            + len(promotion.reconciled),
+            "reconciled": len(promotion.reconciled),
+            "rejected": dict(sorted(rejected.items())),
+            "compactedSections": list(promotion.compacted_days),
+            "promotions": promotions,
+        },
+    }
+
+
+def plan_sweep(
+    snapshot: Snapshot, dreaming: DreamingConfig, *, now: datetime, zone: tzinfo
+) -> SweepPlan:
+    """Plan one full sweep of ``snapshot`` (see the module rules)."""
+    ctx = _Context(snapshot, dreaming, now, zone, day_of(now, zone))
+    diary = diary_entries(snapshot.dreams.text)
+    store, repairs = repair_store(snapshot.store)
+    light = plan_light(
+        snapshot,
+        store=store,
+        lookback_days=dreaming.light.lookback_days,
+        limit=dreaming.light.limit,
+        dedupe_similarity=dreaming.light.dedupe_similarity,
+        diary_entries=diary,
+        now=now,
+        zone=zone,
+    )
+    rem = plan_rem(
+        snapshot,
+        light.store,
+        light.signals,
+        lookback_days=dreaming.rem.lookback_days,
+        limit=dreaming.rem.limit,
+        min_pattern_strength=dreaming.rem.min_pattern_strength,
+        now=now,
+        zone=zone,
+    )
+    ranking, promotion = _deep(ctx, light, rem)
+    summary = _summary_of(light, rem, ranking, promotion)
+    deep_summary = summary["deep"]
+    light_text = light_body(light.staged)
+    rem_text = rem_body(rem.themes, rem.truths)
+    deep_text = deep_body(
+        ranked=deep_summary["ranked"],
+        promoted=deep_summary["promotedToday"],
+        rejected=deep_summary["rejected"],
+        compacted=promotion.compacted_days,
+        repairs=repairs,
+    )
+    writes = list(_memory_writes(promotion, snapshot, now))
+    writes += _phase_writes(ctx, "light", light_text) + _phase_writes(ctx, "rem", rem_text)
+    writes += _inline_note(ctx, light_text, rem_text)
+    writes += _phase_writes(ctx, "deep", deep_text)
+    fresh = light.newly_staged or rem.newly_reflected or promotion.applied
+    dreams = snapshot.dreams.text
+    if fresh:
+        entry = render_entry(long_date(now, zone), FALLBACK_ENTRY)
+        dreams = add_entry(dreams, entry)
+    dreams = replace_block(dreams.replace("\r\n", "\n"), "deep", deep_text)
+    writes.append(FileWrite(snapshot.dreams.path, dreams, snapshot.dreams.digest, "dreams"))
+    summary["diary"] = {"written": bool(fresh), "entry": "fallback" if fresh else None}
+    summary["repairs"] = list(repairs)
+    summary["notes"] = list(promotion.notes)
+    new_store = light.store.with_rows(
+        {**light.store.rows, **promotion.rows},
+        updated_at=format_instant(now) if promotion.rows else light.store.updated_at,
+    )
+    return SweepPlan(
+        writes=tuple(writes),
+        sources=dict(promotion.sources),
+        store=new_store,
+        signals=prune_signals(rem.signals, new_store.rows),
+        daily=light.daily,
+        summary=summary,
+    )
+
+
+def plan_promote(
+    snapshot: Snapshot,
+    dreaming: DreamingConfig,
+    thresholds: Thresholds,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    include_promoted: bool = False,
+) -> tuple[Ranking, PromotionPlan, SweepPlan]:
+    """Deep only (``memory promote``): rank with ``thresholds`` and plan the MEMORY.md append."""
+    ranking = rank(
+        snapshot.store.rows,
+        snapshot.signals.rows,
+        thresholds,
+        now=now,
+        include_promoted=include_promoted,
+    )
+    deep = dreaming.deep
+    promotion = plan_promotions(
+        ranking.candidates,
+        memory=snapshot.memory,
+        texts=snapshot.texts,
+        day=day_of(now, zone),
+        now=now,
+        max_snippet_chars=deep.max_promoted_snippet_tokens * 4,
+        max_chars=deep.memory_file_max_chars,
+        max_loss=deep.max_prior_entry_loss_fraction,
+    )
+    writes = _memory_writes(promotion, snapshot, now)
+    store = snapshot.store
+    if promotion.rows:
+        store = store.with_rows({**store.rows, **promotion.rows}, updated_at=format_instant(now))
+    plan = SweepPlan(writes=writes, sources=dict(promotion.sources), store=store)
+    return ranking, promotion, plan

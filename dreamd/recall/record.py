@@ -1,0 +1,85 @@
+"""Recording a search's hits as recall traces on disk (the shell around ``traces``).
+
+Under the workspace lock: read the store, record, write it back atomically, and append
+``memory.recall.recorded`` / ``memory.recall.skipped`` events. Events carry the query's hash,
+never its text, so nothing a person typed into a search is stored in the clear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
+from pathlib import Path
+
+from dreamd.clock import day_of, format_instant
+from dreamd.events import append_events
+from dreamd.lock import workspace_lock
+from dreamd.recall.hits import Hit
+from dreamd.recall.traces import RecordOutcome, record_hits
+from dreamd.snippets import query_hash
+from dreamd.state import RECALL_STORE
+from dreamd.statefiles import load_table
+from dreamd.writer import save_table
+
+__all__ = ["record_search"]
+
+
+def record_search(
+    root: Path,
+    query: str,
+    hits: Sequence[Hit],
+    *,
+    now: datetime,
+    zone: tzinfo,
+    origin: str = "agent",
+    session_kind: str = "interactive",
+    lock_timeout: float = 10.0,
+) -> RecordOutcome:
+    """Record ``hits`` for ``query`` in the workspace at ``root``."""
+    with workspace_lock(root, timeout=lock_timeout):
+        store, _ = load_table(root, RECALL_STORE)
+        updated, outcome = record_hits(
+            store,
+            hits,
+            query=query,
+            now=now,
+            day=day_of(now, zone),
+            origin=origin,
+            session_kind=session_kind,
+        )
+        if outcome.recorded:
+            save_table(root, RECALL_STORE, updated)
+        stamp = format_instant(now)
+        recorded = [hit for hit in hits if not any(hit is s for s, _ in outcome.skipped)]
+        events = []
+        if recorded:
+            events.append(
+                {
+                    "type": "memory.recall.recorded",
+                    "timestamp": stamp,
+                    "queryHash": query_hash(query),
+                    "origin": origin,
+                    "sessionKind": session_kind,
+                    "resultCount": len(recorded),
+                    "results": [
+                        {
+                            "path": h.path,
+                            "startLine": h.start_line,
+                            "endLine": h.end_line,
+                            "score": h.score,
+                        }
+                        for h in recorded
+                    ],
+                }
+            )
+        events += [
+            {
+                "type": "memory.recall.skipped",
+                "timestamp": stamp,
+                "path": hit.path,
+                "reason": reason,
+            }
+            for hit, reason in outcome.skipped
+        ]
+        append_events(root, events)
+    return outcome

@@ -1,0 +1,135 @@
+"""The shell around one workspace's dreaming: lock, read, plan, apply, and say what happened.
+
+Both the full sweep (light -> REM -> deep -> diary) and ``memory promote --apply`` (deep only)
+run the same loop: take the workspace lock, read a snapshot, plan purely, apply through the
+writer. When a person edits a file between reading and writing, the writer refuses and the
+loop re-reads and re-plans (up to 3 times); if the workspace keeps changing, the run is skipped
+and says so. A failure is returned as an outcome with ``error`` set, never swallowed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from dreamd.config import DreamingConfig
+from dreamd.errors import ConflictError, DreamdError
+from dreamd.lock import workspace_lock
+from dreamd.phases.cycle import plan_sweep
+from dreamd.plan import SweepPlan
+from dreamd.snapshot import Snapshot
+from dreamd.workspace import read_snapshot
+from dreamd.writer import apply_plan
+
+__all__ = ["MAX_ATTEMPTS", "Outcome", "run_planned", "sweep_workspace"]
+
+MAX_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one locked plan-and-apply run over one workspace."""
+
+    workspace: str
+    agents: tuple[str, ...]
+    status: str  # "ok", "conflict" (kept changing; skipped) or "error"
+    summary: Mapping[str, Any] = field(default_factory=dict)
+    changed: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    error: str | None = None
+    duration_ms: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        """The outcome as ``sweep --json`` prints it."""
+        return {
+            "workspace": self.workspace,
+            "agents": list(self.agents),
+            "status": self.status,
+            **self.summary,
+            "changedFiles": list(self.changed),
+            "warnings": list(self.warnings),
+            "error": self.error,
+            "durationMs": round(self.duration_ms, 1),
+        }
+
+
+Planner = Callable[[Snapshot], SweepPlan]
+
+
+def run_planned(
+    root: Path,
+    planner: Planner,
+    *,
+    dreaming: DreamingConfig,
+    now: datetime,
+    zone: tzinfo,
+    agents: tuple[str, ...] = ("main",),
+    apply: bool = True,
+    lock_timeout: float = 10.0,
+) -> Outcome:
+    """Lock ``root``, plan with ``planner`` over a fresh snapshot, apply (see the module rules)."""
+    started = time.perf_counter()
+    label = str(root)
+    conflicts: list[str] = []
+    try:
+        with workspace_lock(root, timeout=lock_timeout):
+            for _ in range(MAX_ATTEMPTS):
+                snapshot = read_snapshot(root, dreaming=dreaming, now=now, zone=zone, agents=agents)
+                plan = planner(snapshot)
+                warnings = (*snapshot.warnings, *snapshot.skipped, *conflicts)
+                if not apply:
+                    return _done(label, agents, "ok", plan, (), warnings, started)
+                try:
+                    result = apply_plan(snapshot.root, plan)
+                except ConflictError as exc:
+                    conflicts.append(f"re-planned: {exc}")
+                    continue
+                return _done(label, agents, "ok", plan, result.changed, warnings, started)
+    except DreamdError as exc:
+        elapsed = (time.perf_counter() - started) * 1000
+        return Outcome(label, agents, "error", error=str(exc), duration_ms=elapsed)
+    elapsed = (time.perf_counter() - started) * 1000
+    message = f"files kept changing during {MAX_ATTEMPTS} attempts; skipped this run"
+    return Outcome(label, agents, "conflict", {}, (), tuple(conflicts), message, elapsed)
+
+
+def _done(
+    label: str,
+    agents: tuple[str, ...],
+    status: str,
+    plan: SweepPlan,
+    changed: tuple[str, ...],
+    warnings: tuple[str, ...],
+    started: float,
+) -> Outcome:
+    elapsed = (time.perf_counter() - started) * 1000
+    return Outcome(label, agents, status, plan.summary, changed, warnings, None, elapsed)
+
+
+def sweep_workspace(
+    root: Path,
+    dreaming: DreamingConfig,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    agents: tuple[str, ...] = ("main",),
+    lock_timeout: float = 10.0,
+) -> Outcome:
+    """One full light -> REM -> deep -> diary sweep of ``root``."""
+
+    def planner(snapshot: Snapshot) -> SweepPlan:
+        return plan_sweep(snapshot, dreaming, now=now, zone=zone)
+
+    return run_planned(
+        root,
+        planner,
+        dreaming=dreaming,
+        now=now,
+        zone=zone,
+        agents=agents,
+        lock_timeout=lock_timeout,
+    )

@@ -1,0 +1,54 @@
+"""Small builders for tests: recall entries, stores, daily notes and workspaces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dreamd.clock import parse_instant
+from dreamd.state import Provenance, RecallEntry, Table
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def at(text: str) -> datetime:
+    """An instant from an ISO string (UTC when no offset)."""
+    moment = parse_instant(text)
+    assert moment is not None
+    return moment
+
+
+def entry(
+    path: str = "memory/2026-11-20.md",
+    start: int = 3,
+    end: int = 3,
+    snippet: str = "- The staging database moved to Postgres 16 on the new host.",
+    **fields: Any,
+) -> RecallEntry:
+    """A recall row with sensible defaults; ``fields`` override any attribute."""
+    base: dict[str, Any] = {
+        "key": f"memory:{path}:{start}:{end}",
+        "path": path,
+        "start_line": start,
+        "end_line": end,
+        "snippet": snippet,
+    }
+    base.update(fields)
+    if isinstance(base.get("provenance"), str):
+        base["provenance"] = Provenance(origin_class=base["provenance"])
+    return RecallEntry(**base)
+
+
+def table(entries: Iterable[RecallEntry]) -> Table[RecallEntry]:
+    """A store holding ``entries`` by key."""
+    return Table({item.key: item for item in entries})
+
+
+def write(root: Path, relpath: str, text: str) -> Path:
+    """Write a workspace file (creating folders) and return its path."""
+    path = root / relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,163 @@
+"""MEMORY.md entries: format, annotations, append-only writing and the size budget (SPEC §6.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dreamd.phases.promotion import (
+    PromotionEntry,
+    append_promotions,
+    count_entries,
+    importance,
+    promoted_keys,
+    render_entry,
+    triggers,
+)
+from dreamd.snippets import promotion_text
+
+
+def promo(
+    key: str = "memory:memory/2026-11-12.md:8:8",
+    text: str = "Postgres 16 runs the queue.",
+    score: float = 0.813,
+) -> PromotionEntry:
+    """A promotion with fixed numbers."""
+    return PromotionEntry(
+        key=key,
+        text=text,
+        score=score,
+        signals=7,
+        recalls=7,
+        average=0.6133,
+        path="memory/2026-11-12.md",
+        start_line=8,
+        end_line=8,
+        tags=("postgres", "queue", "latency", "index"),
+    )
+
+
+def test_entry_format() -> None:
+    """Marker line, then the entry with metadata, trigger and importance comments."""
+    marker, line = render_entry(promo())
+    assert marker == "<!-- dreamd-memory-promotion:memory:memory/2026-11-12.md:8:8 -->"
+    assert line == (
+        "- Postgres 16 runs the queue. [score=0.813 signals=7 recalls=7 avg=0.613 "
+        "source=memory/2026-11-12.md:8-8] <!-- trigger: postgres, queue, latency --> "
+        "<!-- importance: 8 -->"
+    )
+
+
+@pytest.mark.parametrize(
+    ("score", "expected"),
+    [(0.0, 1), (0.04, 1), (0.05, 1), (0.15, 2), (0.75, 8), (0.849, 8), (1.2, 10)],
+)
+def test_importance(score: float, expected: int) -> None:
+    """importance = round(10 * score) clamped to 1..10."""
+    assert importance(score) == expected
+
+
+def test_triggers_are_sanitised() -> None:
+    """Trigger tags lose comment markers and separators and are cut to 64 characters."""
+    assert triggers(("a,b", "c;d-->", "x" * 80, "fourth")) == ("a b", "c d", "x" * 64)
+
+
+def test_first_promotion_into_an_empty_file() -> None:
+    """An empty MEMORY.md gets '# Long-Term Memory' then the dated section."""
+    result = append_promotions("", [promo()], day="2026-11-29", max_chars=10_000, max_loss=0.25)
+    marker, line = render_entry(promo())
+    assert result.text == (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-29)\n\n"
+        f"{marker}\n{line}\n"
+    )
+    assert result.appended == (promo().key,)
+
+
+def test_human_text_is_kept_byte_for_byte() -> None:
+    """Existing content, including CRLF endings and no final newline, is an exact prefix."""
+    human = "# My memory\r\n\r\n- I prefer tea.\r\n- Ana is my manager."
+    result = append_promotions(human, [promo()], day="2026-11-29", max_chars=10_000, max_loss=0.25)
+    assert result.text.startswith(human)
+    assert result.text[len(human) :].startswith("\r\n\r\n## Promoted From Short-Term Memory")
+    assert "\n" not in result.text.replace("\r\n", "")
+
+
+def test_markers_of_both_spellings_are_found() -> None:
+    """Promotion markers written by dreamd and by OpenClaw (keys with spaces too) are recognised."""
+    text = (
+        "<!-- openclaw-memory-promotion:memory:memory/my notes/2026-01-02.md:1:2 -->\n"
+        "<!--dreamd-memory-promotion:memory:memory/2026-01-03.md:4:4-->\n"
+    )
+    assert promoted_keys(text) == {
+        "memory:memory/my notes/2026-01-02.md:1:2",
+        "memory:memory/2026-01-03.md:4:4",
+    }
+
+
+def _section(day: str, count: int, start: int) -> str:
+    lines = [f"## Promoted From Short-Term Memory ({day})", ""]
+    for index in range(start, start + count):
+        entry = promo(key=f"k{index}", text=f"Old fact number {index} " + "x" * 300)
+        lines.extend(render_entry(entry))
+    return "\n".join(lines) + "\n"
+
+
+def test_budget_drops_oldest_generated_sections_first() -> None:
+    """Over budget, whole generated sections go, oldest first; human text stays."""
+    human = "# Long-Term Memory\n\n- Human fact that must stay.\n" + "- filler human line\n" * 20
+    existing = human + "\n" + _section("2026-10-01", 2, 0) + "\n" + _section("2026-10-02", 2, 2)
+    new = [promo(key="new", text="Fresh fact. " * 20)]
+    budget = len(existing) + 200
+    result = append_promotions(existing, new, day="2026-11-29", max_chars=budget, max_loss=0.25)
+    assert result.compacted_days == ("2026-10-01",)
+    assert result.appended == ("new",)
+    assert "Human fact that must stay." in result.text
+    assert "k0" not in result.text and "k2" in result.text
+    assert len(result.text) <= budget
+
+
+def test_budget_never_loses_more_than_the_allowed_fraction() -> None:
+    """Sections are not dropped past max_loss of prior entries; the candidate is deferred."""
+    existing = "# Long-Term Memory\n\n" + _section("2026-10-01", 3, 0)
+    new = [promo(key="new", text="Fresh fact. " * 20)]
+    result = append_promotions(
+        existing, new, day="2026-11-29", max_chars=len(existing) + 50, max_loss=0.25
+    )
+    assert result.text == existing
+    assert result.appended == ()
+    assert result.deferred == ("new",)
+
+
+def test_sections_with_human_edits_are_never_dropped() -> None:
+    """A promoted section a person added a line to is human text now."""
+    edited = _section("2026-10-01", 2, 0) + "- my own remark under the section\n"
+    existing = "# Long-Term Memory\n\n" + "- human line\n" * 30 + "\n" + edited
+    new = [promo(key="new", text="Fresh fact. " * 20)]
+    result = append_promotions(
+        existing, new, day="2026-11-29", max_chars=len(existing) + 100, max_loss=1.0
+    )
+    assert result.compacted_days == ()
+    assert result.deferred == ("new",)
+
+
+def test_lowest_ranked_candidates_are_deferred_first() -> None:
+    """When only some fit, the best-ranked are written and the rest deferred."""
+    new = [promo(key=f"c{i}", text=f"Candidate fact {i}. " + "y" * 200) for i in range(3)]
+    result = append_promotions("", new, day="2026-11-29", max_chars=1000, max_loss=0.25)
+    assert result.appended == ("c0", "c1")
+    assert result.deferred == ("c2",)
+    assert len(result.text) <= 1000
+
+
+def test_count_entries() -> None:
+    """Entry lines exclude headings, comments and fences."""
+    text = "# T\n\n- a\n<!-- m -->\n- b\n```\ncode\n```\nplain\n"
+    assert count_entries(text) == 4
+
+
+def test_promotion_text_cut_at_sentence_end() -> None:
+    """Long snippets are cut at a sentence end within budget, marked with '...'."""
+    snippet = "- " + "First sentence here. " * 5 + "Tail words without end " * 5
+    text = promotion_text(snippet, 120)
+    assert len(text) <= 120
+    assert text.endswith("here....")
+    assert promotion_text("- short one", 120) == "short one"

@@ -1,0 +1,111 @@
+"""State files: OpenClaw's shape reads as is; unknown fields survive; bad rows are reported."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from dreamd.state import PHASE_SIGNALS, RECALL_STORE
+from dreamd.statefiles import load_table
+
+GOLDEN = Path(__file__).parent / "fixtures" / "openclaw-golden" / "workspace" / "memory" / ".dreams"
+
+
+def test_openclaw_store_round_trips() -> None:
+    """OpenClaw's store decodes cleanly; re-encoding keeps every value and only adds zero counts."""
+    data = (GOLDEN / "short-term-recall.json").read_bytes()
+    table, issues = RECALL_STORE.decode(data)
+    assert issues == []
+    assert len(table.rows) == 200
+    original = json.loads(data)
+    again = json.loads(RECALL_STORE.encode(table))
+    assert again["updatedAt"] == original["updatedAt"]
+    for key, row in original["entries"].items():
+        written = again["entries"][key]
+        assert {k: written[k] for k in row} == row
+        assert {k: v for k, v in written.items() if k not in row} in ({}, {"groundedCount": 0})
+
+
+def test_unknown_fields_are_kept() -> None:
+    """Fields this version does not know, per row and top level, are written back."""
+    raw = {
+        "version": 1,
+        "futureTop": {"a": 1},
+        "entries": {
+            "memory:memory/2026-01-01.md:1:1": {
+                "path": "memory/2026-01-01.md",
+                "startLine": 1,
+                "endLine": 1,
+                "source": "memory",
+                "snippet": "A fact that is long enough.",
+                "newField": [1, 2],
+            }
+        },
+    }
+    table, issues = RECALL_STORE.decode(json.dumps(raw).encode())
+    out = json.loads(RECALL_STORE.encode(table))
+    assert issues == []
+    assert out["futureTop"] == {"a": 1}
+    assert out["entries"]["memory:memory/2026-01-01.md:1:1"]["newField"] == [1, 2]
+
+
+def test_invalid_rows_are_dropped_and_named() -> None:
+    """Rows with bad lines, no path or a foreign source are reported and left out."""
+    raw = {
+        "version": 1,
+        "entries": {
+            "bad-lines": {"path": "memory/a.md", "startLine": 5, "endLine": 2, "snippet": "x"},
+            "no-path": {"path": "", "startLine": 1, "endLine": 1, "snippet": "x"},
+            "wrong-type": {"path": "memory/a.md", "startLine": "one", "endLine": 1, "snippet": "x"},
+            "foreign": {
+                "path": "memory/a.md",
+                "startLine": 1,
+                "endLine": 1,
+                "snippet": "x",
+                "source": "web",
+            },
+            "ok": {
+                "path": "memory/a.md",
+                "startLine": "2",
+                "endLine": 2,
+                "snippet": "fine text here",
+            },
+        },
+    }
+    table, issues = RECALL_STORE.decode(json.dumps(raw).encode())
+    assert list(table.rows) == ["ok"]
+    assert table.rows["ok"].start_line == 2
+    assert len(issues) == 4
+
+
+def test_newer_version_is_refused() -> None:
+    """A file from a newer major format is not silently misread."""
+    with pytest.raises(msgspec.DecodeError):
+        PHASE_SIGNALS.decode(b'{"version": 99, "entries": {}}')
+
+
+def test_corrupt_file_is_set_aside_and_rebuilt(tmp_path: Path) -> None:
+    """Garbage in a state file is moved aside (kept) and an empty table is used."""
+    state = tmp_path / "memory" / ".dreams"
+    state.mkdir(parents=True)
+    (state / "short-term-recall.json").write_bytes(b"{not json")
+    table, warnings = load_table(tmp_path, RECALL_STORE)
+    assert table.rows == {}
+    assert len(warnings) == 1 and "moved to" in warnings[0]
+    aside = list(state.glob("short-term-recall.json.corrupt-*"))
+    assert [p.read_bytes() for p in aside] == [b"{not json"]
+    assert not (state / "short-term-recall.json").exists()
+
+
+def test_partly_bad_file_is_copied_aside(tmp_path: Path) -> None:
+    """A file with some unreadable rows stays in place and an exact copy is kept aside."""
+    state = tmp_path / "memory" / ".dreams"
+    state.mkdir(parents=True)
+    data = b'{"version": 1, "entries": {"x": {"path": "", "startLine": 1, "endLine": 1, "snippet": "s"}}}'
+    (state / "short-term-recall.json").write_bytes(data)
+    _, warnings = load_table(tmp_path, RECALL_STORE)
+    assert any("original kept as" in w for w in warnings)
+    assert [p.read_bytes() for p in state.glob("short-term-recall.json.corrupt-*")] == [data]
