@@ -1,0 +1,176 @@
+"""Index chunks: the line ranges of a workspace file that recall search can return.
+
+Rules:
+
+- Managed blocks are blanked first (line numbers kept), so their text is never indexed.
+- A list item (a ``-``/``*``/``+``/``1.``/``1)`` line plus the following lines indented deeper
+  than its marker) is one chunk; any other run of text lines is one paragraph chunk. A chunk is
+  cut into pieces of at most :data:`MAX_CHUNK_LINES` lines and about :data:`MAX_CHUNK_CHARS`
+  characters (a single longer line stays whole: a chunk is always whole lines).
+- Blank lines, headings, thematic breaks (``---``) and HTML comment lines are never chunk text;
+  they end the open chunk. A heading becomes the ``heading`` of the chunks under it.
+- Inside a fenced code block every non-blank line, the fences included, is paragraph text and
+  nothing is a heading, a list item or a comment.
+- Session-corpus files (``.txt``) hold one message per line: one chunk per non-blank line.
+- Lines are numbered from 1, ranges are inclusive, ``text`` is the raw lines joined with
+  ``"\\n"``. A hit shows :func:`chunk_snippet` of that text: the lines joined by spaces with
+  whitespace collapsed. The deep phase re-finds a snippet in the live file by comparing it with
+  the collapsed text of the same line range, so that form must not change.
+
+Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dreamd.blocks import blank_managed
+from dreamd.layout import daily_note_day
+from dreamd.snippets import cap
+
+__all__ = ["MAX_CHUNK_CHARS", "MAX_CHUNK_LINES", "IndexChunk", "chunk_for_index", "chunk_snippet"]
+
+MAX_CHUNK_LINES = 4
+MAX_CHUNK_CHARS = 600
+
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$")
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
+_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}\s*$")
+_BULLET = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_INDENT = re.compile(r"^[ \t]*")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexChunk:
+    """One indexed line range: 1-based inclusive lines, raw text, heading context, note day."""
+
+    start_line: int
+    end_line: int
+    text: str
+    heading: str
+    day: str | None
+
+
+def chunk_snippet(text: str) -> str:
+    """What a hit shows for a chunk: its lines joined, whitespace collapsed, at most 800 chars."""
+    return cap(text)
+
+
+def _indent_width(line: str) -> int:
+    found = _INDENT.match(line)
+    return len(found.group(0).expandtabs(4)) if found else 0
+
+
+class _Chunker:
+    """A line-at-a-time state machine; ``chunks`` holds the result after :meth:`feed`."""
+
+    def __init__(self, lines: list[str], day: str | None) -> None:
+        self.lines = lines
+        self.day = day
+        self.chunks: list[IndexChunk] = []
+        self.heading = ""
+        self.start = -1  # first 0-based line of the open chunk, -1 when none is open
+        self.end = -1
+        self.chars = 0
+        self.item_indent: int | None = None  # marker indent while the open chunk is a list item
+        self.fence: str | None = None  # the opening fence while inside a fenced code block
+        self.in_comment = False
+
+    def feed(self) -> None:
+        for index, line in enumerate(self.lines):
+            self._line(index, line)
+        self._flush()
+
+    def _line(self, index: int, line: str) -> None:
+        if self.fence is not None:
+            self._code_line(index, line, self.fence)
+            return
+        if self.in_comment:
+            self.in_comment = "-->" not in line
+            return
+        stripped = line.lstrip()
+        if not stripped:
+            self._flush()
+            return
+        first = stripped[0]  # dispatch on it: most lines are list items or plain text
+        if first == "<" and stripped.startswith("<!--"):
+            stripped = stripped.rstrip()
+            if "-->" not in stripped or stripped.endswith("-->"):
+                self._flush()
+                self.in_comment = "-->" not in stripped[4:]
+                return
+        elif first == "#" and (heading := _HEADING.match(line)):
+            self._flush()
+            title = _CLOSING_HASHES.sub("", (heading.group(1) or "").strip())
+            self.heading = " ".join(title.split())
+            return
+        elif first in "-*_" and _BREAK.match(line):
+            self._flush()
+            return
+        elif first in "`~" and (fence := _FENCE.match(line)):
+            self._flush()
+            self.fence = fence.group(1)
+            self._push(index, line)
+            return
+        if (first in "-*+" or first.isdigit()) and (bullet := _BULLET.match(line)):
+            self._flush()
+            self.item_indent = len(bullet.group(1).expandtabs(4))
+        elif self.item_indent is not None and _indent_width(line) <= self.item_indent:
+            self._flush()  # not indented under the item: a new paragraph starts
+        self._push(index, line)
+
+    def _code_line(self, index: int, line: str, fence: str) -> None:
+        if not line.strip():
+            self._emit()  # a blank line splits the code block but does not close it
+            return
+        self._push(index, line)
+        closing = _FENCE.match(line)
+        if (
+            closing
+            and closing.group(1)[0] == fence[0]
+            and len(closing.group(1)) >= len(fence)
+            and not line[closing.end() :].strip()
+        ):
+            self._flush()
+
+    def _push(self, index: int, line: str) -> None:
+        too_long = self.end - self.start + 1 >= MAX_CHUNK_LINES
+        if self.start >= 0 and (too_long or self.chars + len(line) > MAX_CHUNK_CHARS):
+            self._emit()
+        if self.start < 0:
+            self.start = index
+        self.end = index
+        self.chars += len(line) + 1
+
+    def _emit(self) -> None:
+        """Close the open piece; a list item or code block stays open for the next piece."""
+        if self.start < 0:
+            return
+        text = "\n".join(self.lines[self.start : self.end + 1])
+        self.chunks.append(IndexChunk(self.start + 1, self.end + 1, text, self.heading, self.day))
+        self.start = self.end = -1
+        self.chars = 0
+
+    def _flush(self) -> None:
+        self._emit()
+        self.item_indent = None
+        self.fence = None
+
+
+def chunk_for_index(path: str, text: str) -> list[IndexChunk]:
+    """The chunks of the file at workspace-relative ``path`` with content ``text``."""
+    if ":dreaming:" in text:  # every managed-block marker contains it; most files have none
+        text = blank_managed(text)
+    lines = text.split("\n")
+    day = daily_note_day(path)
+    if path.endswith(".txt"):
+        return [
+            IndexChunk(number, number, line, "", day)
+            for number, line in enumerate(lines, start=1)
+            if line.strip()
+        ]
+    chunker = _Chunker(lines, day)
+    chunker.feed()
+    return chunker.chunks

@@ -1,0 +1,99 @@
+"""Which files the recall index covers, found by one walk of the workspace.
+
+``MEMORY.md``; every ``*.md`` under ``memory/`` except ``memory/dreaming/``, hidden folders
+(``memory/.dreams/``, ``.git``...) and ``node_modules``; and the session corpus
+(``memory/.dreams/session-corpus/*.txt``). A symlink is followed only when it resolves inside
+the workspace (and not into an excluded folder); each real folder is visited once, so symlink
+loops end; files over ``MAX_FILE_BYTES`` are skipped. Only ``stat`` calls: reading is the index's.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import NamedTuple
+
+from dreamd.layout import MAX_FILE_BYTES, MEMORY_FILE, STATE_DIR
+
+__all__ = ["CORPUS_DIR", "Source", "discover_sources"]
+
+CORPUS_DIR = f"{STATE_DIR}/session-corpus"
+_EXCLUDED_DIRS = ("memory/dreaming", STATE_DIR)
+
+
+class Source(NamedTuple):
+    """An indexable file: its path and stat fingerprint."""
+
+    file: str
+    mtime_ns: int
+    size: int
+
+
+def discover_sources(root: Path) -> dict[str, Source]:
+    """Every indexable file: workspace-relative path -> (file, mtime_ns, size)."""
+    real_root = os.path.realpath(root)
+    found: dict[str, Source] = {}
+    seen: set[tuple[int, int]] = set()
+    # (start, suffix, folder depth): MEMORY.md itself, the notes tree, the flat corpus folder.
+    for rel, suffix, depth in (
+        (MEMORY_FILE, ".md", 0),
+        ("memory", ".md", 64),
+        (CORPUS_DIR, ".txt", 1),
+    ):
+        start = str(root / rel)
+        if _inside(os.path.realpath(start), real_root, notes=suffix == ".md"):
+            _visit(found, seen, real_root, start, rel, suffix, depth)
+    return found
+
+
+def _inside(real: str, real_root: str, *, notes: bool) -> bool:
+    """True when ``real`` is in the workspace (and, for ``notes``, not in a dreamd folder)."""
+    if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return False
+    rel = os.path.relpath(real, real_root).replace(os.sep, "/")
+    return not notes or not any(rel == no or rel.startswith(f"{no}/") for no in _EXCLUDED_DIRS)
+
+
+def _visit(
+    found: dict[str, Source],
+    seen: set[tuple[int, int]],
+    real_root: str,
+    path: str,
+    rel: str,
+    suffix: str,
+    depth: int,
+) -> None:
+    try:
+        info = Path(path).stat()
+    except OSError:
+        return
+    if stat.S_ISREG(info.st_mode):
+        if rel.endswith(suffix) and info.st_size <= MAX_FILE_BYTES:
+            found[rel] = Source(path, info.st_mtime_ns, info.st_size)
+        return
+    if depth <= 0 or not stat.S_ISDIR(info.st_mode) or (info.st_dev, info.st_ino) in seen:
+        return  # not a folder we descend into, or one already reached (a symlink loop)
+    seen.add((info.st_dev, info.st_ino))
+    try:
+        with os.scandir(path) as listing:
+            entries = list(listing)
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        child = f"{rel}/{name}"
+        if name.startswith(".") or name == "node_modules" or child in _EXCLUDED_DIRS:
+            continue
+        try:
+            if entry.is_symlink():
+                if _inside(os.path.realpath(entry.path), real_root, notes=suffix == ".md"):
+                    _visit(found, seen, real_root, entry.path, child, suffix, depth - 1)
+            elif entry.is_dir():
+                _visit(found, seen, real_root, entry.path, child, suffix, depth - 1)
+            elif name.endswith(suffix) and entry.is_file():  # the common case: no extra call
+                entry_info = entry.stat()
+                if entry_info.st_size <= MAX_FILE_BYTES:
+                    found[child] = Source(entry.path, entry_info.st_mtime_ns, entry_info.st_size)
+        except OSError:
+            continue
