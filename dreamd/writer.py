@@ -25,7 +25,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from dreamd.errors import ConflictError, StateError, UnsafePathError
+from dreamd.errors import ConflictError, StateError, UnsafePathError, WorkspaceError
 from dreamd.events import append_events
 from dreamd.layout import STATE_DIR, daily_note_day, resolve_inside
 from dreamd.plan import FileWrite, SweepPlan
@@ -66,9 +66,21 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def write_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Replace ``path`` with ``data`` atomically (see the module rules)."""
+    """Replace ``path`` with ``data`` atomically (see the module rules).
+
+    An OS failure (full disk, read-only file system, permissions) leaves the old file in place
+    and becomes a :class:`WorkspaceError` naming the file and the reason.
+    """
     if path.is_symlink():
         raise UnsafePathError(f"refusing to write through the symlink {path}")
+    try:
+        _replace(path, data, mode)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise WorkspaceError(f"cannot write {path}: {reason}; the previous file is intact") from exc
+
+
+def _replace(path: Path, data: bytes, mode: int | None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None:
         try:

@@ -1,0 +1,103 @@
+"""What every command needs, resolved once and lazily: clock, config, workspaces, timezone.
+
+Config comes from ``--config``/``$DREAMD_CONFIG``/the default file; an OpenClaw install, when
+found, contributes its dreaming settings where the dreamd file is silent, and its agents when
+the dreamd file lists none. ``--workspace`` flags win over both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, tzinfo
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from dreamd.clock import resolve_now, resolve_timezone
+from dreamd.config import Config, load_config, merge_openclaw
+from dreamd.discovery import Discovery, Workspace, discover
+from dreamd.errors import DreamdError
+from dreamd.hoststate import EnabledState, effective_enabled
+from dreamd.openclaw import OpenClawInstall, find_openclaw_config, read_openclaw_config
+
+__all__ = ["Context"]
+
+
+class Context:
+    """One command's resolved environment."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.json: bool = bool(getattr(args, "json", False))
+        self.now: datetime = resolve_now(args.now)
+
+    @cached_property
+    def _loaded(self) -> tuple[Config, Path | None, OpenClawInstall | None]:
+        config, path = load_config(self.args.config)
+        install = None
+        if not self.args.workspace:
+            found = find_openclaw_config(config, config_dir=path.parent if path else None)
+            install = read_openclaw_config(found) if found else None
+        if install is not None:
+            config = merge_openclaw(config, install.dreaming)
+        return config, path, install
+
+    @property
+    def config(self) -> Config:
+        """The effective configuration."""
+        return self._loaded[0]
+
+    @property
+    def config_path(self) -> Path | None:
+        """The config file that was read, if any."""
+        return self._loaded[1]
+
+    @cached_property
+    def discovery(self) -> Discovery:
+        """The workspaces and agents to work on."""
+        config, path, install = self._loaded
+        return discover(
+            config,
+            cli_workspaces=self.args.workspace,
+            openclaw=install,
+            config_dir=path.parent if path else None,
+        )
+
+    @cached_property
+    def zone(self) -> tzinfo:
+        """The dreaming timezone (config, else the host's)."""
+        return resolve_timezone(self.config.dreaming.timezone)
+
+    @cached_property
+    def enabled(self) -> EnabledState:
+        """Whether dreaming is on (host override over config)."""
+        return effective_enabled(self.config.dreaming.enabled)
+
+    def workspace(self, agent: str | None = None) -> Workspace:
+        """The one workspace a memory command works on (``--agent`` picks among several)."""
+        spaces = self.discovery.workspaces
+        if agent:
+            chosen = [ws for ws in spaces if agent.lower() in ws.agents]
+            if not chosen:
+                known = sorted({a for ws in spaces for a in ws.agents})
+                raise DreamdError(f"no workspace for agent {agent!r}; agents: {', '.join(known)}")
+            return chosen[0]
+        if len(spaces) > 1:
+            listing = ", ".join(f"{ws.root} ({'/'.join(ws.agents)})" for ws in spaces)
+            raise DreamdError(
+                f"several workspaces ({listing}); choose one with --agent ID or --workspace PATH"
+            )
+        return spaces[0]
+
+    def emit(self, document: Any, text: str) -> None:
+        """Print ``document`` as JSON with ``--json``, else ``text``."""
+        if self.json:
+            print(json.dumps(document, ensure_ascii=False, indent=2))
+        elif text:
+            print(text)
+
+    def note(self, message: str) -> None:
+        """A side remark for people, on stderr (never mixed into JSON output)."""
+        print(f"dreamd: {message}", file=sys.stderr)

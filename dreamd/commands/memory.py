@@ -1,0 +1,458 @@
+"""``dreamd memory search|index|promote|promote-explain|rem-harness|status``."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from dreamd.clock import day_of, format_instant
+from dreamd.commands.context import Context
+from dreamd.config import parse_duration
+from dreamd.errors import DreamdError, SelectorError
+from dreamd.phases.cycle import plan_promote, thresholds_of
+from dreamd.phases.deep import GATES, Thresholds, rank, rejection
+from dreamd.phases.light import plan_light
+from dreamd.phases.rem import plan_rem
+from dreamd.phases.reports import rem_body
+from dreamd.phases.scoring import Scored
+from dreamd.recall.index import RecallIndex
+from dreamd.recall.record import record_search
+from dreamd.recall.search import search
+from dreamd.state import ORIGIN_CLASSES, SESSION_KINDS
+from dreamd.sweep import run_planned
+from dreamd.workspace import read_snapshot
+
+__all__ = ["candidate_json", "register"]
+
+JsonFlag = Callable[[argparse.ArgumentParser], None]
+
+
+def register(commands: Any, json_flag: JsonFlag) -> None:
+    """Add ``memory`` and its subcommands."""
+    memory = commands.add_parser("memory", help="search, index and promote workspace memory")
+    memory.add_argument("--agent", help="the agent whose workspace to use, when there are several")
+    verbs = memory.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    found = verbs.add_parser("search", help="search memory (records recall traces)")
+    found.add_argument("query", nargs="?", help="the query (or --stdin)")
+    found.add_argument("--k", type=int, default=5, help="hits to return (default 5)")
+    found.add_argument("--since", help="only notes from this far back, e.g. 30d or 12h")
+    found.add_argument("--origin", choices=ORIGIN_CLASSES, default="agent", help="who is asking")
+    found.add_argument("--session-kind", choices=SESSION_KINDS, default="interactive")
+    found.add_argument("--no-record", action="store_true", help="do not record recall traces")
+    found.add_argument("--stdin", action="store_true", help="one query per input line")
+    json_flag(found)
+    found.set_defaults(handler=run_search)
+
+    index = verbs.add_parser("index", help="update the recall index (incremental)")
+    index.add_argument("--rebuild", action="store_true", help="rebuild it from scratch")
+    json_flag(index)
+    index.set_defaults(handler=run_index)
+
+    promote = verbs.add_parser("promote", help="preview (or --apply) promotions into MEMORY.md")
+    promote.add_argument("--apply", action="store_true", help="write the promotions")
+    promote.add_argument("--limit", type=int, help="most candidates")
+    promote.add_argument("--min-score", type=float)
+    promote.add_argument("--min-recall-count", type=int)
+    promote.add_argument("--min-unique-queries", type=int)
+    promote.add_argument("--include-promoted", action="store_true")
+    json_flag(promote)
+    promote.set_defaults(handler=run_promote)
+
+    explain = verbs.add_parser("promote-explain", help="why one entry would or would not promote")
+    explain.add_argument("selector", help="a key, or text of its key, path or snippet")
+    explain.add_argument("--include-promoted", action="store_true")
+    json_flag(explain)
+    explain.set_defaults(handler=run_explain)
+
+    harness = verbs.add_parser("rem-harness", help="preview light, REM and deep; writes nothing")
+    harness.add_argument("--include-promoted", action="store_true")
+    json_flag(harness)
+    harness.set_defaults(handler=run_harness)
+
+    status = verbs.add_parser("status", help="recall store, index and diary health")
+    json_flag(status)
+    status.set_defaults(handler=run_memory_status)
+
+
+def _queries(ctx: Context) -> Iterable[str]:
+    if ctx.args.stdin:
+        return (line.strip() for line in sys.stdin if line.strip())
+    if not ctx.args.query:
+        raise DreamdError("memory search needs a QUERY argument or --stdin")
+    return [ctx.args.query]
+
+
+def run_search(ctx: Context) -> int:
+    """Search, print hits, and record traces (when dreaming is on and not --no-record)."""
+    workspace = ctx.workspace(ctx.args.agent)
+    since = None
+    if ctx.args.since:
+        seconds = parse_duration(ctx.args.since)
+        if seconds is None:
+            raise DreamdError(f"--since {ctx.args.since!r}: expected a duration like 30d or 12h")
+        since = seconds / 86_400
+    record = ctx.enabled.enabled and not ctx.args.no_record
+    with RecallIndex.open(workspace.root) as index:
+        index.update()
+        for query in _queries(ctx):
+            hits = search(index, query, k=ctx.args.k, since_days=since, now=ctx.now)
+            if record and hits:
+                record_search(
+                    workspace.root,
+                    query,
+                    hits,
+                    now=ctx.now,
+                    zone=ctx.zone,
+                    origin=ctx.args.origin,
+                    session_kind=ctx.args.session_kind,
+                )
+            document = {
+                "query": query,
+                "hits": [
+                    {
+                        "path": h.path,
+                        "startLine": h.start_line,
+                        "endLine": h.end_line,
+                        "snippet": h.snippet,
+                        "score": h.score,
+                        "source": h.source,
+                    }
+                    for h in hits
+                ],
+            }
+            if ctx.json:
+                import json
+
+                print(json.dumps(document, ensure_ascii=False), flush=True)
+            else:
+                lines = [f"{h.score:.3f} {h.source}\n  {h.snippet}" for h in hits]
+                print("\n".join(lines) if lines else f"No results for {query!r}.", flush=True)
+    return 0
+
+
+def run_index(ctx: Context) -> int:
+    """Update or rebuild the recall index."""
+    workspace = ctx.workspace(ctx.args.agent)
+    with RecallIndex.open(workspace.root) as index:
+        stats = index.rebuild() if ctx.args.rebuild else index.update()
+    document = {
+        "workspace": str(workspace.root),
+        "scanned": stats.scanned,
+        "changed": stats.changed,
+        "removed": stats.removed,
+        "chunks": stats.chunks,
+        "bytesRead": stats.bytes_read,
+    }
+    text = (
+        f"{workspace.root}: {stats.scanned} file(s), {stats.changed} changed, "
+        f"{stats.removed} removed, {stats.chunks} chunk(s)"
+    )
+    ctx.emit(document, text)
+    return 0
+
+
+def candidate_json(scored: Scored) -> dict[str, Any]:
+    """One scored entry as ``promote``/``promote-explain`` print it."""
+    entry = scored.entry
+    signals = scored.signals
+    return {
+        "key": entry.key,
+        "path": entry.path,
+        "startLine": entry.start_line,
+        "endLine": entry.end_line,
+        "source": entry.source,
+        "snippet": entry.snippet,
+        "recallCount": entry.recall_count,
+        "dailyCount": entry.daily_count,
+        "groundedCount": entry.grounded_count,
+        "signalCount": signals,
+        "avgScore": entry.total_score / signals if signals else 0.0,
+        "maxScore": entry.max_score,
+        "uniqueQueries": scored.unique_queries,
+        "firstRecalledAt": entry.first_recalled_at,
+        "lastRecalledAt": entry.last_recalled_at,
+        "ageDays": scored.age_days,
+        "score": min(1.0, scored.score),
+        "recallDays": list(entry.recall_days),
+        "conceptTags": list(entry.concept_tags),
+        "components": scored.components.as_dict(),
+        "phaseBoost": scored.phase_boost,
+        "promotedAt": entry.promoted_at,
+        "provenance": {
+            "originClass": entry.provenance.origin_class if entry.provenance else "agent",
+            "sessionKind": entry.provenance.session_kind if entry.provenance else "interactive",
+        },
+    }
+
+
+def _thresholds(ctx: Context) -> Thresholds:
+    base = thresholds_of(ctx.config.dreaming)
+    args = ctx.args
+    values = {
+        "limit": args.limit,
+        "min_score": args.min_score,
+        "min_recall_count": args.min_recall_count,
+        "min_unique_queries": args.min_unique_queries,
+    }
+    for name, value in values.items():
+        if value is not None and value < 0:
+            raise DreamdError(f"--{name.replace('_', '-')} must not be negative, got {value}")
+    chosen = {name: value for name, value in values.items() if value is not None}
+    return dataclasses.replace(base, **chosen)
+
+
+def _snapshot(ctx: Context, *, readonly: bool = True) -> Any:
+    workspace = ctx.workspace(ctx.args.agent)
+    return read_snapshot(
+        workspace.root,
+        dreaming=ctx.config.dreaming,
+        now=ctx.now,
+        zone=ctx.zone,
+        agents=workspace.agents,
+        readonly=readonly,
+    )
+
+
+def run_promote(ctx: Context) -> int:
+    """Preview the candidates that pass every gate; with --apply, write them."""
+    thresholds = _thresholds(ctx)
+    workspace = ctx.workspace(ctx.args.agent)
+    include = ctx.args.include_promoted
+    dreaming = ctx.config.dreaming
+    ranking, promotion, _ = plan_promote(
+        _snapshot(ctx), dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
+    )
+    apply_json = None
+    if ctx.args.apply:
+        if not ctx.enabled.enabled:
+            ctx.note("dreaming is off; applying anyway because --apply was given")
+
+        def planner(snapshot: Any) -> Any:
+            nonlocal promotion
+            _, promotion, fresh = plan_promote(
+                snapshot, dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
+            )
+            return fresh
+
+        outcome = run_planned(
+            workspace.root,
+            planner,
+            dreaming=dreaming,
+            now=ctx.now,
+            zone=ctx.zone,
+            agents=workspace.agents,
+        )
+        if outcome.error:
+            raise DreamdError(outcome.error)
+        apply_json = {
+            "applied": len(promotion.applied),
+            "appended": len(promotion.applied),
+            "reconciledExisting": len(promotion.reconciled),
+            "memoryPath": str(workspace.root / "MEMORY.md"),
+            "appliedCandidates": [s.entry.key for s in promotion.applied],
+            "rejected": dict(promotion.rejected),
+            "changedFiles": list(outcome.changed),
+        }
+    document = {
+        "workspaceDir": str(workspace.root),
+        "thresholds": thresholds.as_json(),
+        "candidates": [candidate_json(s) for s in ranking.candidates],
+        "rejected": dict(sorted(ranking.rejected.items())),
+        "apply": apply_json,
+    }
+    lines = [f"Short-Term Promotion Candidates ({workspace.root})"]
+    for scored in ranking.candidates:
+        entry = scored.entry
+        lines.append(
+            f"{min(1.0, scored.score):.3f} {entry.path}:{entry.start_line}-{entry.end_line}"
+        )
+        c = scored.components
+        lines.append(
+            f"  recalls={entry.recall_count} signals={scored.signals} avg={c.relevance:.3f} "
+            f"queries={scored.unique_queries} age={scored.age_days:.1f}d "
+            f"consolidate={c.consolidation:.2f} conceptual={c.conceptual:.2f}"
+        )
+        lines.append(f"  {entry.snippet}")
+    if not ranking.candidates:
+        lines.append("No short-term recall candidates passed the gates.")
+    if ranking.rejected:
+        lines.append(
+            "Not promoted: " + ", ".join(f"{k} {v}" for k, v in sorted(ranking.rejected.items()))
+        )
+    if apply_json is not None:
+        lines.append(
+            f"Processed {apply_json['applied']} candidate(s) for MEMORY.md "
+            f"(appended={apply_json['appended']} "
+            f"reconciledExisting={apply_json['reconciledExisting']})."
+        )
+    ctx.emit(document, "\n".join(lines))
+    return 0
+
+
+def _select(candidates: Iterable[Scored], selector: str) -> Scored:
+    wanted = selector.lower()
+    ordered = list(candidates)
+    tests: list[Callable[[Scored], bool]] = [
+        lambda s: s.entry.key == selector,
+        lambda s: wanted in s.entry.key.lower(),
+        lambda s: wanted in s.entry.path.lower(),
+        lambda s: wanted in s.entry.snippet.lower(),
+    ]
+    for test in tests:
+        for scored in ordered:
+            if test(scored):
+                return scored
+    raise SelectorError(f'No promotion candidate matched "{selector}".')
+
+
+def run_explain(ctx: Context) -> int:
+    """Show one entry's components, boost and the gate verdicts."""
+    thresholds = thresholds_of(ctx.config.dreaming)
+    snapshot = _snapshot(ctx)
+    include = ctx.args.include_promoted
+    everything = Thresholds(0, 0, 0, -1, 10**9, thresholds.half_life_days)
+    loose = rank(
+        snapshot.store.rows,
+        snapshot.signals.rows,
+        everything,
+        now=ctx.now,
+        include_promoted=include,
+    )
+    scored = _select(loose.candidates, ctx.args.selector)
+    verdict = rejection(scored, thresholds, include_promoted=include)
+    strict = rank(
+        snapshot.store.rows,
+        snapshot.signals.rows,
+        thresholds,
+        now=ctx.now,
+        include_promoted=include,
+    )
+    if verdict is None and all(s.entry.key != scored.entry.key for s in strict.candidates):
+        verdict = "selection limit"
+    failed_at = GATES.index(verdict) if verdict in GATES else len(GATES)
+    passes = {
+        "score": scored.score >= thresholds.min_score,
+        "recallCount": scored.signals >= thresholds.min_recall_count,
+        "uniqueQueries": scored.unique_queries >= thresholds.min_unique_queries,
+        "maxAge": thresholds.max_age_days < 0 or scored.age_days <= thresholds.max_age_days,
+    }
+    document = {
+        "workspaceDir": str(snapshot.root),
+        "thresholds": thresholds.as_json(),
+        "candidate": candidate_json(scored),
+        "passes": passes,
+        "rejection": verdict,
+        "gates": [{"gate": gate, "passed": index < failed_at} for index, gate in enumerate(GATES)],
+    }
+    entry, c = scored.entry, scored.components
+    text = "\n".join(
+        [
+            f"Promotion Explain ({snapshot.root})",
+            entry.key,
+            f"{entry.path}:{entry.start_line}-{entry.end_line}",
+            entry.snippet,
+            f"score={min(1.0, scored.score):.3f} signals={scored.signals} "
+            f"recallCount={entry.recall_count} uniqueQueries={scored.unique_queries} "
+            f"ageDays={scored.age_days:.2f} phaseBoost={scored.phase_boost:.3f}",
+            "components: " + " ".join(f"{k}={v:.3f}" for k, v in c.as_dict().items()),
+            f"thresholds: minScore={thresholds.min_score} "
+            f"minRecallCount={thresholds.min_recall_count} "
+            f"minUniqueQueries={thresholds.min_unique_queries} "
+            f"maxAgeDays={thresholds.max_age_days:g}",
+            f"concepts={', '.join(entry.concept_tags)}",
+            f"verdict: {'promotable' if verdict is None else 'not promoted: ' + verdict}",
+        ]
+    )
+    ctx.emit(document, text)
+    return 0
+
+
+def run_harness(ctx: Context) -> int:
+    """Preview light, REM and deep over the live workspace without writing anything."""
+    snapshot = _snapshot(ctx)
+    dreaming = ctx.config.dreaming
+    light = plan_light(
+        snapshot,
+        lookback_days=dreaming.light.lookback_days,
+        limit=dreaming.light.limit,
+        dedupe_similarity=dreaming.light.dedupe_similarity,
+        diary_entries=(),
+        now=ctx.now,
+        zone=ctx.zone,
+    )
+    rem = plan_rem(
+        snapshot,
+        light.store,
+        light.signals,
+        lookback_days=dreaming.rem.lookback_days,
+        limit=dreaming.rem.limit,
+        min_pattern_strength=dreaming.rem.min_pattern_strength,
+        now=ctx.now,
+        zone=ctx.zone,
+    )
+    ranking = rank(
+        light.store.rows,
+        rem.signals.rows,
+        thresholds_of(dreaming),
+        now=ctx.now,
+        include_promoted=ctx.args.include_promoted,
+    )
+    body = rem_body(rem.themes, rem.truths)
+    document = {
+        "workspaceDir": str(snapshot.root),
+        "day": day_of(ctx.now, ctx.zone),
+        "light": {"staged": len(light.staged), "ingestedChunks": light.ingested_chunks},
+        "rem": {
+            "sourceEntryCount": rem.considered,
+            "reflections": [
+                {"tag": t.tag, "count": t.count, "strength": t.strength} for t in rem.themes
+            ],
+            "candidateTruths": [
+                {"key": t.entry.key, "snippet": t.entry.snippet, "confidence": t.confidence}
+                for t in rem.truths
+            ],
+            "bodyLines": body.split("\n"),
+        },
+        "deep": {
+            "candidateCount": len(ranking.candidates),
+            "candidates": [candidate_json(s) for s in ranking.candidates],
+            "rejected": dict(sorted(ranking.rejected.items())),
+        },
+    }
+    lines = [
+        f"REM Harness ({snapshot.root})",
+        f"staged={len(light.staged)}",
+        "",
+        "REM Preview",
+        body,
+        "",
+        "Deep Candidates",
+    ]
+    lines += [
+        f"{min(1.0, s.score):.3f} {s.entry.snippet} "
+        f"[{s.entry.path}:{s.entry.start_line}-{s.entry.end_line}]"
+        for s in ranking.candidates[:10]
+    ] or ["- No deep candidates."]
+    ctx.emit(document, "\n".join(lines))
+    return 0
+
+
+def run_memory_status(ctx: Context) -> int:
+    """Audit the recall store, the index and the diary of each workspace."""
+    from dreamd.commands.audit import audit_workspace
+
+    reports = [audit_workspace(ws.root, now=ctx.now) for ws in ctx.discovery.workspaces]
+    text = "\n".join(
+        f"{r['workspaceDir']}: {r['entryCount']} entries, {r['promotedCount']} promoted, "
+        f"{r['spacedEntryCount']} spaced, {r['danglingEntryCount']} dangling, "
+        f"index {r['index']['chunks'] if r['index'] else 'absent'}, "
+        f"diary {'present' if r['diaryPresent'] else 'absent'}"
+        + "".join(f"\n  ! {issue}" for issue in r["issues"])
+        for r in reports
+    )
+    ctx.emit({"now": format_instant(ctx.now), "workspaces": reports}, text)
+    return 0
