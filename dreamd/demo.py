@@ -211,4 +211,21 @@ def _explain(
                     "origin": entry.provenance.origin_class if entry.provenance else "agent",
                 }
             )
+    pending = [
+        v
+        for v in strict.verdicts
+        if v.rejection and v.scored.unique_queries >= 3 and not v.scored.entry.promoted_at
+    ]
+    for verdict in sorted(pending, key=lambda v: -v.scored.score)[:1]:
+        entry = verdict.scored.entry
+        kept_out.append(
+            {
+                "what": f"asked about, but scored {min(1.0, verdict.scored.score):.2f}",
+                "snippet": entry.snippet,
+                "rejection": verdict.rejection,
+                "recalls": entry.recall_count,
+                "userQueries": verdict.scored.unique_queries,
+                "origin": entry.provenance.origin_class if entry.provenance else "agent",
+            }
+        )
     return tuple(promoted), tuple(kept_out)
