@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import msgspec
 import msgspec.inspect as mi
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dreamd.config import (
     SETTINGS,
@@ -525,3 +528,56 @@ def test_merge_openclaw_bad_value_names_openclaw_file_and_key() -> None:
         "expected a number between 0 and 1, got 1.5; "
         "fix it there or set dreaming.deep.min_score in the dreamd config"
     )
+
+
+@given(st.text(max_size=200))
+def test_parse_config_never_crashes(text: str) -> None:
+    """Any text parses to a Config or raises ConfigError naming the file."""
+    message = ""
+    try:
+        parse_config(text, source="fuzz.toml")
+    except ConfigError as exc:
+        message = str(exc)
+    assert message == "" or message.startswith("fuzz.toml")
+
+
+@given(
+    st.recursive(
+        st.one_of(st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=10)),
+        lambda inner: st.dictionaries(
+            st.sampled_from(
+                ["dreaming", "deep", "light", "limit", "min_score", "agents", "list", "id", "x"]
+            ),
+            inner,
+            max_size=4,
+        ),
+        max_leaves=12,
+    )
+)
+def test_arbitrary_tables_fail_cleanly(value: object) -> None:
+    """Arbitrary nested TOML-like data is a Config or a ConfigError, never another exception."""
+    import tomllib
+
+    text = _toml(value) if isinstance(value, dict) else f"x = {_toml_value(value)}"
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return
+    with contextlib.suppress(ConfigError):
+        parse_config(text, source="fuzz.toml")
+
+
+def _toml_value(value: object) -> str:
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return (
+            "{" + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+        )
+    return json.dumps(value)
+
+
+def _toml(value: dict[str, object]) -> str:
+    return "\n".join(f"{k} = {_toml_value(v)}" for k, v in value.items())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dreamd.contamination import contamination_reason
 
@@ -46,3 +48,10 @@ def test_contaminated(snippet: str, reason: str) -> None:
 def test_clean(snippet: str) -> None:
     """Ordinary notes, including prose that mentions 'Candidate', are clean."""
     assert contamination_reason(snippet) is None
+
+
+@given(st.text())
+def test_never_crashes(text: str) -> None:
+    """Any text gets a reason or None."""
+    reason = contamination_reason(text)
+    assert reason is None or isinstance(reason, str)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dreamd.state import PHASE_SIGNALS, RECALL_STORE
 from dreamd.statefiles import load_table
@@ -109,3 +111,30 @@ def test_partly_bad_file_is_copied_aside(tmp_path: Path) -> None:
     _, warnings = load_table(tmp_path, RECALL_STORE)
     assert any("original kept as" in w for w in warnings)
     assert [p.read_bytes() for p in state.glob("short-term-recall.json.corrupt-*")] == [data]
+
+
+@given(st.binary(max_size=400))
+def test_decoding_arbitrary_bytes_fails_cleanly(data: bytes) -> None:
+    """Any bytes either decode to a table or raise DecodeError (then set aside), never crash."""
+    try:
+        table, issues = RECALL_STORE.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return
+    assert isinstance(issues, list)
+    assert all(row.start_line >= 1 for row in table.rows.values())
+
+
+@given(
+    st.dictionaries(
+        st.text(max_size=8),
+        st.one_of(
+            st.none(), st.integers(), st.text(max_size=8), st.lists(st.integers(), max_size=3)
+        ),
+        max_size=6,
+    )
+)
+def test_rows_of_any_shape_never_crash(row: dict[str, object]) -> None:
+    """A row with arbitrary fields is either read or reported, never an exception."""
+    document = {"version": 1, "entries": {"k": row}}
+    table, issues = RECALL_STORE.decode(json.dumps(document).encode())
+    assert len(table.rows) + len(issues) == 1

@@ -1,0 +1,108 @@
+"""Status: disabled, blocked (owner or heartbeat), ok; the rendered block; the host override."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dreamd.cli import main
+from dreamd.hoststate import effective_enabled, load_host_state, set_enabled_override
+from dreamd.owner import NO_OWNER
+from tests.builders import NOW
+
+AT = "2026-11-29T12:00:00Z"
+
+
+def status(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    """`dreamd --json ... status` as a dict."""
+    assert main(["--json", "--now", AT, *argv, "status"]) == 0
+    result: dict[str, object] = json.loads(capsys.readouterr().out)
+    return result
+
+
+def config_file(tmp_path: Path, text: str) -> Path:
+    """A config whose agents point at fresh workspaces a and b."""
+    for name in ("a", "b"):
+        (tmp_path / name / "memory").mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+FLEET = '[[agents.list]]\nid = "a"\nworkspace = "a"\n\n[[agents.list]]\nid = "b"\nworkspace = "b"\n'
+
+
+def test_fleet_without_system_agent_is_blocked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two agents and no system agent: blocked, with the owner warning and its fix."""
+    result = status(capsys, "--config", str(config_file(tmp_path, FLEET)))
+    assert result["status"] == "blocked"
+    assert result["owner"] is None
+    assert result["warnings"] == [NO_OWNER]
+    assert result["blocked"] == {
+        "reason": NO_OWNER,
+        "fix": "set agents.system_agent in the dreamd config to the agent that should own sweeps",
+    }
+
+
+def test_system_agent_with_heartbeat_off_is_blocked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The owner's heartbeat every = 0m blocks, and the text block says why and how to fix."""
+    text = '[agents]\nsystem_agent = "a"\n[agents.heartbeat]\nevery = "0m"\n' + FLEET
+    path = config_file(tmp_path, text)
+    result = status(capsys, "--config", str(path))
+    assert result["status"] == "blocked"
+    assert result["owner"] == "a"
+    assert main(["--now", AT, "--config", str(path), "dreaming", "status"]) == 0
+    out = capsys.readouterr().out
+    assert "- blocked: the heartbeat of agent 'a' is off (every = '0m'); fix: " in out
+
+
+def test_rendered_status_block(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`dreaming status` prints the documented lines."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    assert main(["--now", AT, "--workspace", str(tmp_path / "ws"), "dreaming", "status"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:6] == [
+        "Dreaming status:",
+        "- enabled: on (UTC)",
+        "- sweep cadence: 0 3 * * *",
+        "- promotion policy: score>=0.75, recalls>=3, uniqueQueries>=3",
+        "- next run: 2026-11-30 03:00 UTC",
+        "- owner: main",
+    ]
+
+
+def test_dreaming_help_and_unknown_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No argument or help prints usage and the phases; an unknown argument prints usage, exit 2."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    workspace = ["--workspace", str(tmp_path / "ws")]
+    assert main(["--now", AT, *workspace, "dreaming"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Usage: /dreaming status\nUsage: /dreaming on|off\n\nDreaming status:")
+    assert "- deep is the only stage that writes durable entries to MEMORY.md." in out
+    assert main(["--now", AT, *workspace, "dreaming", "sideways"]) == 2
+
+
+def test_override_wins_until_cleared() -> None:
+    """The host override beats the config value; clearing it returns to the config."""
+    assert effective_enabled(True).source == "config"
+    set_enabled_override(False, now=NOW)
+    assert (effective_enabled(True).enabled, effective_enabled(True).source) == (False, "override")
+    set_enabled_override(None, now=NOW)
+    assert (effective_enabled(False).enabled, effective_enabled(False).source) == (False, "config")
+
+
+def test_corrupt_host_state_is_set_aside(isolated_home: Path) -> None:
+    """A garbled host.json is moved aside and treated as empty."""
+    state = isolated_home / "state"
+    state.mkdir(parents=True)
+    (state / "host.json").write_text("{oops")
+    assert load_host_state() == {}
+    assert [p.read_text() for p in state.glob("host.json.corrupt-*")] == ["{oops"]
