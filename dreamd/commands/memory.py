@@ -12,10 +12,8 @@ from dreamd.clock import day_of, format_instant
 from dreamd.commands.context import Context
 from dreamd.config import parse_duration
 from dreamd.errors import DreamdError, SelectorError
-from dreamd.phases.cycle import plan_promote, thresholds_of
+from dreamd.phases.cycle import plan_light_rem, plan_promote, thresholds_of
 from dreamd.phases.deep import GATES, Thresholds, rank, rejection
-from dreamd.phases.light import plan_light
-from dreamd.phases.rem import plan_rem
 from dreamd.phases.reports import rem_body
 from dreamd.phases.scoring import Scored
 from dreamd.recall.index import RecallIndex
@@ -375,25 +373,7 @@ def run_harness(ctx: Context) -> int:
     """Preview light, REM and deep over the live workspace without writing anything."""
     snapshot = _snapshot(ctx)
     dreaming = ctx.config.dreaming
-    light = plan_light(
-        snapshot,
-        lookback_days=dreaming.light.lookback_days,
-        limit=dreaming.light.limit,
-        dedupe_similarity=dreaming.light.dedupe_similarity,
-        diary_entries=(),
-        now=ctx.now,
-        zone=ctx.zone,
-    )
-    rem = plan_rem(
-        snapshot,
-        light.store,
-        light.signals,
-        lookback_days=dreaming.rem.lookback_days,
-        limit=dreaming.rem.limit,
-        min_pattern_strength=dreaming.rem.min_pattern_strength,
-        now=ctx.now,
-        zone=ctx.zone,
-    )
+    light, rem = plan_light_rem(snapshot, dreaming, now=ctx.now, zone=ctx.zone)
     ranking = rank(
         light.store.rows,
         rem.signals.rows,

@@ -11,6 +11,7 @@ no new input plans no change at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
@@ -33,7 +34,13 @@ from dreamd.recall.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS
 from dreamd.snapshot import Snapshot, TextFile
 from dreamd.state import RecallEntry, Table
 
-__all__ = ["plan_promote", "plan_sweep", "repair_store", "thresholds_of"]
+__all__ = [
+    "plan_light_rem",
+    "plan_promote",
+    "plan_sweep",
+    "repair_store",
+    "thresholds_of",
+]
 
 
 def thresholds_of(dreaming: DreamingConfig) -> Thresholds:
@@ -216,13 +223,16 @@ def _summary_of(
     }
 
 
-def plan_sweep(
-    snapshot: Snapshot, dreaming: DreamingConfig, *, now: datetime, zone: tzinfo
-) -> SweepPlan:
-    """Plan one full sweep of ``snapshot`` (see the module rules)."""
-    ctx = _Context(snapshot, dreaming, now, zone, day_of(now, zone))
-    diary = diary_entries(snapshot.dreams.text)
-    store, repairs = repair_store(snapshot.store)
+def plan_light_rem(
+    snapshot: Snapshot,
+    dreaming: DreamingConfig,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    store: Table[RecallEntry] | None = None,
+    diary: Sequence[str] = (),
+) -> tuple[LightResult, RemResult]:
+    """The light phase, then REM over the store and signals light left."""
     light = plan_light(
         snapshot,
         store=store,
@@ -243,6 +253,17 @@ def plan_sweep(
         now=now,
         zone=zone,
     )
+    return light, rem
+
+
+def plan_sweep(
+    snapshot: Snapshot, dreaming: DreamingConfig, *, now: datetime, zone: tzinfo
+) -> SweepPlan:
+    """Plan one full sweep of ``snapshot`` (see the module rules)."""
+    ctx = _Context(snapshot, dreaming, now, zone, day_of(now, zone))
+    diary = diary_entries(snapshot.dreams.text)
+    store, repairs = repair_store(snapshot.store)
+    light, rem = plan_light_rem(snapshot, dreaming, store=store, diary=diary, now=now, zone=zone)
     ranking, promotion = _deep(ctx, light, rem)
     summary = _summary_of(light, rem, ranking, promotion)
     deep_summary = summary["deep"]
