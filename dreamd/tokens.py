@@ -9,38 +9,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 __all__ = ["is_cjk", "jaccard", "similarity", "token_set"]
 
-_CJK_RANGES = (
-    (0x3040, 0x30FF),  # hiragana, katakana
-    (0x3400, 0x4DBF),  # CJK extension A
-    (0x4E00, 0x9FFF),  # CJK unified ideographs
-    (0xAC00, 0xD7AF),  # Hangul syllables
-    (0x1100, 0x11FF),  # Hangul jamo
-)
+# Hiragana and katakana, CJK extension A, CJK unified ideographs, Hangul syllables, Hangul jamo.
+_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff]+")
 _ASCII_WORD = re.compile(r"[a-z0-9_]+")
 
 
 def is_cjk(char: str) -> bool:
     """True for a kana, CJK ideograph or Hangul character."""
-    code = ord(char)
-    return any(low <= code <= high for low, high in _CJK_RANGES)
+    return _CJK_RUN.fullmatch(char) is not None
 
 
+@lru_cache(maxsize=8192)
 def token_set(text: str) -> frozenset[str]:
     """ASCII word tokens plus CJK unigrams and adjacent-pair bigrams."""
     lowered = text.lower()
     tokens: set[str] = set(_ASCII_WORD.findall(lowered))
-    previous = ""
-    for char in lowered:
-        if is_cjk(char):
-            tokens.add(char)
-            if previous:
-                tokens.add(previous + char)
-            previous = char
-        else:
-            previous = ""
+    for run in _CJK_RUN.findall(lowered):
+        tokens.update(run)
+        tokens.update(run[i : i + 2] for i in range(len(run) - 1))
     return frozenset(tokens)
 
 

@@ -75,6 +75,11 @@ class Context:
         """Whether dreaming is on (host override over config)."""
         return effective_enabled(self.config.dreaming.enabled)
 
+    def refresh_enabled(self) -> EnabledState:
+        """Read the enabled state again (after ``dreaming on|off`` changed it)."""
+        self.__dict__.pop("enabled", None)
+        return self.enabled
+
     def workspace(self, agent: str | None = None) -> Workspace:
         """The one workspace a memory command works on (``--agent`` picks among several)."""
         spaces = self.discovery.workspaces

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dreamd.commands.context import Context
-from dreamd.hoststate import effective_enabled, set_enabled_override
+from dreamd.hoststate import set_enabled_override
 from dreamd.status import gather_status, render_status
 from dreamd.sweep import sweep_workspace
 
@@ -106,8 +106,7 @@ def run_dreaming(ctx: Context) -> int:
     action = ctx.args.action.lower()
     if action in ("on", "off"):
         set_enabled_override(action == "on", now=ctx.now)
-        ctx.__dict__.pop("enabled", None)
-        ctx.__dict__["enabled"] = effective_enabled(ctx.config.dreaming.enabled)
+        ctx.refresh_enabled()
         status = _status(ctx)
         message = "Dreaming enabled." if action == "on" else "Dreaming disabled."
         ctx.emit(status, message + "\n\n" + render_status(status, zone=ctx.zone))
