@@ -27,7 +27,6 @@ __all__ = [
     "blank_managed",
     "end_marker",
     "find_blocks",
-    "inside_managed",
     "managed_spans",
     "read_block",
     "replace_block",
@@ -117,11 +116,6 @@ def managed_spans(text: str) -> list[tuple[int, int]]:
     covered = {line for first, last in spans for line in range(first, last + 1)}
     spans += [(i, i) for i, line in enumerate(lines) if _MARKER.match(line) and i not in covered]
     return sorted(spans)
-
-
-def inside_managed(spans: list[tuple[int, int]], first: int, last: int) -> bool:
-    """True when the 0-based line range ``first..last`` overlaps any span."""
-    return any(first <= span_end and span_start <= last for span_start, span_end in spans)
 
 
 def blank_managed(text: str) -> str:

@@ -20,6 +20,8 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MEMORY_FILE",
     "NOTES_DIR",
+    "REPORTS_DIR",
+    "SESSION_CORPUS_DIR",
     "STATE_DIR",
     "daily_note_day",
     "is_short_term_path",

@@ -38,15 +38,6 @@ class TextFile:
         """True when the file was present when read."""
         return self.digest is not None
 
-    @property
-    def newline(self) -> str:
-        """The file's line ending: ``\\r\\n`` when it uses one, else ``\\n``."""
-        return "\r\n" if "\r\n" in self.text else "\n"
-
-    def lines(self) -> list[str]:
-        """The text split into lines with ``\\r\\n`` normalised (no line endings kept)."""
-        return self.text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
 
 @dataclass(frozen=True, slots=True)
 class NoteStat:
@@ -86,7 +77,3 @@ class Snapshot:
     daily: Table[DailyCheckpoint] = field(default_factory=_empty_daily)
     skipped: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-
-    def text(self, path: str) -> TextFile | None:
-        """A loaded file by relative path (notes, reports), or ``None`` when not loaded."""
-        return self.texts.get(path) or self.reports.get(path)

@@ -26,6 +26,9 @@ from dreamd.layout import (
     MAX_FILE_BYTES,
     MEMORY_FILE,
     NOTES_DIR,
+    REPORTS_DIR,
+    SESSION_CORPUS_DIR,
+    STATE_DIR,
     daily_note_day,
     is_short_term_path,
     report_path,
@@ -40,9 +43,6 @@ from dreamd.statefiles import load_table
 __all__ = ["check_workspace", "list_notes", "read_snapshot", "read_text"]
 
 _SKIP_DIRS = frozenset({".git", "node_modules"})
-_REPORTS_DIR = f"{NOTES_DIR}/dreaming"
-_STATE_DIR = f"{NOTES_DIR}/.dreams"
-_CORPUS_DIR = f"{_STATE_DIR}/session-corpus"
 
 
 def check_workspace(root: Path) -> Path:
@@ -89,11 +89,11 @@ def _walk(root: Path, directory: Path, rel: str, skipped: list[str]) -> Iterator
     for entry in entries:
         child = f"{rel}/{entry.name}"
         if entry.is_dir(follow_symlinks=False):
-            if child == _STATE_DIR:
+            if child == STATE_DIR:
                 corpus = Path(entry.path) / "session-corpus"
                 if corpus.is_dir() and not corpus.is_symlink():
-                    yield from _walk(root, corpus, _CORPUS_DIR, skipped)
-            elif entry.name not in _SKIP_DIRS and child != _REPORTS_DIR:
+                    yield from _walk(root, corpus, SESSION_CORPUS_DIR, skipped)
+            elif entry.name not in _SKIP_DIRS and child != REPORTS_DIR:
                 yield from _walk(root, Path(entry.path), child, skipped)
             continue
         if not is_short_term_path(child):

@@ -49,11 +49,6 @@ class Context:
         """The effective configuration."""
         return self._loaded[0]
 
-    @property
-    def config_path(self) -> Path | None:
-        """The config file that was read, if any."""
-        return self._loaded[1]
-
     @cached_property
     def discovery(self) -> Discovery:
         """The workspaces and agents to work on."""

@@ -14,12 +14,12 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
-from dreamd.layout import MAX_FILE_BYTES, MEMORY_FILE, STATE_DIR
+from dreamd.layout import MAX_FILE_BYTES, MEMORY_FILE, REPORTS_DIR, SESSION_CORPUS_DIR, STATE_DIR
 
 __all__ = ["CORPUS_DIR", "Source", "discover_sources"]
 
-CORPUS_DIR = f"{STATE_DIR}/session-corpus"
-_EXCLUDED_DIRS = ("memory/dreaming", STATE_DIR)
+CORPUS_DIR = SESSION_CORPUS_DIR
+_EXCLUDED_DIRS = (REPORTS_DIR, STATE_DIR)
 
 
 class Source(NamedTuple):
