@@ -21,6 +21,8 @@ from dreamd.discovery import Discovery, Workspace, discover
 from dreamd.errors import DreamdError
 from dreamd.hoststate import EnabledState, effective_enabled
 from dreamd.openclaw import OpenClawInstall, find_openclaw_config, read_openclaw_config
+from dreamd.snapshot import Snapshot
+from dreamd.workspace import read_snapshot
 
 __all__ = ["Context"]
 
@@ -90,6 +92,18 @@ class Context:
                 f"several workspaces ({listing}); choose one with --agent ID or --workspace PATH"
             )
         return spaces[0]
+
+    def snapshot(self, *, readonly: bool = True) -> Snapshot:
+        """A snapshot of the one workspace a memory command works on."""
+        workspace = self.workspace(getattr(self.args, "agent", None))
+        return read_snapshot(
+            workspace.root,
+            dreaming=self.config.dreaming,
+            now=self.now,
+            zone=self.zone,
+            agents=workspace.agents,
+            readonly=readonly,
+        )
 
     def emit(self, document: Any, text: str) -> None:
         """Print ``document`` as JSON with ``--json``, else ``text``."""

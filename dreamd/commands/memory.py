@@ -1,4 +1,4 @@
-"""``dreamd memory search|index|promote|promote-explain|rem-harness|status``."""
+"""``dreamd memory search|index|promote|promote-explain|status`` (and the REM verbs)."""
 
 from __future__ import annotations
 
@@ -8,22 +8,22 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from dreamd.clock import day_of, format_instant
+from dreamd.clock import format_instant
+from dreamd.commands import rem
 from dreamd.commands.context import Context
+from dreamd.commands.render import candidate_json
 from dreamd.config import parse_duration
 from dreamd.errors import DreamdError, SelectorError
-from dreamd.phases.cycle import plan_light_rem, plan_promote, thresholds_of
+from dreamd.phases.cycle import plan_promote, thresholds_of
 from dreamd.phases.deep import GATES, Thresholds, rank, rejection
-from dreamd.phases.reports import rem_body
 from dreamd.phases.scoring import Scored
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.recall.search import search
 from dreamd.state import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.sweep import run_planned
-from dreamd.workspace import read_snapshot
 
-__all__ = ["candidate_json", "register"]
+__all__ = ["register"]
 
 JsonFlag = Callable[[argparse.ArgumentParser], None]
 
@@ -66,10 +66,7 @@ def register(commands: Any, json_flag: JsonFlag) -> None:
     json_flag(explain)
     explain.set_defaults(handler=run_explain)
 
-    harness = verbs.add_parser("rem-harness", help="preview light, REM and deep; writes nothing")
-    harness.add_argument("--include-promoted", action="store_true")
-    json_flag(harness)
-    harness.set_defaults(handler=run_harness)
+    rem.register(verbs, json_flag)
 
     status = verbs.add_parser("status", help="recall store, index and diary health")
     json_flag(status)
@@ -153,40 +150,6 @@ def run_index(ctx: Context) -> int:
     return 0
 
 
-def candidate_json(scored: Scored) -> dict[str, Any]:
-    """One scored entry as ``promote``/``promote-explain`` print it."""
-    entry = scored.entry
-    signals = scored.signals
-    return {
-        "key": entry.key,
-        "path": entry.path,
-        "startLine": entry.start_line,
-        "endLine": entry.end_line,
-        "source": entry.source,
-        "snippet": entry.snippet,
-        "recallCount": entry.recall_count,
-        "dailyCount": entry.daily_count,
-        "groundedCount": entry.grounded_count,
-        "signalCount": signals,
-        "avgScore": entry.total_score / signals if signals else 0.0,
-        "maxScore": entry.max_score,
-        "uniqueQueries": scored.unique_queries,
-        "firstRecalledAt": entry.first_recalled_at,
-        "lastRecalledAt": entry.last_recalled_at,
-        "ageDays": scored.age_days,
-        "score": min(1.0, scored.score),
-        "recallDays": list(entry.recall_days),
-        "conceptTags": list(entry.concept_tags),
-        "components": scored.components.as_dict(),
-        "phaseBoost": scored.phase_boost,
-        "promotedAt": entry.promoted_at,
-        "provenance": {
-            "originClass": entry.provenance.origin_class if entry.provenance else "agent",
-            "sessionKind": entry.provenance.session_kind if entry.provenance else "interactive",
-        },
-    }
-
-
 def _thresholds(ctx: Context) -> Thresholds:
     base = thresholds_of(ctx.config.dreaming)
     args = ctx.args
@@ -203,18 +166,6 @@ def _thresholds(ctx: Context) -> Thresholds:
     return dataclasses.replace(base, **chosen)
 
 
-def _snapshot(ctx: Context, *, readonly: bool = True) -> Any:
-    workspace = ctx.workspace(ctx.args.agent)
-    return read_snapshot(
-        workspace.root,
-        dreaming=ctx.config.dreaming,
-        now=ctx.now,
-        zone=ctx.zone,
-        agents=workspace.agents,
-        readonly=readonly,
-    )
-
-
 def run_promote(ctx: Context) -> int:
     """Preview the candidates that pass every gate; with --apply, write them."""
     thresholds = _thresholds(ctx)
@@ -222,7 +173,7 @@ def run_promote(ctx: Context) -> int:
     include = ctx.args.include_promoted
     dreaming = ctx.config.dreaming
     ranking, promotion, _ = plan_promote(
-        _snapshot(ctx), dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
+        ctx.snapshot(), dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
     )
     apply_json = None
     if ctx.args.apply:
@@ -310,7 +261,7 @@ def _select(candidates: Iterable[Scored], selector: str) -> Scored:
 def run_explain(ctx: Context) -> int:
     """Show one entry's components, boost and the gate verdicts."""
     thresholds = thresholds_of(ctx.config.dreaming)
-    snapshot = _snapshot(ctx)
+    snapshot = ctx.snapshot()
     include = ctx.args.include_promoted
     everything = Thresholds(0, 0, 0, -1, 10**9, thresholds.half_life_days)
     loose = rank(
@@ -366,58 +317,6 @@ def run_explain(ctx: Context) -> int:
         ]
     )
     ctx.emit(document, text)
-    return 0
-
-
-def run_harness(ctx: Context) -> int:
-    """Preview light, REM and deep over the live workspace without writing anything."""
-    snapshot = _snapshot(ctx)
-    dreaming = ctx.config.dreaming
-    light, rem = plan_light_rem(snapshot, dreaming, now=ctx.now, zone=ctx.zone)
-    ranking = rank(
-        light.store.rows,
-        rem.signals.rows,
-        thresholds_of(dreaming),
-        now=ctx.now,
-        include_promoted=ctx.args.include_promoted,
-    )
-    body = rem_body(rem.themes, rem.truths)
-    document = {
-        "workspaceDir": str(snapshot.root),
-        "day": day_of(ctx.now, ctx.zone),
-        "light": {"staged": len(light.staged), "ingestedChunks": light.ingested_chunks},
-        "rem": {
-            "sourceEntryCount": rem.considered,
-            "reflections": [
-                {"tag": t.tag, "count": t.count, "strength": t.strength} for t in rem.themes
-            ],
-            "candidateTruths": [
-                {"key": t.entry.key, "snippet": t.entry.snippet, "confidence": t.confidence}
-                for t in rem.truths
-            ],
-            "bodyLines": body.split("\n"),
-        },
-        "deep": {
-            "candidateCount": len(ranking.candidates),
-            "candidates": [candidate_json(s) for s in ranking.candidates],
-            "rejected": dict(sorted(ranking.rejected.items())),
-        },
-    }
-    lines = [
-        f"REM Harness ({snapshot.root})",
-        f"staged={len(light.staged)}",
-        "",
-        "REM Preview",
-        body,
-        "",
-        "Deep Candidates",
-    ]
-    lines += [
-        f"{min(1.0, s.score):.3f} {s.entry.snippet} "
-        f"[{s.entry.path}:{s.entry.start_line}-{s.entry.end_line}]"
-        for s in ranking.candidates[:10]
-    ] or ["- No deep candidates."]
-    ctx.emit(document, "\n".join(lines))
     return 0
 
 
