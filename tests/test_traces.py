@@ -95,6 +95,7 @@ def test_grounded_signals_use_claim_keys_and_weights() -> None:
     key = f"memory:memory/2026-11-20.md:3:3:{claim_hash(HIT.snippet)}"
     row = store.rows[key]
     assert (row.grounded_count, row.total_score, row.recall_count) == (2, 1.6, 0)
+    assert row.user_query_hashes == (query_hash("g"),)
 
 
 def test_non_short_term_and_contaminated_hits_are_skipped() -> None:

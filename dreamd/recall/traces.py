@@ -8,7 +8,8 @@ Pure: :func:`record_hits` takes a store and returns a new one. Rules, in the ord
 * ``recall`` signals add ``recallCount``; ``daily`` signals ``dailyCount``; ``grounded``
   signals add ``n`` to ``groundedCount`` and ``score * n`` to ``totalScore``.
 * With ``dedupe_per_day`` (ingestion), a query already recorded on the same day changes nothing.
-* Only interactive recalls from an ``owner``/``agent`` origin add user query hashes; taint is
+* Only interactive recalls from an ``owner``/``agent`` origin add user query hashes (so do
+  grounded signals, which an operator stages on purpose; ingestion never does); taint is
   sticky: a row once recorded from an ``untrusted``/``system`` origin keeps that origin.
 * The store keeps at most 512 rows: the oldest ``lastRecalledAt`` goes first, then the fewest
   signals, then the lowest score.
@@ -131,7 +132,7 @@ def record_hits(
     qhash = query_hash(query)
     stamp = format_instant(now)
     adds_user_query = (
-        signal == "recall" and session_kind == "interactive" and origin not in TAINTED_ORIGINS
+        signal != "daily" and session_kind == "interactive" and origin not in TAINTED_ORIGINS
     )
     recorded: list[str] = []
     unchanged: list[str] = []
