@@ -49,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--now", help="fix the clock (ISO-8601), also $DREAMD_NOW")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--no-daemon",
+        action="store_true",
+        help="do the work in this process even when a daemon is running",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     sweeping.register(commands, _json_flag)
     memory.register(commands, _json_flag)

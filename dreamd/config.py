@@ -6,7 +6,8 @@ Rules:
 * Strict: an unknown key, a wrong type or an out-of-range value is a :class:`ConfigError` whose
   message names the file, the dotted key (``dreaming.deep.min_score``) and the expected form.
   The expected form is derived from the Struct types below, so it always matches what is checked.
-* Every setting has a default and a line in :data:`SETTINGS`; a test fails if one is missing.
+* Every setting has a default and a line in ``dreamd.settings.SETTINGS``; a test fails if one
+  is missing.
 * ``Config.explicit`` records the dotted keys the file set, so :func:`merge_openclaw` can apply an
   OpenClaw install's dreaming values only where the dreamd file is silent.
 """
@@ -33,13 +34,15 @@ if TYPE_CHECKING:
     from dreamd.openclaw import ImportedDreaming
 
 __all__ = [
-    "SETTINGS",
     "AgentConfig",
     "AgentsConfig",
+    "ApiConfig",
     "Config",
     "DeepConfig",
     "DreamingConfig",
+    "HealthConfig",
     "HeartbeatConfig",
+    "JobsConfig",
     "LightConfig",
     "ModelConfig",
     "OpenClawConfig",
@@ -137,6 +140,26 @@ class OpenClawConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
     config: Text | None = None
 
 
+class JobsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[jobs]``: the host-wide budget of background jobs (SPEC §10)."""
+
+    max_concurrent: Annotated[int, msgspec.Meta(ge=1, le=64)] = 3
+
+
+class ApiConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[api]``: the control API's Unix socket and optional loopback TCP listener (SPEC §13)."""
+
+    socket: Text | None = None
+    listen: Text | None = None
+    tokens_file: Text | None = None
+
+
+class HealthConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[health]``: when the daemon reports a workspace as unhealthy."""
+
+    idle_sweeps: Annotated[int, msgspec.Meta(ge=1)] = 3
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     """The whole config. ``explicit`` is bookkeeping, never read from the file."""
 
@@ -144,49 +167,17 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=Tr
     model: ModelConfig = msgspec.field(default_factory=ModelConfig)
     agents: AgentsConfig = msgspec.field(default_factory=AgentsConfig)
     openclaw: OpenClawConfig = msgspec.field(default_factory=OpenClawConfig)
+    jobs: JobsConfig = msgspec.field(default_factory=JobsConfig)
+    api: ApiConfig = msgspec.field(default_factory=ApiConfig)
+    health: HealthConfig = msgspec.field(default_factory=HealthConfig)
     explicit: frozenset[str] = frozenset()
 
 
 _INTERNAL = frozenset({"explicit"})
 
-SETTINGS: dict[str, str] = {
-    "dreaming.enabled": "Run scheduled sweeps; /dreaming on|off overrides it (default true).",
-    "dreaming.frequency": "5-field cron expression for the sweep (default '0 3 * * *').",
-    "dreaming.timezone": "IANA zone for the schedule and dreaming days (default: user, host).",
-    "dreaming.storage": "Where light/REM output goes: separate, inline or both (default separate).",
-    "dreaming.catch_up": "Run one missed sweep after the host wakes (default true).",
-    "dreaming.light.lookback_days": "Days of daily notes the light phase ingests (default 2).",
-    "dreaming.light.limit": "Most entries light stages; 0 turns the phase off (default 100).",
-    "dreaming.light.dedupe_similarity": "Jaccard at which light merges entries (default 0.9).",
-    "dreaming.rem.lookback_days": "Days of recalls REM reflects on (default 7).",
-    "dreaming.rem.limit": "Most themes REM reports; 0 turns the phase off (default 10).",
-    "dreaming.rem.min_pattern_strength": "Theme strength REM keeps (default 0.75).",
-    "dreaming.deep.min_score": "Score a candidate needs for promotion (default 0.75).",
-    "dreaming.deep.min_recall_count": "Signals a candidate needs for promotion (default 3).",
-    "dreaming.deep.min_unique_queries": "Distinct user queries a candidate needs (default 3).",
-    "dreaming.deep.limit": "Most promotions per dreaming day; 0 promotes nothing (default 10).",
-    "dreaming.deep.recency_half_life_days": "Half-life of the recency signal (default 14.0).",
-    "dreaming.deep.max_age_days": "Oldest last recall, in days, still promoted (default 30.0).",
-    "dreaming.deep.max_promoted_snippet_tokens": "Token cap of a promoted snippet (default 160).",
-    "dreaming.deep.memory_file_max_chars": "Size budget of MEMORY.md in chars (default 10000).",
-    "dreaming.deep.max_prior_entry_loss_fraction": "Most prior entries one write may drop or "
-    "replace (default 0.25).",
-    "model.endpoint": "OpenAI-compatible base URL (reserved; not used yet) (default none).",
-    "model.name": "Model name sent to the endpoint (default none).",
-    "model.api_key_env": "Environment variable holding the API key (default none).",
-    "model.timeout_s": "Seconds one completion may take (default 60.0).",
-    "agents.system_agent": "Agent that owns the sweep job (default: the only agent).",
-    "agents.heartbeat.every": "Default heartbeat interval, e.g. 30m; 0m is off (default '30m').",
-    "agents.heartbeat.target": "Default heartbeat target; 'none' is off (default 'last').",
-    "agents.list[].id": "Agent id, lowercased, unique (required).",
-    "agents.list[].workspace": "Agent's workspace directory, relative to this file (required).",
-    "agents.list[].sessions": "Agent's session transcript directory (default none).",
-    "agents.list[].heartbeat.every": "This agent's heartbeat interval (default agents.heartbeat).",
-    "agents.list[].heartbeat.target": "This agent's heartbeat target (default agents.heartbeat).",
-    "openclaw.config": "Path to openclaw.json (default $OPENCLAW_CONFIG_PATH, ~/.openclaw).",
-}
 
 _SPECIAL_FORMS = {
+    "api.listen": "a loopback address like '127.0.0.1:8765'",
     "dreaming.frequency": "a 5-field cron expression like '0 3 * * *'",
     "dreaming.timezone": "an IANA timezone name like 'Europe/Berlin'",
     "agents.heartbeat.every": "a duration like '30m', '1h30m' or '0m'",
@@ -347,6 +338,20 @@ def _checked_agents(agents: AgentsConfig, report: _Reporter) -> AgentsConfig:
     return msgspec.structs.replace(agents, list=tuple(normalised), system_agent=system)
 
 
+_LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def _check_api(api: ApiConfig, report: _Reporter) -> None:
+    """TCP is loopback only and never without tokens."""
+    if api.listen is None:
+        return
+    host, _, port = api.listen.rpartition(":")
+    if host not in _LOOPBACK or not port.isdigit() or not 0 < int(port) < 65536:
+        raise report.expected("api.listen", api.listen)
+    if api.tokens_file is None:
+        raise report.fail("api.tokens_file", "required when api.listen is set; TCP needs tokens")
+
+
 def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) -> Config:
     """Convert raw TOML-shaped data into a checked :class:`Config`."""
     if "explicit" in raw:
@@ -364,6 +369,7 @@ def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) 
         raise report.expected("dreaming.timezone", dreaming.timezone) from exc
     if model.endpoint is not None and not model.endpoint.startswith(("http://", "https://")):
         raise report.expected("model.endpoint", model.endpoint)
+    _check_api(config.api, report)
     agents = _checked_agents(config.agents, report)
     return msgspec.structs.replace(config, agents=agents, explicit=explicit)
 

@@ -41,14 +41,21 @@ def append_events(root: Path, events: Iterable[Mapping[str, Any]]) -> int:
     return lines.count(b"\n")
 
 
-def read_events(root: Path) -> Iterator[dict[str, Any]]:
-    """Every well-formed event in the log, oldest first."""
+def read_events(root: Path, *, tail_bytes: int | None = None) -> Iterator[dict[str, Any]]:
+    """Every well-formed event in the log, oldest first (only the last ``tail_bytes`` if set)."""
     path = root / EVENTS_FILE
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            if tail_bytes is not None:
+                size = handle.seek(0, 2)
+                handle.seek(max(0, size - tail_bytes))
+            data = handle.read()
     except FileNotFoundError:
         return
-    for line in data.splitlines():
+    lines = data.splitlines()
+    if tail_bytes is not None and len(data) == tail_bytes:
+        lines = lines[1:]  # the first line may be cut
+    for line in lines:
         try:
             event = msgspec.json.decode(line)
         except msgspec.DecodeError:

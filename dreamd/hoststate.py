@@ -1,13 +1,18 @@
-"""Host-wide state: the dreaming on/off override (and, later, schedule state).
+"""Host-wide state in ``host.json`` (state dir): the on/off override, the schedule, sweep history.
 
-``host.json`` in the state directory: ``{"version": 1, "enabledOverride": true|false|null,
-"updatedAt": ...}``. ``/dreaming on|off`` and ``dreamd dreaming on|off`` set the override; it wins
-over ``dreaming.enabled`` in the config until cleared. Writes are atomic and serialised by a
-sidecar lock; unknown fields written by newer versions are kept.
+``{"version": 1, "updatedAt", "enabledOverride": true|false|null, "schedule": {"scheduledSince",
+"lastFireAt", "lastRunAt", "pending": [{"id", "owner", "reason", "enqueuedAt"}]}}``.
+
+``/dreaming on|off`` and ``dreamd dreaming on|off`` set the override; it wins over
+``dreaming.enabled`` until cleared. The daemon owns ``schedule`` (sweep history is kept apart,
+in ``history.json``: see :mod:`dreamd.history`). Every change
+goes through :func:`update_host_state`: read, change, atomic write, under a sidecar lock, so the
+CLI and the daemon never lose each other's fields; unknown fields are kept.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +26,13 @@ from dreamd.clock import format_instant
 from dreamd.errors import StateError
 from dreamd.writer import write_atomic
 
-__all__ = ["EnabledState", "effective_enabled", "load_host_state", "set_enabled_override"]
+__all__ = [
+    "EnabledState",
+    "effective_enabled",
+    "load_host_state",
+    "set_enabled_override",
+    "update_host_state",
+]
 
 HOST_FILE = "host.json"
 
@@ -48,15 +59,22 @@ def load_host_state() -> dict[str, Any]:
     return document if isinstance(document, dict) else {}
 
 
-def set_enabled_override(value: bool | None, *, now: datetime) -> None:
-    """Persist the on/off override (``None`` clears it)."""
+def update_host_state(change: Callable[[dict[str, Any]], None], *, now: datetime) -> dict[str, Any]:
+    """Apply ``change`` to the host state and save it atomically; returns the new document."""
     path = _path()
     path.parent.mkdir(parents=True, exist_ok=True)
     with portalocker.Lock(path.with_name("host.lock"), mode="a", timeout=10):
         document = load_host_state()
-        document.update({"version": 1, "enabledOverride": value, "updatedAt": format_instant(now)})
+        change(document)
+        document.update({"version": 1, "updatedAt": format_instant(now)})
         encoded = msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
         write_atomic(path, encoded, mode=0o600)
+    return document
+
+
+def set_enabled_override(value: bool | None, *, now: datetime) -> None:
+    """Persist the on/off override (``None`` clears it)."""
+    update_host_state(lambda document: document.update({"enabledOverride": value}), now=now)
 
 
 @dataclass(frozen=True)

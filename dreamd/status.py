@@ -1,18 +1,19 @@
 """Status: what dreaming is doing on this host, as JSON and as the ``Dreaming status:`` block.
 
 The overall ``status`` is one of ``disabled`` (dreaming is off), ``blocked`` (on, but the
-owner cannot run sweeps: see ``owner``), ``degraded`` (a workspace cannot be read or its last
-sweep failed) or ``ok``. Gathering only reads: corrupt state is reported, never set aside.
+owner cannot run sweeps: see ``owner``; pending sweep events are listed with their age),
+``degraded`` (a workspace cannot be read, or ``health`` found a problem: the last sweep failed,
+the diary degraded, or sweeps keep ranking without promoting) or ``ok``. Gathering only
+reads: corrupt state is reported, never set aside.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
-
-from cronsim import CronSim
 
 from dreamd.blocks import read_block
 from dreamd.clock import day_of, format_instant, parse_instant
@@ -20,24 +21,29 @@ from dreamd.config import Config
 from dreamd.discovery import Discovery, Workspace
 from dreamd.errors import DreamdError
 from dreamd.events import read_events
-from dreamd.hoststate import EnabledState
+from dreamd.health import problems
+from dreamd.history import load_histories
+from dreamd.hoststate import EnabledState, load_host_state
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER, MEMORY_FILE, is_short_term_path
 from dreamd.owner import assess
 from dreamd.phases.cycle import thresholds_of
 from dreamd.phases.deep import rank
 from dreamd.phases.diary import diary_entries
+from dreamd.schedule import next_fire
 from dreamd.state import PHASE_SIGNALS, RECALL_STORE
 from dreamd.statefiles import load_table
 
-__all__ = ["gather_status", "next_run", "render_status", "workspace_counts"]
-
-
-def next_run(expression: str, zone: tzinfo, now: datetime) -> datetime:
-    """The next time the sweep cron fires after ``now``, in ``zone``."""
-    fire: datetime = next(
-        CronSim(expression, now.astimezone(zone).replace(second=0, microsecond=0))
-    )
-    return fire
+__all__ = [
+    "WorkspacesSummary",
+    "build_status",
+    "counts_or_error",
+    "gather_status",
+    "render_status",
+    "status_entry",
+    "summarize_workspaces",
+    "summary_of",
+    "workspace_counts",
+]
 
 
 def _tz_name(zone: tzinfo, now: datetime) -> str:
@@ -52,9 +58,12 @@ def _read(root: Path, name: str) -> str:
 
 
 def workspace_counts(
-    workspace: Workspace, config: Config, *, now: datetime, zone: tzinfo
+    workspace: Workspace, config: Config, *, now: datetime, zone: tzinfo, deep: bool = False
 ) -> dict[str, Any]:
-    """Counts for one workspace: store rows, promotions, signals, candidates, diary, MEMORY.md."""
+    """Counts for one workspace: store rows, promotions, signals, candidates, diary, MEMORY.md.
+
+    ``deep`` adds the text of the workspace's ``## Deep Sleep`` report.
+    """
     root = workspace.root
     store, warnings = load_table(root, RECALL_STORE, readonly=True)
     signals, more = load_table(root, PHASE_SIGNALS, readonly=True)
@@ -71,10 +80,10 @@ def workspace_counts(
     ranking = rank(store.rows, signals.rows, thresholds_of(config.dreaming), now=now, zone=zone)
     dreams = _read(root, DREAMS_FILE) or _read(root, DREAMS_FILE_LOWER)
     last_sweep = None
-    for event in read_events(root):
+    for event in read_events(root, tail_bytes=65_536):
         if event.get("type") == "memory.dream.completed":
             last_sweep = event.get("timestamp")
-    return {
+    counts = {
         "path": str(root),
         "agents": list(workspace.agents),
         "shortTerm": sum(1 for row in rows if is_short_term_path(row.path)),
@@ -85,42 +94,99 @@ def workspace_counts(
         "candidates": len(ranking.candidates),
         "memoryChars": len(_read(root, MEMORY_FILE)),
         "diaryEntries": len(diary_entries(dreams)),
-        "deepReport": read_block(dreams, "deep"),
         "lastSweep": last_sweep,
         "warnings": warnings,
     }
+    if deep:
+        counts["deepReport"] = read_block(dreams, "deep")
+    return counts
 
 
-def gather_status(
+def _schedule(schedule: Mapping[str, Any], now: datetime) -> dict[str, Any]:
+    pending = [
+        {**event, "ageSeconds": round((now - moment).total_seconds())}
+        for event in schedule.get("pending") or []
+        if isinstance(event, dict)
+        and (moment := parse_instant(str(event.get("enqueuedAt", "")))) is not None
+    ]
+    return {
+        "lastFireAt": schedule.get("lastFireAt"),
+        "lastRunAt": schedule.get("lastRunAt"),
+        "pending": pending,
+    }
+
+
+@dataclass(frozen=True)
+class WorkspacesSummary:
+    """The per-workspace part of status: entries, their warnings, whether any is degraded."""
+
+    entries: list[dict[str, Any]]
+    warnings: list[str]
+    degraded: bool
+
+
+def status_entry(
+    workspace: Workspace,
+    counts: Mapping[str, Any] | None,
+    history: Sequence[Mapping[str, Any]],
+    *,
+    idle_sweeps: int,
+) -> dict[str, Any]:
+    """One workspace's status entry: its counts, health and last sweep outcome."""
+    path = str(workspace.root)
+    entry = dict(counts or {"path": path, "agents": list(workspace.agents), "counting": True})
+    entry["health"] = problems(history, idle_sweeps=idle_sweeps)
+    entry["lastOutcome"] = dict(history[-1]) if history else None
+    return entry
+
+
+def summary_of(entries: Sequence[dict[str, Any]]) -> WorkspacesSummary:
+    """Warnings and the degraded flag over status entries."""
+    warnings = [
+        f"{entry['path']}: {message}" for entry in entries for message in entry["health"].values()
+    ]
+    degraded = any(
+        "error" in entry or entry.get("warnings") or entry["health"] for entry in entries
+    )
+    return WorkspacesSummary(list(entries), warnings, degraded)
+
+
+def summarize_workspaces(
+    config: Config,
+    discovery: Discovery,
+    *,
+    counts: Mapping[str, dict[str, Any]],
+    histories: Mapping[str, Sequence[Mapping[str, Any]]],
+) -> WorkspacesSummary:
+    """Each workspace's counts with its health judged from its sweep history."""
+    idle = config.health.idle_sweeps
+    entries = [
+        status_entry(
+            ws, counts.get(str(ws.root)), histories.get(str(ws.root)) or (), idle_sweeps=idle
+        )
+        for ws in discovery.workspaces
+    ]
+    return summary_of(entries)
+
+
+def build_status(
     config: Config,
     discovery: Discovery,
     enabled: EnabledState,
     *,
+    summary: WorkspacesSummary,
+    schedule: Mapping[str, Any],
     now: datetime,
     zone: tzinfo,
+    workspaces: Any = None,
 ) -> dict[str, Any]:
-    """The whole status document (see the module rules)."""
+    """The status document from its parts; ``workspaces`` may be the entries pre-encoded."""
     readiness = assess(discovery)
-    warnings = [*discovery.warnings, *readiness.warnings]
-    workspaces: list[dict[str, Any]] = []
-    degraded = False
-    for workspace in discovery.workspaces:
-        try:
-            counts = workspace_counts(workspace, config, now=now, zone=zone)
-        except DreamdError as exc:
-            counts = {
-                "path": str(workspace.root),
-                "agents": list(workspace.agents),
-                "error": str(exc),
-            }
-            degraded = True
-        workspaces.append(counts)
-        degraded = degraded or bool(counts.get("warnings"))
     if not enabled.enabled:
         status = "disabled"
     elif readiness.blocked:
         status = "blocked"
-    elif degraded:
+    elif summary.degraded:
         status = "degraded"
     else:
         status = "ok"
@@ -133,10 +199,11 @@ def gather_status(
         if readiness.blocked
         else None,
         "owner": readiness.owner,
-        "warnings": warnings,
+        "warnings": [*discovery.warnings, *readiness.warnings, *summary.warnings],
         "timezone": _tz_name(zone, now),
         "frequency": config.dreaming.frequency,
-        "nextRun": format_instant(next_run(config.dreaming.frequency, zone, now)),
+        "nextRun": format_instant(next_fire(config.dreaming.frequency, zone, now)),
+        "schedule": _schedule(schedule, now),
         "policy": {
             "minScore": deep.min_score,
             "minRecallCount": deep.min_recall_count,
@@ -145,8 +212,39 @@ def gather_status(
             "maxAgeDays": deep.max_age_days,
         },
         "now": format_instant(now),
-        "workspaces": workspaces,
+        "workspaces": summary.entries if workspaces is None else workspaces,
     }
+
+
+def counts_or_error(
+    workspace: Workspace, config: Config, *, now: datetime, zone: tzinfo, deep: bool = False
+) -> dict[str, Any]:
+    """:func:`workspace_counts`, or the error that prevented reading the workspace."""
+    try:
+        return workspace_counts(workspace, config, now=now, zone=zone, deep=deep)
+    except DreamdError as exc:
+        return {"path": str(workspace.root), "agents": list(workspace.agents), "error": str(exc)}
+
+
+def gather_status(
+    config: Config,
+    discovery: Discovery,
+    enabled: EnabledState,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    deep: bool = False,
+) -> dict[str, Any]:
+    """The whole status document, read from disk now (see the module rules)."""
+    counts = {
+        str(ws.root): counts_or_error(ws, config, now=now, zone=zone, deep=deep)
+        for ws in discovery.workspaces
+    }
+    summary = summarize_workspaces(config, discovery, counts=counts, histories=load_histories())
+    schedule = load_host_state().get("schedule") or {}
+    return build_status(
+        config, discovery, enabled, summary=summary, schedule=schedule, now=now, zone=zone
+    )
 
 
 def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] = ()) -> str:
@@ -169,6 +267,11 @@ def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] 
         lines.append(f"- next run: {when}")
     if status["blocked"]:
         lines.append(f"- blocked: {status['blocked']['reason']}; fix: {status['blocked']['fix']}")
+        for event in status["schedule"]["pending"]:
+            minutes = event["ageSeconds"] // 60
+            lines.append(
+                f"- pending: {event['reason']} sweep for {event['owner']}, {minutes} min old"
+            )
     elif status["owner"]:
         lines.append(f"- owner: {status['owner']}")
     for workspace in status["workspaces"]:

@@ -36,7 +36,7 @@ class Outcome:
 
     workspace: str
     agents: tuple[str, ...]
-    status: str  # "ok", "conflict" (kept changing; skipped) or "error"
+    status: str  # "ok", "conflict" (kept changing; skipped), "stopped" (shutdown) or "error"
     summary: Mapping[str, Any] = field(default_factory=dict)
     changed: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -70,12 +70,20 @@ def run_planned(
     agents: tuple[str, ...] = ("main",),
     apply: bool = True,
     lock_timeout: float = 10.0,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Outcome:
-    """Lock ``root``, plan with ``planner`` over a fresh snapshot, apply (see the module rules)."""
+    """Lock ``root``, plan with ``planner`` over a fresh snapshot, apply (see the module rules).
+
+    ``should_stop`` is asked before the work starts and again just before anything is written:
+    a shutting-down daemon abandons a sweep cleanly instead of starting its writes.
+    """
     started = time.perf_counter()
     label = str(root)
     conflicts: list[str] = []
+    stopping = should_stop or (lambda: False)
     try:
+        if stopping():
+            return Outcome(label, agents, "stopped", error="shutting down; not started")
         with workspace_lock(root, timeout=lock_timeout):
             for _ in range(MAX_ATTEMPTS):
                 snapshot = read_snapshot(root, dreaming=dreaming, now=now, zone=zone, agents=agents)
@@ -83,6 +91,8 @@ def run_planned(
                 warnings = (*snapshot.warnings, *snapshot.skipped, *conflicts)
                 if not apply:
                     return _done(label, agents, "ok", plan, (), warnings, started)
+                if stopping():
+                    return Outcome(label, agents, "stopped", error="shutting down; nothing written")
                 try:
                     result = apply_plan(snapshot.root, plan)
                 except ConflictError as exc:
@@ -118,6 +128,7 @@ def sweep_workspace(
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
     lock_timeout: float = 10.0,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Outcome:
     """One full light -> REM -> deep -> diary sweep of ``root``."""
 

@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamd.config import (
-    SETTINGS,
     AgentConfig,
     AgentsConfig,
     Config,
@@ -30,6 +29,7 @@ from dreamd.config import (
 )
 from dreamd.errors import ConfigError
 from dreamd.openclaw import ImportedDreaming
+from dreamd.settings import SETTINGS
 
 EVERY_KEY = """
 [dreaming]
@@ -133,6 +133,9 @@ def test_defaults_match_the_spec() -> None:
             "list": (),
         },
         "openclaw": {"config": None},
+        "jobs": {"max_concurrent": 3},
+        "api": {"socket": None, "listen": None, "tokens_file": None},
+        "health": {"idle_sweeps": 3},
         "explicit": [],
     }
 
@@ -202,7 +205,7 @@ def test_explicit_records_the_keys_the_file_sets() -> None:
     [
         (
             "colour = 1",
-            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw",
+            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw, jobs, api, health",
         ),
         (
             "[dreaming.light]\nlookback = 3",
@@ -581,3 +584,26 @@ def _toml_value(value: object) -> str:
 
 def _toml(value: dict[str, object]) -> str:
     return "\n".join(f"{k} = {_toml_value(v)}" for k, v in value.items())
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '[api]\nlisten = "0.0.0.0:8765"\ntokens_file = "t"',
+            "api.listen: expected a loopback address",
+        ),
+        (
+            '[api]\nlisten = "127.0.0.1:99999"\ntokens_file = "t"',
+            "api.listen: expected a loopback address",
+        ),
+        ('[api]\nlisten = "127.0.0.1:8765"', "api.tokens_file: required when api.listen is set"),
+        (
+            "[jobs]\nmax_concurrent = 0",
+            "jobs.max_concurrent: expected a whole number between 1 and 64",
+        ),
+    ],
+)
+def test_api_and_jobs_are_checked(text: str, message: str) -> None:
+    """TCP listens on loopback only and never without tokens; the budget is at least 1."""
+    assert message in _error(text)

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from dreamd.cli import build_parser
-from dreamd.config import SETTINGS
+from dreamd.settings import SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

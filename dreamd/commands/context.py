@@ -12,15 +12,14 @@ import json
 import sys
 from datetime import datetime, tzinfo
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
-from dreamd.clock import resolve_now, resolve_timezone
-from dreamd.config import Config, load_config, merge_openclaw
-from dreamd.discovery import Discovery, Workspace, discover
+from dreamd.clock import resolve_now
+from dreamd.config import Config
+from dreamd.discovery import Discovery, Workspace
 from dreamd.errors import DreamdError
 from dreamd.hoststate import EnabledState, effective_enabled
-from dreamd.openclaw import OpenClawInstall, find_openclaw_config, read_openclaw_config
+from dreamd.runtime import Runtime, load_runtime
 from dreamd.snapshot import Snapshot
 from dreamd.workspace import read_snapshot
 
@@ -36,36 +35,24 @@ class Context:
         self.now: datetime = resolve_now(args.now)
 
     @cached_property
-    def _loaded(self) -> tuple[Config, Path | None, OpenClawInstall | None]:
-        config, path = load_config(self.args.config)
-        install = None
-        if not self.args.workspace:
-            found = find_openclaw_config(config, config_dir=path.parent if path else None)
-            install = read_openclaw_config(found) if found else None
-        if install is not None:
-            config = merge_openclaw(config, install.dreaming)
-        return config, path, install
+    def runtime(self) -> Runtime:
+        """Config, OpenClaw install, workspaces and timezone."""
+        return load_runtime(self.args.config, self.args.workspace)
 
     @property
     def config(self) -> Config:
         """The effective configuration."""
-        return self._loaded[0]
+        return self.runtime.config
 
-    @cached_property
+    @property
     def discovery(self) -> Discovery:
         """The workspaces and agents to work on."""
-        config, path, install = self._loaded
-        return discover(
-            config,
-            cli_workspaces=self.args.workspace,
-            openclaw=install,
-            config_dir=path.parent if path else None,
-        )
+        return self.runtime.discovery
 
-    @cached_property
+    @property
     def zone(self) -> tzinfo:
         """The dreaming timezone (config, else the host's)."""
-        return resolve_timezone(self.config.dreaming.timezone)
+        return self.runtime.zone
 
     @cached_property
     def enabled(self) -> EnabledState:

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from dreamd.apiclient import call_daemon
+from dreamd.clock import format_instant
 from dreamd.commands.context import Context
+from dreamd.daemon import run_daemon
+from dreamd.errors import DreamdError
 from dreamd.hoststate import set_enabled_override
+from dreamd.jobs import JobBudget
+from dreamd.runtime import socket_path
 from dreamd.status import gather_status, render_status
 from dreamd.sweep import sweep_workspace
 
@@ -39,59 +46,92 @@ def register(commands: Any, json_flag: Callable[[argparse.ArgumentParser], None]
     dreaming.add_argument("action", nargs="?", default="help", help="on, off, status or help")
     json_flag(dreaming)
     dreaming.set_defaults(handler=run_dreaming)
+    run = commands.add_parser("run", help="run the daemon: scheduled sweeps and the control API")
+    run.set_defaults(handler=run_run)
+
+
+def _daemon(ctx: Context) -> Path | None:
+    """The daemon's socket, when this command should talk to it rather than work itself.
+
+    Only for the host's own set-up: ``--workspace``, ``--config``, ``--now`` or ``--no-daemon``
+    mean "work on exactly this, here".
+    """
+    args = ctx.args
+    if args.workspace or args.config or args.now or args.no_daemon:
+        return None
+    return socket_path(ctx.config)
+
+
+def _sweep_here(ctx: Context) -> dict[str, Any]:
+    enabled = ctx.enabled
+    budget = JobBudget(ctx.config.jobs.max_concurrent)
+    outcomes = []
+    for workspace in ctx.discovery.workspaces:
+        with budget.hold("sweep", str(workspace.root)):
+            outcome = sweep_workspace(
+                workspace.root,
+                ctx.config.dreaming,
+                now=ctx.now,
+                zone=ctx.zone,
+                agents=workspace.agents,
+                lock_timeout=ctx.args.lock_timeout,
+            )
+        outcomes.append(outcome.as_json())
+    return {"enabled": enabled.enabled, "now": format_instant(ctx.now), "workspaces": outcomes}
 
 
 def run_sweep(ctx: Context) -> int:
     """Sweep every selected workspace; a failing one is reported and the others still run."""
-    outcomes = []
-    enabled = ctx.enabled
-    if not enabled.enabled:
-        ctx.note("dreaming is off; sweeping anyway because it was asked for")
-    for workspace in ctx.discovery.workspaces:
-        outcome = sweep_workspace(
-            workspace.root,
-            ctx.config.dreaming,
-            now=ctx.now,
-            zone=ctx.zone,
-            agents=workspace.agents,
-            lock_timeout=ctx.args.lock_timeout,
-        )
-        outcomes.append(outcome)
-    document = {
-        "enabled": enabled.enabled,
-        "now": ctx.now.isoformat(),
-        "workspaces": [outcome.as_json() for outcome in outcomes],
-    }
+    socket = _daemon(ctx)
+    document = call_daemon(socket, "POST", "/v1/sweep") if socket else None
+    if document is None:
+        document = _sweep_here(ctx)
+    if not document["enabled"]:
+        ctx.note("dreaming is off; swept anyway because it was asked for")
     lines = []
-    for outcome in outcomes:
-        if outcome.error:
-            lines.append(f"{outcome.workspace}: {outcome.status}: {outcome.error}")
+    for outcome in document["workspaces"]:
+        if outcome["error"]:
+            lines.append(f"{outcome['workspace']}: {outcome['status']}: {outcome['error']}")
             continue
-        light, deep = outcome.summary["light"], outcome.summary["deep"]
+        light, deep = outcome["light"], outcome["deep"]
         lines.append(
-            f"{outcome.workspace}: staged {light['staged']}, promoted {deep['promoted']} "
-            f"({deep['promotedToday']} today), {len(outcome.changed)} file(s) changed "
-            f"in {outcome.duration_ms:.0f} ms"
+            f"{outcome['workspace']}: staged {light['staged']}, promoted {deep['promoted']} "
+            f"({deep['promotedToday']} today), {len(outcome['changedFiles'])} file(s) changed "
+            f"in {outcome['durationMs']:.0f} ms"
         )
         lines += [
             f"  + {item['snippet']} [{item['path']}:{item['startLine']}-{item['endLine']}]"
             for item in deep["promotions"]
         ]
-        lines += [f"  ! {warning}" for warning in outcome.warnings]
+        lines += [f"  ! {warning}" for warning in outcome["warnings"]]
     ctx.emit(document, "\n".join(lines))
-    return 1 if any(outcome.status != "ok" for outcome in outcomes) else 0
+    return 1 if any(outcome["status"] != "ok" for outcome in document["workspaces"]) else 0
 
 
-def _status(ctx: Context) -> dict[str, Any]:
-    return gather_status(ctx.config, ctx.discovery, ctx.enabled, now=ctx.now, zone=ctx.zone)
+def _status(ctx: Context, *, deep: bool = False) -> dict[str, Any]:
+    socket = None if deep else _daemon(ctx)  # deep reports are read here, not cached by the daemon
+    document = call_daemon(socket, "GET", "/v1/status", timeout=30) if socket else None
+    if document is not None:
+        return dict(document)
+    return gather_status(
+        ctx.config, ctx.discovery, ctx.enabled, now=ctx.now, zone=ctx.zone, deep=deep
+    )
+
+
+def _set_enabled(ctx: Context, enabled: bool) -> dict[str, Any]:
+    socket = _daemon(ctx)
+    body = {"enabled": enabled}
+    document = call_daemon(socket, "POST", "/v1/dreaming", body, timeout=30) if socket else None
+    if document is not None:
+        return dict(document)
+    set_enabled_override(enabled, now=ctx.now)
+    ctx.refresh_enabled()
+    return _status(ctx)
 
 
 def run_status(ctx: Context) -> int:
     """Print the host's dreaming status."""
-    status = _status(ctx)
-    if not ctx.args.deep:
-        for workspace in status["workspaces"]:
-            workspace.pop("deepReport", None)
+    status = _status(ctx, deep=ctx.args.deep)
     extra = []
     if ctx.args.deep:
         for workspace in status["workspaces"]:
@@ -101,13 +141,18 @@ def run_status(ctx: Context) -> int:
     return 0
 
 
+def run_run(ctx: Context) -> int:
+    """Run the daemon in the foreground until SIGTERM/SIGINT."""
+    if ctx.args.now:
+        raise DreamdError("`dreamd run` follows the real clock; --now is for one-shot commands")
+    return run_daemon(ctx.args.config, ctx.args.workspace)
+
+
 def run_dreaming(ctx: Context) -> int:
     """``on``/``off`` persist a host-wide override; ``status``/``help`` only read."""
     action = ctx.args.action.lower()
     if action in ("on", "off"):
-        set_enabled_override(action == "on", now=ctx.now)
-        ctx.refresh_enabled()
-        status = _status(ctx)
+        status = _set_enabled(ctx, action == "on")
         message = "Dreaming enabled." if action == "on" else "Dreaming disabled."
         ctx.emit(status, message + "\n\n" + render_status(status, zone=ctx.zone))
         return 0

@@ -1,0 +1,188 @@
+"""The real daemon as a subprocess: it sweeps on schedule, answers over its socket, reloads, stops."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from dreamd.recall.hits import Hit
+from dreamd.recall.record import record_search
+
+FACT = "- The billing service runs on Postgres 16 on host db-02."
+
+
+def _workspace(root: Path) -> None:
+    """A workspace whose fact was asked about on three days by three questions."""
+    (root / "memory").mkdir(parents=True)
+    day = (datetime.now(UTC) - timedelta(days=4)).date().isoformat()
+    (root / "memory" / f"{day}.md").write_text(f"# {day}\n\n{FACT}\n")
+    for offset, query in enumerate(("which host runs billing", "billing postgres", "db-02 role")):
+        when = datetime.now(UTC) - timedelta(days=3 - offset, hours=1)
+        hit = Hit(f"memory/{day}.md", 3, 3, FACT, 0.9)
+        record_search(root, query, [hit], now=when, zone=UTC)
+
+
+CONFIG = """
+[dreaming]
+frequency = "* * * * *"
+timezone = "UTC"
+
+[agents.heartbeat]
+every = "{every}"
+
+[[agents.list]]
+id = "main"
+workspace = "ws"
+"""
+
+
+@pytest.fixture
+def notify_socket(tmp_path: Path) -> Iterator[socket.socket]:
+    """A datagram socket standing in for systemd's notify socket."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify.sock"))
+    sock.settimeout(0.1)
+    yield sock
+    sock.close()
+
+
+def _messages(sock: socket.socket) -> list[str]:
+    found = []
+    while True:
+        try:
+            found.append(sock.recv(4096).decode())
+        except TimeoutError:
+            return found
+
+
+def _cli(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dreamd", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def _wait(predicate: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_daemon_end_to_end(
+    tmp_path: Path, isolated_home: Path, notify_socket: socket.socket
+) -> None:
+    """Sweeps by itself, answers status meanwhile, reloads on SIGHUP, exits 0 on SIGTERM cleanly."""
+    root = tmp_path / "ws"
+    _workspace(root)
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG.format(every="1s"))
+    env = {
+        **os.environ,
+        "DREAMD_HOME": str(isolated_home),
+        "DREAMD_CONFIG": str(config),
+        "NOTIFY_SOCKET": str(tmp_path / "notify.sock"),
+        "WATCHDOG_USEC": "1000000",
+        "TZ": "UTC",
+    }
+    env.pop("DREAMD_NOW", None)
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "dreamd", "run"],
+        env=env,
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        sock_path = isolated_home / "run" / "dreamd.sock"
+        assert _wait(sock_path.exists, 20), "the daemon never opened its socket"
+        assert stat.S_IMODE(sock_path.stat().st_mode) == 0o600
+        messages = _messages(notify_socket)
+        assert any(m.startswith("READY=1") for m in messages)
+
+        status = _cli(env, "--json", "status")
+        assert status.returncode == 0, status.stderr
+        document = json.loads(status.stdout)
+        assert document["daemon"]["pid"] == daemon.pid
+        assert document["status"] == "ok"
+
+        config.write_text("[dreaming\n")  # a broken config: the reload is refused
+        daemon.send_signal(signal.SIGHUP)
+        time.sleep(1)
+        assert daemon.poll() is None
+        config.write_text(CONFIG.format(every="2s"))
+        daemon.send_signal(signal.SIGHUP)
+        assert _wait(
+            lambda: (
+                json.loads(_cli(env, "--json", "status").stdout)["daemon"]["scheduler"][
+                    "heartbeatSeconds"
+                ]
+                == 2.0
+            ),
+            10,
+        )
+
+        memory = root / "MEMORY.md"
+        assert _wait(memory.exists, 75), "no scheduled sweep promoted within a minute"
+        assert "<!-- dreamd-memory-promotion:" in memory.read_text()
+        assert any("WATCHDOG=1" in m for m in _messages(notify_socket))
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=10)
+        log = daemon.stderr.read() if daemon.stderr else ""
+        if daemon.stderr:
+            daemon.stderr.close()
+    assert code == 0, log
+    assert "reload rejected" in log
+    assert any("STOPPING=1" in m for m in _messages(notify_socket))
+    assert not sock_path.exists()
+    assert list(root.rglob("*.tmp")) == []
+
+
+def test_cli_works_without_a_daemon_and_refuses_now_for_run(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    """With no daemon, status works directly; `run --now` is refused."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    env = {**os.environ, "DREAMD_HOME": str(isolated_home), "TZ": "UTC"}
+    status = _cli(env, "--json", "--workspace", str(tmp_path / "ws"), "status")
+    assert status.returncode == 0, status.stderr
+    assert "daemon" not in json.loads(status.stdout)
+    refused = _cli(env, "--now", "2026-11-29T03:00:00Z", "run")
+    assert refused.returncode == 1
+    assert "follows the real clock" in refused.stderr
+
+
+def test_second_daemon_is_refused(tmp_path: Path, isolated_home: Path) -> None:
+    """Only one `dreamd run` per host (per state dir) at a time."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    env = {**os.environ, "DREAMD_HOME": str(isolated_home), "TZ": "UTC"}
+    argv = [sys.executable, "-m", "dreamd", "--workspace", str(tmp_path / "ws"), "run"]
+    first = subprocess.Popen(argv, env=env, stderr=subprocess.DEVNULL)
+    try:
+        assert _wait((isolated_home / "run" / "dreamd.sock").exists, 20)
+        second = subprocess.run(
+            argv, env=env, capture_output=True, text=True, timeout=30, check=False
+        )
+        assert second.returncode == 1
+        assert "another `dreamd run` is active" in second.stderr
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(timeout=10) == 0
