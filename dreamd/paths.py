@@ -3,12 +3,14 @@
 Resolution order: ``DREAMD_HOME`` (everything under one directory; tests point it at a temporary
 directory so they never touch the real home), then systemd's ``$STATE_DIRECTORY`` /
 ``$RUNTIME_DIRECTORY`` / ``$CONFIGURATION_DIRECTORY`` / ``$LOGS_DIRECTORY`` when running as a
-service, then platformdirs' per-user locations.
+service, then platformdirs' per-user locations. Without ``$XDG_RUNTIME_DIR`` on Linux (a cron
+job, a root shell), the runtime dir is ``<state dir>/run`` rather than a folder in ``/tmp``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import platformdirs
@@ -68,9 +70,13 @@ def runtime_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "run"
-    return _systemd("RUNTIME_DIRECTORY") or Path(
-        platformdirs.user_runtime_dir(_APP, appauthor=False)
-    )
+    systemd = _systemd("RUNTIME_DIRECTORY")
+    if systemd is not None:
+        return systemd
+    if sys.platform.startswith("linux") and not os.environ.get("XDG_RUNTIME_DIR"):
+        # platformdirs would fall back to /tmp, where cleaners delete sockets and lock files.
+        return state_dir() / "run"
+    return Path(platformdirs.user_runtime_dir(_APP, appauthor=False))
 
 
 def log_dir() -> Path:
