@@ -4,9 +4,10 @@
 :class:`SweepPlan` without touching the disk or the clock. Placement of reports follows the
 storage mode: ``separate`` (default) writes light/REM/deep reports under ``memory/dreaming/``;
 ``inline`` writes light/REM blocks into today's daily note; ``both`` does both. The deep summary
-always goes into DREAMS.md's ``## Deep Sleep`` block. A diary entry is added only when this
-sweep found something new (freshly staged, freshly reflected or promoted), so sweeping again with
-no new input plans no change at all.
+always goes into DREAMS.md's ``## Deep Sleep`` block, which names the day's *grounded-led*
+promotions (rows whose grounded signals are the majority of their signals). A diary entry is
+added only when this sweep found something new (freshly staged, freshly reflected or promoted),
+so sweeping again with no new input plans no change at all.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from dreamd.snapshot import Snapshot, TextFile
 from dreamd.state import RecallEntry, Table
 
 __all__ = [
+    "is_grounded_led",
     "plan_light_rem",
     "plan_promote",
     "plan_sweep",
@@ -155,6 +157,20 @@ def _deep(ctx: _Context, light: LightResult, rem: RemResult) -> tuple[Ranking, P
     return ranking, promotion
 
 
+def is_grounded_led(entry: RecallEntry) -> bool:
+    """True when grounded replay gave the row most of its signals."""
+    return entry.grounded_count * 2 > entry.signal_count
+
+
+def _grounded_led_today(ranking: Ranking, promotion: PromotionPlan) -> tuple[str, ...]:
+    """Source ranges of the day's grounded-led promotions, earlier sweeps of the day included."""
+    rows = [verdict.scored.entry for verdict in ranking.verdicts if verdict.promoted_today]
+    rows += [promotion.rows[s.entry.key] for s in promotion.applied]
+    rows += [promotion.rows[key] for key in promotion.reconciled]
+    refs = {f"{r.path}:{r.start_line}-{r.end_line}" for r in rows if is_grounded_led(r)}
+    return tuple(sorted(refs))
+
+
 def _promotion_items(promotion: PromotionPlan) -> list[dict[str, Any]]:
     """The promotions written, as reports and events describe them."""
     items = []
@@ -168,6 +184,7 @@ def _promotion_items(promotion: PromotionPlan) -> list[dict[str, Any]]:
                 "endLine": row.end_line,
                 "score": round(min(1.0, scored.score), 6),
                 "snippet": row.snippet,
+                "groundedLed": is_grounded_led(row),
             }
         )
     return items
@@ -201,6 +218,7 @@ def _summary_of(
     for name, count in promotion.rejected.items():
         rejected[name] = rejected.get(name, 0) + count
     promotions = _promotion_items(promotion)
+    grounded_led = _grounded_led_today(ranking, promotion)
     return {
         "light": {
             "ingestedFiles": len(light.ingested_files),
@@ -219,6 +237,7 @@ def _summary_of(
             "rejected": dict(sorted(rejected.items())),
             "compactedSections": list(promotion.compacted_days),
             "promotions": promotions,
+            "groundedLed": list(grounded_led),
         },
     }
 
@@ -275,6 +294,7 @@ def plan_sweep(
         rejected=deep_summary["rejected"],
         compacted=promotion.compacted_days,
         repairs=repairs,
+        grounded_led=deep_summary["groundedLed"],
     )
     writes = list(_memory_writes(promotion, snapshot, now))
     writes += _phase_writes(ctx, "light", light_text) + _phase_writes(ctx, "rem", rem_text)

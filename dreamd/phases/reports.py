@@ -1,8 +1,11 @@
 """Report bodies of the three phases, for managed blocks and ``memory/dreaming/<phase>/<day>.md``.
 
 Reports say what happened without copying rejected text: the deep report gives counts by
-rejection category only. Bodies never contain the time of day, so a repeated sweep on the same
-dreaming day renders the same report. Pure string building.
+rejection category only. Promotions of the day that were *grounded-led* (most of their signals
+came from historical replay, ``rem-backfill --stage-short-term``) are counted and named by
+source range, so a reviewer can tell them from promotions earned by organic recall. Bodies
+never contain the time of day, so a repeated sweep on the same dreaming day renders the same
+report. Pure string building.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dreamd.phases.rem import Theme, Truth
 
 __all__ = ["deep_body", "light_body", "rem_body", "report_document"]
 
+MAX_GROUNDED_REFS = 5
 REPORT_TITLES = {"light": "# Light Sleep", "rem": "# REM Sleep", "deep": "# Deep Sleep"}
 
 
@@ -63,6 +67,7 @@ def deep_body(
     rejected: Mapping[str, int],
     compacted: Sequence[str],
     repairs: Sequence[str],
+    grounded_led: Sequence[str] = (),
 ) -> str:
     """Counts of the day's deep phase; rejected entries by category only."""
     lines = [f"- Repaired recall artifacts: {'; '.join(repairs)}."] if repairs else []
@@ -70,6 +75,14 @@ def deep_body(
         f"- Ranked {ranked} candidate(s) for durable promotion.",
         f"- Promoted {promoted} candidate(s) into MEMORY.md.",
     ]
+    if grounded_led:
+        shown = list(grounded_led[:MAX_GROUNDED_REFS])
+        if len(grounded_led) > MAX_GROUNDED_REFS:
+            shown.append(f"+{len(grounded_led) - MAX_GROUNDED_REFS} more")
+        lines.append(
+            f"- Grounded-led promotions (mostly historical replay): {len(grounded_led)} "
+            f"({', '.join(shown)})."
+        )
     if compacted:
         lines.append(
             f"- Compacted promotion sections to stay within budget: {', '.join(compacted)}."
