@@ -102,12 +102,17 @@ class DreamingConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
 
 
 class ModelConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
-    """``[model]``: an optional OpenAI-compatible endpoint for consolidation (SPEC §7)."""
+    """``[model]``: an optional OpenAI-compatible endpoint for consolidation and diary (§7, §9)."""
 
     endpoint: Text | None = None
     name: Text | None = None
+    diary_name: Text | None = None
     api_key_env: Text | None = None
     timeout_s: Annotated[float, msgspec.Meta(gt=0.0)] = 60.0
+    max_retries: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
+    token_budget: Annotated[int, msgspec.Meta(ge=0)] = 0
+    consolidation: bool = True
+    diary: bool = True
 
 
 class HeartbeatConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):

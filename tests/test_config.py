@@ -126,7 +126,17 @@ def test_defaults_match_the_spec() -> None:
                 "max_prior_entry_loss_fraction": 0.25,
             },
         },
-        "model": {"endpoint": None, "name": None, "api_key_env": None, "timeout_s": 60.0},
+        "model": {
+            "endpoint": None,
+            "name": None,
+            "diary_name": None,
+            "api_key_env": None,
+            "timeout_s": 60.0,
+            "max_retries": 2,
+            "token_budget": 0,
+            "consolidation": True,
+            "diary": True,
+        },
         "agents": {
             "system_agent": None,
             "heartbeat": {"every": "30m", "target": "last"},
