@@ -37,6 +37,7 @@ from aiohttp import web
 
 from dreamd import paths
 from dreamd.clock import format_instant
+from dreamd.discovery import Workspace
 from dreamd.errors import DreamdError
 from dreamd.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
 from dreamd.history import load_histories, save_histories
@@ -151,10 +152,7 @@ class Daemon:
         runtime = self.runtime
         notify(f"STATUS=sweeping {len(runtime.discovery.workspaces)} workspace(s) ({reason})")
         async with asyncio.TaskGroup() as group:
-            tasks = [
-                group.create_task(self._sweep_one(ws.root, ws.agents))
-                for ws in runtime.discovery.workspaces
-            ]
+            tasks = [group.create_task(self._sweep_one(ws)) for ws in runtime.discovery.workspaces]
         outcomes = [task.result() for task in tasks]
         self.metrics.last_sweep_seconds = time.perf_counter() - started
         for outcome in outcomes:
@@ -166,16 +164,17 @@ class Daemon:
         _log.info("sweep (%s): %d workspace(s), %d failed", reason, len(outcomes), failed)
         return outcomes
 
-    async def _sweep_one(self, root: Path, agents: tuple[str, ...]) -> dict[str, Any]:
+    async def _sweep_one(self, workspace: Workspace) -> dict[str, Any]:
+        root = str(workspace.root)
         if self._halt.is_set():
-            return {"workspace": str(root), "agents": list(agents), "status": "stopped"}
+            return {"workspace": root, "agents": list(workspace.agents), "status": "stopped"}
         runtime = self.runtime
-        async with self.budget.slot("sweep", str(root)):
+        async with self.budget.slot("sweep", root):
             outcome, counts = await self.workers.run(
-                sweep_and_count, root, agents, runtime.config, runtime.zone, self.clock.now()
+                sweep_and_count, workspace, runtime.config, runtime.zone, self.clock.now()
             )
-        self.counts[str(root)] = counts
-        self._changed(str(root))
+        self.counts[root] = counts
+        self._changed(root)
         return outcome
 
     async def warm_counts(self) -> None:

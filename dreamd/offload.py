@@ -31,10 +31,13 @@ T = TypeVar("T")
 
 
 def sweep_and_count(
-    root: Path, agents: tuple[str, ...], config: Config, zone: tzinfo, now: datetime
+    workspace: Workspace, config: Config, zone: tzinfo, now: datetime
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Sweep one workspace, then count it for status: (outcome JSON, counts)."""
-    outcome = sweep_workspace(root, config.dreaming, now=now, zone=zone, agents=agents)
+    root, agents = workspace.root, workspace.agents
+    outcome = sweep_workspace(
+        root, config.dreaming, now=now, zone=zone, agents=agents, sessions=workspace.sessions
+    )
     counts = counts_or_error(Workspace(root, agents), config, now=now, zone=zone)
     return outcome.as_json(), counts
 

@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dreamd.state import DailyCheckpoint, PhaseSignal, RecallEntry, Table
+from dreamd.state import (
+    DailyCheckpoint,
+    PhaseSignal,
+    RecallEntry,
+    SeenMessages,
+    SessionCheckpoint,
+    Table,
+)
 
 __all__ = ["FileWrite", "SweepPlan"]
 
@@ -26,7 +33,7 @@ class FileWrite:
     path: str
     text: str
     expected: str | None
-    kind: str  # "memory", "dreams", "report" or "note"
+    kind: str  # "memory", "dreams", "report", "note" or "corpus"
     events: tuple[Event, ...] = ()
 
 
@@ -39,4 +46,6 @@ class SweepPlan:
     store: Table[RecallEntry] | None = None
     signals: Table[PhaseSignal] | None = None
     daily: Table[DailyCheckpoint] | None = None
+    session_checkpoints: Table[SessionCheckpoint] | None = None
+    session_seen: Table[SeenMessages] | None = None
     summary: Mapping[str, Any] = field(default_factory=dict)

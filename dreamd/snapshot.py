@@ -11,13 +11,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dreamd.sessionfiles import TranscriptRead
 from dreamd.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
     RECALL_STORE,
+    SESSION_CHECKPOINTS,
+    SESSION_SEEN,
     DailyCheckpoint,
     PhaseSignal,
     RecallEntry,
+    SeenMessages,
+    SessionCheckpoint,
     Table,
 )
 
@@ -75,5 +80,8 @@ class Snapshot:
     store: Table[RecallEntry] = field(default_factory=_empty_store)
     signals: Table[PhaseSignal] = field(default_factory=_empty_signals)
     daily: Table[DailyCheckpoint] = field(default_factory=_empty_daily)
+    transcripts: tuple[TranscriptRead, ...] = ()
+    session_checkpoints: Table[SessionCheckpoint] = field(default_factory=SESSION_CHECKPOINTS.empty)
+    session_seen: Table[SeenMessages] = field(default_factory=SESSION_SEEN.empty)
     skipped: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()

@@ -27,10 +27,14 @@ __all__ = [
     "DAILY_CHECKPOINTS",
     "PHASE_SIGNALS",
     "RECALL_STORE",
+    "SESSION_CHECKPOINTS",
+    "SESSION_SEEN",
     "DailyCheckpoint",
     "PhaseSignal",
     "Provenance",
     "RecallEntry",
+    "SeenMessages",
+    "SessionCheckpoint",
     "Table",
     "TableFormat",
 ]
@@ -102,6 +106,27 @@ class DailyCheckpoint(msgspec.Struct, kw_only=True, frozen=True, rename="camel")
     mtime_ms: float
     size: int
     last_dreaming_day_ingested: str | None = None
+
+
+class SessionCheckpoint(
+    msgspec.Struct, kw_only=True, frozen=True, rename="camel", omit_defaults=True
+):
+    """How far one transcript file was read: its stat, the byte offset read up to, the line
+    count there, a hash of the bytes just before the offset (to notice a rewritten file) and
+    the session kind found."""
+
+    mtime_ms: float
+    size: int
+    offset: int
+    line_count: int
+    anchor: str
+    kind: str
+
+
+class SeenMessages(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
+    """Hashes of messages already ingested from one logical session (newest kept)."""
+
+    hashes: tuple[str, ...] = ()
 
 
 RowT = TypeVar("RowT", bound=msgspec.Struct)
@@ -222,3 +247,5 @@ def _row_problem(row: msgspec.Struct) -> str | None:
 RECALL_STORE = TableFormat("short-term-recall.json", RecallEntry, "entries")
 PHASE_SIGNALS = TableFormat("phase-signals.json", PhaseSignal, "entries")
 DAILY_CHECKPOINTS = TableFormat("daily-ingestion.json", DailyCheckpoint, "files")
+SESSION_CHECKPOINTS = TableFormat("session-ingestion.json", SessionCheckpoint, "files")
+SESSION_SEEN = TableFormat("session-seen.json", SeenMessages, "scopes")

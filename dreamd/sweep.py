@@ -10,7 +10,7 @@ and says so. A failure is returned as an outcome with ``error`` set, never swall
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -68,6 +68,7 @@ def run_planned(
     now: datetime,
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
+    sessions: Sequence[tuple[str, Path]] = (),
     apply: bool = True,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
@@ -86,7 +87,9 @@ def run_planned(
             return Outcome(label, agents, "stopped", error="shutting down; not started")
         with workspace_lock(root, timeout=lock_timeout):
             for _ in range(MAX_ATTEMPTS):
-                snapshot = read_snapshot(root, dreaming=dreaming, now=now, zone=zone, agents=agents)
+                snapshot = read_snapshot(
+                    root, dreaming=dreaming, now=now, zone=zone, agents=agents, sessions=sessions
+                )
                 plan = planner(snapshot)
                 warnings = (*snapshot.warnings, *snapshot.skipped, *conflicts)
                 if not apply:
@@ -127,10 +130,11 @@ def sweep_workspace(
     now: datetime,
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
+    sessions: Sequence[tuple[str, Path]] = (),
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
 ) -> Outcome:
-    """One full light -> REM -> deep -> diary sweep of ``root``."""
+    """One full light -> REM -> deep -> diary sweep of ``root`` (and its agents' transcripts)."""
 
     def planner(snapshot: Snapshot) -> SweepPlan:
         return plan_sweep(snapshot, dreaming, now=now, zone=zone)
@@ -142,5 +146,7 @@ def sweep_workspace(
         now=now,
         zone=zone,
         agents=agents,
+        sessions=sessions,
         lock_timeout=lock_timeout,
+        should_stop=should_stop,
     )

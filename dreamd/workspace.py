@@ -13,7 +13,7 @@ are dropped.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
 
@@ -35,9 +35,16 @@ from dreamd.layout import (
     resolve_inside,
 )
 from dreamd.phases.light import in_lookback
+from dreamd.sessionfiles import read_transcripts
 from dreamd.snapshot import NoteStat, Snapshot, TextFile
 from dreamd.snippets import content_hash
-from dreamd.state import DAILY_CHECKPOINTS, PHASE_SIGNALS, RECALL_STORE
+from dreamd.state import (
+    DAILY_CHECKPOINTS,
+    PHASE_SIGNALS,
+    RECALL_STORE,
+    SESSION_CHECKPOINTS,
+    SESSION_SEEN,
+)
 from dreamd.statefiles import load_table
 
 __all__ = ["check_workspace", "list_notes", "read_snapshot", "read_text"]
@@ -130,6 +137,7 @@ def read_snapshot(
     now: datetime,
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
+    sessions: Sequence[tuple[str, Path]] = (),
     readonly: bool = False,
 ) -> Snapshot:
     """Read everything one sweep of ``root`` may need (caller holds the workspace lock).
@@ -149,6 +157,12 @@ def read_snapshot(
     signals, issues = load_table(root, PHASE_SIGNALS, readonly=readonly)
     warnings += issues
     daily, issues = load_table(root, DAILY_CHECKPOINTS, readonly=readonly)
+    warnings += issues
+    session_checkpoints, issues = load_table(root, SESSION_CHECKPOINTS, readonly=readonly)
+    warnings += issues
+    session_seen, issues = load_table(root, SESSION_SEEN, readonly=readonly)
+    warnings += issues
+    transcripts, issues = read_transcripts(sessions, session_checkpoints)
     warnings += issues
     today = day_of(now, zone)
     wanted = {
@@ -180,6 +194,9 @@ def read_snapshot(
         store=store,
         signals=signals,
         daily=daily,
+        transcripts=tuple(transcripts),
+        session_checkpoints=session_checkpoints,
+        session_seen=session_seen,
         skipped=tuple(skipped),
         warnings=tuple(warnings),
     )

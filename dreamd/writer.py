@@ -34,6 +34,8 @@ from dreamd.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
     RECALL_STORE,
+    SESSION_CHECKPOINTS,
+    SESSION_SEEN,
     DailyCheckpoint,
     RowT,
     Table,
@@ -184,6 +186,11 @@ def apply_plan(root: Path, plan: SweepPlan, *, checkpoint_notes: bool = True) ->
         saved.append(PHASE_SIGNALS.name)
     if daily is not None and save_table(root, DAILY_CHECKPOINTS, daily):
         saved.append(DAILY_CHECKPOINTS.name)
+    if plan.session_seen is not None and save_table(root, SESSION_SEEN, plan.session_seen):
+        saved.append(SESSION_SEEN.name)
+    checkpoints = plan.session_checkpoints
+    if checkpoints is not None and save_table(root, SESSION_CHECKPOINTS, checkpoints):
+        saved.append(SESSION_CHECKPOINTS.name)
     count = append_events(root, events)
     return ApplyResult(tuple(changed), tuple(saved), count)
 

@@ -74,6 +74,7 @@ def _sweep_here(ctx: Context) -> dict[str, Any]:
                 now=ctx.now,
                 zone=ctx.zone,
                 agents=workspace.agents,
+                sessions=workspace.sessions,
                 lock_timeout=ctx.args.lock_timeout,
             )
         outcomes.append(outcome.as_json())

@@ -12,7 +12,8 @@ so sweeping again with no new input plans no change at all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
@@ -23,16 +24,17 @@ from dreamd.blocks import replace_block
 from dreamd.clock import day_of, format_instant, long_date
 from dreamd.concepts import concept_tags
 from dreamd.config import DreamingConfig
-from dreamd.layout import report_path
+from dreamd.layout import daily_note_day, report_path
 from dreamd.phases.deep import Ranking, Thresholds, rank
 from dreamd.phases.diary import FALLBACK_ENTRY, add_entry, diary_entries, render_entry
 from dreamd.phases.light import LightResult, plan_light, prune_signals
 from dreamd.phases.promote import PromotionPlan, plan_promotions
 from dreamd.phases.rem import RemResult, plan_rem
 from dreamd.phases.reports import deep_body, light_body, rem_body, report_document
+from dreamd.phases.sessions import plan_sessions
 from dreamd.plan import FileWrite, SweepPlan
 from dreamd.recall.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS
-from dreamd.snapshot import Snapshot, TextFile
+from dreamd.snapshot import NoteStat, Snapshot, TextFile
 from dreamd.state import RecallEntry, Table
 
 __all__ = [
@@ -282,7 +284,21 @@ def plan_sweep(
     ctx = _Context(snapshot, dreaming, now, zone, day_of(now, zone))
     diary = diary_entries(snapshot.dreams.text)
     store, repairs = repair_store(snapshot.store)
-    light, rem = plan_light_rem(snapshot, dreaming, store=store, diary=diary, now=now, zone=zone)
+    sessions = plan_sessions(
+        snapshot.transcripts,
+        store=store,
+        checkpoints=snapshot.session_checkpoints,
+        seen=snapshot.session_seen,
+        corpus=snapshot.texts,
+        now=now,
+        zone=zone,
+        lookback_days=dreaming.light.lookback_days,
+    )
+    snapshot = _with_corpus(snapshot, sessions.corpus)
+    ctx = _Context(snapshot, dreaming, now, zone, ctx.today)
+    light, rem = plan_light_rem(
+        snapshot, dreaming, store=sessions.store, diary=diary, now=now, zone=zone
+    )
     ranking, promotion = _deep(ctx, light, rem)
     summary = _summary_of(light, rem, ranking, promotion)
     deep_summary = summary["deep"]
@@ -297,6 +313,10 @@ def plan_sweep(
         grounded_led=deep_summary["groundedLed"],
     )
     writes = list(_memory_writes(promotion, snapshot, now))
+    writes += [
+        FileWrite(path, text, _disk_digest(snapshot, path), "corpus")
+        for path, text in sorted(sessions.corpus.items())
+    ]
     writes += _phase_writes(ctx, "light", light_text) + _phase_writes(ctx, "rem", rem_text)
     writes += _inline_note(ctx, light_text, rem_text)
     writes += _phase_writes(ctx, "deep", deep_text)
@@ -320,8 +340,33 @@ def plan_sweep(
         store=new_store,
         signals=prune_signals(rem.signals, new_store.rows),
         daily=light.daily,
+        session_checkpoints=sessions.checkpoints,
+        session_seen=sessions.seen,
         summary=summary,
     )
+
+
+def _disk_digest(snapshot: Snapshot, path: str) -> str | None:
+    """The digest of ``path`` as it is on disk (the plan's own corpus appends aside)."""
+    loaded = snapshot.texts.get(path)
+    return loaded.digest if loaded is not None else None
+
+
+def _with_corpus(snapshot: Snapshot, corpus: Mapping[str, str]) -> Snapshot:
+    """``snapshot`` as the light phase must see it once this sweep's corpus lines are added.
+
+    The texts keep the digest of what is on disk, which the writer checks before appending.
+    """
+    if not corpus:
+        return snapshot
+    notes = dict(snapshot.notes)
+    texts = dict(snapshot.texts)
+    for path, text in corpus.items():
+        day = daily_note_day(path) or ""
+        old = texts.get(path)
+        texts[path] = TextFile(path, text, old.digest if old is not None else None)
+        notes.setdefault(path, NoteStat(path, day, 0.0, len(text.encode("utf-8"))))
+    return dataclasses.replace(snapshot, notes=notes, texts=texts)
 
 
 def plan_promote(

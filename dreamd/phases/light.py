@@ -4,7 +4,8 @@ Steps (SPEC §4): daily notes inside the lookback are chunked and recorded as ``
 (score 0.62, query ``__dreaming_daily__:<day>``, once per query per day); a note whose
 checkpoint (mtime, size) is unchanged and that was already ingested on this dreaming day is
 skipped, so an unchanged note is re-ingested once per dreaming day. Then live entries recalled
-inside the lookback are sorted (last recall, recall count), near-duplicates in the same file
+inside the lookback are sorted (high salience first, then last recall, then recall count),
+near-duplicates in the same file
 merged (token Jaccard >= ``dedupe_similarity``), entries already told in the last 4 diary entries
 moved to the back, and the first ``limit`` staged. Each staged key gets one light hit per
 dreaming day. Light never writes MEMORY.md. Pure: snapshot in, result out.
@@ -24,6 +25,7 @@ from dreamd.layout import is_short_term_path, note_sort_key
 from dreamd.phases.chunks import chunk_daily_note
 from dreamd.recall.hits import Hit
 from dreamd.recall.traces import DAILY_QUERY_PREFIX, record_hits
+from dreamd.salience import weight
 from dreamd.snapshot import NoteStat, Snapshot
 from dreamd.state import DailyCheckpoint, PhaseSignal, RecallEntry, Table
 from dreamd.tokens import similarity
@@ -218,9 +220,11 @@ def record_phase_hits(
     return signals.with_rows(rows, updated_at=updated), tuple(fresh)
 
 
-def _recency_key(entry: RecallEntry) -> tuple[float, int]:
+def _staging_key(entry: RecallEntry) -> tuple[float, float, int]:
+    """High-salience entries (decisions, corrections, errors, insights) first, then the most
+    recently recalled, then the most recalled."""
     moment = parse_instant(entry.last_recalled_at) if entry.last_recalled_at else None
-    return (-(moment.timestamp() if moment else 0.0), -entry.recall_count)
+    return (-weight(entry.snippet), -(moment.timestamp() if moment else 0.0), -entry.recall_count)
 
 
 def plan_light(
@@ -242,7 +246,7 @@ def plan_light(
         snapshot, store, lookback_days=lookback_days, limit=limit, now=now, zone=zone
     )
     live = sorted(
-        live_entries(snapshot, store, now=now, days=lookback_days, zone=zone), key=_recency_key
+        live_entries(snapshot, store, now=now, days=lookback_days, zone=zone), key=_staging_key
     )
     staged = _dedupe(live, dedupe_similarity)
     recent_diary = list(diary_entries)[-4:]

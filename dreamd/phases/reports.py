@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from dreamd.phases.light import Staged
 from dreamd.phases.rem import Theme, Truth
+from dreamd.salience import HIGH, kind_of
 
 __all__ = ["deep_body", "light_body", "rem_body", "report_document"]
 
@@ -33,8 +34,11 @@ def light_body(staged: Sequence[Staged]) -> str:
             f"  - confidence: {item.confidence:.2f}",
             f"  - evidence: {entry.path}:{entry.start_line}-{entry.end_line}",
             f"  - recalls: {item.recall_count}",
-            "  - status: staged",
         ]
+        kind = kind_of(entry.snippet)
+        if kind in HIGH:
+            lines.append(f"  - kind: {kind}")
+        lines.append("  - status: staged")
     return "\n".join(lines)
 
 

@@ -1,0 +1,56 @@
+"""Attention and salience: noise is dropped, kinds are tagged in several languages."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dreamd.salience import KINDS, is_noise, kind_of, weight
+
+
+@pytest.mark.parametrize("text", ["ok thanks!", "hola", "merci", "好的", "👍", "yes yes", "Danke!"])
+def test_greetings_and_acks_are_noise(text: str) -> None:
+    """Short texts without a content word are noise."""
+    assert is_noise(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["deploy now?", "ok, use db-02", "This sentence is long enough to keep."]
+)
+def test_content_is_not_noise(text: str) -> None:
+    """A content word, or 20 characters, keeps a text."""
+    assert not is_noise(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Actually the port is 8443, not 8080", "correction"),
+        ("En realidad el puerto es 8443", "correction"),
+        ("We decided to use Postgres 16", "decision"),
+        ("Wir haben entschieden: Postgres 16", "decision"),
+        ("决定使用新的数据库", "decision"),
+        ("The deploy failed with a timeout", "error"),
+        ("La sauvegarde est en panne", "error"),
+        ("Turns out the cache was stale", "insight"),
+        ("Shipped the billing fix", "completed"),
+        ("The weather is nice today", "event"),
+    ],
+)
+def test_kinds(text: str, kind: str) -> None:
+    """Cue words tag each text with one kind."""
+    assert kind_of(text) == kind
+
+
+def test_high_salience_weighs_more() -> None:
+    """Decisions, corrections, errors and insights weigh 1.15; the rest 1.0."""
+    assert weight("We decided to ship") == 1.15
+    assert weight("Shipped it") == 1.0
+
+
+@given(st.text())
+def test_never_crashes(text: str) -> None:
+    """Any text gets a known kind."""
+    assert kind_of(text) in KINDS
+    assert isinstance(is_noise(text), bool)
