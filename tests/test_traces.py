@@ -112,6 +112,15 @@ def test_non_short_term_and_contaminated_hits_are_skipped() -> None:
     ]
 
 
+def test_sensitive_snippets_are_never_recorded() -> None:
+    """A snippet holding a secret or personal data is skipped as 'sensitive'."""
+    leaky = Hit(HIT.path, 4, 4, "- The deploy key is ghp_" + "x1" * 18 + " for now.", 0.9)
+    mail = Hit(HIT.path, 5, 5, "- Ana's address is ana@example.org for invoices.", 0.9)
+    store, outcome = record_hits(Table({}), [leaky, mail], query="q", now=NOW, day="2026-11-29")
+    assert store.rows == {}
+    assert [reason for _, reason in outcome.skipped] == ["sensitive", "sensitive"]
+
+
 def test_store_keeps_the_most_recent_512() -> None:
     """Overflow drops the oldest last recall first, then fewest signals."""
     rows = {

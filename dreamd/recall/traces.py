@@ -3,7 +3,9 @@
 Pure: :func:`record_hits` takes a store and returns a new one. Rules, in the order applied:
 
 * Only short-term paths are recorded; others come back as ``skipped`` (``MEMORY.md`` hits
-  among them). Contaminated snippets are skipped too.
+  among them). Contaminated snippets are skipped too, and so are snippets holding a secret or
+  personal data (:mod:`dreamd.redaction`): they never enter the store, reports, MEMORY.md or a
+  model prompt.
 * A hit lands on the claim-keyed row (``<key>:<claimHash>``) when one exists, else the base key.
 * ``recall`` signals add ``recallCount``; ``daily`` signals ``dailyCount``; ``grounded``
   signals add ``n`` to ``groundedCount`` and ``score * n`` to ``totalScore``.
@@ -29,6 +31,7 @@ from dreamd.concepts import concept_tags
 from dreamd.contamination import is_contaminated
 from dreamd.layout import daily_note_day, is_short_term_path, normalize_relpath
 from dreamd.recall.hits import Hit
+from dreamd.redaction import redact
 from dreamd.snippets import cap, claim_hash, query_hash
 from dreamd.state import Provenance, RecallEntry, Table
 
@@ -145,6 +148,9 @@ def record_hits(
         snippet = cap(hit.snippet)
         if is_contaminated(snippet):
             skipped.append((hit, "contaminated"))
+            continue
+        if redact(snippet) != snippet:
+            skipped.append((hit, "sensitive"))
             continue
         claim = claim_hash(snippet)
         key = base_key(path, hit.start_line, hit.end_line)
