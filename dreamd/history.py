@@ -2,7 +2,8 @@
 
 ``{"version": 1, "workspaces": {"<path>": [{"at", "status", "ranked", "promoted", "diary",
 "error", "durationMs"}, ...]}}``, newest last, at most ``health.HISTORY_KEPT`` per workspace.
-The daemon holds it in memory and writes it atomically after each sweep; the CLI only reads it.
+The daemon holds it in memory and writes it atomically after each sweep; a CLI ``sweep`` that
+works without a daemon appends its own outcomes.
 It is separate from ``host.json`` so that the small, often-read on/off and schedule state never
 waits on a large file.
 """
@@ -16,9 +17,10 @@ from typing import Any
 import msgspec
 
 from dreamd import paths
+from dreamd.health import HISTORY_KEPT, sweep_record
 from dreamd.writer import write_atomic
 
-__all__ = ["load_histories", "save_histories"]
+__all__ = ["load_histories", "record_outcomes", "save_histories"]
 
 History = dict[str, list[dict[str, Any]]]
 
@@ -45,3 +47,14 @@ def save_histories(histories: Mapping[str, Sequence[Mapping[str, Any]]]) -> None
     path.parent.mkdir(parents=True, exist_ok=True)
     document = {"version": 1, "workspaces": {k: list(v) for k, v in histories.items()}}
     write_atomic(path, msgspec.json.encode(document) + b"\n", mode=0o600)
+
+
+def record_outcomes(outcomes: Sequence[Mapping[str, Any]], *, at: str) -> None:
+    """Append sweep outcomes (``Outcome.as_json()``) to the history file (CLI sweeps)."""
+    histories = load_histories()
+    for outcome in outcomes:
+        if outcome.get("status") == "stopped":
+            continue
+        path = str(outcome["workspace"])
+        histories[path] = [*histories.get(path, []), sweep_record(at, outcome)][-HISTORY_KEPT:]
+    save_histories(histories)

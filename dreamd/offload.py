@@ -36,7 +36,13 @@ def sweep_and_count(
     """Sweep one workspace, then count it for status: (outcome JSON, counts)."""
     root, agents = workspace.root, workspace.agents
     outcome = sweep_workspace(
-        root, config.dreaming, now=now, zone=zone, agents=agents, sessions=workspace.sessions
+        root,
+        config.dreaming,
+        now=now,
+        zone=zone,
+        agents=agents,
+        sessions=workspace.sessions,
+        model=config.model,
     )
     counts = counts_or_error(Workspace(root, agents), config, now=now, zone=zone)
     return outcome.as_json(), counts

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamd.state import (
     DailyCheckpoint,
@@ -20,6 +20,9 @@ from dreamd.state import (
     SessionCheckpoint,
     Table,
 )
+
+if TYPE_CHECKING:
+    from dreamd.phases.modelwork import ModelRequests
 
 __all__ = ["FileWrite", "SweepPlan"]
 
@@ -49,3 +52,4 @@ class SweepPlan:
     session_checkpoints: Table[SessionCheckpoint] | None = None
     session_seen: Table[SeenMessages] | None = None
     summary: Mapping[str, Any] = field(default_factory=dict)
+    model: ModelRequests | None = None  # what a model could improve; see phases.modelwork

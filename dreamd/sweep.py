@@ -16,9 +16,10 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from dreamd.config import DreamingConfig
+from dreamd.config import DreamingConfig, ModelConfig
 from dreamd.errors import ConflictError, DreamdError
 from dreamd.lock import workspace_lock
+from dreamd.modelstage import run_model_stage
 from dreamd.phases.cycle import plan_sweep
 from dreamd.plan import SweepPlan
 from dreamd.snapshot import Snapshot
@@ -131,13 +132,19 @@ def sweep_workspace(
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
     sessions: Sequence[tuple[str, Path]] = (),
+    model: ModelConfig | None = None,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
 ) -> Outcome:
-    """One full light -> REM -> deep -> diary sweep of ``root`` (and its agents' transcripts)."""
+    """One full light -> REM -> deep -> diary sweep of ``root`` (and its agents' transcripts).
+
+    With ``model`` configured, the diary entry and the consolidation of promotions are asked
+    of it (:mod:`dreamd.modelstage`); without, or when it fails, the plan needs no model.
+    """
 
     def planner(snapshot: Snapshot) -> SweepPlan:
-        return plan_sweep(snapshot, dreaming, now=now, zone=zone)
+        plan = plan_sweep(snapshot, dreaming, now=now, zone=zone)
+        return run_model_stage(plan, model) if model is not None else plan
 
     return run_planned(
         root,

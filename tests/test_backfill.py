@@ -410,11 +410,11 @@ def run_json(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> Any:
 
 
 def tree(root: Path) -> dict[str, str]:
-    """Every file's sha256 (the lock file aside)."""
+    """Every workspace file's sha256 (the lock file and the host's own state dir aside)."""
     return {
         p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != "lock"
+        if p.is_file() and p.name != "lock" and "dreamd-home" not in p.relative_to(root).parts
     }
 
 

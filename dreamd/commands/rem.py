@@ -25,6 +25,7 @@ from dreamd.backfill import (
     run_rollback,
 )
 from dreamd.clock import day_of
+from dreamd.commands import shadow
 from dreamd.commands.context import Context
 from dreamd.commands.render import candidate_json
 from dreamd.errors import DreamdError
@@ -72,6 +73,7 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
     _limit_flag(backfill)
     json_flag(backfill)
     backfill.set_defaults(handler=run_backfill_verb)
+    shadow.register(verbs, json_flag)
 
 
 def _limit_flag(parser: argparse.ArgumentParser) -> None:

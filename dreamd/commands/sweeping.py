@@ -12,6 +12,7 @@ from dreamd.clock import format_instant
 from dreamd.commands.context import Context
 from dreamd.daemon import run_daemon
 from dreamd.errors import DreamdError
+from dreamd.history import record_outcomes
 from dreamd.hoststate import set_enabled_override
 from dreamd.jobs import JobBudget
 from dreamd.runtime import socket_path
@@ -75,9 +76,11 @@ def _sweep_here(ctx: Context) -> dict[str, Any]:
                 zone=ctx.zone,
                 agents=workspace.agents,
                 sessions=workspace.sessions,
+                model=ctx.config.model,
                 lock_timeout=ctx.args.lock_timeout,
             )
         outcomes.append(outcome.as_json())
+    record_outcomes(outcomes, at=format_instant(ctx.now))
     return {"enabled": enabled.enabled, "now": format_instant(ctx.now), "workspaces": outcomes}
 
 

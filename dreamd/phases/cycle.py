@@ -26,8 +26,16 @@ from dreamd.concepts import concept_tags
 from dreamd.config import DreamingConfig
 from dreamd.layout import daily_note_day, report_path
 from dreamd.phases.deep import Ranking, Thresholds, rank
-from dreamd.phases.diary import FALLBACK_ENTRY, add_entry, diary_entries, render_entry
+from dreamd.phases.diary import FALLBACK_ENTRY, diary_entries
+from dreamd.phases.dreams import DreamsDraft, compose_dreams
 from dreamd.phases.light import LightResult, plan_light, prune_signals
+from dreamd.phases.modelwork import (
+    ConsolidationInput,
+    DiaryInput,
+    ModelRequests,
+    eligible,
+    split_candidates,
+)
 from dreamd.phases.promote import PromotionPlan, plan_promotions
 from dreamd.phases.rem import RemResult, plan_rem
 from dreamd.phases.reports import deep_body, light_body, rem_body, report_document
@@ -320,14 +328,11 @@ def plan_sweep(
     writes += _phase_writes(ctx, "light", light_text) + _phase_writes(ctx, "rem", rem_text)
     writes += _inline_note(ctx, light_text, rem_text)
     writes += _phase_writes(ctx, "deep", deep_text)
-    fresh = light.newly_staged or rem.newly_reflected or promotion.applied
-    dreams = snapshot.dreams.text
-    if fresh:
-        entry = render_entry(long_date(now, zone), FALLBACK_ENTRY)
-        dreams = add_entry(dreams, entry)
-    dreams = replace_block(dreams.replace("\r\n", "\n"), "deep", deep_text)
+    fresh = bool(light.newly_staged or rem.newly_reflected or promotion.applied)
+    requests = _model_requests(ctx, light, rem, promotion, diary, deep_text, fresh=fresh)
+    dreams = compose_dreams(requests.dreams, FALLBACK_ENTRY if fresh else None)
     writes.append(FileWrite(snapshot.dreams.path, dreams, snapshot.dreams.digest, "dreams"))
-    summary["diary"] = {"written": bool(fresh), "entry": "fallback" if fresh else None}
+    summary["diary"] = {"written": fresh, "entry": "fallback" if fresh else None}
     summary["repairs"] = list(repairs)
     summary["notes"] = list(promotion.notes)
     new_store = light.store.with_rows(
@@ -343,7 +348,56 @@ def plan_sweep(
         session_checkpoints=sessions.checkpoints,
         session_seen=sessions.seen,
         summary=summary,
+        model=requests,
     )
+
+
+def _model_requests(
+    ctx: _Context,
+    light: LightResult,
+    rem: RemResult,
+    promotion: PromotionPlan,
+    diary: Sequence[str],
+    deep_text: str,
+    *,
+    fresh: bool,
+) -> ModelRequests:
+    """What a model could do for this sweep (see :mod:`dreamd.phases.modelwork`)."""
+    snapshot, deep = ctx.snapshot, ctx.dreaming.deep
+    draft = DreamsDraft(
+        path=snapshot.dreams.path,
+        base=snapshot.dreams.text,
+        digest=snapshot.dreams.digest,
+        deep_text=deep_text,
+        date_line=long_date(ctx.now, ctx.zone),
+        stamp=format_instant(ctx.now),
+    )
+    diary_input = None
+    if fresh:
+        rows = [*(i.entry for i in light.staged), *(t.entry for t in rem.truths)]
+        diary_input = DiaryInput(
+            fragments=tuple(r.snippet for r in rows if eligible(r))[:12],
+            themes=tuple(f"{t.tag} (across {t.count} memories)" for t in rem.themes),
+            promotions=tuple(e.text for e in promotion.entries),
+            recent=tuple(diary[-3:]),
+        )
+    work = None
+    if promotion.entries:
+        supersedes = {
+            key: row.provenance.supersedes_key
+            for key, row in promotion.rows.items()
+            if row.provenance is not None and row.provenance.supersedes_key
+        }
+        allowed, kept = split_candidates(promotion.entries, promotion.rows, supersedes)
+        work = ConsolidationInput(
+            memory=snapshot.memory.text,
+            candidates=allowed,
+            append_only=kept,
+            day=ctx.today,
+            max_chars=deep.memory_file_max_chars,
+            max_loss=deep.max_prior_entry_loss_fraction,
+        )
+    return ModelRequests(draft, diary_input, work)
 
 
 def _disk_digest(snapshot: Snapshot, path: str) -> str | None:

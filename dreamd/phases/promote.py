@@ -41,6 +41,7 @@ class PromotionPlan:
     sources: Mapping[str, str]  # note path -> digest it was re-hydrated from
     compacted_days: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    entries: tuple[PromotionEntry, ...] = ()  # what was appended, as written
 
 
 def _source_file(entry: RecallEntry, texts: Mapping[str, TextFile]) -> TextFile | None:
@@ -125,10 +126,12 @@ def plan_promotions(
     )
     appended = set(result.appended)
     applied = []
+    entries = []
     for scored, promotion, live in ready:
         if promotion.key in appended:
             rows[promotion.key] = live
             applied.append(scored)
+            entries.append(promotion)
         else:
             rejected["memory budget"] += 1
     return PromotionPlan(
@@ -140,4 +143,5 @@ def plan_promotions(
         sources=sources if applied else {},
         compacted_days=result.compacted_days,
         notes=tuple(notes),
+        entries=tuple(entries),
     )
