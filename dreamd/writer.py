@@ -7,7 +7,8 @@ Rules:
   sweep planned) raises :class:`ConflictError` and nothing of theirs is overwritten.
 * A write whose bytes equal what is on disk is skipped, so a no-op sweep touches nothing.
 * Data goes to a temp file in the same directory, is fsynced, renamed over the target, and the
-  directory is fsynced: a crash leaves the old file or the new one, never half of either.
+  directory is fsynced: a crash leaves the old file or the new one, never half of either. A
+  temp file a crash left behind is removed by the next write of the same file.
 * Symlinked targets are refused. ``MEMORY.md`` is copied to ``memory/.dreams/backups/`` (the last
   8 kept) before it is replaced. State files are saved last, then events are appended.
 """
@@ -15,6 +16,7 @@ Rules:
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import tempfile
 import time
@@ -47,6 +49,7 @@ __all__ = ["ApplyResult", "apply_plan", "current_digest", "save_table", "write_a
 
 BACKUP_DIR = f"{STATE_DIR}/backups"
 BACKUPS_KEPT = 8
+STALE_TEMP_SECONDS = 600
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
@@ -82,8 +85,18 @@ def write_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
         raise WorkspaceError(f"cannot write {path}: {reason}; the previous file is intact") from exc
 
 
+def _clear_leftovers(path: Path) -> None:
+    """Remove temp files a crashed writer left beside ``path`` (older than a few minutes)."""
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+
+
 def _replace(path: Path, data: bytes, mode: int | None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    _clear_leftovers(path)
     if mode is None:
         try:
             mode = path.stat().st_mode & 0o7777
