@@ -3,7 +3,8 @@
 Runs only when ``[model]`` names an endpoint and a model; otherwise the plan already holds
 the no-model outcome. The diary tries ``model.diary_name`` first and, when that model is
 unavailable, ``model.name`` once; authorization failures are not retried. Consolidation asks
-one JSON completion for the eligible candidates and checks the answer
+one JSON completion for the eligible candidates — with related memories from the long-term
+layer as context — and checks the answer
 (:mod:`dreamd.phases.consolidate`); any failure — timeout, unavailable model, spent token
 budget, an invalid plan — keeps the append-only promotion and says why in DREAMS.md. A failed
 diary writes the fixed fallback entry and marks the sweep's diary ``degraded``.
@@ -13,7 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime
+from pathlib import Path
 
+from dreamd.clock import parse_instant
 from dreamd.config import ModelConfig
 from dreamd.model import (
     ModelClient,
@@ -32,6 +36,8 @@ from dreamd.phases.consolidate import (
 from dreamd.phases.modelwork import ConsolidationInput, DiaryAnswer, DiaryInput, finish
 from dreamd.phases.narrative import clean_entry, diary_messages
 from dreamd.plan import SweepPlan
+from dreamd.recall.longterm import query_longterm
+from dreamd.recall.longterm_file import read_longterm
 
 __all__ = ["run_model_stage"]
 
@@ -65,10 +71,19 @@ async def _diary(
     return DiaryAnswer(None, "degraded", "no model answered")
 
 
+def _long_term_context(root: Path, work: ConsolidationInput, now: datetime) -> list[str]:
+    """Retired memories related to the candidates (keywords of their concept tags)."""
+    rows, _ = read_longterm(root)
+    if not rows:
+        return []
+    query = " ".join(dict.fromkeys(tag for c in work.candidates for tag in c.entry.tags))
+    return [hit.snippet for hit in query_longterm(rows.values(), query, k=5, now=now)]
+
+
 async def _consolidate(
-    client: ModelClient, work: ConsolidationInput, budget: TokenBudget
+    client: ModelClient, work: ConsolidationInput, budget: TokenBudget, context: list[str]
 ) -> Consolidated | RejectedPlan:
-    messages = request_messages(work.memory, work.candidates)
+    messages = request_messages(work.memory, work.candidates, context)
     try:
         completion = await client.complete(messages, json_mode=True, budget=budget)
     except ModelError as exc:
@@ -87,14 +102,16 @@ async def _consolidate(
     )
 
 
-async def _ask(plan: SweepPlan, client: ModelClient, config: ModelConfig) -> SweepPlan:
+async def _ask(plan: SweepPlan, client: ModelClient, config: ModelConfig, root: Path) -> SweepPlan:
     requests = plan.model
     assert requests is not None
     budget = TokenBudget(config.token_budget)
     consolidation: Consolidated | RejectedPlan | None = None
     work = requests.consolidation
     if work is not None and work.candidates and config.consolidation:
-        consolidation = await _consolidate(client, work, budget)
+        now = parse_instant(requests.dreams.stamp) or datetime.now(UTC)
+        context = await asyncio.to_thread(_long_term_context, root, work, now)
+        consolidation = await _consolidate(client, work, budget, context)
     diary = DiaryAnswer(None, "fallback")
     if requests.diary is not None and config.diary:
         diary = await _diary(client, config, requests.diary, requests.dreams.date_line, budget)
@@ -106,11 +123,11 @@ async def _ask(plan: SweepPlan, client: ModelClient, config: ModelConfig) -> Swe
     return finish(plan, requests, diary=diary, consolidation=consolidation, usage=budget.as_json())
 
 
-def run_model_stage(plan: SweepPlan, config: ModelConfig) -> SweepPlan:
+def run_model_stage(plan: SweepPlan, config: ModelConfig, *, root: Path) -> SweepPlan:
     """``plan`` improved by the configured model, or unchanged when there is none."""
     client = client_from_config(config)
     if client is None or plan.model is None:
         return plan
     if plan.model.diary is None and plan.model.consolidation is None:
         return plan
-    return asyncio.run(_ask(plan, client, config))
+    return asyncio.run(_ask(plan, client, config, root))

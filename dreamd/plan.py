@@ -23,6 +23,7 @@ from dreamd.state import (
 
 if TYPE_CHECKING:
     from dreamd.phases.modelwork import ModelRequests
+    from dreamd.recall.longterm import Retired
 
 __all__ = ["FileWrite", "SweepPlan"]
 
@@ -53,3 +54,4 @@ class SweepPlan:
     session_seen: Table[SeenMessages] | None = None
     summary: Mapping[str, Any] = field(default_factory=dict)
     model: ModelRequests | None = None  # what a model could improve; see phases.modelwork
+    retired: tuple[Retired, ...] = ()  # rows leaving the store for the long-term layer

@@ -144,7 +144,7 @@ def sweep_workspace(
 
     def planner(snapshot: Snapshot) -> SweepPlan:
         plan = plan_sweep(snapshot, dreaming, now=now, zone=zone)
-        return run_model_stage(plan, model) if model is not None else plan
+        return run_model_stage(plan, model, root=root) if model is not None else plan
 
     return run_planned(
         root,

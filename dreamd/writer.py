@@ -31,6 +31,7 @@ from dreamd.errors import ConflictError, StateError, UnsafePathError, WorkspaceE
 from dreamd.events import append_events
 from dreamd.layout import STATE_DIR, daily_note_day, resolve_inside
 from dreamd.plan import FileWrite, SweepPlan
+from dreamd.recall.longterm_file import append_longterm
 from dreamd.snippets import content_hash
 from dreamd.state import (
     DAILY_CHECKPOINTS,
@@ -193,6 +194,8 @@ def apply_plan(root: Path, plan: SweepPlan, *, checkpoint_notes: bool = True) ->
         if write.kind == "note" and daily is not None and checkpoint_notes:
             daily = _follow_own_write(daily, write.path, before, target.stat())
     saved = []
+    if plan.retired:  # before the store drops them: a crash here duplicates, never loses
+        append_longterm(root, plan.retired)
     if plan.store is not None and save_table(root, RECALL_STORE, plan.store):
         saved.append(RECALL_STORE.name)
     if plan.signals is not None and save_table(root, PHASE_SIGNALS, plan.signals):

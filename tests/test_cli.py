@@ -113,13 +113,22 @@ def test_search_json_and_recording(tmp_path: Path, capsys: pytest.CaptureFixture
         capsys, "--workspace", str(root), "--now", AT, "memory", "search", "billing postgres"
     )
     assert out["query"] == "billing postgres"
-    hit = out["hits"][0]
-    assert set(hit) == {"path", "startLine", "endLine", "snippet", "score", "source"}
-    assert (hit["path"], hit["startLine"], hit["source"]) == (
-        "memory/2026-11-28.md",
-        3,
-        "memory/2026-11-28.md#L3-L3",
-    )
+    assert out["hits"] == [
+        {
+            "path": "memory/2026-11-28.md",
+            "startLine": 3,
+            "endLine": 3,
+            "snippet": "- The billing service runs on Postgres 16.",
+            "score": 1.0,
+            "source": "memory/2026-11-28.md#L3-L3",
+            "kind": "daily",
+            "day": "2026-11-28",
+            "entities": [],
+            "confidence": None,
+            "context": False,
+            "why": {"lexical": 1.0, "note": 1.0, "recency": 0.989},
+        }
+    ]
     store = json.loads((root / "memory/.dreams/short-term-recall.json").read_text())
     assert store["entries"]["memory:memory/2026-11-28.md:3:3"]["recallCount"] == 1
     run_json(
@@ -127,6 +136,36 @@ def test_search_json_and_recording(tmp_path: Path, capsys: pytest.CaptureFixture
     )
     store = json.loads((root / "memory/.dreams/short-term-recall.json").read_text())
     assert store["entries"]["memory:memory/2026-11-28.md:3:3"]["recallCount"] == 1
+
+
+def test_search_filters_by_entity_kind_and_days(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--entity, --kind, --since and --until narrow the hits; a bad bound is an error."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    (root / "memory/2026-11-01.md").write_text("- Peter drinks tea.\n")
+    (root / "memory/2026-11-28.md").write_text(
+        "## Retain\n- O(c=0.7) @Peter: Prefers green tea.\n- W @Ana: Tea is on the list.\n"
+    )
+    base = ["--workspace", str(root), "--now", AT, "memory", "search", "--no-record", "tea"]
+
+    def lines(*flags: str) -> list[tuple[str, int]]:
+        out = run_json(capsys, *base, "--k", "9", *flags)
+        return sorted((hit["path"], hit["startLine"]) for hit in out["hits"])
+
+    assert lines("--entity", "@peter") == [("memory/2026-11-28.md", 2)]
+    assert lines("--kind", "opinion", "--kind", "world") == [
+        ("memory/2026-11-28.md", 2),
+        ("memory/2026-11-28.md", 3),
+    ]
+    assert lines("--until", "2026-11-15") == [("memory/2026-11-01.md", 1)]
+    assert lines("--since", "7d") == [("memory/2026-11-28.md", 2), ("memory/2026-11-28.md", 3)]
+    code, _, err = run(capsys, *base, "--until", "someday")
+    assert (code, err) == (
+        1,
+        "dreamd: error: --until 'someday': expected a day like 2025-11-01 or a duration like 30d\n",
+    )
 
 
 def test_search_stdin_prints_json_lines(

@@ -256,3 +256,48 @@ def test_kind_of_paths() -> None:
             "memory/ideas.md",
         )
     ] == ["memory", "corpus", "daily", "note"]
+
+
+def test_an_older_index_is_rebuilt_in_place(workspace: Path) -> None:
+    """An index written by an older dreamd (schema 1) is rebuilt where it is, not set aside."""
+    db = workspace / INDEX_FILE
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("CREATE TABLE chunks(id INTEGER PRIMARY KEY, text TEXT)")
+        conn.execute("PRAGMA user_version = 1")
+        conn.commit()
+    with RecallIndex.open(workspace) as index:
+        assert index.update().chunks == 5
+    assert list(db.parent.glob("index.sqlite.corrupt-*")) == []
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def test_chunks_are_stored_with_their_labels(workspace: Path) -> None:
+    """Speaker, CJK grams, Retain kind, confidence and entities are stored per chunk."""
+    write(
+        workspace,
+        "memory/2026-03-03.md",
+        "- Ana: 東京へ行く @Bob\n\n## Retain\n- O(c=0.6) @Ana: Prefers trains.\n",
+    )
+    with RecallIndex.open(workspace) as index:
+        index.update()
+        rows = index.read(
+            lambda conn: conn.execute(
+                "SELECT start_line, speaker, grams, kind, confidence, entities FROM chunks"
+                " WHERE path = 'memory/2026-03-03.md' ORDER BY start_line"
+            ).fetchall()
+        )
+        assert rows == [
+            (1, "Ana", "東 京 へ 行 く 東京 京へ へ行 行く", "daily", None, "bob"),
+            (4, "", "", "opinion", 0.6, "ana"),
+        ]
+        assert index.speakers() == {"ana": 1, "user": 1}
+        assert fts_paths(index, "京へ") == ["memory/2026-03-03.md"]
+
+
+def test_a_bulk_fill_leaves_no_write_ahead_log(workspace: Path) -> None:
+    """Filling an empty index folds the WAL back into the database (reads stay direct)."""
+    with RecallIndex.open(workspace) as index:
+        index.update()
+        assert (workspace / f"{INDEX_FILE}-wal").stat().st_size == 0

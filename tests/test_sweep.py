@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -179,3 +180,32 @@ def test_snapshot_skips_huge_notes(workspace: Path) -> None:
     snapshot = read_snapshot(workspace, dreaming=DreamingConfig(), now=NOW, zone=UTC)
     assert "memory/2026-11-25.md" not in snapshot.notes
     assert any("larger than 16 MiB" in item for item in snapshot.skipped)
+
+
+def test_stale_rows_move_to_the_long_term_layer(workspace: Path) -> None:
+    """A row last recalled over 30 days ago with few recalls leaves the store for longterm.jsonl."""
+    from dreamd.state import RECALL_STORE
+    from tests.builders import entry, table
+
+    store_path = workspace / "memory/.dreams/short-term-recall.json"
+    store, _ = RECALL_STORE.decode(store_path.read_bytes())
+    old = entry(
+        key="old",
+        start=9,
+        end=9,
+        snippet="- An old fact nobody asked about again.",
+        recall_count=1,
+        total_score=0.8,
+        last_recalled_at="2026-10-01T00:00:00.000Z",
+    )
+    store_path.write_bytes(
+        RECALL_STORE.encode(
+            store.with_rows({**store.rows, "old": old}, updated_at=store.updated_at)
+        )
+    )
+    outcome = sweep_workspace(workspace, DreamingConfig(), now=NOW, zone=UTC)
+    assert outcome.summary["longTerm"] == {"retired": 1}
+    assert "old" not in json.loads(store_path.read_text())["entries"]
+    lines = (workspace / "memory/.rag/longterm.jsonl").read_text().splitlines()
+    assert [json.loads(line)["key"] for line in lines] == ["old"]
+    assert table([old]).rows["old"].snippet in lines[0]

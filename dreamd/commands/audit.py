@@ -1,17 +1,28 @@
-"""The health of one workspace's memory machinery, for ``dreamd memory status``. Read-only."""
+"""The health of one workspace's memory machinery, for ``dreamd memory status``. Read-only.
+
+It counts both recall layers — the short-term store (``short-term-recall.json``, at most 512
+rows) and the long-term layer (``memory/.rag/longterm.jsonl``, rows that left the store) — and
+reports the index, the session corpus and the diary.
+"""
 
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from dreamd.clock import format_instant
+from dreamd.discovery import Workspace
+from dreamd.errors import StateError
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER, INDEX_FILE, STATE_DIR
+from dreamd.recall.longterm_file import LONGTERM_FILE, read_longterm
 from dreamd.state import RECALL_STORE
 from dreamd.statefiles import load_table, state_path
 
-__all__ = ["audit_workspace"]
+__all__ = ["audit_report", "audit_workspace"]
 
 
 def _index_counts(root: Path) -> dict[str, int] | None:
@@ -32,12 +43,27 @@ def _index_counts(root: Path) -> dict[str, int] | None:
     return {"files": int(files), "chunks": int(chunks)}
 
 
+def _long_term(root: Path) -> tuple[dict[str, Any], list[str]]:
+    try:
+        rows, issues = read_longterm(root)
+    except StateError as exc:
+        return {"path": str(root / LONGTERM_FILE), "entryCount": 0, "reasons": {}}, [str(exc)]
+    reasons = Counter(row.reason or "unknown" for row in rows.values())
+    layer = {
+        "path": str(root / LONGTERM_FILE),
+        "entryCount": len(rows),
+        "reasons": dict(sorted(reasons.items())),
+    }
+    return layer, issues
+
+
 def audit_workspace(root: Path, *, now: datetime) -> dict[str, Any]:
-    """Counts and issues of the recall store, index, corpus and diary of ``root``."""
+    """Counts and issues of the recall layers, index, corpus and diary of ``root``."""
     store, issues = load_table(root, RECALL_STORE, readonly=True)
     rows = list(store.rows.values())
     dangling = [row for row in rows if not (root / row.path).is_file()]
     corpus = root / STATE_DIR / "session-corpus"
+    long_term, long_issues = _long_term(root)
     return {
         "workspaceDir": str(root),
         "storePath": str(state_path(root, RECALL_STORE)),
@@ -48,8 +74,24 @@ def audit_workspace(root: Path, *, now: datetime) -> dict[str, Any]:
         "conceptTaggedEntryCount": sum(1 for row in rows if row.concept_tags),
         "groundedEntryCount": sum(1 for row in rows if row.grounded_count > 0),
         "danglingEntryCount": len(dangling),
+        "longTerm": long_term,
         "index": _index_counts(root),
         "corpusFiles": len(list(corpus.glob("*.txt"))) if corpus.is_dir() else 0,
         "diaryPresent": (root / DREAMS_FILE).exists() or (root / DREAMS_FILE_LOWER).exists(),
-        "issues": issues,
+        "issues": issues + long_issues,
     }
+
+
+def audit_report(workspaces: Iterable[Workspace], *, now: datetime) -> tuple[dict[str, Any], str]:
+    """The ``memory status`` document and text for ``workspaces``."""
+    reports = [audit_workspace(ws.root, now=now) for ws in workspaces]
+    text = "\n".join(
+        f"{r['workspaceDir']}: {r['entryCount']} short-term entries "
+        f"({r['promotedCount']} promoted, {r['spacedEntryCount']} spaced, "
+        f"{r['danglingEntryCount']} dangling), {r['longTerm']['entryCount']} long-term, "
+        f"index {r['index']['chunks'] if r['index'] else 'absent'}, "
+        f"diary {'present' if r['diaryPresent'] else 'absent'}"
+        + "".join(f"\n  ! {issue}" for issue in r["issues"])
+        for r in reports
+    )
+    return {"now": format_instant(now), "workspaces": reports}, text

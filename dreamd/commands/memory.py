@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from dreamd.clock import format_instant
 from dreamd.commands import rem
 from dreamd.commands.context import Context
 from dreamd.commands.render import candidate_json
-from dreamd.config import parse_duration
 from dreamd.errors import DreamdError, SelectorError
 from dreamd.phases.cycle import plan_promote, thresholds_of
 from dreamd.phases.deep import GATES, Thresholds, rank, rejection
 from dreamd.phases.scoring import Scored
+from dreamd.recall.dates import day_bound
+from dreamd.recall.hits import hit_json
 from dreamd.recall.index import RecallIndex
+from dreamd.recall.longterm import query_longterm
+from dreamd.recall.longterm_file import read_longterm
 from dreamd.recall.record import record_search
+from dreamd.recall.retain import KINDS as FACT_KINDS
 from dreamd.recall.search import search
 from dreamd.state import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.sweep import run_planned
@@ -26,6 +30,7 @@ from dreamd.sweep import run_planned
 __all__ = ["register"]
 
 JsonFlag = Callable[[argparse.ArgumentParser], None]
+KINDS = ("daily", "memory", "note", "corpus", *FACT_KINDS.values())
 
 
 def register(commands: Any, json_flag: JsonFlag) -> None:
@@ -37,7 +42,18 @@ def register(commands: Any, json_flag: JsonFlag) -> None:
     found = verbs.add_parser("search", help="search memory (records recall traces)")
     found.add_argument("query", nargs="?", help="the query (or --stdin)")
     found.add_argument("--k", type=int, default=5, help="hits to return (default 5)")
-    found.add_argument("--since", help="only notes from this far back, e.g. 30d or 12h")
+    found.add_argument("--since", help="only notes from this day or this far back: 2025-11-01, 30d")
+    found.add_argument("--until", help="only notes up to this day or this far back: 2025-11-30, 7d")
+    found.add_argument("--entity", help="only chunks tagged @ENTITY")
+    found.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        help="only this kind (repeatable): a file kind or a Retain fact kind",
+    )
+    found.add_argument(
+        "--long-term", action="store_true", help="search the long-term layer (records nothing)"
+    )
     found.add_argument("--origin", choices=ORIGIN_CLASSES, default="agent", help="who is asking")
     found.add_argument("--session-kind", choices=SESSION_KINDS, default="interactive")
     found.add_argument("--no-record", action="store_true", help="do not record recall traces")
@@ -81,20 +97,35 @@ def _queries(ctx: Context) -> Iterable[str]:
     return [ctx.args.query]
 
 
+def _bound(ctx: Context, flag: str) -> str | None:
+    value = getattr(ctx.args, flag)
+    if value is None:
+        return None
+    day = day_bound(value, ctx.now)
+    if day is None:
+        raise DreamdError(
+            f"--{flag} {value!r}: expected a day like 2025-11-01 or a duration like 30d"
+        )
+    return day
+
+
 def run_search(ctx: Context) -> int:
     """Search, print hits, and record traces (when dreaming is on and not --no-record)."""
     workspace = ctx.workspace(ctx.args.agent)
-    since = None
-    if ctx.args.since:
-        seconds = parse_duration(ctx.args.since)
-        if seconds is None:
-            raise DreamdError(f"--since {ctx.args.since!r}: expected a duration like 30d or 12h")
-        since = seconds / 86_400
-    record = ctx.enabled.enabled and not ctx.args.no_record
+    first, last = _bound(ctx, "since"), _bound(ctx, "until")
+    options: dict[str, Any] = {"k": ctx.args.k, "now": ctx.now, "first_day": first}
+    options.update(last_day=last, kinds=ctx.args.kind, entity=ctx.args.entity)
+    long_term = ctx.args.long_term
+    record = ctx.enabled.enabled and not ctx.args.no_record and not long_term
     with RecallIndex.open(workspace.root) as index:
-        index.update()
+        if not long_term:
+            index.update()
+        retired = read_longterm(workspace.root)[0].values() if long_term else ()
         for query in _queries(ctx):
-            hits = search(index, query, k=ctx.args.k, since_days=since, now=ctx.now)
+            if long_term:  # the long-term layer is read, never recorded into
+                hits = query_longterm(retired, query, **options)
+            else:
+                hits = search(index, query, **options)
             if record and hits:
                 record_search(
                     workspace.root,
@@ -105,26 +136,16 @@ def run_search(ctx: Context) -> int:
                     origin=ctx.args.origin,
                     session_kind=ctx.args.session_kind,
                 )
-            document = {
-                "query": query,
-                "hits": [
-                    {
-                        "path": h.path,
-                        "startLine": h.start_line,
-                        "endLine": h.end_line,
-                        "snippet": h.snippet,
-                        "score": h.score,
-                        "source": h.source,
-                    }
-                    for h in hits
-                ],
-            }
+            document: dict[str, Any] = {"query": query, "hits": [hit_json(h) for h in hits]}
+            if long_term:
+                document["layer"] = "long-term"
             if ctx.json:
-                import json
-
                 print(json.dumps(document, ensure_ascii=False), flush=True)
             else:
-                lines = [f"{h.score:.3f} {h.source}\n  {h.snippet}" for h in hits]
+                lines = [
+                    f"{h.score:.3f} {h.source}{' (context)' if h.context else ''}\n  {h.snippet}"
+                    for h in hits
+                ]
                 print("\n".join(lines) if lines else f"No results for {query!r}.", flush=True)
     return 0
 
@@ -321,17 +342,9 @@ def run_explain(ctx: Context) -> int:
 
 
 def run_memory_status(ctx: Context) -> int:
-    """Audit the recall store, the index and the diary of each workspace."""
-    from dreamd.commands.audit import audit_workspace
+    """Audit the recall store, long-term layer, index and diary of each workspace."""
+    from dreamd.commands.audit import audit_report
 
-    reports = [audit_workspace(ws.root, now=ctx.now) for ws in ctx.discovery.workspaces]
-    text = "\n".join(
-        f"{r['workspaceDir']}: {r['entryCount']} entries, {r['promotedCount']} promoted, "
-        f"{r['spacedEntryCount']} spaced, {r['danglingEntryCount']} dangling, "
-        f"index {r['index']['chunks'] if r['index'] else 'absent'}, "
-        f"diary {'present' if r['diaryPresent'] else 'absent'}"
-        + "".join(f"\n  ! {issue}" for issue in r["issues"])
-        for r in reports
-    )
-    ctx.emit({"now": format_instant(ctx.now), "workspaces": reports}, text)
+    document, text = audit_report(ctx.discovery.workspaces, now=ctx.now)
+    ctx.emit(document, text)
     return 0

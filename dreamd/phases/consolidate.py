@@ -111,9 +111,14 @@ def result_entry(entry: PromotionEntry) -> str:
     return line + f" <!-- importance: {importance(entry.score)} -->"
 
 
-def request_messages(memory: str, candidates: Sequence[Candidate]) -> list[dict[str, str]]:
-    """The system and user messages for one group of candidates."""
-    payload = {
+def request_messages(
+    memory: str, candidates: Sequence[Candidate], context: Sequence[str] = ()
+) -> list[dict[str, str]]:
+    """The system and user messages for one group of candidates.
+
+    ``context`` holds related memories from the long-term layer: background, never to quote.
+    """
+    payload: dict[str, Any] = {
         "currentMemory": memory,
         "candidates": [
             {
@@ -126,6 +131,8 @@ def request_messages(memory: str, candidates: Sequence[Candidate]) -> list[dict[
             for c in candidates
         ],
     }
+    if context:
+        payload["longTermContext"] = list(context)
     return [
         {"role": "system", "content": SYSTEM_PROMPT},
         {"role": "user", "content": msgspec.json.encode(payload).decode()},

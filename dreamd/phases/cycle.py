@@ -41,6 +41,7 @@ from dreamd.phases.rem import RemResult, plan_rem
 from dreamd.phases.reports import deep_body, light_body, rem_body, report_document
 from dreamd.phases.sessions import plan_sessions
 from dreamd.plan import FileWrite, SweepPlan
+from dreamd.recall.longterm import plan_retirement
 from dreamd.recall.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS
 from dreamd.snapshot import NoteStat, Snapshot, TextFile
 from dreamd.state import RecallEntry, Table
@@ -339,6 +340,13 @@ def plan_sweep(
         {**light.store.rows, **promotion.rows},
         updated_at=format_instant(now) if promotion.rows else light.store.updated_at,
     )
+    evicted = [row for key, row in snapshot.store.rows.items() if key not in new_store.rows]
+    kept, retired = plan_retirement(
+        new_store.rows, now=now, extras=new_store.extras, evicted=evicted
+    )
+    if retired:
+        new_store = new_store.with_rows(kept, updated_at=format_instant(now))
+    summary["longTerm"] = {"retired": len(retired)}
     return SweepPlan(
         writes=tuple(writes),
         sources=dict(promotion.sources),
@@ -349,6 +357,7 @@ def plan_sweep(
         session_seen=sessions.seen,
         summary=summary,
         model=requests,
+        retired=retired,
     )
 
 

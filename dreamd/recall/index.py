@@ -13,23 +13,19 @@ Rules:
 - Updates are incremental and run in one transaction: a file whose (mtime_ns, size) is unchanged
   is not read; a changed one is re-hashed and re-chunked only when its sha256 differs; files that
   are gone are removed.
-- ``chunks_fts`` is an external-content FTS5 table over ``chunks``, kept in sync here: per file
-  on an incremental update, rebuilt in one pass when an empty index is filled.
-  Its rank is bm25 with the heading weighted half as much as the text. Searching is
-  :mod:`dreamd.recall.search`'s job, through :meth:`RecallIndex.read`.
-- Only parameterised SQL; the schema version is ``PRAGMA user_version``. A connection is used by
-  one thread at a time (the daemon may hand it to a worker thread, hence
-  ``check_same_thread=False``).
+- Each chunk is stored with its labels (:mod:`dreamd.recall.labels`: speaker, entities, Retain
+  kind and confidence, CJK grams). ``chunks_fts`` (:mod:`dreamd.recall.schema`) is kept in sync
+  here: per file on an incremental update, rebuilt in one pass when an empty index is filled.
+  Searching is :mod:`dreamd.recall.search`'s job, through :meth:`RecallIndex.read`.
+- A connection is used by one thread at a time (the daemon may hand it to a worker thread,
+  hence ``check_same_thread=False``).
 """
 
 from __future__ import annotations
 
-import logging
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Self, TypeVar
@@ -42,42 +38,28 @@ from dreamd.layout import (
     is_short_term_path,
     resolve_inside,
 )
+from dreamd.recall.analysis import stems
+from dreamd.recall.candidates import read_frequency
 from dreamd.recall.chunking import chunk_for_index
+from dreamd.recall.labels import label_chunk
+from dreamd.recall.schema import (
+    FTS_ADD,
+    FTS_REMOVE,
+    SCHEMA_VERSION,
+    connect_or_recover,
+    is_corrupt,
+    reset,
+    transaction,
+)
 from dreamd.recall.sources import CORPUS_DIR, Source, discover_sources
 from dreamd.snippets import content_hash
 
 __all__ = ["SCHEMA_VERSION", "IndexStats", "RecallIndex", "kind_of"]
 
-SCHEMA_VERSION = 1
-_CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
-_log = logging.getLogger(__name__)
 _T = TypeVar("_T")
-
-_SCHEMA = (
-    "CREATE TABLE files(path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL,"
-    " size INTEGER NOT NULL, sha256 TEXT NOT NULL)",
-    "CREATE TABLE chunks(id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,"
-    " end_line INTEGER NOT NULL, heading TEXT NOT NULL, text TEXT NOT NULL, day TEXT,"
-    " kind TEXT NOT NULL)",
-    "CREATE INDEX chunks_path ON chunks(path)",
-    "CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, text, content='chunks',"
-    " content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
-    "CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row)",
-    "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('rank', 'bm25(0.5, 1.0)')",
-)
-_FTS_ADD = (
-    "INSERT INTO chunks_fts(rowid, heading, text) SELECT id, heading, text FROM chunks"
-    " WHERE path = ?"
-)
-_FTS_REMOVE = (
-    "INSERT INTO chunks_fts(chunks_fts, rowid, heading, text)"
-    " SELECT 'delete', id, heading, text FROM chunks WHERE path = ?"
-)
-_DROP = (
-    "DROP TABLE IF EXISTS chunks_vocab",
-    "DROP TABLE IF EXISTS chunks_fts",
-    "DROP TABLE IF EXISTS chunks",
-    "DROP TABLE IF EXISTS files",
+_INSERT = (
+    "INSERT INTO chunks(path, start_line, end_line, heading, speaker, text, grams, day, kind,"
+    " confidence, entities) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -92,10 +74,6 @@ class IndexStats:
     chunks_written: int
     chunks: int
     bytes_read: int
-
-
-class _SchemaMismatchError(Exception):
-    """The database is readable but is not this version of the index."""
 
 
 def kind_of(path: str) -> str:
@@ -114,7 +92,7 @@ class RecallIndex:
         self.root = root
         self.db = db
         self._conn = connection
-        self._count: tuple[int, int] | None = None  # (PRAGMA data_version, chunk count)
+        self._memo = _Memo(-1)
 
     @classmethod
     def open(cls, root: Path) -> RecallIndex:
@@ -122,7 +100,7 @@ class RecallIndex:
         db = resolve_inside(root, INDEX_FILE)
         try:
             db.parent.mkdir(parents=True, exist_ok=True)
-            return cls(root, db, _connect_or_recover(db))
+            return cls(root, db, connect_or_recover(db))
         except (OSError, sqlite3.OperationalError) as exc:
             raise StateError(f"{db}: cannot open the recall index: {exc}") from exc
 
@@ -154,34 +132,63 @@ class RecallIndex:
         return self._recovering(lambda: action(self._conn))
 
     def chunk_count(self) -> int:
-        """The number of indexed chunks (cached until any connection changes the database)."""
+        """The number of indexed chunks (cached until the database changes)."""
+        memo = self._current()
+        if memo.count is None:
+            memo.count = int(self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        return memo.count
+
+    def speakers(self) -> dict[str, int]:
+        """How many chunks each stem of a speaker label labels (cached until a change)."""
+        memo = self._current()
+        if memo.speakers is None:
+            counts: dict[str, int] = {}
+            rows = self.read(
+                lambda conn: conn.execute(
+                    "SELECT speaker, count(*) FROM chunks WHERE speaker != '' GROUP BY speaker"
+                ).fetchall()
+            )
+            for speaker, number in rows:
+                for word in set(stems(speaker)):
+                    counts[word] = counts.get(word, 0) + int(number)
+            memo.speakers = counts
+        return memo.speakers
+
+    def frequencies(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many chunks hold each stemmed term (cached until a change)."""
+        memo = self._current()
+        missing = [term for term in terms if term not in memo.frequency]
+        if missing:
+            memo.frequency.update(self.read(lambda conn: read_frequency(conn, missing)))
+        return {term: memo.frequency[term] for term in terms}
+
+    def _current(self) -> _Memo:
+        """The cache for the database as it is now (PRAGMA data_version sees other writers)."""
         version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
-        if self._count is None or self._count[0] != version:
-            total = int(self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
-            self._count = (version, total)
-        return self._count[1]
+        if self._memo.version != version:
+            self._memo = _Memo(version)
+        return self._memo
 
     def _recovering(self, action: Callable[[], _T], *, refill: bool = True) -> _T:
         """Run ``action``; if the database turns out corrupt, replace it and run it again."""
         try:
             return action()
         except sqlite3.DatabaseError as exc:
-            if not _is_corrupt(exc):
+            if not is_corrupt(exc):
                 raise
         self._conn.close()
-        self._conn = _connect_or_recover(self.db, force=True)
-        self._count = None
+        self._conn = connect_or_recover(self.db, force=True)
+        self._memo = _Memo(-1)
         if refill:
             self._sync(rebuild=False)
         return action()
 
     def _sync(self, *, rebuild: bool) -> IndexStats:
         found = discover_sources(self.root)
-        self._count = None
-        with _transaction(self._conn) as conn:
+        self._memo = _Memo(-1)
+        with transaction(self._conn) as conn:
             if rebuild:
-                for statement in (*_DROP, *_SCHEMA):
-                    conn.execute(statement)
+                reset(conn)
             # Filling an empty index, FTS5 is built once at the end: much faster than per file.
             tally = _Tally(bulk=conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None)
             rows = conn.execute("SELECT path, mtime_ns, size, sha256 FROM files").fetchall()
@@ -199,9 +206,22 @@ class RecallIndex:
             if tally.bulk:
                 conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
             total = int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        if tally.bulk and tally.written:
+            # A bulk fill leaves the whole database in the WAL; fold it back so reads are direct.
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return IndexStats(
             len(found), tally.read, tally.changed, len(gone), tally.written, total, tally.bytes
         )
+
+
+@dataclass(slots=True)
+class _Memo:
+    """Counts kept between searches while the database does not change."""
+
+    version: int
+    count: int | None = None
+    speakers: dict[str, int] | None = None
+    frequency: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -237,13 +257,27 @@ class _Tally:
             chunks = chunk_for_index(path, text)
             kind = kind_of(path)
             self.remove(conn, path)
-            conn.executemany(
-                "INSERT INTO chunks(path, start_line, end_line, heading, text, day, kind)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(path, c.start_line, c.end_line, c.heading, c.text, c.day, kind) for c in chunks],
-            )
+            rows = []
+            for c in chunks:
+                labels = label_chunk(c.text, c.heading)
+                rows.append(
+                    (
+                        path,
+                        c.start_line,
+                        c.end_line,
+                        c.heading,
+                        labels.speaker,
+                        c.text,
+                        labels.grams,
+                        c.day,
+                        labels.kind or kind,
+                        labels.confidence,
+                        " ".join(labels.entities),
+                    )
+                )
+            conn.executemany(_INSERT, rows)
             if not self.bulk:
-                conn.execute(_FTS_ADD, (path,))
+                conn.execute(FTS_ADD, (path,))
             self.written += len(chunks)
         conn.execute(
             "INSERT OR REPLACE INTO files(path, mtime_ns, size, sha256) VALUES (?, ?, ?, ?)",
@@ -254,69 +288,5 @@ class _Tally:
     def remove(self, conn: sqlite3.Connection, path: str) -> None:
         """Drop a file's chunks, and their FTS5 entries unless FTS5 is rebuilt at the end."""
         if not self.bulk:
-            conn.execute(_FTS_REMOVE, (path,))
+            conn.execute(FTS_REMOVE, (path,))
         conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
-
-
-@contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        with suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
-def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(code, int) and code & 0xFF in _CORRUPT_CODES
-
-
-def _connect_or_recover(db: Path, *, force: bool = False) -> sqlite3.Connection:
-    if not force:
-        try:
-            return _connect(db)
-        except _SchemaMismatchError:
-            pass
-        except sqlite3.DatabaseError as exc:
-            if not _is_corrupt(exc):
-                raise
-    stamp = int(time.time())
-    for suffix in ("", "-wal", "-shm"):
-        with suppress(FileNotFoundError):
-            Path(f"{db}{suffix}").replace(f"{db}.corrupt-{stamp}{suffix}")
-    _log.warning("recall index %s was unreadable; moved aside to %s.corrupt-%d", db, db, stamp)
-    return _connect(db)
-
-
-def _connect(db: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-    try:
-        conn.execute("PRAGMA busy_timeout = 5000")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        if _schema_version(conn) == 0:
-            with _transaction(conn):
-                if _schema_version(conn) == 0:  # another process may have created it meanwhile
-                    for statement in _SCHEMA:
-                        conn.execute(statement)
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
-        version = _schema_version(conn)
-    except BaseException:
-        conn.close()
-        raise
-    if version != SCHEMA_VERSION:
-        conn.close()
-        raise _SchemaMismatchError(f"{db}: schema version {version}")
-    return conn
-
-
-def _schema_version(conn: sqlite3.Connection) -> int:
-    """``PRAGMA user_version``; -1 for a version-0 database that holds someone else's tables."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version == 0 and conn.execute("SELECT 1 FROM sqlite_master").fetchone():
-        return -1
-    return version

@@ -2,7 +2,11 @@
 
 Under the workspace lock: read the store, record, write it back atomically, and append
 ``memory.recall.recorded`` / ``memory.recall.skipped`` events. Events carry the query's hash,
-never its text, so nothing a person typed into a search is stored in the clear.
+never its text, so nothing a person typed into a search is stored in the clear. A *context* hit
+(a line holding no query term, shown for its neighbours) is not a recall and is not recorded.
+
+Rows leaving the store — stale ones, and those the 512-row cap evicts — are appended to the
+long-term layer first (:mod:`dreamd.recall.longterm`), then the store is saved without them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from dreamd.clock import day_of, format_instant
 from dreamd.events import append_events
 from dreamd.lock import workspace_lock
 from dreamd.recall.hits import Hit
+from dreamd.recall.longterm import plan_retirement
+from dreamd.recall.longterm_file import append_longterm
 from dreamd.recall.traces import RecordOutcome, record_hits
 from dreamd.snippets import query_hash
 from dreamd.state import RECALL_STORE
@@ -36,6 +42,7 @@ def record_search(
     lock_timeout: float = 10.0,
 ) -> RecordOutcome:
     """Record ``hits`` for ``query`` in the workspace at ``root``."""
+    hits = [hit for hit in hits if not hit.context]
     with workspace_lock(root, timeout=lock_timeout):
         store, _ = load_table(root, RECALL_STORE)
         updated, outcome = record_hits(
@@ -47,8 +54,15 @@ def record_search(
             origin=origin,
             session_kind=session_kind,
         )
-        if outcome.recorded:
-            save_table(root, RECALL_STORE, updated)
+        kept, retired = plan_retirement(
+            updated.rows,
+            now=now,
+            extras={**store.extras, **updated.extras},  # evicted rows' extras are only in store
+            evicted=outcome.evicted,
+        )
+        append_longterm(root, retired)
+        if outcome.recorded or retired:
+            save_table(root, RECALL_STORE, updated.with_rows(kept, updated_at=updated.updated_at))
         stamp = format_instant(now)
         recorded = [hit for hit in hits if not any(hit is s for s, _ in outcome.skipped)]
         events = []

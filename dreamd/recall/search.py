@@ -1,123 +1,62 @@
-"""Search: free-text queries over the recall index, scored into [0, 1].
+"""Search: free-text queries over the recall index -> ranked hits with scores in [0, 1].
 
 Rules:
 
-- User text never reaches FTS5 syntax: the query is tokenised into words (lowercased, diacritics
-  removed, stop words and one-letter words dropped, at most :data:`MAX_TERMS`), each word is
-  quoted, and only this module joins them with AND/OR. Operators, quotes, ``*``, ``NEAR``, ``-x``
-  are just text, so no query raises; a query without words returns no hits.
-- Candidates come from FTS5, ranked by its bm25 (the heading weighs half as much as the text),
-  up to ``5·k`` per probe: every query word together (AND); the chunks holding a rare word, with
-  the common words added to the ranking; and, when that leaves the pool short, any word (OR).
-  A probe ranks only the :data:`RANK_BUDGET` newest matches (highest rowid), so a word found in
-  thousands of chunks costs a bounded time; a rare word's matches are always ranked in full.
-- Each candidate is scored ``coverage ** 1.5 · (0.75 + 0.25 · bm25 / best bm25)``: ``coverage`` is
-  the idf-weighted share of query words present (heading included), and bm25 is recomputed here
-  over the candidates so probes compare. A chunk with every word scores >= 0.75; one with 1 of 4
-  equally rare words scores <= 0.125, however good the best hit is.
-- Hits are ordered by score (rounded to 4 places), then path and line, so equal input gives equal
-  output. ``since_days`` drops chunks dated before ``now - since_days`` (undated ones are kept).
+- The query is parsed (:mod:`dreamd.recall.query`): terms, ``@entities``, a window of days, a
+  "when" question. A query without terms finds nothing (unless an entity filter names one).
+- A query term that is the speaker label of at least half the chunks holding it (a speaker's
+  name: ``- Dana: ...``) is a *name*: it selects whose lines to prefer instead of being
+  searched as a word, unless the query has no other term.
+- Candidates come from FTS5 (:mod:`dreamd.recall.candidates`, at most ``max(3k, 20)`` rows a
+  probe), with the lines right before and after the first ``k`` of them;
+  :mod:`dreamd.recall.ranking` scores and orders them. Hits are ordered by
+  rank (ties: path, line), so equal input gives equal output; ``score`` is the relevance
+  dreaming records, ``why`` the signals behind the rank.
+- Filters are hard: ``since_days`` / ``first_day`` / ``last_day`` drop chunks of notes dated
+  outside (undated files stay), ``kinds`` keeps those kinds (a file kind — daily, memory, note,
+  corpus — or a Retain kind — world, experience, opinion, observation), ``entity`` keeps chunks
+  that tag ``@entity``. A window named in the query itself only ranks, never filters.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import sqlite3
-import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
 
+from dreamd.recall.candidates import (
+    RANK_BUDGET,
+    Filters,
+    Row,
+    fetch_candidates,
+    fetch_neighbours,
+    match_expression,
+)
 from dreamd.recall.chunking import chunk_snippet
 from dreamd.recall.hits import Hit
 from dreamd.recall.index import RecallIndex
+from dreamd.recall.query import Query, Term, parse_query
+from dreamd.recall.ranking import Ranked, rank_rows
 
-__all__ = [
-    "MAX_TERMS",
-    "RANK_BUDGET",
-    "STOP_WORDS",
-    "match_expression",
-    "query_terms",
-    "search",
-]
+__all__ = ["RANK_BUDGET", "match_expression", "search"]
 
-MAX_TERMS = 32
-MAX_ENTITIES = 8
-RANK_BUDGET = 1000  # at most this many matches of one FTS5 expression are ranked by bm25
-HEADING_WEIGHT = 0.5
-_K1, _B = 1.2, 0.75
-_STOP_TEXT = """
-    a about above after again all also am an and any are as at be been before being below both
-    but by can could did do does doing down during each else few for from further had has have
-    having he her here hers him his how if in into is it its itself just me more most my no nor
-    not now of off on once only or other our ours out over own same she should so some such than
-    that the their theirs them then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your yours
-"""
-STOP_WORDS: frozenset[str] = frozenset(_STOP_TEXT.split())
-
-_WORD = re.compile(r"[^\W_]+")
-_ENTITY = re.compile(r"(?<![\w@.])@([^\W\d_][\w.-]*)")
-_FLOOR = (
-    "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"
-)
-_RANKED = (  # rank in FTS5 alone, then fetch only the winners
-    "SELECT c.id, c.path, c.start_line, c.end_line, c.heading, c.text, c.day, c.kind"
-    " FROM (SELECT rowid AS id, bm25(chunks_fts, 0.5, 1.0) AS r FROM chunks_fts"
-    " WHERE chunks_fts MATCH ? AND rowid >= ? ORDER BY r, rowid LIMIT ?) AS m"
-    " JOIN chunks AS c ON c.id = m.id ORDER BY m.r, c.id"
-)
-_RANKED_SINCE = (  # the day filter needs every match joined before the ranking
-    "SELECT c.id, c.path, c.start_line, c.end_line, c.heading, c.text, c.day, c.kind"
-    " FROM chunks_fts JOIN chunks AS c ON c.id = chunks_fts.rowid"
-    " WHERE chunks_fts MATCH ? AND chunks_fts.rowid >= ? AND (c.day IS NULL OR c.day >= ?)"
-    " ORDER BY bm25(chunks_fts, 0.5, 1.0), c.id LIMIT ?"
-)
+NAME_SHARE = 0.5  # a term is a name when at least this share of its chunks have it as speaker
 
 
-class _Row(NamedTuple):
-    id: int
-    path: str
-    start_line: int
-    end_line: int
-    heading: str
-    text: str
-    day: str | None
-    kind: str
+@dataclass(frozen=True, slots=True)
+class _Found:
+    candidates: list[Row]
+    neighbours: list[Row]
+    frequency: dict[str, int]
+    names: frozenset[str]
 
 
-def _fold(text: str) -> str:
-    """Lowercase and strip diacritics, as the index's ``remove_diacritics 2`` tokenizer does."""
-    lowered = text.lower()
-    if lowered.isascii():
-        return lowered
-    decomposed = unicodedata.normalize("NFD", lowered)
-    return unicodedata.normalize(
-        "NFC", "".join(char for char in decomposed if not unicodedata.combining(char))
-    )
-
-
-def query_terms(query: str) -> tuple[str, ...]:
-    """The distinct searchable words of ``query``, in order."""
-    terms: dict[str, None] = {}
-    for word in _WORD.findall(_fold(query)):
-        if word in STOP_WORDS or (len(word) == 1 and word.isascii()):
-            continue
-        terms[word] = None
-        if len(terms) == MAX_TERMS:
-            break
-    return tuple(terms)
-
-
-def match_expression(terms: tuple[str, ...]) -> str:
-    """An FTS5 MATCH expression: every term quoted as a string, OR-ed together."""
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
-
-
-def _since_day(now: datetime, since_days: float | None) -> str:
-    """The oldest day kept, as ``YYYY-MM-DD``; ``""`` keeps every day."""
+def _first_day(now: datetime, since_days: float | None) -> str | None:
+    """The oldest day kept, as ``YYYY-MM-DD``; None keeps every day."""
     if since_days is None:
-        return ""
+        return None
     if math.isnan(since_days) or since_days < 0:
         raise ValueError(f"since_days must be a number >= 0, got {since_days!r}")
     try:
@@ -126,98 +65,48 @@ def _since_day(now: datetime, since_days: float | None) -> str:
         return date.min.isoformat()
 
 
-def _entities(text: str) -> tuple[str, ...]:
-    found: dict[str, None] = {}
-    for match in _ENTITY.finditer(text):
-        name = match.group(1).rstrip(".-").lower()
-        found[name] = None
-        if len(found) == MAX_ENTITIES:
-            break
-    return tuple(found)
+def _collect(
+    conn: sqlite3.Connection,
+    query: Query,
+    filters: Filters,
+    pool: int,
+    around: int,
+    speakers: dict[str, int],
+    frequency: dict[str, int],
+) -> _Found:
+    names = frozenset(
+        term.stem
+        for term in query.terms
+        if speakers.get(term.stem, 0) >= NAME_SHARE * frequency[term.stem] > 0
+    )
+    content = tuple(term for term in query.terms if term.stem not in names) or query.terms
+    rows = fetch_candidates(conn, content, frequency, filters, pool)
+    if names and content is not query.terms:
+        named = tuple(term for term in query.terms if term.stem in names)
+        rows += fetch_candidates(conn, content, frequency, filters, pool, required=named)
+    unique = list({row.id: row for row in rows}.values())
+    near: list[Row] = []
+    if filters.kinds is None and filters.entity is None:  # a neighbour would escape them
+        near = fetch_neighbours(conn, unique[:around], known=unique)
+    return _Found(unique, near, frequency, names)
 
 
-def _idf(documents: int, frequency: int) -> float:
-    """BM25's idf, kept positive even when the chunk count is momentarily stale."""
-    return max(0.01, math.log(1.0 + (documents - frequency + 0.5) / (frequency + 0.5)))
-
-
-def _probe(
-    conn: sqlite3.Connection, expression: str, most: int, since: str, pool: int
-) -> list[_Row]:
-    """The ``pool`` best chunks by bm25 among the :data:`RANK_BUDGET` newest matches.
-
-    ``most`` bounds the number of matches (from document frequencies); under the budget the
-    newest-matches floor is not needed.
-    """
-    floor = None
-    if most >= RANK_BUDGET:
-        floor = conn.execute(_FLOOR, (expression, RANK_BUDGET - 1)).fetchone()
-    start = floor[0] if floor else 0
-    if since:
-        cursor = conn.execute(_RANKED_SINCE, (expression, start, since, pool))
-    else:
-        cursor = conn.execute(_RANKED, (expression, start, pool))
-    return [_Row(*row) for row in cursor]
-
-
-def _candidates(
-    conn: sqlite3.Connection, terms: tuple[str, ...], since: str, pool: int
-) -> tuple[dict[str, int], list[_Row]]:
-    """Document frequencies of ``terms`` and the candidate chunks (see the module rules)."""
-    frequency = dict.fromkeys(terms, 0)
-    for term in terms:
-        found = conn.execute("SELECT doc FROM chunks_vocab WHERE term = ?", (term,)).fetchone()
-        frequency[term] = int(found[0]) if found else 0
-    selective: list[str] = []
-    budget = RANK_BUDGET
-    for term in sorted(terms, key=lambda term: (frequency[term], term)):
-        if frequency[term] > budget:
-            break
-        selective.append(term)
-        budget -= frequency[term]
-    anything = match_expression(terms)
-    # (expression, most matches it can have): every word, rare words (+ common ones), any word.
-    probes: list[tuple[str, int]] = []
-    if len(terms) > 1 and min(frequency.values()) > 0:
-        every = " AND ".join(match_expression((term,)) for term in terms)
-        probes.append((every, min(frequency.values())))
-    rare = sum(frequency[term] for term in selective)
-    if selective and len(selective) < len(terms):
-        # Rows holding a rare word; the common words are in the expression only for bm25.
-        probes.append((f"({match_expression(tuple(selective))}) AND ({anything})", rare))
-    probes.append((anything, sum(frequency.values()) or RANK_BUDGET))
-    rows: dict[int, _Row] = {}
-    for expression, most in probes:
-        if expression is anything and len(selective) < len(terms) and len(rows) >= pool:
-            break  # the pool is full of better rows than common-word-only matches
-        for row in _probe(conn, expression, most, since, pool):
-            rows.setdefault(row.id, row)
-    return frequency, list(rows.values())
-
-
-def _scores(rows: list[_Row], weights: dict[str, float]) -> list[float]:
-    """Each candidate's score: ``coverage ** 1.5 * (0.75 + 0.25 * bm25 / best bm25)``."""
-    terms, idfs = tuple(weights), tuple(weights.values())
-    counted = []
-    for row in rows:
-        head = _WORD.findall(_fold(row.heading))
-        body = _WORD.findall(_fold(row.text))
-        counts = [HEADING_WEIGHT * head.count(term) + body.count(term) for term in terms]
-        counted.append((counts, len(head) + len(body)))
-    average = max(1.0, sum(length for _, length in counted) / len(counted))
-    total = sum(idfs)
-    parts = []
-    for counts, length in counted:
-        norm = _K1 * (1 - _B + _B * length / average)
-        present = [(idf, count) for idf, count in zip(idfs, counts, strict=True) if count]
-        coverage = sum(idf for idf, _ in present) / total
-        bm25 = sum(idf * count * (_K1 + 1) / (count + norm) for idf, count in present)
-        parts.append((coverage, bm25))
-    best = max(bm25 for _, bm25 in parts)
-    return [
-        round(coverage**1.5 * (0.75 + 0.25 * (bm25 / best if best > 0 else 0.0)), 4)
-        for coverage, bm25 in parts
-    ]
+def _hit(ranked: Ranked) -> Hit:
+    row = ranked.row
+    why = tuple((name, round(value, 3)) for name, value in ranked.signals.items() if value)
+    return Hit(
+        path=row.path,
+        start_line=row.start_line,
+        end_line=row.end_line,
+        snippet=chunk_snippet(row.text),
+        score=ranked.score,
+        kind=row.kind,
+        day=row.day,
+        entities=tuple(row.entities.split()),
+        confidence=row.confidence,
+        why=why,
+        context=ranked.context,
+    )
 
 
 def search(
@@ -227,30 +116,37 @@ def search(
     k: int = 10,
     since_days: float | None = None,
     now: datetime,
+    first_day: str | None = None,
+    last_day: str | None = None,
+    kinds: Iterable[str] | None = None,
+    entity: str | None = None,
 ) -> list[Hit]:
     """The ``k`` best hits for ``query`` in ``index`` (see the module rules)."""
-    terms = query_terms(query)
-    if not terms or k <= 0:
-        return []
-    since, pool = _since_day(now, since_days), max(5 * k, 20)
-    frequency, rows = index.read(lambda conn: _candidates(conn, terms, since, pool))
-    if not rows:
-        return []
-    documents = max(index.chunk_count(), 1)
-    scores = _scores(rows, {term: _idf(documents, frequency[term]) for term in terms})
-    ranked = sorted(
-        zip(scores, rows, strict=True), key=lambda p: (-p[0], p[1].path, p[1].start_line)
+    since = _first_day(now, since_days)
+    if since is not None and (first_day is None or since > first_day):
+        first_day = since
+    wanted = entity.lstrip("@").lower() if entity else None
+    filters = Filters(
+        first_day, last_day, frozenset(kinds) if kinds is not None else None, wanted or None
     )
-    return [
-        Hit(
-            path=row.path,
-            start_line=row.start_line,
-            end_line=row.end_line,
-            snippet=chunk_snippet(row.text),
-            score=score,
-            kind=row.kind,
-            day=row.day,
-            entities=_entities(row.text),
-        )
-        for score, row in ranked[:k]
-    ]
+    parsed = parse_query(query, today=now.date())
+    if not parsed.terms and wanted:
+        parsed = parse_query(wanted, today=now.date())
+        parsed = Query(parsed.terms or (Term(wanted, wanted),), (wanted,))
+    if not parsed.terms or k <= 0:
+        return []
+    pool = max(3 * k, 20)
+    speakers = index.speakers()
+    frequency = index.frequencies(parsed.stems)
+    found = index.read(lambda conn: _collect(conn, parsed, filters, pool, k, speakers, frequency))
+    ranked = rank_rows(
+        parsed,
+        found.candidates,
+        found.neighbours,
+        documents=max(index.chunk_count(), 1),
+        frequency=found.frequency,
+        names=found.names,
+        today=now.date(),
+        span=k,
+    )
+    return [_hit(item) for item in ranked[:k]]

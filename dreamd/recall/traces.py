@@ -14,7 +14,8 @@ Pure: :func:`record_hits` takes a store and returns a new one. Rules, in the ord
   grounded signals, which an operator stages on purpose; ingestion never does); taint is
   sticky: a row once recorded from an ``untrusted``/``system`` origin keeps that origin.
 * The store keeps at most 512 rows: the oldest ``lastRecalledAt`` goes first, then the fewest
-  signals, then the lowest score.
+  signals, then the lowest score. Evicted rows come back in ``RecordOutcome.evicted`` so the
+  shell can move them to the long-term layer (:mod:`dreamd.recall.longterm`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class RecordOutcome:
     unchanged: tuple[str, ...]
     skipped: tuple[tuple[Hit, str], ...]
     dropped: tuple[str, ...]  # rows evicted by the 512-row cap
+    evicted: tuple[RecallEntry, ...] = ()  # those rows, for the long-term layer
 
 
 def base_key(path: str, start_line: int, end_line: int) -> str:
@@ -185,7 +187,8 @@ def record_hits(
         recorded.append(key)
     kept, dropped = trim_store(rows)
     table = store.with_rows(kept, updated_at=stamp if recorded else store.updated_at)
-    outcome = RecordOutcome(tuple(recorded), tuple(unchanged), tuple(skipped), dropped)
+    evicted = tuple(rows[key] for key in dropped)
+    outcome = RecordOutcome(tuple(recorded), tuple(unchanged), tuple(skipped), dropped, evicted)
     return table, outcome
 
 

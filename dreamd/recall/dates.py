@@ -1,0 +1,180 @@
+"""Dates in questions: "in May 2023", "on 13 October 2023", "last week" -> a window of days.
+
+Rules:
+
+- :func:`find_window` returns the window the query speaks of (first and last day, inclusive) and
+  the query with the date phrases blanked out, so "May" and "2023" are not searched as words.
+- Recognised, in English: ISO days (``2023-05-08``); a day with a month name and year in either
+  order (``8 May 2023``, ``May 8th, 2023``); a month and year (``May 2023``); a bare month or year
+  after ``in``/``during``/``since``/``of``... (``in June``: its latest occurrence up to ``now``;
+  ``in 2023``); and relative phrases counted back from ``now``: today, yesterday, this/last
+  week, weekend, month, year, ``last Friday``, ``N days|weeks|months|years ago``.
+- "before X" widens the window two weeks back from X, "after X" two weeks forward; "since X"
+  runs from X to ``now``. When a query holds several dates, the window spans all of them.
+- A phrase that is not a real date (``31 February 2023``) is left as words. Pure: ``now`` is given.
+- :func:`day_bound` reads a ``--since``/``--until`` value: a day (``2025-11-01``) or a duration
+  back from now (``30d``, ``12h``).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from dreamd.clock import parse_day
+from dreamd.config import parse_duration
+
+__all__ = ["DayWindow", "day_bound", "find_window"]
+
+_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): n for n, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_LEAD = r"(?P<lead>\b(?:before|after|since|until|on|in|during|of|from|by|early|late|mid)\s+)?"
+_ABSOLUTE = frozenset({"iso", "dmy", "mdy", "my", "m", "y"})
+_UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+_BARE_LEAD = r"(?P<lead>\b(?:in|during|since|of|early|late|mid|until)\s+)"
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(lead + pattern, re.IGNORECASE))
+    for kind, lead, pattern in (
+        ("iso", _LEAD, r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b"),
+        ("dmy", _LEAD, rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"),
+        ("mdy", _LEAD, rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"),
+        ("my", _LEAD, rf"\b{_MONTH},?\s+{_YEAR}\b"),
+        ("m", _BARE_LEAD, rf"{_MONTH}(?!\w)"),
+        ("y", _BARE_LEAD, rf"{_YEAR}\b"),
+        (
+            "ago",
+            _LEAD,
+            r"\b(?P<count>\d+|a|an|one|two|three|four|five|six)\s+"
+            r"(?P<unit>day|week|month|year)s?\s+ago\b",
+        ),
+        (
+            "relative",
+            _LEAD,
+            r"\b(?P<which>this|last|past|previous)\s+"
+            r"(?P<unit>week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")\b",
+        ),
+        ("named", _LEAD, r"\b(?P<which>today|tonight|yesterday)\b"),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DayWindow:
+    """Days ``first`` to ``last``, inclusive."""
+
+    first: date
+    last: date
+
+    def holds(self, day: str | None) -> bool:
+        """True when the ``YYYY-MM-DD`` day is inside the window."""
+        return day is not None and self.first.isoformat() <= day <= self.last.isoformat()
+
+
+def _month_span(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _span(kind: str, found: re.Match[str], now: date) -> tuple[date, date]:
+    """The days one matched phrase means; ValueError when it is not a real date."""
+    group = found.groupdict()
+    if kind in {"iso", "dmy", "mdy"}:
+        month = int(group["month"]) if kind == "iso" else _MONTHS[group["month"].lower()]
+        day = date(int(group["year"]), month, int(group["day"]))
+        return day, day
+    if kind == "my":
+        return _month_span(int(group["year"]), _MONTHS[group["month"].lower()])
+    if kind == "m":
+        month = _MONTHS[group["month"].lower()]
+        return _month_span(now.year if month <= now.month else now.year - 1, month)
+    if kind == "y":
+        return date(int(group["year"]), 1, 1), date(int(group["year"]), 12, 31)
+    if kind == "ago":
+        count = group["count"].lower()
+        back = (int(count) if count.isdigit() else _NUMBERS[count]) * _UNITS[group["unit"]]
+        day = now - timedelta(days=back)
+        slack = timedelta(days=max(1, back // 7))
+        return day - slack, min(now, day + slack)
+    if kind == "named":
+        day = now - timedelta(days=1 if group["which"].lower() == "yesterday" else 0)
+        return day, day
+    return _relative(group["which"].lower(), group["unit"].lower(), now)
+
+
+def _relative(which: str, unit: str, now: date) -> tuple[date, date]:
+    """``this``/``last``/``past``/``previous`` week, weekend, month, year or weekday."""
+    if unit in _WEEKDAYS:
+        back = (now.weekday() - _WEEKDAYS[unit]) % 7 or 7
+        day = now - timedelta(days=back)
+        return day, day
+    if which == "past":  # a rolling span ending today
+        return now - timedelta(days=7 if unit == "weekend" else _UNITS[unit]), now
+    last = which != "this"
+    if unit in {"week", "weekend"}:
+        monday = now - timedelta(days=now.weekday() + (7 if last else 0))
+        if unit == "weekend":
+            return monday + timedelta(days=5), monday + timedelta(days=6)
+        return monday, monday + timedelta(days=6)
+    if unit == "month":
+        if not last:
+            return _month_span(now.year, now.month)
+        if now.month == 1:
+            return _month_span(now.year - 1, 12)
+        return _month_span(now.year, now.month - 1)
+    year = now.year - (1 if last else 0)
+    return date(year, 1, 1), date(year, 12, 31)
+
+
+def find_window(text: str, now: date) -> tuple[DayWindow | None, str]:
+    """The day window ``text`` speaks of, and ``text`` with its date phrases blanked out.
+
+    Relative phrases count back from the latest absolute date of the text when it has one
+    ("last weekend before April 10"), else from ``now``.
+    """
+    spans: list[tuple[date, date]] = []
+    chars = list(text)
+    anchor = now
+    for kind, pattern in _PATTERNS:
+        if kind not in _ABSOLUTE and spans:
+            anchor = max(last for _, last in spans)
+        for found in pattern.finditer("".join(chars)):
+            try:
+                span = _span(kind, found, anchor if kind not in _ABSOLUTE else now)
+            except (ValueError, OverflowError):
+                continue
+            lead = (found.group("lead") or "").strip().lower()
+            first, last = span
+            if lead == "before":
+                first = first - timedelta(days=14)
+            elif lead == "after":
+                last = last + timedelta(days=14)
+            elif lead == "since":
+                last = max(last, now)
+            spans.append((first, last))
+            chars[found.start() : found.end()] = " " * (found.end() - found.start())
+    if not spans:
+        return None, text
+    window = DayWindow(min(first for first, _ in spans), max(last for _, last in spans))
+    return window, "".join(chars)
+
+
+def day_bound(value: str, now: datetime) -> str | None:
+    """``YYYY-MM-DD`` for a day or a duration back from ``now``; None when it is neither."""
+    day = parse_day(value.strip())
+    if day is not None:
+        return day.isoformat()
+    seconds = parse_duration(value)
+    if seconds is None:
+        return None
+    try:
+        return (now - timedelta(seconds=seconds)).date().isoformat()
+    except OverflowError:
+        return date.min.isoformat()

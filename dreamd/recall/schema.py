@@ -1,0 +1,140 @@
+"""The recall index's database: its schema, connections, and recovery from a broken file.
+
+Rules:
+
+- The schema version is ``PRAGMA user_version``. An index written by an older dreamd (a lower
+  version) is derived data: its tables are dropped and rebuilt in place. A database that is
+  corrupt, foreign (tables but version 0) or from a newer dreamd is moved aside to
+  ``index.sqlite.corrupt-<unix ts>`` (with its ``-wal``/``-shm`` files) and a new one is made.
+- ``chunks_fts`` is an external-content FTS5 table over ``chunks`` with four fields: the heading,
+  the speaker label, the text, and the CJK grams. It stems with FTS5's ``porter`` tokenizer over
+  ``unicode61 remove_diacritics 2``; its own rank is bm25 with the heading weighted half.
+- Only parameterised SQL; WAL mode; one connection is used by one thread at a time.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+__all__ = [
+    "FTS_ADD",
+    "FTS_REMOVE",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "connect_or_recover",
+    "is_corrupt",
+    "reset",
+    "transaction",
+]
+
+SCHEMA_VERSION = 2
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+_CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+_log = logging.getLogger(__name__)
+
+SCHEMA = (
+    "CREATE TABLE files(path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL,"
+    " size INTEGER NOT NULL, sha256 TEXT NOT NULL)",
+    "CREATE TABLE chunks(id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,"
+    " end_line INTEGER NOT NULL, heading TEXT NOT NULL, speaker TEXT NOT NULL, text TEXT NOT NULL,"
+    " grams TEXT NOT NULL, day TEXT, kind TEXT NOT NULL, confidence REAL, entities TEXT NOT NULL)",
+    "CREATE INDEX chunks_path ON chunks(path, start_line)",
+    "CREATE INDEX chunks_speaker ON chunks(speaker) WHERE speaker != ''",
+    "CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, speaker, text, grams, content='chunks',"
+    f" content_rowid='id', tokenize='{TOKENIZER}')",
+    "CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row)",
+    "CREATE VIRTUAL TABLE chunks_fields USING fts5vocab(chunks_fts, col)",
+    "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('rank', 'bm25(0.5, 1.0, 1.0, 1.0)')",
+)
+FTS_ADD = (
+    "INSERT INTO chunks_fts(rowid, heading, speaker, text, grams)"
+    " SELECT id, heading, speaker, text, grams FROM chunks WHERE path = ?"
+)
+FTS_REMOVE = (
+    "INSERT INTO chunks_fts(chunks_fts, rowid, heading, speaker, text, grams)"
+    " SELECT 'delete', id, heading, speaker, text, grams FROM chunks WHERE path = ?"
+)
+_TABLES = ("chunks_fields", "chunks_vocab", "chunks_fts", "chunks", "files")
+
+
+class SchemaMismatchError(Exception):
+    """The database is readable but holds someone else's tables or a newer schema."""
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        with suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def reset(conn: sqlite3.Connection) -> None:
+    """Drop every index table and create the current schema (inside a transaction)."""
+    for table in _TABLES:
+        conn.execute(f"DROP TABLE IF EXISTS {table}")
+    for statement in SCHEMA:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
+
+
+def is_corrupt(exc: sqlite3.DatabaseError) -> bool:
+    """True when SQLite says the file is damaged or not a database."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _CORRUPT_CODES
+
+
+def connect_or_recover(db: Path, *, force: bool = False) -> sqlite3.Connection:
+    """A connection to a current-schema index at ``db``, moving a broken file aside first."""
+    if not force:
+        try:
+            return _connect(db)
+        except SchemaMismatchError:
+            pass
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):
+                raise
+    stamp = int(time.time())
+    for suffix in ("", "-wal", "-shm"):
+        with suppress(FileNotFoundError):
+            Path(f"{db}{suffix}").replace(f"{db}.corrupt-{stamp}{suffix}")
+    _log.warning("recall index %s was unreadable; moved aside to %s.corrupt-%d", db, db, stamp)
+    return _connect(db)
+
+
+def _connect(db: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        if 0 <= _schema_version(conn) < SCHEMA_VERSION:
+            with transaction(conn):
+                if 0 <= _schema_version(conn) < SCHEMA_VERSION:  # another process may be first
+                    reset(conn)
+        version = _schema_version(conn)
+    except BaseException:
+        conn.close()
+        raise
+    if version != SCHEMA_VERSION:
+        conn.close()
+        raise SchemaMismatchError(f"{db}: schema version {version}")
+    return conn
+
+
+def _schema_version(conn: sqlite3.Connection) -> int:
+    """``PRAGMA user_version``; -1 for a version-0 database that holds someone else's tables."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version == 0 and conn.execute("SELECT 1 FROM sqlite_master").fetchone():
+        return -1
+    return version
