@@ -34,11 +34,13 @@ if TYPE_CHECKING:
     from dreamd.openclaw import ImportedDreaming
 
 __all__ = [
+    "AdaptersConfig",
     "AgentConfig",
     "AgentsConfig",
     "ApiConfig",
     "Config",
     "DeepConfig",
+    "DiscordConfig",
     "DreamingConfig",
     "HealthConfig",
     "HeartbeatConfig",
@@ -47,6 +49,7 @@ __all__ = [
     "ModelConfig",
     "OpenClawConfig",
     "RemConfig",
+    "TelegramConfig",
     "load_config",
     "merge_openclaw",
     "parse_config",
@@ -54,6 +57,7 @@ __all__ = [
 ]
 
 Fraction = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+UserId = Annotated[int, msgspec.Meta(ge=1)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 Text = Annotated[str, msgspec.Meta(min_length=1)]
 
@@ -165,6 +169,39 @@ class HealthConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, fro
     idle_sweeps: Annotated[int, msgspec.Meta(ge=1)] = 3
 
 
+class DiscordConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[adapters.discord]``: /dreaming and /dream as Discord app commands (SPEC §11).
+
+    The bot token comes from ``token_env`` or ``token_file``, never from this file.
+    """
+
+    enabled: bool = False
+    token_env: Text | None = None
+    token_file: Text | None = None
+    owners: frozenset[UserId] = frozenset()
+    admin_role: UserId | None = None
+    notify: bool = False
+
+
+class TelegramConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[adapters.telegram]``: /dreaming and /dream as Telegram bot commands (SPEC §11)."""
+
+    enabled: bool = False
+    token_env: Text | None = None
+    token_file: Text | None = None
+    owners: frozenset[UserId] = frozenset()
+    chat_admins: bool = False
+    notify: bool = False
+    base_url: Text = "https://api.telegram.org/bot"
+
+
+class AdaptersConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[adapters]``: the chat adapters the daemon runs."""
+
+    discord: DiscordConfig = msgspec.field(default_factory=DiscordConfig)
+    telegram: TelegramConfig = msgspec.field(default_factory=TelegramConfig)
+
+
 class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     """The whole config. ``explicit`` is bookkeeping, never read from the file."""
 
@@ -175,10 +212,12 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=Tr
     jobs: JobsConfig = msgspec.field(default_factory=JobsConfig)
     api: ApiConfig = msgspec.field(default_factory=ApiConfig)
     health: HealthConfig = msgspec.field(default_factory=HealthConfig)
+    adapters: AdaptersConfig = msgspec.field(default_factory=AdaptersConfig)
     explicit: frozenset[str] = frozenset()
 
 
 _INTERNAL = frozenset({"explicit"})
+_ADAPTERS = ("discord", "telegram")
 
 
 _SPECIAL_FORMS = {
@@ -188,6 +227,9 @@ _SPECIAL_FORMS = {
     "agents.heartbeat.every": "a duration like '30m', '1h30m' or '0m'",
     "agents.list[].heartbeat.every": "a duration like '30m', '1h30m' or '0m'",
     "model.endpoint": "an http(s) URL like 'http://localhost:11434/v1'",
+    "adapters.discord.owners": "an array of Discord user ids (whole numbers)",
+    "adapters.telegram.owners": "an array of Telegram user ids (whole numbers)",
+    "adapters.telegram.base_url": "an http(s) URL like 'https://api.telegram.org/bot'",
 }
 
 
@@ -231,6 +273,8 @@ def _describe(info: mi.Type) -> str:
 
 _TYPES = dict(_leaves(mi.type_info(Config), ""))
 _FORMS = {key: _SPECIAL_FORMS.get(key, _describe(info)) for key, info in _TYPES.items()}
+for _name in _ADAPTERS:
+    _FORMS[f"adapters.{_name}.owners[]"] = "a user id (a whole number >= 1)"
 _AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
 _FIELD = re.compile(r"(?:unknown|required) field `(?P<name>[^`]*)`")
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
@@ -343,6 +387,24 @@ def _checked_agents(agents: AgentsConfig, report: _Reporter) -> AgentsConfig:
     return msgspec.structs.replace(agents, list=tuple(normalised), system_agent=system)
 
 
+def _check_adapters(adapters: AdaptersConfig, report: _Reporter) -> None:
+    """An enabled adapter names where its token is, in exactly one way (never the token)."""
+    for name in _ADAPTERS:
+        section = getattr(adapters, name)
+        key = f"adapters.{name}"
+        if section.token_env is not None and section.token_file is not None:
+            raise report.fail(f"{key}.token_file", "set token_env or token_file, not both")
+        if section.enabled and section.token_env is None and section.token_file is None:
+            raise report.fail(
+                f"{key}.token_env",
+                "required when the adapter is enabled; name an environment variable "
+                "(or set token_file) holding the bot token",
+            )
+    base_url = adapters.telegram.base_url
+    if not base_url.startswith(("http://", "https://")):
+        raise report.expected("adapters.telegram.base_url", base_url)
+
+
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
@@ -375,6 +437,7 @@ def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) 
     if model.endpoint is not None and not model.endpoint.startswith(("http://", "https://")):
         raise report.expected("model.endpoint", model.endpoint)
     _check_api(config.api, report)
+    _check_adapters(config.adapters, report)
     agents = _checked_agents(config.agents, report)
     return msgspec.structs.replace(config, agents=agents, explicit=explicit)
 

@@ -36,6 +36,8 @@ import portalocker
 from aiohttp import web
 
 from dreamd import paths
+from dreamd.chat import Router
+from dreamd.chat_adapters import Adapters
 from dreamd.clock import format_instant
 from dreamd.discovery import Workspace
 from dreamd.errors import DreamdError
@@ -56,6 +58,11 @@ __all__ = ["Daemon", "run_daemon"]
 
 _log = logging.getLogger("dreamd")
 STOP_GRACE_SECONDS = 8.0
+
+
+def _dir(runtime: Runtime) -> Path | None:
+    """The config file's folder: relative ``token_file`` paths start there."""
+    return runtime.config_path.parent if runtime.config_path else None
 
 
 def _settings(runtime: Runtime) -> ScheduleSettings:
@@ -100,6 +107,10 @@ class Daemon:
         self._stop = asyncio.Event()
         self._regenerate = asyncio.Event()
         self.scheduler = self._new_scheduler()
+        self.adapters = Adapters(
+            runtime.config.adapters, clock=self.clock, config_dir=_dir(runtime)
+        )
+        self._blocked: str | None = None
         self.metrics.gauges.update(
             {
                 "dreamd_job_slots_in_use": lambda: float(self.budget.statistics()["inUse"]),
@@ -235,6 +246,7 @@ class Daemon:
         self.runtime = runtime
         self._changed()
         self.budget.limit = runtime.config.jobs.max_concurrent
+        self.adapters.reconfigure(runtime.config.adapters, config_dir=_dir(runtime))
         _log.info("reloaded: %d workspace(s)", len(runtime.discovery.workspaces))
         self._regenerate.set()
         return True
@@ -251,21 +263,26 @@ class Daemon:
             loop.add_signal_handler(sig, self.request_stop)
         loop.add_signal_handler(signal.SIGHUP, lambda: loop.create_task(self.reload()))
         runner = await self._serve_api()
+        events: asyncio.Queue[HealthEvent] = asyncio.Queue()  # chat adapters notify owners
+        self.subscribers.append(events)
         try:
             notify(
                 "READY=1", f"STATUS=serving {len(self.runtime.discovery.workspaces)} workspace(s)"
             )
             if ready is not None:
                 ready.set()
+            chat = Router(DaemonService(self))
             async with asyncio.TaskGroup() as group:
                 helpers = [
                     group.create_task(self._watchdog()),
                     group.create_task(self.warm_counts()),
+                    group.create_task(self.adapters.run(chat.dispatch, events)),
                 ]
                 await self._generations()
                 for helper in helpers:
                     helper.cancel()
         finally:
+            self.subscribers.remove(events)
             notify("STOPPING=1")
             await asyncio.to_thread(self.workers.shutdown)
             await runner.cleanup()
@@ -277,6 +294,7 @@ class Daemon:
     async def _generations(self) -> None:
         while not self._stop.is_set():
             self._regenerate.clear()
+            self._note_blocked()
             generation_stop = asyncio.Event()
             self.scheduler = self._new_scheduler()
             task = asyncio.create_task(self.scheduler.run(generation_stop))
@@ -291,6 +309,15 @@ class Daemon:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+    def _note_blocked(self) -> None:
+        """Raise a ``blocked`` event when dreaming is on but cannot sweep (once per reason)."""
+        readiness = self.runtime.readiness
+        blocked = readiness.blocked if self.enabled() else None
+        if blocked and blocked != self._blocked:
+            stamp = format_instant(self.clock.now())
+            self.publish(HealthEvent("blocked", "host", f"{blocked}; fix: {readiness.fix}", stamp))
+        self._blocked = blocked
 
     async def _watchdog(self) -> None:
         interval = watchdog_interval()

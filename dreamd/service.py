@@ -8,19 +8,23 @@ a daemon's answer exactly as it prints its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dreamd.clock import format_instant
 from dreamd.discovery import Workspace
-from dreamd.errors import DreamdError
+from dreamd.errors import DreamdError, LockError
 from dreamd.explain import candidate_json, explain
 from dreamd.hoststate import effective_enabled, load_host_state
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
 from dreamd.phases.cycle import thresholds_of
 from dreamd.phases.deep import rank
 from dreamd.phases.diary import diary_entries
+from dreamd.recall.index import RecallIndex
+from dreamd.recall.record import record_search
+from dreamd.recall.search import search
 from dreamd.status import build_status
 from dreamd.web import BusyError
 from dreamd.workspace import read_snapshot
@@ -68,6 +72,7 @@ class DaemonService:
             "startedAt": self.daemon.started_at,
             "scheduler": self.daemon.scheduler.statistics(),
             "jobs": self.daemon.budget.statistics(),
+            "adapters": self.daemon.adapters.statistics(),
         }
         return document
 
@@ -132,6 +137,49 @@ class DaemonService:
             "now": format_instant(daemon.clock.now()),
             "workspaces": daemon.last_outcomes,
         }
+
+    async def search(
+        self, workspace: str | None, query: str, k: int, *, origin: str | None = None
+    ) -> dict[str, Any]:
+        """The ``k`` best hits in one workspace, or (none named) in all of them, best first.
+
+        With an ``origin`` (``owner``, ``agent``, ...) and dreaming on, the hits are recorded as
+        recall traces like ``dreamd memory search`` records them; without one, nothing is
+        recorded. A workspace busy with a sweep still answers; its traces are then skipped.
+        """
+        daemon = self.daemon
+        spaces = (
+            [self._workspace(workspace)] if workspace else list(daemon.runtime.discovery.workspaces)
+        )
+        now, zone = daemon.clock.now(), daemon.runtime.zone
+        record = origin is not None and daemon.enabled()
+
+        def work() -> list[dict[str, Any]]:
+            found: list[dict[str, Any]] = []
+            for chosen in spaces:
+                with RecallIndex.open(chosen.root) as index:
+                    index.update()
+                    hits = search(index, query, k=k, now=now)
+                if record and origin and hits:
+                    with contextlib.suppress(LockError):
+                        record_search(chosen.root, query, hits, now=now, zone=zone, origin=origin)
+                found += [
+                    {
+                        "workspace": str(chosen.root),
+                        "agents": list(chosen.agents),
+                        "path": h.path,
+                        "startLine": h.start_line,
+                        "endLine": h.end_line,
+                        "snippet": h.snippet,
+                        "score": h.score,
+                        "source": h.source,
+                    }
+                    for h in hits
+                ]
+            found.sort(key=lambda hit: -hit["score"])
+            return found[:k]
+
+        return {"query": query, "hits": await asyncio.to_thread(work)}
 
     def metrics(self) -> str:
         """Prometheus text."""

@@ -53,4 +53,23 @@ SETTINGS: dict[str, str] = {
     "api.listen": "Also listen on loopback TCP, e.g. '127.0.0.1:8765' (default off).",
     "api.tokens_file": "File of '<scope> <token>' lines for TCP clients (required with listen).",
     "health.idle_sweeps": "Sweeps that rank but promote nothing before a warning (default 3).",
+    "adapters.discord.enabled": "Answer /dreaming and /dream in Discord (default false).",
+    "adapters.discord.token_env": "Environment variable holding the bot token (default none).",
+    "adapters.discord.token_file": "File holding the bot token, instead of token_env "
+    "(default none).",
+    "adapters.discord.owners": "User ids allowed on/off and now, besides the app's owners "
+    "(default []).",
+    "adapters.discord.admin_role": "Role id whose members count as owners in their guild "
+    "(default none).",
+    "adapters.discord.notify": "Send health events and blocked to owners by DM (default false).",
+    "adapters.telegram.enabled": "Answer /dreaming and /dream in Telegram (default false).",
+    "adapters.telegram.token_env": "Environment variable holding the bot token (default none).",
+    "adapters.telegram.token_file": "File holding the bot token, instead of token_env "
+    "(default none).",
+    "adapters.telegram.owners": "User ids allowed on/off and now (default []).",
+    "adapters.telegram.chat_admins": "Group administrators count as owners in their group "
+    "(default false).",
+    "adapters.telegram.notify": "Send health events and blocked to owners (default false).",
+    "adapters.telegram.base_url": "Bot API base URL, for a self-hosted server "
+    "(default 'https://api.telegram.org/bot').",
 }

@@ -278,6 +278,9 @@ def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] 
         if "error" in workspace:
             lines.append(f"- workspace {workspace['path']}: error: {workspace['error']}")
             continue
+        if workspace.get("counting"):
+            lines.append(f"- workspace {workspace['path']}: counting…")
+            continue
         lines.append(
             f"- workspace {workspace['path']}: {workspace['shortTerm']} short-term, "
             f"{workspace['candidates']} ready, {workspace['promoted']} promoted "

@@ -146,6 +146,25 @@ def test_defaults_match_the_spec() -> None:
         "jobs": {"max_concurrent": 3},
         "api": {"socket": None, "listen": None, "tokens_file": None},
         "health": {"idle_sweeps": 3},
+        "adapters": {
+            "discord": {
+                "enabled": False,
+                "token_env": None,
+                "token_file": None,
+                "owners": [],
+                "admin_role": None,
+                "notify": False,
+            },
+            "telegram": {
+                "enabled": False,
+                "token_env": None,
+                "token_file": None,
+                "owners": [],
+                "chat_admins": False,
+                "notify": False,
+                "base_url": "https://api.telegram.org/bot",
+            },
+        },
         "explicit": [],
     }
 
@@ -215,7 +234,7 @@ def test_explicit_records_the_keys_the_file_sets() -> None:
     [
         (
             "colour = 1",
-            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw, jobs, api, health",
+            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw, jobs, api, health, adapters",
         ),
         (
             "[dreaming.light]\nlookback = 3",

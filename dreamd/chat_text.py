@@ -1,0 +1,260 @@
+"""What chat commands say: usage, refusals and replies rendered from the service's documents.
+
+Pure: documents in, text out. Replies are plain text (no Markdown), so a snippet of memory is
+shown as written on every platform. :func:`split_text` fits a reply into a platform's message
+limit (Discord 2,000 characters, Telegram 4,096): at line breaks where it can, at spaces where
+a line is too long, and a reply too long for ``max_parts`` messages is trimmed with a note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "DISCORD_LIMIT",
+    "PHASES_TEXT",
+    "TELEGRAM_LIMIT",
+    "adapter_lines",
+    "refusal",
+    "render_candidates",
+    "render_dream_status",
+    "render_explain",
+    "render_rag",
+    "render_report",
+    "render_search",
+    "render_sweep",
+    "split_text",
+    "usage",
+]
+
+DISCORD_LIMIT = 2000
+TELEGRAM_LIMIT = 4096
+SNIPPET_CHARS = 300
+TRIMMED = "… (trimmed; see `dreamd` on the host for the rest)"
+
+PHASES_TEXT = """Phases:
+- implementation detail: each sweep runs light -> REM -> deep.
+- deep is the only stage that writes durable entries to MEMORY.md.
+- DREAMS.md is for human-readable dreaming summaries and diary entries."""
+
+_USAGE: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "dreaming": (
+        ("Usage: /dreaming status", ("dreaming status",)),
+        ("Usage: /dreaming on|off", ("dreaming on", "dreaming off")),
+    ),
+    "dream": (
+        ("Usage: /dream status", ("dream status",)),
+        ("Usage: /dream search <query>", ("dream search",)),
+        ("Usage: /dream report", ("dream report",)),
+        ("Usage: /dream rag status", ("dream rag status",)),
+        ("Usage: /dream explain [selector]", ("dream explain",)),
+        ("Usage: /dream now", ("dream now",)),
+    ),
+}
+_REFUSALS = {
+    "dreaming on": "/dreaming on|off requires owner status for channel callers "
+    "or operator.admin for gateway clients.",
+    "dream now": "/dream now requires owner status for channel callers "
+    "or operator.admin for gateway clients.",
+}
+_REFUSALS["dreaming off"] = _REFUSALS["dreaming on"]
+
+
+def usage(command: str, allowed: Iterable[str]) -> str:
+    """The usage lines of ``command`` that the actor may run (``allowed`` policy keys)."""
+    keys = set(allowed)
+    return "\n".join(
+        line for line, needs in _USAGE.get(command, ()) if any(key in keys for key in needs)
+    )
+
+
+def refusal(key: str) -> str:
+    """What an actor who may not run ``key`` is told."""
+    return _REFUSALS.get(key, "That command is not available here.")
+
+
+def _cut(text: str, limit: int) -> tuple[str, str]:
+    """``text`` cut at the last line break (else space) before ``limit``: (head, rest)."""
+    if len(text) <= limit:
+        return text, ""
+    for mark in ("\n", " "):
+        at = text.rfind(mark, 0, limit + 1)
+        if at > limit // 2:
+            return text[:at].rstrip(), text[at + 1 :]
+    return text[:limit], text[limit:]
+
+
+def split_text(text: str, limit: int, *, max_parts: int = 4) -> list[str]:
+    """``text`` as at most ``max_parts`` messages of at most ``limit`` characters each."""
+    text = text.strip() or "(nothing to show)"
+    parts: list[str] = []
+    rest = text
+    while rest and len(parts) < max_parts:
+        head, rest = _cut(rest, limit)
+        rest = rest.lstrip("\n")
+        parts.append(head)
+    if rest:
+        room = limit - len(TRIMMED) - 1
+        parts[-1] = _cut(parts[-1], room)[0] + "\n" + TRIMMED
+    return parts
+
+
+def _snippet(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
+
+
+def _label(agents: Sequence[str], several: bool) -> str:
+    return f"[{', '.join(agents)}] " if several and agents else ""
+
+
+def render_search(document: Mapping[str, Any]) -> str:
+    """Hits with their ``path#Lx-Ly`` citations, best first."""
+    hits = document["hits"]
+    query = document["query"]
+    if not hits:
+        return f'No results for "{query}".'
+    several = len({hit["workspace"] for hit in hits}) > 1
+    lines = [f'Results for "{query}":']
+    for number, hit in enumerate(hits, start=1):
+        label = _label(hit.get("agents", ()), several)
+        lines.append(f"{number}. {label}{hit['source']} (score {hit['score']:.2f})")
+        lines.append(f"   {_snippet(hit['snippet'])}")
+    return "\n".join(lines)
+
+
+def adapter_lines(adapters: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """One ``- chat <name>: <state>`` line per adapter, with its last error."""
+    lines = []
+    for name, state in sorted(adapters.items()):
+        error = f" ({state['error']})" if state.get("error") else ""
+        lines.append(f"- chat {name}: {state['state']}{error}")
+    return lines
+
+
+def render_dream_status(status: Mapping[str, Any]) -> str:
+    """Store, signal and diary counts per workspace, with the overall state."""
+    on = "on" if status["enabled"] else "off"
+    lines = [f"Dream status: {on} ({status['status']}), next run {status['nextRun']}"]
+    for ws in status["workspaces"]:
+        where = f"- {ws['path']}"
+        if "error" in ws:
+            lines.append(f"{where}: error: {ws['error']}")
+        elif ws.get("counting"):
+            lines.append(f"{where}: still counting")
+        else:
+            lines.append(
+                f"{where}: {ws['shortTerm']} short-term ({ws['grounded']} grounded), "
+                f"{ws['signals']} phase signals, {ws['candidates']} ready, "
+                f"{ws['promoted']} promoted ({ws['promotedToday']} today); diary "
+                f"{ws['diaryEntries']} entries; MEMORY.md {ws['memoryChars']} chars; "
+                f"last sweep {ws['lastSweep'] or 'never'}"
+            )
+        lines += [f"  ! {message}" for message in (ws.get("health") or {}).values()]
+    lines += adapter_lines((status.get("daemon") or {}).get("adapters") or {})
+    return "\n".join(lines)
+
+
+def render_report(reports: Sequence[Mapping[str, Any]]) -> str:
+    """Each workspace's latest diary entry and its ``## Deep Sleep`` report."""
+    blocks = []
+    for report in reports:
+        lines = [f"Report for {report['path']}"]
+        outcome = report.get("lastOutcome")
+        if outcome:
+            lines.append(
+                f"Last sweep {outcome['at']}: {outcome['status']}, ranked "
+                f"{outcome.get('ranked', 0)}, promoted {outcome.get('promoted', 0)}"
+            )
+        lines.append("Diary:")
+        lines.append(report["diary"].strip() if report.get("diary") else "(no diary entry yet)")
+        lines.append("Deep Sleep:")
+        deep = (report.get("deep") or "").strip()
+        lines.append(deep or "(no deep report yet)")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) or "No workspaces."
+
+
+def _longterm(audit: Mapping[str, Any]) -> str:
+    """The long-term layer's size and why its rows left the store."""
+    layer = audit.get("longTerm")
+    if not isinstance(layer, Mapping):
+        return "not available"
+    reasons = ", ".join(f"{why} {count}" for why, count in (layer.get("reasons") or {}).items())
+    return f"{layer.get('entryCount', 0)} entries" + (f" ({reasons})" if reasons else "")
+
+
+def render_rag(audits: Sequence[Mapping[str, Any]]) -> str:
+    """The recall store, index and long-term layer of each workspace."""
+    blocks = []
+    for audit in audits:
+        index = audit.get("index")
+        lines = [
+            f"RAG status for {audit['workspaceDir']}",
+            f"- recall store: {audit['entryCount']} entries ({audit['promotedCount']} promoted, "
+            f"{audit['spacedEntryCount']} spaced, {audit['groundedEntryCount']} grounded, "
+            f"{audit['danglingEntryCount']} dangling)",
+            f"- index: {index['files']} files, {index['chunks']} chunks"
+            if index
+            else "- index: not built yet",
+            f"- long-term layer: {_longterm(audit)}",
+            f"- session corpus: {audit['corpusFiles']} files",
+        ]
+        lines += [f"  ! {issue}" for issue in audit.get("issues") or ()]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) or "No workspaces."
+
+
+def _source(candidate: Mapping[str, Any]) -> str:
+    return f"{candidate['path']}#L{candidate['startLine']}-L{candidate['endLine']}"
+
+
+def render_explain(document: Mapping[str, Any]) -> str:
+    """One entry's score, components, thresholds and verdict (``promote-explain``)."""
+    c = document["candidate"]
+    t = document["thresholds"]
+    components = " ".join(f"{k}={v:.3f}" for k, v in c["components"].items())
+    verdict = document["rejection"]
+    return "\n".join(
+        [
+            f"Promotion Explain ({document['workspaceDir']})",
+            f"{_source(c)}",
+            _snippet(c["snippet"]),
+            f"score={c['score']:.3f} signals={c['signalCount']} recallCount={c['recallCount']} "
+            f"uniqueQueries={c['uniqueQueries']} ageDays={c['ageDays']:.2f} "
+            f"phaseBoost={c['phaseBoost']:.3f}",
+            f"components: {components}",
+            f"thresholds: minScore={t['minScore']} minRecallCount={t['minRecallCount']} "
+            f"minUniqueQueries={t['minUniqueQueries']} maxAgeDays={t['maxAgeDays']:g}",
+            f"verdict: {'promotable' if verdict is None else 'not promoted: ' + verdict}",
+        ]
+    )
+
+
+def render_candidates(documents: Sequence[Mapping[str, Any]]) -> str:
+    """The candidates passing every gate, per workspace."""
+    lines = []
+    for document in documents:
+        candidates = document["candidates"]
+        lines.append(f"Ready to promote in {document['workspaceDir']}: {len(candidates)}")
+        for c in candidates[:10]:
+            lines.append(f"- {_source(c)} (score {c['score']:.2f}): {_snippet(c['snippet'])}")
+    lines.append("Use /dream explain <selector> for one entry's details.")
+    return "\n".join(lines)
+
+
+def render_sweep(document: Mapping[str, Any]) -> str:
+    """What a sweep did in each workspace."""
+    lines = ["Sweep finished." if document["enabled"] else "Sweep finished (dreaming is off)."]
+    for outcome in document["workspaces"]:
+        where = f"- {outcome['workspace']}"
+        if outcome.get("error") or outcome["status"] != "ok":
+            lines.append(f"{where}: {outcome['status']}: {outcome.get('error') or ''}".rstrip())
+            continue
+        light, deep = outcome.get("light") or {}, outcome.get("deep") or {}
+        lines.append(
+            f"{where}: staged {light.get('staged', 0)}, promoted {deep.get('promoted', 0)}, "
+            f"{len(outcome.get('changedFiles') or ())} file(s) changed"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Loopback fakes of the chat platforms, speaking their real protocols to the real SDKs."""
