@@ -11,14 +11,14 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-
 from dreamd.errors import DreamdError
 
 __all__ = ["call_daemon"]
 
 
 async def _call(socket: Path, method: str, path: str, body: Any, timeout: float) -> Any:
+    import aiohttp  # only a CLI that finds a daemon pays for importing it
+
     connector = aiohttp.UnixConnector(path=str(socket))
     limits = aiohttp.ClientTimeout(total=timeout)
     async with (
@@ -38,6 +38,8 @@ def call_daemon(
     """The daemon's JSON answer, or ``None`` when no daemon is listening on ``socket``."""
     if not socket.exists():
         return None
+    import aiohttp  # see _call
+
     try:
         return asyncio.run(_call(socket, method, path, body, timeout))
     except (aiohttp.ClientConnectorError, ConnectionRefusedError, FileNotFoundError):

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiohttp
 import msgspec
 
 from dreamd.config import ModelConfig
@@ -161,6 +160,8 @@ class ModelClient:
             return Completion(_text_of(reply), str(reply.get("model") or chosen))
 
     async def _post(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        import aiohttp  # a sweep without a model never pays for importing it
+
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         limits = aiohttp.ClientTimeout(total=self.timeout_s)
         try:

@@ -11,6 +11,7 @@ their session signals weigh more. Deterministic and explainable; pure.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["HIGH", "KINDS", "is_noise", "kind_of", "weight"]
 
@@ -75,8 +76,9 @@ def is_noise(text: str) -> bool:
     return all(word in _ACKS or len(word) < 3 for word in words)
 
 
+@lru_cache(maxsize=4096)
 def kind_of(text: str) -> str:
-    """The salience kind of ``text`` (see the module rules)."""
+    """The salience kind of ``text`` (see the module rules); memoised, as a sweep asks twice."""
     for kind, pattern in _COMPILED:
         if pattern.search(text):
             return kind

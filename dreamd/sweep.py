@@ -18,6 +18,7 @@ from typing import Any
 
 from dreamd.config import DreamingConfig, ModelConfig
 from dreamd.errors import ConflictError, DreamdError
+from dreamd.fingerprint import Memo, settings_key
 from dreamd.lock import workspace_lock
 from dreamd.modelstage import run_model_stage
 from dreamd.phases.cycle import plan_sweep
@@ -73,11 +74,14 @@ def run_planned(
     apply: bool = True,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
+    memo: Memo | None = None,
 ) -> Outcome:
     """Lock ``root``, plan with ``planner`` over a fresh snapshot, apply (see the module rules).
 
     ``should_stop`` is asked before the work starts and again just before anything is written:
-    a shutting-down daemon abandons a sweep cleanly instead of starting its writes.
+    a shutting-down daemon abandons a sweep cleanly instead of starting its writes. With a
+    ``memo`` (:mod:`dreamd.fingerprint`), an unchanged workspace answers with the summary of the
+    no-op sweep it had verified, and a sweep that writes nothing is remembered.
     """
     started = time.perf_counter()
     label = str(root)
@@ -87,14 +91,19 @@ def run_planned(
         if stopping():
             return Outcome(label, agents, "stopped", error="shutting down; not started")
         with workspace_lock(root, timeout=lock_timeout):
+            known = memo.recall(root) if memo is not None and apply else None
+            if known is not None:
+                summary = {**known.summary, "unchanged": True}
+                return _done(label, agents, summary, (), tuple(known.warnings), started)
             for _ in range(MAX_ATTEMPTS):
+                read_started = time.time_ns()
                 snapshot = read_snapshot(
                     root, dreaming=dreaming, now=now, zone=zone, agents=agents, sessions=sessions
                 )
                 plan = planner(snapshot)
                 warnings = (*snapshot.warnings, *snapshot.skipped, *conflicts)
                 if not apply:
-                    return _done(label, agents, "ok", plan, (), warnings, started)
+                    return _done(label, agents, plan.summary, (), warnings, started)
                 if stopping():
                     return Outcome(label, agents, "stopped", error="shutting down; nothing written")
                 try:
@@ -102,7 +111,16 @@ def run_planned(
                 except ConflictError as exc:
                     conflicts.append(f"re-planned: {exc}")
                     continue
-                return _done(label, agents, "ok", plan, result.changed, warnings, started)
+                if memo is not None:
+                    wrote = bool(result.changed or result.state_saved or result.events)
+                    memo.remember(
+                        snapshot.root,
+                        wrote=wrote,
+                        read_started_ns=read_started,
+                        summary=plan.summary,
+                        warnings=warnings,
+                    )
+                return _done(label, agents, plan.summary, result.changed, warnings, started)
     except DreamdError as exc:
         elapsed = (time.perf_counter() - started) * 1000
         return Outcome(label, agents, "error", error=str(exc), duration_ms=elapsed)
@@ -114,14 +132,13 @@ def run_planned(
 def _done(
     label: str,
     agents: tuple[str, ...],
-    status: str,
-    plan: SweepPlan,
+    summary: Mapping[str, Any],
     changed: tuple[str, ...],
     warnings: tuple[str, ...],
     started: float,
 ) -> Outcome:
     elapsed = (time.perf_counter() - started) * 1000
-    return Outcome(label, agents, status, plan.summary, changed, warnings, None, elapsed)
+    return Outcome(label, agents, "ok", summary, changed, warnings, None, elapsed)
 
 
 def sweep_workspace(
@@ -156,4 +173,10 @@ def sweep_workspace(
         sessions=sessions,
         lock_timeout=lock_timeout,
         should_stop=should_stop,
+        memo=Memo(
+            settings_key(dreaming, model, now=now, zone=zone, agents=agents, sessions=sessions),
+            now,
+            zone,
+            sessions,
+        ),
     )

@@ -108,7 +108,7 @@ def _walk(root: Path, directory: Path, rel: str, skipped: list[str]) -> Iterator
         try:
             if entry.is_symlink():
                 resolve_inside(root, child)
-            stat = Path(entry.path).stat()
+            stat = entry.stat()
         except (UnsafePathError, OSError) as exc:
             skipped.append(f"{child}: {exc}")
             continue

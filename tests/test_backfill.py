@@ -14,6 +14,7 @@ import pytest
 
 from dreamd.backfill import find_sources
 from dreamd.cli import main
+from dreamd.fingerprint import FINGERPRINT_FILE
 from dreamd.phases.backfill_entries import (
     backfill_keys,
     entry_lines,
@@ -410,11 +411,13 @@ def run_json(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> Any:
 
 
 def tree(root: Path) -> dict[str, str]:
-    """Every workspace file's sha256 (the lock file and the host's own state dir aside)."""
+    """Every workspace file's sha256 (lock, sweep fingerprint and the host's state dir aside)."""
     return {
         p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != "lock" and "dreamd-home" not in p.relative_to(root).parts
+        if p.is_file()
+        and p.name not in ("lock", FINGERPRINT_FILE)
+        and "dreamd-home" not in p.relative_to(root).parts
     }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dreamd.config import DreamingConfig
+from dreamd.fingerprint import FINGERPRINT_FILE
 from dreamd.phases.cycle import plan_sweep
 from dreamd.recall.hits import Hit
 from dreamd.recall.record import record_search
@@ -71,11 +72,12 @@ def test_searched_fact_is_promoted_with_its_source(workspace: Path) -> None:
 
 
 def test_second_sweep_changes_nothing(workspace: Path) -> None:
-    """Sweeping again with no new input writes no file and no state."""
+    """Sweeping again with no new input writes no file and no state (its fingerprint aside)."""
     sweep_workspace(workspace, DreamingConfig(), now=NOW, zone=UTC)
-    before = {p: p.read_bytes() for p in workspace.rglob("*") if p.is_file() and p.name != "lock"}
+    kept = {"lock", FINGERPRINT_FILE}
+    before = {p: p.read_bytes() for p in workspace.rglob("*") if p.is_file() and p.name not in kept}
     again = sweep_workspace(workspace, DreamingConfig(), now=NOW.replace(hour=9), zone=UTC)
-    after = {p: p.read_bytes() for p in workspace.rglob("*") if p.is_file() and p.name != "lock"}
+    after = {p: p.read_bytes() for p in workspace.rglob("*") if p.is_file() and p.name not in kept}
     assert again.changed == ()
     assert after == before
 

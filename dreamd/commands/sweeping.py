@@ -10,7 +10,6 @@ from typing import Any
 from dreamd.apiclient import call_daemon
 from dreamd.clock import format_instant
 from dreamd.commands.context import Context
-from dreamd.daemon import run_daemon
 from dreamd.errors import DreamdError
 from dreamd.history import record_outcomes
 from dreamd.hoststate import set_enabled_override
@@ -149,6 +148,8 @@ def run_run(ctx: Context) -> int:
     """Run the daemon in the foreground until SIGTERM/SIGINT."""
     if ctx.args.now:
         raise DreamdError("`dreamd run` follows the real clock; --now is for one-shot commands")
+    from dreamd.daemon import run_daemon  # the daemon's web stack loads only for `dreamd run`
+
     return run_daemon(ctx.args.config, ctx.args.workspace)
 
 

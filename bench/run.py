@@ -1,0 +1,255 @@
+"""dreamd's benchmark suite: one command, one table, targets checked.
+
+Run ``python bench/run.py`` for the full table (fleets of 1, 100 and 1,000 workspaces) or
+``python bench/run.py --quick`` for a subset of about two minutes (fleets of 1, 10 and 100)
+that exits 1 when a target is missed. Workloads come from :mod:`workloads` (deterministic):
+a one-year workspace (~1.5 MB of notes, a full 512-row recall store) and fleets with a month of
+notes each. Every figure is the median of several runs; sweep times are also given as a ratio to
+a floor measured in the same run: reading and tokenising the same files in plain Python.
+
+* cold sweep: the first sweep of a fresh copy of the year workspace (in process);
+* no-op sweep: a sweep after a sweep that changed nothing (nothing changed since);
+* search: ``dreamd.recall.search`` over the year workspace's index, p50/p99;
+* index build: a full index build of the year workspace, MB of Markdown per second;
+* fleet sweeps: ``dreamd sweep`` over N workspaces as a real subprocess, cold and no-op, with
+  the process's peak RSS; slopes per workspace from the smallest to the largest fleet;
+* status during a sweep: the real daemon sweeping the largest fleet in the quick set (100) or
+  the full set (1,000) while ``GET /v1/status`` is timed over its Unix socket; idle RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from daemon import measure, rss_kib
+from workloads import NOW, fleet, year
+
+from dreamd.config import DreamingConfig
+from dreamd.recall.index import RecallIndex
+from dreamd.recall.search import search
+from dreamd.sweep import sweep_workspace
+
+WORD = re.compile(r"\w+")
+QUERIES = ["billing db-02", "postgres upgrade", "nightly export timing out", "Hana cache", "queue"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: a figure, its floor ratio and its target (when it has one)."""
+
+    name: str
+    value: str
+    ratio: str = ""
+    target: str = ""
+    ok: bool | None = None
+
+
+def _median_ms(action: Callable[[], object], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
+def floor_ms(root: Path, runs: int) -> float:
+    """Read every note, MEMORY.md and the state files and split them into words, in Python."""
+    files = sorted(root.glob("memory/*.md")) + sorted(root.glob("memory/.dreams/*.json"))
+    files.append(root / "MEMORY.md")
+
+    def read_and_tokenise() -> int:
+        return sum(len(WORD.findall(path.read_text(encoding="utf-8").lower())) for path in files)
+
+    return _median_ms(read_and_tokenise, runs)
+
+
+def _sweep(root: Path) -> None:
+    outcome = sweep_workspace(root, DreamingConfig(), now=NOW, zone=UTC)
+    if outcome.status != "ok":
+        raise SystemExit(f"sweep failed: {outcome.error}")
+
+
+def year_rows(base: Path, runs: int) -> list[Row]:
+    """Cold and no-op sweeps of the year workspace, search and index build, against the floor."""
+    template = base / "year"
+    size = year(template)
+    floor = floor_ms(template, runs)
+    colds = []
+    for run in range(runs):
+        copy = base / f"year-{run}"
+        shutil.copytree(template, copy)
+        colds.append(_median_ms(lambda copy=copy: _sweep(copy), 1))  # type: ignore[misc]
+    warm = base / "year-0"
+    _sweep(warm)  # verifies the no-op and leaves its fingerprint
+    noop = _median_ms(lambda: _sweep(warm), max(runs, 5))
+    cold = statistics.median(colds)
+    builds, latencies = [], []
+    for run in range(runs):
+        with RecallIndex.open(warm) as index:
+            started = time.perf_counter()
+            index.rebuild()
+            builds.append(time.perf_counter() - started)
+            if run == 0:
+                for query in QUERIES * 40:
+                    began = time.perf_counter()
+                    search(index, query, k=10, now=NOW)
+                    latencies.append((time.perf_counter() - began) * 1000)
+    latencies.sort()
+    build_rate = size / 1e6 / statistics.median(builds)
+    return [
+        Row("year: notes", f"{size / 1e6:.2f} MB", "", "~1.5 MB"),
+        Row("year: read-and-tokenise floor", f"{floor:.1f} ms", "1.0x"),
+        Row("year: cold sweep", f"{cold:.0f} ms", f"{cold / floor:.1f}x", "< 1000 ms", cold < 1000),
+        Row("year: no-op sweep", f"{noop:.1f} ms", f"{noop / floor:.2f}x", "< 50 ms", noop < 50),
+        Row("year: cold sweep vs floor", f"{cold / floor:.1f}x", "", "<= 5x", cold / floor <= 5),
+        Row("search p50", f"{statistics.median(latencies):.2f} ms"),
+        Row("search p99", f"{latencies[int(len(latencies) * 0.99) - 1]:.2f} ms"),
+        Row("index build", f"{build_rate:.1f} MB/s"),
+    ]
+
+
+@dataclass(frozen=True)
+class FleetRun:
+    """One ``dreamd sweep`` subprocess over a fleet."""
+
+    seconds: float
+    peak_kib: int
+
+
+def _cli_sweep(config: Path, home: Path) -> FleetRun:
+    argv = [sys.executable, "-m", "dreamd", "--config", str(config), "--now", NOW.isoformat()]
+    env = {**os.environ, "DREAMD_HOME": str(home), "DREAMD_LOG_LEVEL": "WARNING"}
+    started = time.perf_counter()
+    child = subprocess.Popen([*argv, "--json", "sweep"], env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"dreamd sweep over {config} failed")
+    return FleetRun(seconds, usage.ru_maxrss)
+
+
+def fleet_rows(base: Path, sizes: list[int], runs: int) -> tuple[list[Row], Path]:
+    """Cold and no-op sweeps of each fleet, peak RSS, and the slopes from first to last."""
+    rows, results = [], {}
+    config = base
+    for count in sizes:
+        where = base / f"fleet-{count}"
+        config = fleet(where, count)
+        home = where / "home"
+        cold = _cli_sweep(config, home)
+        _cli_sweep(config, home)  # verifies the no-op
+        noops = [_cli_sweep(config, home) for _ in range(runs)]
+        noop = statistics.median(run.seconds for run in noops)
+        peak = max(run.peak_kib for run in (cold, *noops))
+        results[count] = (cold.seconds, noop, peak)
+        rows.append(Row(f"fleet {count}: cold sweep", f"{cold.seconds:.2f} s"))
+        target = count * 5 / 1000
+        rows.append(
+            Row(
+                f"fleet {count}: no-op sweep",
+                f"{noop:.2f} s",
+                "",
+                f"< {target:g} s",
+                noop < target if count >= 100 else None,
+            )
+        )
+        rows.append(Row(f"fleet {count}: peak RSS", f"{peak / 1024:.1f} MiB"))
+    low, high = min(sizes), max(sizes)
+    span = high - low
+    (cold_a, noop_a, rss_a), (cold_b, noop_b, rss_b) = results[low], results[high]
+    rss_slope = (rss_b - rss_a) / span
+    rows += [
+        Row("slope: cold sweep per workspace", f"{(cold_b - cold_a) / span * 1000:.1f} ms"),
+        Row("slope: no-op sweep per workspace", f"{(noop_b - noop_a) / span * 1000:.2f} ms"),
+        Row(
+            "slope: peak RSS per workspace",
+            f"{rss_slope:.1f} KiB",
+            "",
+            "< 20 KiB (flat)",
+            rss_slope < 20,
+        ),
+    ]
+    return rows, config
+
+
+def daemon_rows(config: Path, base: Path, probes: int) -> list[Row]:
+    """Status latency over the socket while the real daemon sweeps the fleet; RSS."""
+    home = base / "daemon-home"
+    env = {**os.environ, "DREAMD_HOME": str(home), "DREAMD_LOG_LEVEL": "WARNING"}
+    argv = [sys.executable, "-m", "dreamd", "--config", str(config), "run"]
+    daemon = subprocess.Popen(argv, env=env)
+    try:
+        socket = home / "run" / "dreamd.sock"
+        deadline = time.monotonic() + 60
+        while not socket.exists():
+            if time.monotonic() > deadline or daemon.poll() is not None:
+                raise SystemExit("the daemon did not start")
+            time.sleep(0.1)
+        time.sleep(3)  # let the first counting settle
+        idle = rss_kib(daemon.pid)
+        latencies, _, _ = asyncio.run(measure(socket, probes))
+        after = rss_kib(daemon.pid)
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=60)
+    latencies.sort()
+    p99 = latencies[int(len(latencies) * 0.99) - 1]
+    return [
+        Row("daemon: status p50 during sweep", f"{statistics.median(latencies):.1f} ms"),
+        Row("daemon: status p99 during sweep", f"{p99:.1f} ms", "", "< 20 ms", p99 < 20),
+        Row("daemon: idle RSS", f"{idle / 1024:.1f} MiB"),
+        Row("daemon: RSS after the sweep", f"{after / 1024:.1f} MiB"),
+    ]
+
+
+def render(rows: list[Row]) -> str:
+    """The table as Markdown (it is pasted into the README as it is printed)."""
+    lines = ["| figure | value | vs floor | target | met |", "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        met = "" if row.ok is None else ("yes" if row.ok else "**no**")
+        lines.append(f"| {row.name} | {row.value} | {row.ratio} | {row.target} | {met} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the two-minute subset")
+    args = parser.parse_args(argv)
+    sizes, runs, probes = ([1, 10, 100], 3, 150) if args.quick else ([1, 100, 1000], 5, 400)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="dreamd-bench-") as scratch:
+        base = Path(scratch)
+        rows = year_rows(base, runs)
+        more, config = fleet_rows(base, sizes, runs if args.quick else 3)
+        rows += more
+        rows += daemon_rows(config, base, probes)
+    print(
+        f"dreamd bench ({'quick' if args.quick else 'full'}; python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} cores) in {time.perf_counter() - started:.0f} s"
+    )
+    print(render(rows))
+    missed = [row.name for row in rows if row.ok is False]
+    if missed:
+        print(f"targets missed: {', '.join(missed)}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
