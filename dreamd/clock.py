@@ -101,7 +101,7 @@ def resolve_timezone(name: str | None, *, source: str = "dreaming.timezone") -> 
         return UTC
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: 'Europe' is a folder
         raise ConfigError(
             f"{source}: unknown timezone {name!r}; expected an IANA name like 'Europe/Berlin'"
         ) from exc

@@ -58,7 +58,7 @@ def read_events(root: Path, *, tail_bytes: int | None = None) -> Iterator[dict[s
     for line in lines:
         try:
             event = msgspec.json.decode(line)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             continue
         if isinstance(event, dict):
             yield event

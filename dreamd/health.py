@@ -15,7 +15,7 @@ from typing import Any
 
 __all__ = ["HISTORY_KEPT", "HealthEvent", "new_events", "problems", "sweep_record"]
 
-HISTORY_KEPT = 20
+HISTORY_KEPT = 30  # the Dreams page charts the last 30 sweeps
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ def sweep_record(at: str, outcome: Mapping[str, Any]) -> dict[str, Any]:
         "status": outcome.get("status", "error"),
         "ranked": deep.get("ranked", 0),
         "promoted": deep.get("promoted", 0),
+        "rejected": dict(deep.get("rejected") or {}),
         "diary": diary.get("entry"),
         "error": outcome.get("error"),
         "durationMs": outcome.get("durationMs"),

@@ -1,7 +1,8 @@
 """Sweep history per workspace, kept by the daemon in ``history.json`` (state dir).
 
-``{"version": 1, "workspaces": {"<path>": [{"at", "status", "ranked", "promoted", "diary",
-"error", "durationMs"}, ...]}}``, newest last, at most ``health.HISTORY_KEPT`` per workspace.
+``{"version": 1, "workspaces": {"<path>": [{"at", "status", "ranked", "promoted", "rejected",
+"diary", "error", "durationMs"}, ...]}}``, newest last, at most ``health.HISTORY_KEPT`` per
+workspace; ``rejected`` counts the candidates held back, by gate.
 The daemon holds it in memory and writes it atomically after each sweep; a CLI ``sweep`` that
 works without a daemon appends its own outcomes.
 It is separate from ``host.json`` so that the small, often-read on/off and schedule state never
@@ -33,7 +34,7 @@ def load_histories() -> History:
     """Every workspace's sweep history (empty when none was written or it is unreadable)."""
     try:
         document = msgspec.json.decode(_path().read_bytes())
-    except (FileNotFoundError, msgspec.DecodeError):
+    except (FileNotFoundError, msgspec.DecodeError, RecursionError):
         return {}
     spaces = document.get("workspaces") if isinstance(document, dict) else None
     if not isinstance(spaces, dict):

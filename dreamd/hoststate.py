@@ -52,7 +52,7 @@ def load_host_state() -> dict[str, Any]:
         raise StateError(f"cannot read {path}: {exc.strerror}") from exc
     try:
         document = msgspec.json.decode(data)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
         path.rename(path.with_name(f"{HOST_FILE}.corrupt-{stamp}"))
         return {}

@@ -186,7 +186,7 @@ class ModelClient:
             raise ModelError(f"model server answered {status}: {detail}")
         try:
             document = msgspec.json.decode(raw)
-        except msgspec.DecodeError as exc:
+        except (msgspec.DecodeError, RecursionError) as exc:  # too deeply nested
             raise ModelReplyError("the model server did not answer JSON") from exc
         if not isinstance(document, dict):
             raise ModelReplyError("the model server's answer is not a JSON object")
@@ -204,7 +204,9 @@ def _text_of(reply: Mapping[str, Any]) -> str:
     message = choices[0].get("message")
     content = message.get("content") if isinstance(message, dict) else choices[0].get("text")
     if isinstance(content, list):
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        content = "".join(
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
     if not isinstance(content, str) or not content.strip():
         raise ModelReplyError("the reply is empty")
     return content

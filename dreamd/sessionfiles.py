@@ -60,7 +60,7 @@ class TranscriptRead:
 def _store(directory: Path) -> Mapping[str, Any]:
     try:
         data = msgspec.json.decode((directory / "sessions.json").read_bytes())
-    except (OSError, msgspec.DecodeError):
+    except (OSError, msgspec.DecodeError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 

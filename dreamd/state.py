@@ -163,7 +163,10 @@ class TableFormat(Generic[RowT]):
 
     def decode(self, data: bytes) -> tuple[Table[RowT], list[str]]:
         """Parse a file; raises ``msgspec.DecodeError`` when it is not a JSON object at all."""
-        raw = msgspec.json.decode(data)
+        try:
+            raw = msgspec.json.decode(data)
+        except RecursionError as exc:
+            raise msgspec.DecodeError(f"{self.name}: JSON nested too deeply") from exc
         if not isinstance(raw, dict):
             raise msgspec.DecodeError(f"{self.name}: expected a JSON object")
         version = raw.get("version", 1)

@@ -102,7 +102,7 @@ def parse_records(data: bytes, *, start: int = 0, first_line: int = 1) -> list[R
         if raw.strip():
             try:
                 value = msgspec.json.decode(raw)
-            except msgspec.DecodeError:
+            except (msgspec.DecodeError, RecursionError):  # RecursionError: nested too deeply
                 value = None
             if isinstance(value, dict):
                 records.append(Record(line, start + position, value))

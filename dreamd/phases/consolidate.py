@@ -145,7 +145,7 @@ def _json_object(reply: str) -> Any:
         text = text.strip("`").removeprefix("json").strip()
     try:
         return msgspec.json.decode(text)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # RecursionError: nested too deeply
         return None
 
 

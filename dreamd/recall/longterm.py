@@ -120,7 +120,7 @@ def decode_lines(data: bytes) -> tuple[dict[str, Retired], list[str]]:
             continue
         try:
             raw = msgspec.json.decode(line)
-        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
             issues.append(f"line {number}: unreadable ({exc}); skipped")
             continue
         if not isinstance(raw, dict):
