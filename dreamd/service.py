@@ -13,18 +13,22 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dreamd.backfill import run_rollback
+from dreamd.backfill_flow import backfill_action
 from dreamd.clock import format_instant
 from dreamd.discovery import Workspace
 from dreamd.errors import DreamdError, LockError
 from dreamd.explain import candidate_json, explain
 from dreamd.hoststate import effective_enabled, load_host_state
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
-from dreamd.phases.cycle import thresholds_of
+from dreamd.phases.cycle import is_grounded_led, thresholds_of
 from dreamd.phases.deep import rank
 from dreamd.phases.diary import diary_entries
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.recall.search import search
+from dreamd.state import RECALL_STORE
+from dreamd.statefiles import load_table
 from dreamd.status import build_status
 from dreamd.web import BusyError
 from dreamd.workspace import read_snapshot
@@ -32,7 +36,10 @@ from dreamd.workspace import read_snapshot
 if TYPE_CHECKING:
     from dreamd.daemon import Daemon
 
-__all__ = ["DaemonService"]
+__all__ = ["GROUNDED_SHOWN", "DaemonService"]
+
+GROUNDED_SHOWN = 50
+"""At most this many grounded rows are listed (most grounded signals first)."""
 
 
 class DaemonService:
@@ -121,6 +128,103 @@ class DaemonService:
 
         entries = await asyncio.to_thread(work)
         return {"workspace": str(chosen.root), "entries": entries[-limit:] if limit else []}
+
+    async def history(self) -> dict[str, Any]:
+        """Each workspace's sweep history (oldest first) and its last sweep's phase summary."""
+        daemon = self.daemon
+        last = {str(o.get("workspace")): o for o in daemon.last_outcomes}
+        spaces = []
+        for workspace in daemon.runtime.discovery.workspaces:
+            path = str(workspace.root)
+            outcome = last.get(path) or {}
+            phases = {name: outcome[name] for name in ("light", "rem", "deep") if name in outcome}
+            spaces.append(
+                {
+                    "path": path,
+                    "agents": list(workspace.agents),
+                    "history": list(daemon.histories.get(path, [])),
+                    "phases": phases or None,
+                    "lastStatus": outcome.get("status"),
+                }
+            )
+        return {"workspaces": spaces}
+
+    async def grounded(self, workspace: str | None) -> dict[str, Any]:
+        """The grounded lane: rows staged from historical replay, grounded-led ones marked."""
+        chosen = self._workspace(workspace)
+
+        def work() -> dict[str, Any]:
+            store, warnings = load_table(chosen.root, RECALL_STORE, readonly=True)
+            rows = [row for row in store.rows.values() if row.grounded_count > 0]
+            rows.sort(key=lambda row: (-row.grounded_count, row.path, row.start_line))
+            return {
+                "workspace": str(chosen.root),
+                "total": len(rows),
+                "entries": [
+                    {
+                        "key": row.key,
+                        "path": row.path,
+                        "startLine": row.start_line,
+                        "endLine": row.end_line,
+                        "snippet": row.snippet,
+                        "groundedCount": row.grounded_count,
+                        "signalCount": row.signal_count,
+                        "groundedLed": is_grounded_led(row),
+                        "promotedAt": row.promoted_at,
+                    }
+                    for row in rows[:GROUNDED_SHOWN]
+                ],
+                "warnings": warnings,
+            }
+
+        return await asyncio.to_thread(work)
+
+    async def clear_grounded(self, workspace: str | None) -> dict[str, Any]:
+        """Remove backfill entries and grounded-only rows, as ``rem-backfill --rollback`` does."""
+        daemon = self.daemon
+        chosen = self._workspace(workspace)
+        runtime = daemon.runtime
+        async with daemon.budget.slot("backfill", str(chosen.root)):
+            try:
+                result = await asyncio.to_thread(
+                    run_rollback,
+                    chosen.root,
+                    dreaming=runtime.config.dreaming,
+                    now=daemon.clock.now(),
+                    zone=runtime.zone,
+                    agents=chosen.agents,
+                    short_term=True,
+                )
+            except LockError as exc:
+                raise BusyError(f"{chosen.root} is busy (a sweep holds it); try again") from exc
+        await daemon.warm_counts()
+        return result
+
+    async def backfill(
+        self, workspace: str | None, action: str, path: str | None, *, stage: bool
+    ) -> dict[str, Any]:
+        """One step of the backfill flow (see :mod:`dreamd.backfill_flow`)."""
+        daemon = self.daemon
+        chosen = self._workspace(workspace)
+        runtime = daemon.runtime
+        async with daemon.budget.slot("backfill", str(chosen.root)):
+            try:
+                result = await asyncio.to_thread(
+                    backfill_action,
+                    chosen.root,
+                    action,
+                    path,
+                    stage=stage,
+                    dreaming=runtime.config.dreaming,
+                    now=daemon.clock.now(),
+                    zone=runtime.zone,
+                    agents=chosen.agents,
+                )
+            except LockError as exc:
+                raise BusyError(f"{chosen.root} is busy (a sweep holds it); try again") from exc
+        if action != "preview":
+            await daemon.warm_counts()
+        return result
 
     async def set_enabled(self, enabled: bool) -> dict[str, Any]:
         """Turn dreaming on or off for the host; answers with the new status."""

@@ -2,8 +2,13 @@
 
 Routes (JSON unless noted): ``GET /v1/status``, ``GET /v1/workspaces``, ``GET /v1/candidates``
 (``?workspace=&selector=``), ``GET /v1/diary`` (``?workspace=&limit=``), ``GET /v1/events``,
-``POST /v1/dreaming`` (``{"enabled": bool}``, admin), ``POST /v1/sweep`` (admin),
-``GET /metrics`` (Prometheus text).
+``GET /v1/history`` (sweep history and last phase summaries), ``GET /v1/grounded``
+(``?workspace=``), ``POST /v1/dreaming`` (``{"enabled": bool}``, admin), ``POST /v1/sweep``
+(admin), ``POST /v1/grounded/clear`` (``{"workspace": ...}``, admin), ``POST /v1/backfill``
+(``{"workspace", "action": "preview"|"write"|"rollback", "path", "stage"}``, admin: it reads
+notes anywhere the daemon can), ``GET /metrics``
+(Prometheus text), and the Dreams page (``GET /``, ``/dreams``, ``/static/...``; see
+:mod:`dreamd.page`), which needs no token because it holds no data.
 
 Who may do what: a request over the Unix socket (mode 0600: only its owner can connect) holds
 ``operator.read`` and ``operator.admin``; a request over loopback TCP needs
@@ -25,6 +30,7 @@ import msgspec
 from aiohttp import web
 
 from dreamd.errors import ConfigError, DreamdError, SelectorError
+from dreamd.page import add_page_routes, is_page_path
 
 __all__ = ["ADMIN", "READ", "BusyError", "Service", "Tokens", "build_app", "load_tokens"]
 
@@ -47,6 +53,16 @@ class Service(Protocol):
     async def explain(self, workspace: str | None, selector: str | None) -> dict[str, Any]: ...
 
     async def diary(self, workspace: str | None, limit: int) -> dict[str, Any]: ...
+
+    async def history(self) -> dict[str, Any]: ...
+
+    async def grounded(self, workspace: str | None) -> dict[str, Any]: ...
+
+    async def clear_grounded(self, workspace: str | None) -> dict[str, Any]: ...
+
+    async def backfill(
+        self, workspace: str | None, action: str, path: str | None, *, stage: bool
+    ) -> dict[str, Any]: ...
 
     async def set_enabled(self, enabled: bool) -> dict[str, Any]: ...
 
@@ -108,6 +124,19 @@ def _error(status: int, message: str) -> web.Response:
     return _json({"ok": False, "error": message, "status": status}, status)
 
 
+async def _body(request: web.Request, example: str) -> dict[str, Any]:
+    """The request's JSON object body (an empty body reads as ``{}``)."""
+    if not request.can_read_body:
+        return {}
+    try:
+        body = await request.json()
+    except ValueError as exc:
+        raise DreamdError(f"expected a JSON body like {example}") from exc
+    if not isinstance(body, dict):
+        raise DreamdError(f"expected a JSON body like {example}")
+    return body
+
+
 def _scopes_of(request: web.Request, tokens: Tokens) -> frozenset[str]:
     transport = request.transport
     sockname = transport.get_extra_info("sockname") if transport is not None else None
@@ -120,18 +149,24 @@ def _scopes_of(request: web.Request, tokens: Tokens) -> frozenset[str]:
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-_ADMIN_ROUTES = {("POST", "/v1/dreaming"), ("POST", "/v1/sweep")}
+_ADMIN_ROUTES = {
+    ("POST", "/v1/dreaming"),
+    ("POST", "/v1/sweep"),
+    ("POST", "/v1/grounded/clear"),
+    ("POST", "/v1/backfill"),
+}
 
 
 def _guard(tokens: Tokens) -> Any:
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        scopes = _scopes_of(request, tokens)
-        needed = ADMIN if (request.method, request.path) in _ADMIN_ROUTES else READ
-        if not scopes:
-            return _error(401, "missing or unknown bearer token")
-        if needed not in scopes:
-            return _error(403, f"this needs the {needed} scope")
+        if not is_page_path(request.path):
+            scopes = _scopes_of(request, tokens)
+            needed = ADMIN if (request.method, request.path) in _ADMIN_ROUTES else READ
+            if not scopes:
+                return _error(401, "missing or unknown bearer token")
+            if needed not in scopes:
+                return _error(403, f"this needs the {needed} scope")
         try:
             return await handler(request)
         except web.HTTPNotFound:
@@ -174,12 +209,36 @@ def build_app(service: Service, tokens: Tokens | None = None) -> web.Application
     async def events(_: web.Request) -> web.Response:
         return _json({"events": service.events()})
 
+    async def history(_: web.Request) -> web.Response:
+        return _json(await service.history())
+
+    async def grounded(request: web.Request) -> web.Response:
+        return _json(await service.grounded(request.query.get("workspace")))
+
+    async def clear_grounded(request: web.Request) -> web.Response:
+        body = await _body(request, '{"workspace": "/path"}')
+        chosen = body.get("workspace")
+        if chosen is not None and not isinstance(chosen, str):
+            raise DreamdError('expected a JSON body like {"workspace": "/path"}')
+        return _json(await service.clear_grounded(chosen))
+
+    async def backfill(request: web.Request) -> web.Response:
+        example = '{"action": "preview", "path": "memory", "stage": false}'
+        body = await _body(request, example)
+        action, path, stage = body.get("action"), body.get("path"), body.get("stage", False)
+        chosen = body.get("workspace")
+        if (
+            action not in ("preview", "write", "rollback")
+            or not isinstance(stage, bool)
+            or not isinstance(path, str | None)
+            or not isinstance(chosen, str | None)
+        ):
+            raise DreamdError(f"expected a JSON body like {example}")
+        return _json(await service.backfill(chosen, action, path, stage=stage))
+
     async def dreaming(request: web.Request) -> web.Response:
-        try:
-            body = await request.json()
-        except ValueError as exc:
-            raise DreamdError('expected a JSON body like {"enabled": true}') from exc
-        if not isinstance(body, dict) or not isinstance(body.get("enabled"), bool):
+        body = await _body(request, '{"enabled": true}')
+        if not isinstance(body.get("enabled"), bool):
             raise DreamdError('expected a JSON body like {"enabled": true}')
         return _json(await service.set_enabled(body["enabled"]))
 
@@ -194,7 +253,12 @@ def build_app(service: Service, tokens: Tokens | None = None) -> web.Application
     app.router.add_get("/v1/candidates", candidates)
     app.router.add_get("/v1/diary", diary)
     app.router.add_get("/v1/events", events)
+    app.router.add_get("/v1/history", history)
+    app.router.add_get("/v1/grounded", grounded)
+    app.router.add_post("/v1/grounded/clear", clear_grounded)
+    app.router.add_post("/v1/backfill", backfill)
     app.router.add_post("/v1/dreaming", dreaming)
     app.router.add_post("/v1/sweep", sweep)
     app.router.add_get("/metrics", metrics)
+    add_page_routes(app)
     return app

@@ -24,6 +24,8 @@ class RecordingService:
         self.enabled: list[bool] = []
         self.sweeps = 0
         self.busy = False
+        self.cleared: list[str | None] = []
+        self.backfills: list[tuple[str | None, str, str | None, bool]] = []
 
     async def status(self) -> dict[str, Any]:
         return {"enabled": True, "status": "ok"}
@@ -38,6 +40,24 @@ class RecordingService:
 
     async def diary(self, workspace: str | None, limit: int) -> dict[str, Any]:
         return {"entries": ["one", "two"][-limit:]}
+
+    async def history(self) -> dict[str, Any]:
+        return {"workspaces": [{"path": "/ws", "history": [{"promoted": 1}]}]}
+
+    async def grounded(self, workspace: str | None) -> dict[str, Any]:
+        return {"workspace": workspace, "entries": []}
+
+    async def clear_grounded(self, workspace: str | None) -> dict[str, Any]:
+        if self.busy:
+            raise BusyError("/ws is busy")
+        self.cleared.append(workspace)
+        return {"removedShortTermEntries": 2}
+
+    async def backfill(
+        self, workspace: str | None, action: str, path: str | None, *, stage: bool
+    ) -> dict[str, Any]:
+        self.backfills.append((workspace, action, path, stage))
+        return {"action": action}
 
     async def set_enabled(self, enabled: bool) -> dict[str, Any]:
         self.enabled.append(enabled)
@@ -157,6 +177,23 @@ async def test_unix_socket_has_full_access(api: tuple[RecordingService, str, Pat
             'No promotion candidate matched "missing".',
         ),
         ("GET", "/v1/diary?limit=many", None, 400, "limit must be a whole number, got 'many'"),
+        (
+            "POST",
+            "/v1/grounded/clear",
+            {"workspace": 3},
+            400,
+            'expected a JSON body like {"workspace": "/path"}',
+        ),
+        (
+            "POST",
+            "/v1/grounded/clear",
+            ["/ws"],
+            400,
+            'expected a JSON body like {"workspace": "/path"}',
+        ),
+        ("GET", "/static/missing.js", None, 404, "no route GET /static/missing.js"),
+        ("GET", "/static/..%2Fweb.py", None, 404, "no route GET /static/../web.py"),
+        ("GET", "/static/.hidden.js", None, 404, "no route GET /static/.hidden.js"),
     ],
 )
 async def test_errors_share_one_shape(
@@ -189,6 +226,117 @@ async def test_metrics_are_prometheus_text(api: tuple[RecordingService, str, Pat
     status, text = await _call(f"{base}/metrics", token=READ_TOKEN)
     assert status == 200
     assert text.endswith("dreamd_enabled 1\n")
+
+
+async def test_page_history_and_grounded_read(api: tuple[RecordingService, str, Path]) -> None:
+    """A read token reads the history and the grounded lane; no token reads neither."""
+    _, base, _ = api
+    assert await _call(f"{base}/v1/history", token=READ_TOKEN) == (
+        200,
+        {"workspaces": [{"path": "/ws", "history": [{"promoted": 1}]}]},
+    )
+    assert await _call(f"{base}/v1/grounded?workspace=main", token=READ_TOKEN) == (
+        200,
+        {"workspace": "main", "entries": []},
+    )
+    assert (await _call(f"{base}/v1/history"))[0] == 401
+    assert (await _call(f"{base}/v1/grounded"))[0] == 401
+
+
+async def test_clearing_grounded_rows_needs_admin(api: tuple[RecordingService, str, Path]) -> None:
+    """Clearing grounded-only rows is refused to a read token; admin clears; busy is 409."""
+    service, base, _ = api
+    url = f"{base}/v1/grounded/clear"
+    status, body = await _call(url, "POST", READ_TOKEN, {"workspace": "/ws"})
+    assert (status, body["error"]) == (403, "this needs the operator.admin scope")
+    assert service.cleared == []
+    assert await _call(url, "POST", ADMIN_TOKEN, {"workspace": "/ws"}) == (
+        200,
+        {"removedShortTermEntries": 2},
+    )
+    assert (await _call(url, "POST", ADMIN_TOKEN))[0] == 200  # no body: the only workspace
+    assert service.cleared == ["/ws", None]
+    service.busy = True
+    assert await _call(url, "POST", ADMIN_TOKEN, {}) == (
+        409,
+        {"ok": False, "error": "/ws is busy", "status": 409},
+    )
+
+
+BACKFILL_SHAPE = 'expected a JSON body like {"action": "preview", "path": "memory", "stage": false}'
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": "delete", "path": "memory"},
+        {"action": "write", "path": 3},
+        {"action": "write", "path": "memory", "stage": "yes"},
+        {"action": "preview", "workspace": ["/ws"]},
+        None,
+    ],
+)
+async def test_backfill_body_is_checked(api: tuple[RecordingService, str, Path], body: Any) -> None:
+    """A malformed backfill request is a 400 in the one shape; nothing runs."""
+    service, base, _ = api
+    assert await _call(f"{base}/v1/backfill", "POST", ADMIN_TOKEN, body) == (
+        400,
+        {"ok": False, "error": BACKFILL_SHAPE, "status": 400},
+    )
+    assert service.backfills == []
+
+
+async def test_backfill_needs_admin(api: tuple[RecordingService, str, Path]) -> None:
+    """Even a preview reads notes anywhere the daemon can: a read token is refused."""
+    service, base, _ = api
+    url = f"{base}/v1/backfill"
+    preview = {"action": "preview", "path": "memory"}
+    assert (await _call(url, "POST", READ_TOKEN, preview))[0] == 403
+    assert service.backfills == []
+    assert await _call(url, "POST", ADMIN_TOKEN, preview) == (200, {"action": "preview"})
+    write = {"workspace": "/ws", "action": "write", "path": "notes", "stage": True}
+    assert (await _call(url, "POST", ADMIN_TOKEN, write))[0] == 200
+    assert (await _call(url, "POST", ADMIN_TOKEN, {"action": "rollback"}))[0] == 200
+    assert service.backfills == [
+        (None, "preview", "memory", False),
+        ("/ws", "write", "notes", True),
+        (None, "rollback", None, False),
+    ]
+
+
+@pytest.mark.parametrize("path", ["/", "/dreams"])
+async def test_page_is_served_without_a_token(
+    api: tuple[RecordingService, str, Path], path: str
+) -> None:
+    """The page and its assets hold no data: no token needed; a strict CSP keeps it local."""
+    _, base, _ = api
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{base}{path}") as response:
+            assert response.status == 200
+            assert response.content_type == "text/html"
+            page = await response.text()
+            policy = response.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in policy
+        assert "script-src 'self'" in policy
+        assert "connect-src 'self'" in policy
+        assert '<script src="/static/dreams.js" defer></script>' in page
+        assert "http://" not in page
+        assert "https://" not in page
+        for asset, kind in (("dreams.js", "text/javascript"), ("dreams.css", "text/css")):
+            async with session.get(f"{base}/static/{asset}") as response:
+                assert (response.status, response.content_type) == (200, kind)
+                assert response.headers["X-Content-Type-Options"] == "nosniff"
+                text = await response.text()
+            assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+            assert "https://" not in text
+
+
+def test_page_assets_ship_in_the_package() -> None:
+    """The page's files live inside the ``dreamd`` package, so the wheel carries them."""
+    from dreamd.page import STATIC_DIR
+
+    assert STATIC_DIR.parent.name == "dreamd"
+    assert {p.name for p in STATIC_DIR.iterdir()} >= {"index.html", "dreams.js", "dreams.css"}
 
 
 def test_token_file_errors_name_the_line_not_the_token(tmp_path: Path) -> None:

@@ -1,0 +1,76 @@
+"""The backfill flow as the control API runs it: preview, write (optionally staging), roll back.
+
+A path is taken relative to the workspace (or absolute); the daemon's own working directory
+never matters. A preview reads the notes and plans the grounded replay of each without
+writing anything; writing and rolling back go through :mod:`dreamd.backfill`, which writes
+atomically under the workspace lock. Blocking: callers run these in a worker thread.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from dreamd.backfill import (
+    Sources,
+    analyse,
+    find_sources,
+    resolve_target,
+    run_backfill,
+    run_rollback,
+)
+from dreamd.config import DreamingConfig
+from dreamd.errors import DreamdError
+from dreamd.phases.grounded import note_json
+from dreamd.progress import Progress
+
+__all__ = ["ACTIONS", "backfill_action"]
+
+ACTIONS = ("preview", "write", "rollback")
+
+
+def _sources(root: Path, raw: str) -> Sources:
+    given = Path(raw).expanduser()
+    target = resolve_target(str(given if given.is_absolute() else root / given), root)
+    return find_sources(target, root=root)
+
+
+def backfill_action(
+    root: Path,
+    action: str,
+    path: str | None,
+    *,
+    stage: bool,
+    dreaming: DreamingConfig,
+    now: datetime,
+    zone: tzinfo,
+    agents: tuple[str, ...],
+) -> dict[str, Any]:
+    """Run one step of the flow (``action`` is one of :data:`ACTIONS`; callers check it)."""
+    if action == "rollback":
+        return run_rollback(root, dreaming=dreaming, now=now, zone=zone, agents=agents)
+    if not path:
+        raise DreamdError(f"backfill {action} needs a path: a note or a folder of notes")
+    sources = _sources(root, path)
+    progress = Progress("rem-backfill", len(sources.files), stream=None, tty=False)
+    if action == "write":
+        return run_backfill(
+            root,
+            sources,
+            progress,
+            dreaming=dreaming,
+            now=now,
+            zone=zone,
+            agents=agents,
+            stage=stage,
+        )
+    notes, grounded = analyse(sources, root, progress)
+    return {
+        "workspaceDir": str(root),
+        "preview": True,
+        "sourcePath": str(sources.target),
+        "sourceFiles": [note.label for note in notes],
+        "skippedFiles": list(sources.skipped),
+        "files": [note_json(note) for note in grounded],
+    }

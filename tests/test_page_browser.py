@@ -1,0 +1,256 @@
+"""The Dreams page in headless Chromium against a real daemon on a temporary workspace.
+
+Needs Debian's ``chromium`` (``/usr/bin/chromium``, installed by ``.ci/browser-deps``) and
+Playwright for Python. Without them the test skips, except under CI, where it fails. The
+screenshot is saved to ``artifacts/dreams-page.png`` at the repository root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from dreamd.phases.diary import FALLBACK_ENTRY
+from dreamd.recall.hits import Hit
+from dreamd.recall.record import record_search
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACT = Path(__file__).resolve().parents[1] / "artifacts" / "dreams-page.png"
+READ_TOKEN = "read-" + "r" * 24
+ADMIN_TOKEN = "admin-" + "a" * 24
+ZONE = "Europe/Berlin"
+
+CONFIG = """
+[dreaming]
+frequency = "0 3 * * *"
+timezone = "{zone}"
+
+[dreaming.deep]
+min_score = 0.5
+
+[agents.heartbeat]
+every = "30m"
+
+[[agents.list]]
+id = "main"
+workspace = "{root}"
+
+[api]
+listen = "127.0.0.1:{port}"
+tokens_file = "{tokens}"
+"""
+
+
+def _need_browser() -> Any:
+    """Playwright's sync API, or skip (fail under CI) with the reason."""
+    reason = ""
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing; install Debian's chromium (.ci/browser-deps)"
+    try:
+        from playwright import sync_api  # optional test dependency
+    except ImportError:
+        reason = reason or "playwright is not installed (pip install -e '.[test]')"
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return sync_api
+
+
+def _recalled(root: Path, days_ago: int, fact: str, queries: tuple[str, ...]) -> None:
+    """A daily note holding ``fact``, asked about once a day by each of ``queries``."""
+    day = (datetime.now(UTC) - timedelta(days=days_ago)).date().isoformat()
+    (root / "memory" / f"{day}.md").write_text(f"# {day}\n\n{fact}\n")
+    for offset, query in enumerate(queries):
+        when = datetime.now(UTC) - timedelta(days=len(queries) - offset, hours=1)
+        hit = Hit(f"memory/{day}.md", 3, 3, fact, 0.9)
+        record_search(root, query, [hit], now=when, zone=UTC)
+
+
+def _historical(root: Path) -> None:
+    """Two old notes for a grounded backfill."""
+    for day in ("2026-03-01", "2026-03-08"):
+        (root / "memory" / f"{day}.md").write_text(
+            f"# {day}\n\n## Decisions\n- Decided to keep the deploy window on Tuesdays.\n"
+            "- Alice owns the release checklist.\n"
+        )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _cli(env: dict[str, str], *argv: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "dreamd", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _get(base: str, path: str, token: str = ADMIN_TOKEN) -> Any:
+    request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def _post(base: str, path: str, body: Any, token: str = ADMIN_TOKEN) -> Any:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode() if body is not None else b"",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)
+
+
+@pytest.fixture
+def daemon(tmp_path: Path, isolated_home: Path) -> Iterator[tuple[str, Path]]:
+    """A running ``dreamd run`` on loopback TCP over a workspace that has swept once."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    _recalled(root, 4, "- The billing service runs on Postgres 16 on host db-02.", ("a", "b", "c"))
+    _historical(root)
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"operator.read {READ_TOKEN}\noperator.admin {ADMIN_TOKEN}\n")
+    port = _free_port()
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG.format(zone=ZONE, root=root, port=port, tokens=tokens))
+    env = {**os.environ, "DREAMD_HOME": str(isolated_home), "DREAMD_CONFIG": str(config)}
+    env.pop("DREAMD_NOW", None)
+    _cli(env, "sweep")
+    _cli(env, "--workspace", str(root), "memory", "rem-backfill", "--path", "memory",
+         "--stage-short-term")  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dreamd", "run"],
+        env=env,
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                status = _get(base, "/v1/status")
+                if not status["workspaces"][0].get("counting"):
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                pass
+            assert time.monotonic() < deadline, "the daemon never answered on TCP"
+            assert process.poll() is None, "the daemon exited"
+            time.sleep(0.2)
+        _post(base, "/v1/sweep", None)  # the daemon's own sweep fills the phase summaries
+        _recalled(
+            root,
+            2,
+            "- The search cluster reindexes every Sunday at 02:00.",
+            ("when does search reindex", "reindex schedule", "sunday search job"),
+        )
+        yield base, root
+    finally:
+        process.terminate()
+        code = process.wait(timeout=15)
+        log = process.stderr.read() if process.stderr else ""
+        if process.stderr:
+            process.stderr.close()
+        assert code == 0, log
+
+
+def _next_three_oclock() -> str:
+    zone = ZoneInfo(ZONE)
+    now = datetime.now(zone)
+    fire = now.replace(hour=3, minute=0, second=0, microsecond=0)
+    if fire <= now:
+        fire = (now + timedelta(days=1)).replace(hour=3, minute=0, second=0, microsecond=0)
+    return f"{fire:%Y-%m-%d %H:%M} {ZONE}"
+
+
+def test_dreams_page_in_chromium(daemon: tuple[str, Path]) -> None:
+    """Counts and next run show; a read token is refused the toggle, an admin turns dreaming off
+    and previews a backfill; a diary entry opens; the screenshot is saved."""
+    sync_api = _need_browser()
+    base, root = daemon
+    status = _get(base, "/v1/status")
+    counts = status["workspaces"][0]
+    assert (counts["promotedToday"], counts["grounded"]) == (2, 3)
+    assert len(_get(base, "/v1/candidates")["candidates"]) == 1
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(base + "/")
+            expect = sync_api.expect
+
+            page.get_by_label("API token").fill(READ_TOKEN)
+            page.get_by_role("button", name="Use token").click()
+            expect(page.locator("#count-promotedToday")).to_have_text("2")
+            for key in ("shortTerm", "grounded", "signals"):
+                expect(page.locator(f"#count-{key}")).to_have_text(str(counts[key]))
+            expect(page.locator("#next-run")).to_have_text(_next_three_oclock())
+            expect(page.locator("#enabled-state")).to_have_text("on")
+            expect(page.locator(".lane-entries li")).to_have_count(3)
+            expect(page.locator(".candidate")).to_have_count(1)
+            expect(page.locator("#chart svg rect.promoted")).to_have_count(1)
+
+            page.get_by_role("button", name="Turn dreaming off").click()
+            refusal = page.get_by_role("alert").filter(has_text="Refused")
+            expect(refusal).to_contain_text("this needs the operator.admin scope")
+            assert _get(base, "/v1/status")["enabled"] is True
+
+            page.get_by_role("button", name="Forget").click()
+            page.get_by_label("API token").fill(ADMIN_TOKEN)
+            page.get_by_role("button", name="Use token").click()
+            page.get_by_role("button", name="Turn dreaming off").click()
+            expect(page.locator("#enabled-state")).to_have_text("off")
+            expect(page.locator("#toggle-message")).to_have_text("Dreaming is now off.")
+            after = _get(base, "/v1/status")
+            assert (after["enabled"], after["enabledSource"]) == (False, "override")
+
+            page.get_by_role("button", name="Preview").click()
+            expect(page.locator(".backfill-message")).to_contain_text("nothing was written")
+            expect(page.locator("details.backfill-file")).to_have_count(4)
+
+            expect(page.locator("details.diary-entry")).to_have_count(5)  # 2 sweeps, 3 replays
+            entry = page.locator("details.diary-entry").first  # the newest
+            expect(entry.get_by_text(FALLBACK_ENTRY)).to_be_hidden()
+            entry.locator("summary").click()
+            expect(entry).to_have_attribute("open", "")
+            expect(entry.get_by_text(FALLBACK_ENTRY)).to_be_visible()
+
+            ARTIFACT.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACT), full_page=True)
+            refused = "the server responded with a status of 403 (Forbidden)"
+            assert [e for e in errors if refused not in e] == []  # only the refused toggle
+        finally:
+            browser.close()
+    assert ARTIFACT.stat().st_size > 10_000
+    shutil.copyfile(ARTIFACT, root.parent / ARTIFACT.name)
