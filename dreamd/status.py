@@ -223,7 +223,10 @@ def counts_or_error(
     try:
         return workspace_counts(workspace, config, now=now, zone=zone, deep=deep)
     except DreamdError as exc:
-        return {"path": str(workspace.root), "agents": list(workspace.agents), "error": str(exc)}
+        error = str(exc)
+    except OSError as exc:  # one unreadable workspace is its own problem, not the host's
+        error = f"cannot read {exc.filename or workspace.root}: {exc.strerror or exc}"
+    return {"path": str(workspace.root), "agents": list(workspace.agents), "error": error}
 
 
 def gather_status(

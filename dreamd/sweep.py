@@ -124,6 +124,10 @@ def run_planned(
     except DreamdError as exc:
         elapsed = (time.perf_counter() - started) * 1000
         return Outcome(label, agents, "error", error=str(exc), duration_ms=elapsed)
+    except OSError as exc:  # e.g. a file the service user may not read: this workspace fails
+        elapsed = (time.perf_counter() - started) * 1000
+        error = f"cannot read or write {exc.filename or root}: {exc.strerror or exc}"
+        return Outcome(label, agents, "error", error=error, duration_ms=elapsed)
     elapsed = (time.perf_counter() - started) * 1000
     message = f"files kept changing during {MAX_ATTEMPTS} attempts; skipped this run"
     return Outcome(label, agents, "conflict", {}, (), tuple(conflicts), message, elapsed)

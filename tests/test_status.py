@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,19 @@ def test_corrupt_host_state_is_set_aside(isolated_home: Path) -> None:
     (state / "host.json").write_text("{oops")
     assert load_host_state() == {}
     assert [p.read_text() for p in state.glob("host.json.corrupt-*")] == ["{oops"]
+
+
+def test_an_unreadable_workspace_is_its_own_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting a workspace that raises an OS error reports it on that workspace's entry."""
+    from dreamd.config import Config
+    from dreamd.discovery import Workspace
+    from dreamd.status import counts_or_error
+
+    def refuse(*_: object, **__: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "short-term-recall.json"))
+
+    monkeypatch.setattr("dreamd.status.workspace_counts", refuse)
+    entry = counts_or_error(Workspace(tmp_path, ("main",)), Config(), now=NOW, zone=UTC)
+    assert entry["error"] == f"cannot read {tmp_path}/short-term-recall.json: Permission denied"

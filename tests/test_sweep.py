@@ -211,3 +211,20 @@ def test_stale_rows_move_to_the_long_term_layer(workspace: Path) -> None:
     lines = (workspace / "memory/.rag/longterm.jsonl").read_text().splitlines()
     assert [json.loads(line)["key"] for line in lines] == ["old"]
     assert table([old]).rows["old"].snippet in lines[0]
+
+
+def test_an_os_error_fails_this_workspace_only(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the daemon's user may not read fails the sweep of that workspace, not the host."""
+
+    def refuse(*_: object, **__: object) -> None:
+        raise PermissionError(13, "Permission denied", str(workspace / "memory/.dreams/x.json"))
+
+    monkeypatch.setattr("dreamd.sweep.read_snapshot", refuse)
+    outcome = sweep_workspace(workspace, DreamingConfig(), now=NOW, zone=UTC)
+    assert outcome.status == "error"
+    assert (
+        outcome.error
+        == f"cannot read or write {workspace}/memory/.dreams/x.json: Permission denied"
+    )
