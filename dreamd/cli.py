@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dreamd import __version__, paths
-from dreamd.commands import context, demo, memory, sweeping
+from dreamd.commands import context, demo, memory, service, sweeping
 from dreamd.errors import DreamdError
 
 __all__ = ["build_parser", "main"]
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweeping.register(commands, _json_flag)
     memory.register(commands, _json_flag)
     demo.register(commands, _json_flag)
+    service.register(commands, _json_flag)
 
     return parser
 
