@@ -11,8 +11,9 @@ What the fingerprint covers:
 * the settings: dreamd's version, the dreaming day in the sweep's timezone (reports, lookback
   and per-day limits follow the day), the ``[dreaming]`` and ``[model]`` config, the agents
   and their transcript folders;
-* every short-term note's path, size and modification time (the same walk the sweep makes,
-  skipped files included), and every file in the transcript folders;
+* the path, size and modification time of every file under ``memory/`` that the notes walk
+  could see (reports and state aside, the session corpus included), and of every file in the
+  transcript folders;
 * the bytes of ``MEMORY.md``, ``DREAMS.md``/``dreams.md``, the state tables and today's
   reports (files the sweep itself writes are compared by content, never by time).
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -36,7 +38,16 @@ import msgspec
 from dreamd import __version__
 from dreamd.clock import day_of
 from dreamd.config import DreamingConfig, ModelConfig
-from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER, MEMORY_FILE, STATE_DIR, report_path
+from dreamd.layout import (
+    DREAMS_FILE,
+    DREAMS_FILE_LOWER,
+    MEMORY_FILE,
+    NOTES_DIR,
+    REPORTS_DIR,
+    SESSION_CORPUS_DIR,
+    STATE_DIR,
+    report_path,
+)
 from dreamd.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
@@ -44,7 +55,6 @@ from dreamd.state import (
     SESSION_CHECKPOINTS,
     SESSION_SEEN,
 )
-from dreamd.workspace import list_notes
 from dreamd.writer import write_atomic
 
 __all__ = [
@@ -120,17 +130,42 @@ def _folder(directory: Path) -> list[Path]:
         return []
 
 
+def _walk(directory: str, rel: str, out: list[tuple[str, int, int]]) -> None:
+    """Every file under ``directory`` with size and time stamp, as the notes walk sees them.
+
+    A superset of the sweep's notes (any file, not only dated notes; symlinked folders are not
+    entered, as the sweep never enters them): a change to any of them invalidates.
+    """
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        out.append((rel, -1, -1))
+        return
+    for entry in entries:
+        child = f"{rel}/{entry.name}"
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if child == STATE_DIR:
+                    _walk(f"{entry.path}/session-corpus", SESSION_CORPUS_DIR, out)
+                elif child != REPORTS_DIR:
+                    _walk(entry.path, child, out)
+                continue
+            stat = entry.stat()
+        except OSError:
+            out.append((child, -1, -1))
+            continue
+        out.append((child, stat.st_size, stat.st_mtime_ns))
+
+
 def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[str, Path]]) -> Taken:
     """Fingerprint the inputs of a sweep of ``root`` as they are on disk now."""
     digest = hashlib.sha256()
-    notes, skipped = list_notes(root)
-    newest = 0
-    for path in sorted(notes):
-        stat = notes[path]
-        newest = max(newest, int(stat.mtime_ms * 1e6))
-        digest.update(f"n\0{path}\0{stat.size}\0{stat.mtime_ms!r}\n".encode())
-    for reason in skipped:
-        digest.update(f"s\0{reason}\n".encode())
+    files: list[tuple[str, int, int]] = []
+    if (root / NOTES_DIR).is_dir() and not (root / NOTES_DIR).is_symlink():
+        _walk(str(root / NOTES_DIR), NOTES_DIR, files)
+    files.sort()
+    digest.update(repr(files).encode())
+    newest = max((mtime for _, _, mtime in files), default=0)
     for _, directory in sessions:
         for line in _stats(_folder(directory)):
             digest.update(f"t\0{line}\n".encode())

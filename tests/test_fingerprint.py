@@ -125,3 +125,18 @@ def test_a_changing_sweep_drops_the_old_fingerprint(workspace: Path) -> None:
     changed = _sweep(workspace)
     assert changed.changed
     assert load(workspace) is None
+
+
+def test_a_new_file_under_memory_is_seen(workspace: Path) -> None:
+    """A note added in a subfolder (or any file the notes walk would see) invalidates."""
+    _settled(workspace)
+    write(workspace, "memory/2026/2026-11-25.md", "# 2026-11-25\n\n- A note in a year folder.\n")
+    assert "unchanged" not in _sweep(workspace).summary
+
+
+def test_own_reports_and_state_do_not_invalidate(workspace: Path) -> None:
+    """Older reports and files under memory/.dreams (other than the tables) are not inputs."""
+    _settled(workspace)
+    write(workspace, "memory/dreaming/deep/2026-11-01.md", "# an old report\n")
+    write(workspace, "memory/.dreams/events.jsonl", '{"type": "x"}\n')
+    assert _sweep(workspace).summary.get("unchanged") is True
