@@ -11,8 +11,9 @@ a floor measured in the same run: reading and tokenising the same files in plain
 * no-op sweep: a sweep after a sweep that changed nothing (nothing changed since);
 * search: ``dreamd.recall.search`` over the year workspace's index, p50/p99;
 * index build: a full index build of the year workspace, MB of Markdown per second;
-* fleet sweeps: ``dreamd sweep`` over N workspaces as a real subprocess, cold and no-op, with
-  the process's peak RSS; slopes per workspace from the smallest to the largest fleet;
+* fleet sweeps: ``dreamd sweep`` over N workspaces as a real subprocess (text output, which
+  streams), cold and no-op, with the process's peak RSS; slopes per workspace from the
+  smallest to the largest fleet;
 * status during a sweep: the real daemon sweeping the largest fleet in the quick set (100) or
   the full set (1,000) while ``GET /v1/status`` is timed over its Unix socket; idle RSS.
 """
@@ -137,7 +138,7 @@ def _cli_sweep(config: Path, home: Path) -> FleetRun:
     argv = [sys.executable, "-m", "dreamd", "--config", str(config), "--now", NOW.isoformat()]
     env = {**os.environ, "DREAMD_HOME": str(home), "DREAMD_LOG_LEVEL": "WARNING"}
     started = time.perf_counter()
-    child = subprocess.Popen([*argv, "--json", "sweep"], env=env, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen([*argv, "sweep"], env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:

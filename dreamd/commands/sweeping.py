@@ -62,10 +62,24 @@ def _daemon(ctx: Context) -> Path | None:
     return socket_path(ctx.config)
 
 
-def _sweep_here(ctx: Context) -> dict[str, Any]:
-    enabled = ctx.enabled
+_KEPT = ("workspace", "status", "diary", "error", "durationMs")
+
+
+def _kept(outcome: dict[str, Any]) -> dict[str, Any]:
+    """What the sweep history needs of an outcome (the rest is printed and let go)."""
+    deep = outcome.get("deep") or {}
+    counts = {key: deep[key] for key in ("ranked", "promoted", "rejected") if key in deep}
+    return {**{key: outcome.get(key) for key in _KEPT}, "deep": counts}
+
+
+def _sweep_here(ctx: Context, report: Callable[[dict[str, Any]], None]) -> bool:
+    """Sweep every workspace in this process, handing each outcome to ``report`` as it finishes.
+
+    Outcomes are streamed, not gathered: a sweep of a thousand workspaces holds one at a time
+    (plus the few counts the history keeps). Returns whether every workspace came out ``ok``.
+    """
     budget = JobBudget(ctx.config.jobs.max_concurrent)
-    outcomes = []
+    kept, ok = [], True
     for workspace in ctx.discovery.workspaces:
         with budget.hold("sweep", str(workspace.root)):
             outcome = sweep_workspace(
@@ -77,38 +91,53 @@ def _sweep_here(ctx: Context) -> dict[str, Any]:
                 sessions=workspace.sessions,
                 model=ctx.config.model,
                 lock_timeout=ctx.args.lock_timeout,
-            )
-        outcomes.append(outcome.as_json())
-    record_outcomes(outcomes, at=format_instant(ctx.now))
-    return {"enabled": enabled.enabled, "now": format_instant(ctx.now), "workspaces": outcomes}
+            ).as_json()
+        report(outcome)
+        kept.append(_kept(outcome))
+        ok = ok and outcome["status"] == "ok"
+    record_outcomes(kept, at=format_instant(ctx.now))
+    return ok
+
+
+def _lines(outcome: dict[str, Any]) -> list[str]:
+    if outcome["error"]:
+        return [f"{outcome['workspace']}: {outcome['status']}: {outcome['error']}"]
+    light, deep = outcome["light"], outcome["deep"]
+    lines = [
+        f"{outcome['workspace']}: staged {light['staged']}, promoted {deep['promoted']} "
+        f"({deep['promotedToday']} today), {len(outcome['changedFiles'])} file(s) changed "
+        f"in {outcome['durationMs']:.0f} ms"
+        + (" (unchanged since the last sweep)" if outcome.get("unchanged") else "")
+    ]
+    lines += [
+        f"  + {item['snippet']} [{item['path']}:{item['startLine']}-{item['endLine']}]"
+        for item in deep["promotions"]
+    ]
+    lines += [f"  ! {warning}" for warning in outcome["warnings"]]
+    return lines
 
 
 def run_sweep(ctx: Context) -> int:
     """Sweep every selected workspace; a failing one is reported and the others still run."""
     socket = _daemon(ctx)
     document = call_daemon(socket, "POST", "/v1/sweep") if socket else None
-    if document is None:
-        document = _sweep_here(ctx)
-    if not document["enabled"]:
+    if document is not None:
+        if not document["enabled"]:
+            ctx.note("dreaming is off; swept anyway because it was asked for")
+        outcomes = document["workspaces"]
+        ctx.emit(document, "\n".join(line for o in outcomes for line in _lines(o)))
+        return 1 if any(outcome["status"] != "ok" for outcome in outcomes) else 0
+    enabled = ctx.enabled.enabled
+    if not ctx.json:
+        ok = _sweep_here(ctx, lambda outcome: print("\n".join(_lines(outcome)), flush=True))
+    else:
+        gathered: list[dict[str, Any]] = []
+        ok = _sweep_here(ctx, gathered.append)
+        document = {"enabled": enabled, "now": format_instant(ctx.now), "workspaces": gathered}
+        ctx.emit(document, "")
+    if not enabled:
         ctx.note("dreaming is off; swept anyway because it was asked for")
-    lines = []
-    for outcome in document["workspaces"]:
-        if outcome["error"]:
-            lines.append(f"{outcome['workspace']}: {outcome['status']}: {outcome['error']}")
-            continue
-        light, deep = outcome["light"], outcome["deep"]
-        lines.append(
-            f"{outcome['workspace']}: staged {light['staged']}, promoted {deep['promoted']} "
-            f"({deep['promotedToday']} today), {len(outcome['changedFiles'])} file(s) changed "
-            f"in {outcome['durationMs']:.0f} ms"
-        )
-        lines += [
-            f"  + {item['snippet']} [{item['path']}:{item['startLine']}-{item['endLine']}]"
-            for item in deep["promotions"]
-        ]
-        lines += [f"  ! {warning}" for warning in outcome["warnings"]]
-    ctx.emit(document, "\n".join(lines))
-    return 1 if any(outcome["status"] != "ok" for outcome in document["workspaces"]) else 0
+    return 0 if ok else 1
 
 
 def _status(ctx: Context, *, deep: bool = False) -> dict[str, Any]:
