@@ -20,8 +20,9 @@ import glob
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -71,16 +72,24 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
+def write_atomic(
+    path: Path,
+    data: bytes,
+    *,
+    mode: int | None = None,
+    before_rename: Callable[[], object] | None = None,
+) -> None:
     """Replace ``path`` with ``data`` atomically (see the module rules).
 
+    ``before_rename`` runs after the temp file is durable and just before the rename; raising
+    there (a compare-and-swap that failed) removes the temp file and leaves ``path`` untouched.
     An OS failure (full disk, read-only file system, permissions) leaves the old file in place
     and becomes a :class:`WorkspaceError` naming the file and the reason.
     """
     if path.is_symlink():
         raise UnsafePathError(f"refusing to write through the symlink {path}")
     try:
-        _replace(path, data, mode)
+        _replace(path, data, mode, before_rename)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise WorkspaceError(f"cannot write {path}: {reason}; the previous file is intact") from exc
@@ -95,7 +104,9 @@ def _clear_leftovers(path: Path) -> None:
                 leftover.unlink()
 
 
-def _replace(path: Path, data: bytes, mode: int | None) -> None:
+def _replace(
+    path: Path, data: bytes, mode: int | None, before_rename: Callable[[], object] | None = None
+) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     _clear_leftovers(path)
     if mode is None:
@@ -110,6 +121,8 @@ def _replace(path: Path, data: bytes, mode: int | None) -> None:
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
+        if before_rename is not None:
+            before_rename()
         Path(temp).replace(path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -188,7 +201,8 @@ def apply_plan(root: Path, plan: SweepPlan, *, checkpoint_notes: bool = True) ->
         before = target.stat() if target.exists() else None
         if write.kind == "memory" and before is not None:
             _backup_memory(root, target.read_bytes())
-        write_atomic(target, write.text.encode("utf-8"))
+        # checked again once the new bytes are durable: an edit made meanwhile is not lost
+        write_atomic(target, write.text.encode("utf-8"), before_rename=partial(_check, root, write))
         changed.append(write.path)
         events.extend(write.events)
         if write.kind == "note" and daily is not None and checkpoint_notes:

@@ -17,3 +17,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TZ", "UTC")
     return home
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers the suite uses (``--strict-markers`` refuses unknown ones)."""
+    config.addinivalue_line("markers", "slow: a long-running reliability test (soak, faults)")
