@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from dreamd.config import DreamingConfig
+from dreamd.fingerprint import FINGERPRINT_FILE
 from dreamd.phases.cycle import plan_sweep
 from dreamd.recall.hits import Hit
 from dreamd.recall.record import record_search
@@ -52,7 +53,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != "lock"
+        if p.is_file() and p.name not in ("lock", FINGERPRINT_FILE)  # the fingerprint is a cache
     }
 
 
