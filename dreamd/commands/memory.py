@@ -12,10 +12,10 @@ from typing import Any
 from dreamd.commands import rem
 from dreamd.commands.context import Context
 from dreamd.commands.render import candidate_json
-from dreamd.errors import DreamdError, SelectorError
+from dreamd.errors import DreamdError
+from dreamd.explain import explain
 from dreamd.phases.cycle import plan_promote, thresholds_of
-from dreamd.phases.deep import GATES, Thresholds, rank, rejection
-from dreamd.phases.scoring import Scored
+from dreamd.phases.deep import Thresholds
 from dreamd.recall.dates import day_bound
 from dreamd.recall.hits import hit_json
 from dreamd.recall.index import RecallIndex
@@ -263,61 +263,18 @@ def run_promote(ctx: Context) -> int:
     return 0
 
 
-def _select(candidates: Iterable[Scored], selector: str) -> Scored:
-    wanted = selector.lower()
-    ordered = list(candidates)
-    tests: list[Callable[[Scored], bool]] = [
-        lambda s: s.entry.key == selector,
-        lambda s: wanted in s.entry.key.lower(),
-        lambda s: wanted in s.entry.path.lower(),
-        lambda s: wanted in s.entry.snippet.lower(),
-    ]
-    for test in tests:
-        for scored in ordered:
-            if test(scored):
-                return scored
-    raise SelectorError(f'No promotion candidate matched "{selector}".')
-
-
 def run_explain(ctx: Context) -> int:
     """Show one entry's components, boost and the gate verdicts."""
     thresholds = thresholds_of(ctx.config.dreaming)
     snapshot = ctx.snapshot()
-    include = ctx.args.include_promoted
-    everything = Thresholds(0, 0, 0, -1, 10**9, thresholds.half_life_days)
-    loose = rank(
-        snapshot.store.rows,
-        snapshot.signals.rows,
-        everything,
-        now=ctx.now,
-        include_promoted=include,
-    )
-    scored = _select(loose.candidates, ctx.args.selector)
-    verdict = rejection(scored, thresholds, include_promoted=include)
-    strict = rank(
-        snapshot.store.rows,
-        snapshot.signals.rows,
+    scored, document = explain(
+        snapshot,
         thresholds,
+        ctx.args.selector,
         now=ctx.now,
-        include_promoted=include,
+        include_promoted=ctx.args.include_promoted,
     )
-    if verdict is None and all(s.entry.key != scored.entry.key for s in strict.candidates):
-        verdict = "selection limit"
-    failed_at = GATES.index(verdict) if verdict in GATES else len(GATES)
-    passes = {
-        "score": scored.score >= thresholds.min_score,
-        "recallCount": scored.signals >= thresholds.min_recall_count,
-        "uniqueQueries": scored.unique_queries >= thresholds.min_unique_queries,
-        "maxAge": thresholds.max_age_days < 0 or scored.age_days <= thresholds.max_age_days,
-    }
-    document = {
-        "workspaceDir": str(snapshot.root),
-        "thresholds": thresholds.as_json(),
-        "candidate": candidate_json(scored),
-        "passes": passes,
-        "rejection": verdict,
-        "gates": [{"gate": gate, "passed": index < failed_at} for index, gate in enumerate(GATES)],
-    }
+    verdict = document["rejection"]
     entry, c = scored.entry, scored.components
     text = "\n".join(
         [
