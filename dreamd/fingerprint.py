@@ -208,8 +208,9 @@ def save(
     if taken.newest_ns >= read_started_ns - RACY_NS:
         forget(root)
         return False
-    fingerprint = Fingerprint(key=key, inputs=taken.inputs, summary=dict(summary))
-    fingerprint = msgspec.structs.replace(fingerprint, warnings=list(warnings))
+    fingerprint = Fingerprint(
+        key=key, inputs=taken.inputs, summary=dict(summary), warnings=list(warnings)
+    )
     write_atomic(_path(root), msgspec.json.encode(fingerprint) + b"\n", mode=0o600)
     return True
 
