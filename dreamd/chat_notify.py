@@ -4,7 +4,8 @@
   adapter; the ones held back are counted and mentioned in the next notice that goes out, so
   an owner is never flooded and never silently misses that something happened.
 * :func:`notice_text` is what an owner reads for a health event (a failed sweep, a degraded
-  diary, sweeps that promote nothing, ``blocked``).
+  diary, sweeps that promote nothing, ``blocked``); like every chat text it passes
+  :func:`dreamd.chat_text.outward` (redaction, the home directory as ``~``).
 * :class:`Redactor` scrubs bot tokens from every log record (message, arguments and
   traceback) before a handler writes it: libraries put tokens in URLs and error messages
   (python-telegram-bot's "The token `…` was rejected"), and dreamd never logs a token.
@@ -17,6 +18,7 @@ import logging
 from collections import deque
 from collections.abc import Iterable
 
+from dreamd.chat_text import outward
 from dreamd.health import HealthEvent
 
 __all__ = ["MASK", "RateLimit", "Redactor", "notice_text", "scrub"]
@@ -92,4 +94,4 @@ def notice_text(event: HealthEvent, *, host: str, held: int = 0) -> str:
     text = f"dreamd on {host}: {event.kind}{where}: {event.message} ({event.at})"
     if held:
         text += f"\n({held} earlier notice(s) were held back by the rate limit)"
-    return text
+    return outward(text)

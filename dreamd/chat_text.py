@@ -1,29 +1,46 @@
 """What chat commands say: usage, refusals and replies rendered from the service's documents.
 
 Pure: documents in, text out. Replies are plain text (no Markdown), so a snippet of memory is
-shown as written on every platform. :func:`split_text` fits a reply into a platform's message
-limit (Discord 2,000 characters, Telegram 4,096): at line breaks where it can, at spaces where
-a line is too long, and a reply too long for ``max_parts`` messages is trimmed with a note.
+shown as written on every platform. Workspaces are named by their agents (``main``, or
+``main, ops`` when agents share one), files relative to their workspace: a reply never carries
+an absolute server path. :func:`outward` is the last step of every reply: workspace roots and
+the home directory become names, and :func:`dreamd.redaction.redact` masks secrets and personal
+data whatever was stored. :func:`split_text` fits a reply into a platform's message limit
+(Discord 2,000 characters, Telegram 4,096): at line breaks where it can, at spaces where a line
+is too long, and a reply too long for ``max_parts`` messages is trimmed with a note.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import tzinfo
+from pathlib import Path, PurePath
 from typing import Any
+
+from dreamd.clock import parse_instant
+from dreamd.redaction import redact
 
 __all__ = [
     "DISCORD_LIMIT",
+    "GROUP_REFUSAL",
     "PHASES_TEXT",
+    "STRANGER_REFUSAL",
     "TELEGRAM_LIMIT",
+    "WELCOME",
     "adapter_lines",
+    "label_of",
+    "outward",
     "refusal",
     "render_candidates",
     "render_dream_status",
     "render_explain",
     "render_rag",
+    "render_reduced_status",
     "render_report",
     "render_search",
     "render_sweep",
+    "show_time",
     "split_text",
     "usage",
 ]
@@ -37,6 +54,14 @@ PHASES_TEXT = """Phases:
 - implementation detail: each sweep runs light -> REM -> deep.
 - deep is the only stage that writes durable entries to MEMORY.md.
 - DREAMS.md is for human-readable dreaming summaries and diary entries."""
+
+WELCOME = (
+    "I consolidate the memory of this host's agents every night and keep a dream diary.\n"
+    "Only this bot's owners and readers can search its memory; anyone can see whether "
+    "dreaming is on."
+)
+STRANGER_REFUSAL = "Only this bot's owners and readers can search its memory."
+GROUP_REFUSAL = "Ask me in a private chat: I never show memory in a group."
 
 _USAGE: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "dreaming": (
@@ -53,12 +78,10 @@ _USAGE: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     ),
 }
 _REFUSALS = {
-    "dreaming on": "/dreaming on|off requires owner status for channel callers "
-    "or operator.admin for gateway clients.",
-    "dream now": "/dream now requires owner status for channel callers "
-    "or operator.admin for gateway clients.",
+    "dreaming on": "Only the bot's owners can turn dreaming on.",
+    "dreaming off": "Only the bot's owners can turn dreaming off.",
+    "dream now": "Only the bot's owners can start a sweep.",
 }
-_REFUSALS["dreaming off"] = _REFUSALS["dreaming on"]
 
 
 def usage(command: str, allowed: Iterable[str]) -> str:
@@ -70,8 +93,34 @@ def usage(command: str, allowed: Iterable[str]) -> str:
 
 
 def refusal(key: str) -> str:
-    """What an actor who may not run ``key`` is told."""
-    return _REFUSALS.get(key, "That command is not available here.")
+    """What an actor who may not run ``key`` is told: one plain sentence, nothing else."""
+    return _REFUSALS.get(key, STRANGER_REFUSAL)
+
+
+def label_of(entry: Mapping[str, Any]) -> str:
+    """A workspace's name in chat: its agents, else its folder's name."""
+    agents = [str(agent) for agent in entry.get("agents") or ()]
+    return ", ".join(agents) if agents else PurePath(str(entry.get("path", ""))).name or "?"
+
+
+def outward(text: str, roots: Mapping[str, str] | None = None) -> str:
+    """``text`` fit to leave the host: roots by name, home as ``~``, secrets masked."""
+    roots = roots or {}
+    for root in sorted(roots, key=len, reverse=True):
+        name = roots[root]
+        text = text.replace(root + os.sep, f"{name}:").replace(root, name)
+    home = str(Path.home())
+    if len(home) > 1:
+        text = text.replace(home + os.sep, "~" + os.sep)
+    return redact(text)
+
+
+def show_time(stamp: object, zone: tzinfo) -> str:
+    """An ISO instant as ``2026-12-02 03:00 CET`` in ``zone``; anything else as given."""
+    moment = parse_instant(str(stamp)) if stamp else None
+    if moment is None:
+        return str(stamp) if stamp else "never"
+    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
 
 
 def _cut(text: str, limit: int) -> tuple[str, str]:
@@ -105,12 +154,8 @@ def _snippet(text: str) -> str:
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
 
 
-def _label(agents: Sequence[str], several: bool) -> str:
-    return f"[{', '.join(agents)}] " if several and agents else ""
-
-
 def render_search(document: Mapping[str, Any]) -> str:
-    """Hits with their ``path#Lx-Ly`` citations, best first."""
+    """Hits with their ``path#Lx-Ly`` citations, best first (agents named when several)."""
     hits = document["hits"]
     query = document["query"]
     if not hits:
@@ -118,8 +163,10 @@ def render_search(document: Mapping[str, Any]) -> str:
     several = len({hit["workspace"] for hit in hits}) > 1
     lines = [f'Results for "{query}":']
     for number, hit in enumerate(hits, start=1):
-        label = _label(hit.get("agents", ()), several)
-        lines.append(f"{number}. {label}{hit['source']} (score {hit['score']:.2f})")
+        label = f"[{label_of({'agents': hit.get('agents'), 'path': hit['workspace']})}] "
+        lines.append(
+            f"{number}. {label if several else ''}{hit['source']} (score {hit['score']:.2f})"
+        )
         lines.append(f"   {_snippet(hit['snippet'])}")
     return "\n".join(lines)
 
@@ -133,12 +180,22 @@ def adapter_lines(adapters: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return lines
 
 
-def render_dream_status(status: Mapping[str, Any]) -> str:
+def render_reduced_status(status: Mapping[str, Any], *, zone: tzinfo) -> str:
+    """What anyone may see: on or off, ok/blocked/degraded, and the next run."""
+    lines = ["Dreaming status:", f"- enabled: {'on' if status['enabled'] else 'off'}"]
+    if status["enabled"]:
+        lines.append(f"- state: {status['status']}")
+        lines.append(f"- next run: {show_time(status.get('nextRun'), zone)}")
+    return "\n".join(lines)
+
+
+def render_dream_status(status: Mapping[str, Any], *, zone: tzinfo) -> str:
     """Store, signal and diary counts per workspace, with the overall state."""
     on = "on" if status["enabled"] else "off"
-    lines = [f"Dream status: {on} ({status['status']}), next run {status['nextRun']}"]
+    next_run = show_time(status.get("nextRun"), zone)
+    lines = [f"Dream status: {on} ({status['status']}), next run {next_run}"]
     for ws in status["workspaces"]:
-        where = f"- {ws['path']}"
+        where = f"- {label_of(ws)}"
         if "error" in ws:
             lines.append(f"{where}: error: {ws['error']}")
         elif ws.get("counting"):
@@ -149,22 +206,22 @@ def render_dream_status(status: Mapping[str, Any]) -> str:
                 f"{ws['signals']} phase signals, {ws['candidates']} ready, "
                 f"{ws['promoted']} promoted ({ws['promotedToday']} today); diary "
                 f"{ws['diaryEntries']} entries; MEMORY.md {ws['memoryChars']} chars; "
-                f"last sweep {ws['lastSweep'] or 'never'}"
+                f"last sweep {show_time(ws['lastSweep'], zone)}"
             )
         lines += [f"  ! {message}" for message in (ws.get("health") or {}).values()]
     lines += adapter_lines((status.get("daemon") or {}).get("adapters") or {})
     return "\n".join(lines)
 
 
-def render_report(reports: Sequence[Mapping[str, Any]]) -> str:
+def render_report(reports: Sequence[Mapping[str, Any]], *, zone: tzinfo) -> str:
     """Each workspace's latest diary entry and its ``## Deep Sleep`` report."""
     blocks = []
     for report in reports:
-        lines = [f"Report for {report['path']}"]
+        lines = [f"Report for {report['label']}"]
         outcome = report.get("lastOutcome")
         if outcome:
             lines.append(
-                f"Last sweep {outcome['at']}: {outcome['status']}, ranked "
+                f"Last sweep {show_time(outcome['at'], zone)}: {outcome['status']}, ranked "
                 f"{outcome.get('ranked', 0)}, promoted {outcome.get('promoted', 0)}"
             )
         lines.append("Diary:")
@@ -173,7 +230,7 @@ def render_report(reports: Sequence[Mapping[str, Any]]) -> str:
         deep = (report.get("deep") or "").strip()
         lines.append(deep or "(no deep report yet)")
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) or "No workspaces."
+    return "\n\n".join(blocks) or "No workspaces you may read."
 
 
 def _longterm(audit: Mapping[str, Any]) -> str:
@@ -191,7 +248,7 @@ def render_rag(audits: Sequence[Mapping[str, Any]]) -> str:
     for audit in audits:
         index = audit.get("index")
         lines = [
-            f"RAG status for {audit['workspaceDir']}",
+            f"RAG status for {audit['label']}",
             f"- recall store: {audit['entryCount']} entries ({audit['promotedCount']} promoted, "
             f"{audit['spacedEntryCount']} spaced, {audit['groundedEntryCount']} grounded, "
             f"{audit['danglingEntryCount']} dangling)",
@@ -203,7 +260,7 @@ def render_rag(audits: Sequence[Mapping[str, Any]]) -> str:
         ]
         lines += [f"  ! {issue}" for issue in audit.get("issues") or ()]
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) or "No workspaces."
+    return "\n\n".join(blocks) or "No workspaces you may read."
 
 
 def _source(candidate: Mapping[str, Any]) -> str:
@@ -218,7 +275,7 @@ def render_explain(document: Mapping[str, Any]) -> str:
     verdict = document["rejection"]
     return "\n".join(
         [
-            f"Promotion Explain ({document['workspaceDir']})",
+            f"Promotion Explain ({document['label']})",
             f"{_source(c)}",
             _snippet(c["snippet"]),
             f"score={c['score']:.3f} signals={c['signalCount']} recallCount={c['recallCount']} "
@@ -237,20 +294,21 @@ def render_candidates(documents: Sequence[Mapping[str, Any]]) -> str:
     lines = []
     for document in documents:
         candidates = document["candidates"]
-        lines.append(f"Ready to promote in {document['workspaceDir']}: {len(candidates)}")
+        lines.append(f"Ready to promote in {document['label']}: {len(candidates)}")
         for c in candidates[:10]:
             lines.append(f"- {_source(c)} (score {c['score']:.2f}): {_snippet(c['snippet'])}")
     lines.append("Use /dream explain <selector> for one entry's details.")
     return "\n".join(lines)
 
 
-def render_sweep(document: Mapping[str, Any]) -> str:
-    """What a sweep did in each workspace."""
+def render_sweep(document: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+    """What a sweep did in each workspace (counts only: the reply may be seen by a channel)."""
     lines = ["Sweep finished." if document["enabled"] else "Sweep finished (dreaming is off)."]
     for outcome in document["workspaces"]:
-        where = f"- {outcome['workspace']}"
+        name = str(outcome["workspace"])
+        where = f"- {labels.get(name, PurePath(name).name)}"
         if outcome.get("error") or outcome["status"] != "ok":
-            lines.append(f"{where}: {outcome['status']}: {outcome.get('error') or ''}".rstrip())
+            lines.append(f"{where}: {outcome['status']}")
             continue
         light, deep = outcome.get("light") or {}, outcome.get("deep") or {}
         lines.append(

@@ -48,6 +48,7 @@ __all__ = [
     "LightConfig",
     "ModelConfig",
     "OpenClawConfig",
+    "ReadersConfig",
     "RemConfig",
     "TelegramConfig",
     "load_config",
@@ -126,13 +127,21 @@ class HeartbeatConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, 
     target: Text = "last"
 
 
+class ReadersConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[agents.list.readers]``: chat users who may read this agent's memory, per platform."""
+
+    discord: frozenset[UserId] = frozenset()
+    telegram: frozenset[UserId] = frozenset()
+
+
 class AgentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
-    """One ``[[agents.list]]`` entry: an agent, its workspace and its transcripts."""
+    """One ``[[agents.list]]`` entry: an agent, its workspace, its transcripts, its readers."""
 
     id: str
     workspace: Text
     sessions: Text | None = None
     heartbeat: HeartbeatConfig | None = None
+    readers: ReadersConfig = msgspec.field(default_factory=ReadersConfig)
 
 
 class AgentsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -179,6 +188,7 @@ class DiscordConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, fr
     token_env: Text | None = None
     token_file: Text | None = None
     owners: frozenset[UserId] = frozenset()
+    readers: frozenset[UserId] = frozenset()
     admin_role: UserId | None = None
     notify: bool = False
 
@@ -190,6 +200,7 @@ class TelegramConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
     token_env: Text | None = None
     token_file: Text | None = None
     owners: frozenset[UserId] = frozenset()
+    readers: frozenset[UserId] = frozenset()
     chat_admins: bool = False
     notify: bool = False
     base_url: Text = "https://api.telegram.org/bot"
@@ -229,6 +240,10 @@ _SPECIAL_FORMS = {
     "model.endpoint": "an http(s) URL like 'http://localhost:11434/v1'",
     "adapters.discord.owners": "an array of Discord user ids (whole numbers)",
     "adapters.telegram.owners": "an array of Telegram user ids (whole numbers)",
+    "adapters.discord.readers": "an array of Discord user ids (whole numbers)",
+    "adapters.telegram.readers": "an array of Telegram user ids (whole numbers)",
+    "agents.list[].readers.discord": "an array of Discord user ids (whole numbers)",
+    "agents.list[].readers.telegram": "an array of Telegram user ids (whole numbers)",
     "adapters.telegram.base_url": "an http(s) URL like 'https://api.telegram.org/bot'",
 }
 
@@ -274,7 +289,9 @@ def _describe(info: mi.Type) -> str:
 _TYPES = dict(_leaves(mi.type_info(Config), ""))
 _FORMS = {key: _SPECIAL_FORMS.get(key, _describe(info)) for key, info in _TYPES.items()}
 for _name in _ADAPTERS:
-    _FORMS[f"adapters.{_name}.owners[]"] = "a user id (a whole number >= 1)"
+    for _list in (f"adapters.{_name}.owners", f"adapters.{_name}.readers"):
+        _FORMS[f"{_list}[]"] = "a user id (a whole number >= 1)"
+    _FORMS[f"agents.list[].readers.{_name}[]"] = "a user id (a whole number >= 1)"
 _AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
 _FIELD = re.compile(r"(?:unknown|required) field `(?P<name>[^`]*)`")
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")

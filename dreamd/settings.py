@@ -47,6 +47,10 @@ SETTINGS: dict[str, str] = {
     "agents.list[].sessions": "Agent's session transcript directory (default none).",
     "agents.list[].heartbeat.every": "This agent's heartbeat interval (default agents.heartbeat).",
     "agents.list[].heartbeat.target": "This agent's heartbeat target (default agents.heartbeat).",
+    "agents.list[].readers.discord": "Discord user ids who may read this agent's memory "
+    "(default []).",
+    "agents.list[].readers.telegram": "Telegram user ids who may read this agent's memory "
+    "(default []).",
     "openclaw.config": "Path to openclaw.json (default $OPENCLAW_CONFIG_PATH, ~/.openclaw).",
     "jobs.max_concurrent": "Background jobs at once on this host, all processes (default 3).",
     "api.socket": "Control socket path, mode 0600 (default <runtime dir>/dreamd.sock).",
@@ -59,6 +63,8 @@ SETTINGS: dict[str, str] = {
     "(default none).",
     "adapters.discord.owners": "User ids allowed on/off and now, besides the app's owners "
     "(default []).",
+    "adapters.discord.readers": "User ids who may read every agent's memory, never change "
+    "anything (default []).",
     "adapters.discord.admin_role": "Role id whose members count as owners in their guild "
     "(default none).",
     "adapters.discord.notify": "Send health events and blocked to owners by DM (default false).",
@@ -67,6 +73,8 @@ SETTINGS: dict[str, str] = {
     "adapters.telegram.token_file": "File holding the bot token, instead of token_env "
     "(default none).",
     "adapters.telegram.owners": "User ids allowed on/off and now (default []).",
+    "adapters.telegram.readers": "User ids who may read every agent's memory, never change "
+    "anything (default []).",
     "adapters.telegram.chat_admins": "Group administrators count as owners in their group "
     "(default false).",
     "adapters.telegram.notify": "Send health events and blocked to owners (default false).",

@@ -276,7 +276,7 @@ def test_read_token_from_env_or_file_names_where_never_what(
         (
             '[adapters.discord]\ntoken = "secret"',
             "c.toml: adapters.discord.token: unknown key; expected one of enabled, token_env, "
-            "token_file, owners, admin_role, notify",
+            "token_file, owners, readers, admin_role, notify",
         ),
         (
             '[adapters.telegram]\nowners = ["alice"]',

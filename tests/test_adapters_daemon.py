@@ -37,10 +37,7 @@ owners = [{telegram_owner}]
 notify = true
 base_url = "{base_url}"
 """
-REFUSAL = (
-    "/dreaming on|off requires owner status for channel callers "
-    "or operator.admin for gateway clients."
-)
+REFUSAL = "Only the bot's owners can turn dreaming off."
 
 
 async def _cli_status() -> dict[str, Any]:
@@ -117,15 +114,22 @@ async def _exercise(
     dms = {await discord.dms.get() for _ in range(2)}
     assert {owner for owner, _ in dms} == {APP_OWNER, DISCORD_OWNER}
 
-    # strangers read but may not switch or sweep
+    # strangers see the reduced status, no memory, and may not switch or sweep
     status = await _discord(discord, STRANGER, "dreaming", "status")
-    assert status.startswith("Dreaming status:\n- enabled: on (UTC)")
+    assert status.startswith("Dreaming status:\n- enabled: on\n- state: blocked\n- next run: ")
     assert (await _telegram(telegram, STRANGER, "/dreaming help")).startswith(
         "Usage: /dreaming status\n\n"
     )
     assert await _discord(discord, STRANGER, "dreaming", "off") == REFUSAL
     assert await _telegram(telegram, STRANGER, "/dreaming off") == REFUSAL
-    assert (await _telegram(telegram, STRANGER, "/dream now")).startswith("/dream now requires")
+    assert await _telegram(telegram, STRANGER, "/dream now") == (
+        "Only the bot's owners can start a sweep."
+    )
+    for answer in (
+        await _discord(discord, STRANGER, "dream", "search", query="billing host"),
+        await _telegram(telegram, STRANGER, "/dream search billing host"),
+    ):
+        assert answer == "Only this bot's owners and readers can search its memory."
 
     # an owner turns it off on Discord: persisted, and `dreamd status` says so
     off = await _discord(discord, APP_OWNER, "dreaming", "off")
@@ -147,10 +151,10 @@ async def _exercise(
         DISCORD_OWNER,
     }
 
-    # search answers with cited hits on both platforms
+    # search answers owners with cited hits on both platforms
     cited = f"1. {note}#L3-L3 (score "
-    assert cited in await _discord(discord, STRANGER, "dream", "search", query="billing host")
-    assert cited in await _telegram(telegram, STRANGER, "/dream search billing host")
+    assert cited in await _discord(discord, APP_OWNER, "dream", "search", query="billing host")
+    assert cited in await _telegram(telegram, TELEGRAM_OWNER, "/dream search billing host")
 
     # a health event reaches the owners who opted in
     daemon.publish(HealthEvent("failed", "/ws", "last sweep failed: disk full", "T"))
@@ -169,7 +173,7 @@ async def _exercise(
     error = document["daemon"]["adapters"]["telegram"]["error"]
     assert error.startswith("ConflictError: 409 Conflict: another process polls this bot")
     assert telegram.token not in json.dumps(document)
-    assert (await _discord(discord, STRANGER, "dream", "status")).startswith("Dream status:")
+    assert (await _discord(discord, APP_OWNER, "dream", "status")).startswith("Dream status:")
     telegram.polling.clear()
     telegram.conflict = False
     await telegram.polling.wait()

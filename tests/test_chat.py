@@ -6,24 +6,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.chat import POLICY, Actor, Invocation, authorize, command_key, parse
+from dreamd.chat import MEMORY, POLICY, Actor, Invocation, authorize, command_key, parse
+from dreamd.chat_access import Role
 from dreamd.chat_text import (
     PHASES_TEXT,
+    STRANGER_REFUSAL,
     TRIMMED,
+    outward,
     refusal,
     render_search,
     split_text,
     usage,
 )
 from dreamd.commands import sweeping
-from dreamd.web import ADMIN, READ
 
 STRANGER = Actor("42")
 OWNER = Actor("7", is_owner=True)
-OWNER_REFUSAL = (
-    "/dreaming on|off requires owner status for channel callers "
-    "or operator.admin for gateway clients."
-)
 
 
 def _key(text: str) -> str:
@@ -45,7 +43,8 @@ def test_parse_accepts_this_bot_and_ignores_other_bots_and_other_text() -> None:
         "/dreaming@Dreamd_Bot status", actor=STRANGER, platform="t", bot_username="dreamd_bot"
     )
     assert ours == Invocation(STRANGER, "dreaming", ("status",), "t")
-    for text in ("/dreaming@other_bot status", "/start", "hello /dreaming", "", "/"):
+    assert parse("/start", actor=STRANGER, platform="t") == Invocation(STRANGER, "start", (), "t")
+    for text in ("/dreaming@other_bot status", "/stop", "hello /dreaming", "", "/"):
         assert parse(text, actor=STRANGER, platform="t", bot_username="dreamd_bot") is None
     assert parse("/dream@someone now", actor=STRANGER, platform="t") is None
 
@@ -73,6 +72,8 @@ def test_parse_accepts_this_bot_and_ignores_other_bots_and_other_text() -> None:
         ("/dream now", "dream now"),
         ("/dream now please", "dream usage"),
         ("/dream fly", "dream usage"),
+        ("/start", "start"),
+        ("/help me", "help"),
     ],
 )
 def test_command_keys(text: str, key: str) -> None:
@@ -80,43 +81,55 @@ def test_command_keys(text: str, key: str) -> None:
     assert _key(text) == key
 
 
-def test_authorize_denies_by_default_and_gates_on_off_and_now() -> None:
-    """Strangers run read-only commands; owners and operator.admin also on/off/now."""
-    reader = Actor("api", scopes=frozenset({READ}))
-    admin = Actor("api", scopes=frozenset({READ, ADMIN}))
+def test_authorize_denies_by_default_and_ranks_the_three_roles() -> None:
+    """Strangers get help and status; readers also memory; owners also on/off and now."""
     for key, permission in POLICY.items():
-        privileged = permission.value == "owner"
-        assert authorize(POLICY, STRANGER, key) is not privileged, key
-        assert authorize(POLICY, reader, key) is not privileged, key
-        assert authorize(POLICY, OWNER, key) is True
-        assert authorize(POLICY, admin, key) is True
+        assert authorize(POLICY, Role.STRANGER, key) is (permission.value == "anyone"), key
+        assert authorize(POLICY, Role.READER, key) is (permission.value != "owner"), key
+        assert authorize(POLICY, Role.OWNER, key) is True
     assert {k for k, p in POLICY.items() if p.value == "owner"} == {
         "dreaming on",
         "dreaming off",
         "dream now",
     }
-    assert authorize(POLICY, OWNER, "dream delete-everything") is False
-    assert authorize({}, OWNER, "dreaming status") is False
+    assert {
+        "dream status",
+        "dream search",
+        "dream report",
+        "dream rag status",
+        "dream explain",
+    } == MEMORY
+    assert authorize(POLICY, Role.OWNER, "dream delete-everything") is False
+    assert authorize({}, Role.OWNER, "dreaming status") is False
 
 
-def test_refusals_use_the_spec_wording() -> None:
-    """on/off and now refusals name owner status and operator.admin."""
-    assert refusal("dreaming on") == OWNER_REFUSAL
-    assert refusal("dreaming off") == OWNER_REFUSAL
-    assert refusal("dream now") == (
-        "/dream now requires owner status for channel callers "
-        "or operator.admin for gateway clients."
-    )
+def test_refusals_are_one_plain_sentence() -> None:
+    """on/off and now name what only owners can do; memory names owners and readers."""
+    assert refusal("dreaming on") == "Only the bot's owners can turn dreaming on."
+    assert refusal("dreaming off") == "Only the bot's owners can turn dreaming off."
+    assert refusal("dream now") == "Only the bot's owners can start a sweep."
+    for key in MEMORY:
+        assert refusal(key) == STRANGER_REFUSAL
+    assert STRANGER_REFUSAL == "Only this bot's owners and readers can search its memory."
+
+
+def test_outward_text_names_workspaces_and_masks_secrets() -> None:
+    """Roots become agent ids, files stay relative, the home is ~, secrets are masked."""
+    roots = {"/srv/agents/main-ws": "main"}
+    text = "/srv/agents/main-ws/memory/2026-11-20.md failed; key ghp_" + "A" * 36
+    assert outward(text, roots) == "main:memory/2026-11-20.md failed; key ghp_AA…AAAA"
+    assert outward("see /srv/agents/main-ws", roots) == "see main"
 
 
 def test_help_lists_only_what_the_actor_may_run() -> None:
     """Owners see OpenClaw's usage lines; strangers do not see on/off or now."""
     everything = set(POLICY)
-    public = {key for key in POLICY if authorize(POLICY, STRANGER, key)}
+    public = {key for key in POLICY if authorize(POLICY, Role.STRANGER, key)}
     assert usage("dreaming", everything) == sweeping.HELP_TEXT
     assert usage("dreaming", public) == "Usage: /dreaming status"
     assert "Usage: /dream now" in usage("dream", everything)
     assert "/dream now" not in usage("dream", public)
+    assert usage("dream", public) == ""
     assert PHASES_TEXT == sweeping.PHASES_TEXT
 
 

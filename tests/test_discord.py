@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from dreamd.chat import Invocation, Reply, Router
+from dreamd.chat_access import grants_of
 from dreamd.chat_adapters import Adapters
+from dreamd.chat_text import STRANGER_REFUSAL
 from dreamd.config import AdaptersConfig, DiscordConfig
 from dreamd.daemon import Daemon
 from dreamd.hoststate import effective_enabled
@@ -21,12 +23,11 @@ from tests.fakes.clock import FakeClock
 from tests.fakes.discord_api import FakeDiscord, Sent
 from tests.fakes.host import make_daemon, make_host
 
-APP_OWNER, LISTED_OWNER, STRANGER, MODERATOR = 11, 12, 13, 14
+APP_OWNER, LISTED_OWNER, STRANGER, MODERATOR, READER = 11, 12, 13, 14, 15
 ADMIN_ROLE = 555
-REFUSAL = (
-    "/dreaming on|off requires owner status for channel callers "
-    "or operator.admin for gateway clients."
-)
+OFF_REFUSAL = "Only the bot's owners can turn dreaming off."
+ON_REFUSAL = "Only the bot's owners can turn dreaming on."
+KEY = "xoxb-" + "20483" * 4 + "-abcdefABCDEF"  # a Slack bot token written into a note
 
 
 @dataclass
@@ -58,11 +59,14 @@ async def _stop(task: asyncio.Task[None]) -> None:
 @pytest.fixture
 async def bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Bot]:
     """The adapter connected to the fake, routing to a real (not running) daemon's service."""
-    config, _, note = make_host(tmp_path)
+    config, root, note = make_host(tmp_path, f"\n[adapters.discord]\nreaders = [{READER}]\n")
+    with (root / note).open("a", encoding="utf-8") as handle:
+        handle.write(f"- The billing host alerts post with {KEY} to the ops channel.\n")
     daemon = make_daemon(config)
+    router = Router(DaemonService(daemon), grants=lambda: grants_of(daemon.runtime.config))
     async with FakeDiscord(owner_id=APP_OWNER).serve() as fake:
         fake.patch(monkeypatch)
-        adapter, task = await _start(fake, Router(DaemonService(daemon)))
+        adapter, task = await _start(fake, router)
         yield Bot(fake, adapter, daemon, note)
         await _stop(task)
     daemon.workers.shutdown()
@@ -73,61 +77,92 @@ async def _ask(bot: Bot, user: int, *path: str, **options: str) -> Sent:
     return await bot.fake.reply(token)
 
 
-async def test_stranger_gets_status_and_is_refused_on_off(bot: Bot) -> None:
-    """Status and help are ephemeral answers; on/off is refused with the spec's words."""
-    status = await _ask(bot, STRANGER, "dreaming", "status")
-    assert (status.type, status.ephemeral) == (4, True)
-    assert status.content is not None
-    assert status.content.startswith("Dreaming status:\n- enabled: on (UTC)")
-    help_ = await _ask(bot, STRANGER, "dreaming", "help")
-    assert help_.content is not None
-    assert help_.content.startswith("Usage: /dreaming status\n\nDreaming status:")
-    for word in ("on", "off"):
-        assert await _ask(bot, STRANGER, "dreaming", word) == Sent(4, REFUSAL, True)
+async def test_stranger_gets_reduced_status_and_no_memory(bot: Bot) -> None:
+    """Status is reduced; memory commands and on/off get one ephemeral sentence, guild or DM."""
+    for dm in (False, True):
+        token = await bot.fake.interact(STRANGER, "dreaming", "status", dm=dm)
+        status = await bot.fake.reply(token)
+        assert (status.type, status.ephemeral) == (4, True)
+        assert status.content is not None
+        assert status.content.startswith("Dreaming status:\n- enabled: on\n- state: ok\n")
+        for path, options in (
+            (("search",), {"query": "billing host"}),
+            (("explain",), {"selector": "billing"}),
+            (("report",), {}),
+            (("rag", "status"), {}),
+            (("status",), {}),
+        ):
+            token = await bot.fake.interact(
+                STRANGER, "dream", *path, options=options or None, dm=dm
+            )
+            answer = await bot.fake.reply(token)
+            assert answer.content == STRANGER_REFUSAL, path
+            assert answer.ephemeral is True
+        token = await bot.fake.interact(STRANGER, "dreaming", "off", dm=dm)
+        assert await bot.fake.reply(token) == Sent(4, OFF_REFUSAL, True)
     now = await _ask(bot, STRANGER, "dream", "now")
-    assert now.content is not None
-    assert now.content.startswith("/dream now requires owner status")
+    assert now.content == "Only the bot's owners can start a sweep."
     assert effective_enabled(True).source == "config"
 
 
 async def test_owners_turn_dreaming_off_and_on(bot: Bot) -> None:
-    """The app owner, a listed owner and an admin-role member may; the reply is public."""
+    """The app owner, a listed owner and an admin-role member may; the guild sees what changed."""
     off = await _ask(bot, APP_OWNER, "dreaming", "off")
-    assert (off.type, off.ephemeral) == (4, False)
-    assert off.content is not None
-    assert off.content.startswith("Dreaming disabled.\n\nDreaming status:\n- enabled: off")
+    assert off == Sent(4, "Dreaming disabled.", False)
     assert effective_enabled(True).enabled is False
     on = await _ask(bot, LISTED_OWNER, "dreaming", "on")
-    assert on.content is not None
-    assert on.content.startswith("Dreaming enabled.")
+    assert on == Sent(4, "Dreaming enabled.", False)
     token = await bot.fake.interact(MODERATOR, "dreaming", "off", roles=(ADMIN_ROLE,))
-    assert (await bot.fake.reply(token)).content == off.content
+    assert (await bot.fake.reply(token)).content == "Dreaming disabled."
     token = await bot.fake.interact(MODERATOR, "dreaming", "on", roles=(ADMIN_ROLE + 1,))
-    assert (await bot.fake.reply(token)).content == REFUSAL
+    assert (await bot.fake.reply(token)).content == ON_REFUSAL
     assert effective_enabled(True).enabled is False
+    token = await bot.fake.interact(APP_OWNER, "dreaming", "on", dm=True)
+    in_private = await bot.fake.reply(token)
+    assert in_private.content is not None
+    assert in_private.content.startswith("Dreaming enabled.\n\nDreaming status:\n- enabled: on")
 
 
-async def test_search_is_deferred_then_answered_with_citations(bot: Bot) -> None:
-    """/dream search defers (ephemeral, thinking) and follows up with path#Lx-Ly hits."""
-    token = await bot.fake.interact(STRANGER, "dream", "search", options={"query": "billing host"})
+async def test_owner_search_in_a_guild_is_ephemeral_and_redacted(bot: Bot) -> None:
+    """An owner's search defers ephemerally and follows up privately; the token is masked."""
+    token = await bot.fake.interact(APP_OWNER, "dream", "search", options={"query": "billing host"})
     deferred = await bot.fake.replies[token].get()
     assert (deferred.type, deferred.ephemeral) == (5, True)
     answer = await bot.fake.reply(token)
-    assert answer.type == 0
+    assert (answer.type, answer.ephemeral) == (0, True)
     assert answer.content is not None
-    assert f"1. {bot.note}#L3-L3 (score " in answer.content
-    rag = await _ask(bot, STRANGER, "dream", "rag", "status")
-    assert rag.content is not None
-    assert rag.content.startswith("RAG status for ")
+    assert f"{bot.note}#L3-L3 (score " in answer.content
+    assert KEY not in answer.content
+    assert "xoxb-2" in answer.content
+    assert "/tmp" not in answer.content
+    rag = await _ask(bot, LISTED_OWNER, "dream", "rag", "status")
+    assert (rag.content or "").startswith("RAG status for main\n")
+    assert rag.ephemeral is True
 
 
-async def test_explain_autocompletes_selectors(bot: Bot) -> None:
-    """Typing an explain selector offers the matching candidates' keys."""
+async def test_reader_reads_but_never_toggles(bot: Bot) -> None:
+    """A configured reader gets ephemeral results and is refused on/off and now."""
+    token = await bot.fake.interact(READER, "dream", "search", options={"query": "postgres db-02"})
+    answer = await bot.fake.reply(token)
+    assert answer.ephemeral is True
+    assert "Postgres 16 on host db-02" in (answer.content or "")
+    assert (await _ask(bot, READER, "dreaming", "off")) == Sent(4, OFF_REFUSAL, True)
+    assert (await _ask(bot, READER, "dream", "now")).content == (
+        "Only the bot's owners can start a sweep."
+    )
+
+
+async def test_explain_autocompletes_selectors_for_readers_only(bot: Bot) -> None:
+    """Typing an explain selector offers the candidates' keys to readers, nothing to strangers."""
+    key = f"memory:{bot.note}:3:3"
+    token = await bot.fake.interact(
+        READER, "dream", "explain", options={"selector": "billing"}, autocomplete=True
+    )
+    assert await bot.fake.reply(token) == Sent(8, None, False, [{"name": key, "value": key}])
     token = await bot.fake.interact(
         STRANGER, "dream", "explain", options={"selector": "billing"}, autocomplete=True
     )
-    key = f"memory:{bot.note}:3:3"
-    assert await bot.fake.reply(token) == Sent(8, None, False, [{"name": key, "value": key}])
+    assert await bot.fake.reply(token) == Sent(8, None, False, [])
 
 
 async def test_commands_are_synced_once_with_their_groups(

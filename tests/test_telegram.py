@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from dreamd.chat import Invocation, Reply, Router
+from dreamd.chat_access import grants_of
 from dreamd.chat_adapters import Adapters
+from dreamd.chat_text import GROUP_REFUSAL, STRANGER_REFUSAL
 from dreamd.config import AdaptersConfig, TelegramConfig
 from dreamd.daemon import Daemon
 from dreamd.hoststate import effective_enabled
@@ -21,10 +23,16 @@ from tests.fakes.clock import FakeClock
 from tests.fakes.host import make_daemon, make_host
 from tests.fakes.telegram_api import USERNAME, FakeTelegram
 
-OWNER, STRANGER, GROUP_ADMIN, GROUP = 11, 13, 14, -100_500
-REFUSAL = (
-    "/dreaming on|off requires owner status for channel callers "
-    "or operator.admin for gateway clients."
+KEY = "sk-" + "live9Qz" * 5  # an API key written into a note, as careless notes do
+
+OWNER, STRANGER, GROUP_ADMIN, READER, GROUP = 11, 13, 14, 15, -100_500
+MEMORY_TEXTS = (
+    "/dream search billing host",
+    "/dream explain billing",
+    "/dream explain",
+    "/dream report",
+    "/dream rag status",
+    "/dream status",
 )
 
 
@@ -55,8 +63,10 @@ class Bot:
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
     """The adapter polling the fake, routing to a real (not running) daemon's service."""
-    config, _, note = make_host(tmp_path)
+    config, root, note = make_host(tmp_path, f"\n[adapters.telegram]\nreaders = [{READER}]\n")
     daemon = make_daemon(config)
+    with (root / note).open("a", encoding="utf-8") as handle:
+        handle.write(f"- Billing host access uses the key {KEY} for now.\n")
     async with FakeTelegram().serve() as fake:
         settings = TelegramConfig(
             enabled=True,
@@ -67,7 +77,8 @@ async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
             base_url=fake.base_url,
         )
         adapter = TelegramAdapter(settings, fake.token)
-        task = asyncio.create_task(adapter.run(Router(DaemonService(daemon)).dispatch))
+        router = Router(DaemonService(daemon), grants=lambda: grants_of(daemon.runtime.config))
+        task = asyncio.create_task(adapter.run(router.dispatch))
         await adapter.ready.wait()
         yield Bot(fake, adapter, daemon, note, task)
         if not task.done():
@@ -77,15 +88,41 @@ async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
     daemon.workers.shutdown()
 
 
-async def test_stranger_gets_status_and_help_but_not_on_off_or_now(bot: Bot) -> None:
-    """Read-only commands answer; on/off and now are refused with the spec's words."""
-    status = await bot.ask(STRANGER, "/dreaming status")
-    assert status.startswith("Dreaming status:\n- enabled: on (UTC)\n")
-    assert (await bot.ask(STRANGER, "/dreaming")).startswith("Usage: /dreaming status\n\n")
-    assert await bot.ask(STRANGER, "/dreaming off") == REFUSAL
-    now = await bot.ask(STRANGER, "/dream now")
-    assert now.startswith("/dream now requires owner status")
+async def test_stranger_gets_no_memory_in_private_or_in_a_group(bot: Bot) -> None:
+    """A stranger's memory commands get one sentence, in a private chat and in a group."""
+    group = {"chat_id": GROUP, "chat_type": "supergroup"}
+    for where in ({}, group):
+        for text in MEMORY_TEXTS:
+            assert await bot.ask(STRANGER, text, **where) == STRANGER_REFUSAL, (text, where)
+        status = await bot.ask(STRANGER, "/dreaming status", **where)
+        assert status.startswith("Dreaming status:\n- enabled: on\n- state: ok\n- next run: ")
+        assert await bot.ask(STRANGER, "/dreaming off", **where) == (
+            "Only the bot's owners can turn dreaming off."
+        )
+        assert await bot.ask(STRANGER, "/dream now", **where) == (
+            "Only the bot's owners can start a sweep."
+        )
     assert effective_enabled(True).source == "config"
+
+
+async def test_start_and_help_are_answered(bot: Bot) -> None:
+    """/start and /help answer anyone; the menu offers /help too."""
+    hello = await bot.ask(STRANGER, "/start")
+    assert hello.startswith("I consolidate the memory of this host's agents every night")
+    assert (await bot.ask(STRANGER, "/help")) == hello
+    assert [c["command"] for c in bot.fake.commands] == ["dreaming", "dream", "help"]
+
+
+async def test_owner_in_a_group_gets_nothing_of_memory_posted(bot: Bot) -> None:
+    """In a group, an owner's memory commands ask for a private chat; off says what changed."""
+    group = {"chat_id": GROUP, "chat_type": "group"}
+    for text in MEMORY_TEXTS:
+        answer = await bot.ask(OWNER, text, **group)
+        assert answer == GROUP_REFUSAL, text
+    off = await bot.ask(OWNER, "/dreaming off", **group)
+    assert off == "Dreaming disabled."
+    assert effective_enabled(True).enabled is False
+    assert bot.fake.sent[OWNER].empty()  # nothing was sent anywhere else either
 
 
 async def test_owner_turns_dreaming_off_and_on(bot: Bot) -> None:
@@ -97,14 +134,23 @@ async def test_owner_turns_dreaming_off_and_on(bot: Bot) -> None:
     assert effective_enabled(False).enabled is True
 
 
+async def test_reader_gets_redacted_results_in_private(bot: Bot) -> None:
+    """A reader searches in a private chat; the key in the note is masked, no path is shown."""
+    answer = await bot.ask(READER, f"/dream@{USERNAME} search billing host key")
+    assert answer.startswith('Results for "billing host key":\n')
+    assert f"{bot.note}#L" in answer
+    assert KEY not in answer
+    assert "/tmp" not in answer
+    assert await bot.ask(READER, "/dreaming off") == "Only the bot's owners can turn dreaming off."
+
+
 async def test_commands_for_other_bots_are_ignored(bot: Bot) -> None:
-    """/cmd@otherbot gets no answer; /cmd@thisbot does; the menu lists both commands."""
-    await bot.fake.say(STRANGER, "/dreaming@other_bot status")
-    answer = await bot.ask(STRANGER, f"/dream@{USERNAME} search billing host")
+    """/cmd@otherbot gets no answer; /cmd@thisbot does."""
+    await bot.fake.say(OWNER, "/dreaming@other_bot status")
+    answer = await bot.ask(OWNER, f"/dream@{USERNAME} search billing host")
     assert answer.startswith('Results for "billing host":\n')
-    assert f"1. {bot.note}#L3-L3 (score " in answer
-    assert bot.fake.sent[STRANGER].empty()
-    assert [c["command"] for c in bot.fake.commands] == ["dreaming", "dream"]
+    assert f". {bot.note}#L3-L3 (score " in answer
+    assert bot.fake.sent[OWNER].empty()
 
 
 async def test_group_admins_count_as_owners_in_their_group(bot: Bot) -> None:
@@ -112,9 +158,9 @@ async def test_group_admins_count_as_owners_in_their_group(bot: Bot) -> None:
     bot.fake.admins.add((GROUP, GROUP_ADMIN))
     where = {"chat_id": GROUP, "chat_type": "supergroup"}
     refused = await bot.ask(STRANGER, "/dreaming off", **where)
-    assert refused == REFUSAL
+    assert refused == "Only the bot's owners can turn dreaming off."
     allowed = await bot.ask(GROUP_ADMIN, "/dreaming off", **where)
-    assert allowed.startswith("Dreaming disabled.")
+    assert allowed == "Dreaming disabled."
     assert bot.fake.calls.count("getChatMember") == 2
     await bot.ask(GROUP_ADMIN, "/dreaming status", **where)
     assert bot.fake.calls.count("getChatMember") == 2  # only asked for owner-only commands

@@ -7,6 +7,8 @@ Rules:
 * Owners: the application's owner, or its team's owner, admins and developers (as
   ``commands.Bot.is_owner`` counts them), plus ``owners`` from the config, plus, in a guild,
   members holding ``admin_role``. Everyone else is a stranger; the router decides the rest.
+* A command given in a guild channel is :attr:`~dreamd.chat.Place.WHISPER`: memory is shown
+  there only in ephemeral replies, seen by the asker alone; a direct message is private.
 * Ephemeral replies for everything but ``on``/``off``/``now`` done by an owner. Slow commands
   (search, report, rag status, explain, now) are deferred first and answered by follow-up, so
   Discord's 3-second limit never applies to them; long replies continue in follow-ups.
@@ -20,18 +22,10 @@ import asyncio
 import hashlib
 import json
 import logging
+from dataclasses import replace
 
 from dreamd import paths
-from dreamd.chat import (
-    POLICY,
-    SLOW,
-    Actor,
-    Dispatch,
-    Invocation,
-    authorize,
-    command_key,
-    is_ephemeral,
-)
+from dreamd.chat import SLOW, Actor, Dispatch, Invocation, Place, command_key, is_public
 from dreamd.chat_text import DISCORD_LIMIT, split_text
 from dreamd.config import DiscordConfig
 from dreamd.writer import write_atomic
@@ -134,7 +128,8 @@ class DiscordAdapter:
         self, interaction: Interaction, command: str, args: tuple[str, ...]
     ) -> Invocation:
         actor = Actor(str(interaction.user.id), is_owner=self.is_owner(interaction))
-        return Invocation(actor, command, args, platform="discord")
+        place = Place.WHISPER if interaction.guild_id else Place.PRIVATE
+        return Invocation(actor, command, args, platform="discord", place=place)
 
     async def handle(self, interaction: Interaction, command: str, args: tuple[str, ...]) -> None:
         """Run ``/command args`` through the router and answer the interaction."""
@@ -142,7 +137,7 @@ class DiscordAdapter:
             return
         invocation = self._invocation(interaction, command, args)
         key = command_key(invocation)
-        public = not is_ephemeral(key) and authorize(POLICY, invocation.actor, key)
+        public = is_public(invocation.actor, key)
         deferred = key in SLOW
         if deferred:
             await interaction.response.defer(ephemeral=not public, thinking=True)
@@ -158,7 +153,7 @@ class DiscordAdapter:
         if self._dispatch is None:
             return []
         invocation = self._invocation(interaction, "dream", ("explain", *current.split()))
-        asked = Invocation(invocation.actor, "dream", invocation.args, "discord", complete=True)
+        asked = replace(invocation, complete=True)
         try:
             reply = await asyncio.wait_for(self._dispatch(asked), AUTOCOMPLETE_SECONDS)
         except TimeoutError:

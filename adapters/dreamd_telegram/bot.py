@@ -10,6 +10,9 @@ Rules:
   messages count; edits are ignored.
 * Owners are the configured user ids; with ``chat_admins``, a group's administrators count as
   owners in that group (asked with ``getChatMember`` only for commands that need an owner).
+  Readers are the router's business (:mod:`dreamd.chat_access`).
+* A group or supergroup is :attr:`~dreamd.chat.Place.GROUP`: Telegram has no reply only the
+  asker sees, so the router never puts memory into one. ``/start`` and ``/help`` are answered.
 * ``base_url`` points at a self-hosted Bot API server; the token is appended to it. httpx logs
   every request URL, which holds the token, so its logger is kept at WARNING.
 """
@@ -26,7 +29,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Conflict, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
-from dreamd.chat import POLICY, Actor, Dispatch, Permission, command_key, parse
+from dreamd.chat import POLICY, Actor, Dispatch, Permission, Place, command_key, parse
 from dreamd.chat_text import TELEGRAM_LIMIT, split_text
 from dreamd.config import TelegramConfig
 
@@ -37,6 +40,7 @@ READY_SECONDS = 60.0
 BOT_COMMANDS = (
     BotCommand("dreaming", "Dreaming: status, on, off, help"),
     BotCommand("dream", "Memory: status, search, report, rag status, explain, now"),
+    BotCommand("help", "What this bot does and what you may ask it"),
 )
 _ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 _GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -120,6 +124,9 @@ class TelegramAdapter:
         )
         if invocation is None:
             return
+        chat = update.effective_chat
+        if chat is not None and chat.type != ChatType.PRIVATE:
+            invocation = replace(invocation, place=Place.GROUP)
         if user.id in self.settings.owners or (
             POLICY.get(command_key(invocation)) is Permission.OWNER
             and await self._is_owner(update, context)

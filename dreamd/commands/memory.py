@@ -24,6 +24,7 @@ from dreamd.recall.longterm_file import read_longterm
 from dreamd.recall.record import record_search
 from dreamd.recall.retain import KINDS as FACT_KINDS
 from dreamd.recall.search import search
+from dreamd.redaction import redact
 from dreamd.state import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.sweep import run_planned
 
@@ -136,15 +137,19 @@ def run_search(ctx: Context) -> int:
                     origin=ctx.args.origin,
                     session_kind=ctx.args.session_kind,
                 )
-            document: dict[str, Any] = {"query": query, "hits": [hit_json(h) for h in hits]}
+            shown = [(h, redact(h.snippet)) for h in hits]  # output is redacted, whatever is stored
+            document: dict[str, Any] = {
+                "query": query,
+                "hits": [{**hit_json(h), "snippet": snippet} for h, snippet in shown],
+            }
             if long_term:
                 document["layer"] = "long-term"
             if ctx.json:
                 print(json.dumps(document, ensure_ascii=False), flush=True)
             else:
                 lines = [
-                    f"{h.score:.3f} {h.source}{' (context)' if h.context else ''}\n  {h.snippet}"
-                    for h in hits
+                    f"{h.score:.3f} {h.source}{' (context)' if h.context else ''}\n  {snippet}"
+                    for h, snippet in shown
                 ]
                 print("\n".join(lines) if lines else f"No results for {query!r}.", flush=True)
     return 0

@@ -249,8 +249,10 @@ class FakeDiscord:
         options: dict[str, str] | None = None,
         roles: tuple[int, ...] = (),
         autocomplete: bool = False,
+        dm: bool = False,
     ) -> str:
-        """Inject ``/command path... options`` from ``user_id`` in a guild; returns its token."""
+        """Inject ``/command path... options`` from ``user_id`` in a guild (or, with ``dm``, in a
+        direct message); returns its token."""
         assert self._socket is not None, "the bot is not connected"
         token = f"interaction-{next(self._ids)}"
         leaf: list[dict[str, Any]] = [
@@ -291,6 +293,12 @@ class FakeDiscord:
             "attachment_size_limit": 8_388_608,
             "locale": "en-US",
         }
+        if dm:
+            for name in ("guild_id", "member"):
+                del payload[name]
+            payload["user"] = user(user_id)
+            payload["channel"] = {"id": str(CHANNEL_ID + 1), "type": 1}
+            payload["channel_id"] = str(CHANNEL_ID + 1)
         await self._socket.send_json(
             {"op": 0, "s": next(self._sequence), "t": "INTERACTION_CREATE", "d": payload}
         )
