@@ -51,6 +51,7 @@ class Workspace:
     agents: tuple[str, ...]
     sessions: tuple[tuple[str, Path], ...] = ()
     configured_paths: tuple[str, ...] = ()
+    owners: frozenset[str] = frozenset()  # chat owner ids (see dreamd.transcripts.turn_origin)
 
 
 @dataclass(frozen=True)
@@ -216,12 +217,15 @@ def discover(
     known = {agent.id for agent in agents}
     if system_agent is not None and system_agent not in known:
         warnings.append(f"system agent {system_agent!r} is not one of the agents {sorted(known)}")
+    adapters = config.adapters
+    owners = frozenset(str(i) for i in adapters.telegram.owners | adapters.discord.owners)
     workspaces = tuple(
         Workspace(
             root=group.root,
             agents=tuple(sorted(group.agents)),
             sessions=tuple(sorted(group.sessions)),
             configured_paths=tuple(group.written),
+            owners=owners,
         )
         for group in groups
     )

@@ -99,6 +99,7 @@ def settings_key(
     zone: tzinfo,
     agents: Sequence[str],
     sessions: Sequence[tuple[str, Path]],
+    owners: frozenset[str] = frozenset(),
 ) -> str:
     """A digest of what a sweep is asked to do (not of what it reads)."""
     document = {
@@ -109,6 +110,7 @@ def settings_key(
         "model": model,
         "agents": list(agents),
         "sessions": [[agent, str(path)] for agent, path in sessions],
+        "owners": sorted(owners),
     }
     return hashlib.sha256(msgspec.json.encode(document)).hexdigest()
 

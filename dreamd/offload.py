@@ -42,6 +42,7 @@ def sweep_and_count(
         zone=zone,
         agents=agents,
         sessions=workspace.sessions,
+        owners=workspace.owners,
         model=config.model,
     )
     counts = counts_or_error(Workspace(root, agents), config, now=now, zone=zone)

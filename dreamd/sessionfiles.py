@@ -6,7 +6,9 @@ whose mtime and size match its checkpoint is not opened. Otherwise reading resum
 checkpoint's byte offset when the bytes just before it still hash to the checkpoint's anchor
 (the file only grew), and starts over when the file was rewritten — the seen-message hashes
 then keep anything from being counted twice. Only complete lines are read. The session kind
-comes from :func:`dreamd.transcripts.session_kind`, with the folder's ``sessions.json``.
+comes from :func:`dreamd.transcripts.session_kind`, with the folder's ``sessions.json``; so
+does whether the session is shared (:func:`dreamd.transcripts.is_shared`), which the checkpoint
+keeps once found, so a resumed read of a group session is still a group's.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ import msgspec
 from dreamd.state import SessionCheckpoint, Table
 from dreamd.transcripts import (
     Message,
+    is_shared,
     kind_from_store,
     logical_session_id,
     parse_records,
     session_kind,
+    shared_from_store,
     spoken,
 )
 
@@ -55,6 +59,7 @@ class TranscriptRead:
     start: int = 0  # byte offset reading began at
     end: int = 0  # byte offset after the last complete line
     lines: int = 0  # complete lines up to ``end``
+    shared: bool = False  # a group's or several people's session: see dreamd.transcripts
 
 
 def _store(directory: Path) -> Mapping[str, Any]:
@@ -93,7 +98,12 @@ def _resume(
 
 
 def _read_one(
-    agent: str, path: Path, checkpoint: SessionCheckpoint | None, store_kind: str | None
+    agent: str,
+    path: Path,
+    checkpoint: SessionCheckpoint | None,
+    store_kind: str | None,
+    *,
+    store_shared: bool = False,
 ) -> TranscriptRead:
     stat = path.stat()
     start, lines_before, known_kind = _resume(path, checkpoint, stat.st_size)
@@ -115,6 +125,8 @@ def _read_one(
     marks[start] = (lines_before, anchor(head))
     marks[end] = (lines, anchor_at(end))
     messages = tuple(spoken(records)) if kind == "interactive" else ()
+    resumed = start > 0 and checkpoint is not None and checkpoint.shared
+    shared = resumed or is_shared(records, messages, store_shared)
     return TranscriptRead(
         key=f"{agent}:{path.name}",
         agent=agent,
@@ -127,6 +139,7 @@ def _read_one(
         start=start,
         end=end,
         lines=lines,
+        shared=shared,
     )
 
 
@@ -150,8 +163,10 @@ def read_transcripts(
                     stat.st_size,
                 ):
                     continue
-                store_kind = kind_from_store(store, logical_session_id(path.name))
-                reads.append(_read_one(agent, path, checkpoint, store_kind))
+                session = logical_session_id(path.name)
+                store_kind = kind_from_store(store, session)
+                shared = shared_from_store(store, session)
+                reads.append(_read_one(agent, path, checkpoint, store_kind, store_shared=shared))
             except OSError as exc:
                 warnings.append(f"{path}: cannot read transcript ({exc.strerror})")
     return reads, warnings

@@ -81,6 +81,7 @@ class Snapshot:
     signals: Table[PhaseSignal] = field(default_factory=_empty_signals)
     daily: Table[DailyCheckpoint] = field(default_factory=_empty_daily)
     transcripts: tuple[TranscriptRead, ...] = ()
+    owners: frozenset[str] = frozenset()  # chat owner ids: whose turns in a shared session count
     session_checkpoints: Table[SessionCheckpoint] = field(default_factory=SESSION_CHECKPOINTS.empty)
     session_seen: Table[SeenMessages] = field(default_factory=SESSION_SEEN.empty)
     skipped: tuple[str, ...] = ()

@@ -113,7 +113,7 @@ class SessionCheckpoint(
 ):
     """How far one transcript file was read: its stat, the byte offset read up to, the line
     count there, a hash of the bytes just before the offset (to notice a rewritten file) and
-    the session kind found."""
+    the session kind found; ``shared`` once the session showed itself a group's (sticky)."""
 
     mtime_ms: float
     size: int
@@ -121,6 +121,7 @@ class SessionCheckpoint(
     line_count: int
     anchor: str
     kind: str
+    shared: bool = False
 
 
 class SeenMessages(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):

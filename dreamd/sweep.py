@@ -71,6 +71,7 @@ def run_planned(
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
     sessions: Sequence[tuple[str, Path]] = (),
+    owners: frozenset[str] = frozenset(),
     apply: bool = True,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
@@ -98,7 +99,13 @@ def run_planned(
             for _ in range(MAX_ATTEMPTS):
                 read_started = time.time_ns()
                 snapshot = read_snapshot(
-                    root, dreaming=dreaming, now=now, zone=zone, agents=agents, sessions=sessions
+                    root,
+                    dreaming=dreaming,
+                    now=now,
+                    zone=zone,
+                    agents=agents,
+                    sessions=sessions,
+                    owners=owners,
                 )
                 plan = planner(snapshot)
                 warnings = (*snapshot.warnings, *snapshot.skipped, *conflicts)
@@ -153,6 +160,7 @@ def sweep_workspace(
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
     sessions: Sequence[tuple[str, Path]] = (),
+    owners: frozenset[str] = frozenset(),
     model: ModelConfig | None = None,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
@@ -175,10 +183,19 @@ def sweep_workspace(
         zone=zone,
         agents=agents,
         sessions=sessions,
+        owners=owners,
         lock_timeout=lock_timeout,
         should_stop=should_stop,
         memo=Memo(
-            settings_key(dreaming, model, now=now, zone=zone, agents=agents, sessions=sessions),
+            settings_key(
+                dreaming,
+                model,
+                now=now,
+                zone=zone,
+                agents=agents,
+                sessions=sessions,
+                owners=owners,
+            ),
             now,
             zone,
             sessions,

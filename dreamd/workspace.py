@@ -138,6 +138,7 @@ def read_snapshot(
     zone: tzinfo,
     agents: tuple[str, ...] = ("main",),
     sessions: Sequence[tuple[str, Path]] = (),
+    owners: frozenset[str] = frozenset(),
     readonly: bool = False,
 ) -> Snapshot:
     """Read everything one sweep of ``root`` may need (caller holds the workspace lock).
@@ -195,6 +196,7 @@ def read_snapshot(
         signals=signals,
         daily=daily,
         transcripts=tuple(transcripts),
+        owners=owners,
         session_checkpoints=session_checkpoints,
         session_seen=session_seen,
         skipped=tuple(skipped),

@@ -89,6 +89,7 @@ def _sweep_here(ctx: Context, report: Callable[[dict[str, Any]], None]) -> bool:
                 zone=ctx.zone,
                 agents=workspace.agents,
                 sessions=workspace.sessions,
+                owners=workspace.owners,
                 model=ctx.config.model,
                 lock_timeout=ctx.args.lock_timeout,
             ).as_json()

@@ -302,6 +302,7 @@ def plan_sweep(
         now=now,
         zone=zone,
         lookback_days=dreaming.light.lookback_days,
+        owners=snapshot.owners,
     )
     snapshot = _with_corpus(snapshot, sessions.corpus)
     ctx = _Context(snapshot, dreaming, now, zone, ctx.today)

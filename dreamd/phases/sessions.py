@@ -7,7 +7,11 @@ redacted (:mod:`dreamd.redaction`), cut to 280 characters (at least 12), and app
 ``memory/.dreams/session-corpus/<day>.txt`` as ``[<agent>/<session>#L<line>] User: <text>``
 (the day is the message's dreaming day, else the file's). Its corpus line is recorded as a
 ``daily`` signal (query ``__dreaming_sessions__:<today>``, score 0.58, weighted up for
-high-salience messages; origin ``owner`` for user turns, ``agent`` for assistant turns).
+high-salience messages; origin ``agent`` for assistant turns, and for user turns ``owner`` or
+``untrusted`` by :func:`dreamd.transcripts.turn_origin`: in a group or several people's
+session only a configured owner's turns are the owner's). An untrusted turn's corpus line says
+``Guest:`` instead of ``User:``, so wherever that line is recalled later it stays untrusted
+(:data:`GUEST_LABEL`), and its row can never be promoted.
 
 A message whose hash (agent, logical session, timestamp or line, text) was seen before is
 skipped, so rotated copies and rewritten files count once. At most 240 messages per sweep and
@@ -34,10 +38,12 @@ from dreamd.sessionfiles import TranscriptRead
 from dreamd.snapshot import TextFile
 from dreamd.snippets import collapse
 from dreamd.state import RecallEntry, SeenMessages, SessionCheckpoint, Table
+from dreamd.transcripts import turn_origin
 
-__all__ = ["SESSION_SCORE", "SessionResult", "corpus_path", "plan_sessions"]
+__all__ = ["GUEST_LABEL", "SESSION_SCORE", "SessionResult", "corpus_path", "plan_sessions"]
 
 SESSION_SCORE = 0.58
+GUEST_LABEL = "Guest"
 MAX_MESSAGES = 240
 MAX_PER_FILE, MIN_PER_FILE = 80, 12
 MAX_SNIPPET, MIN_SNIPPET = 280, 12
@@ -76,6 +82,7 @@ def _checkpoint(read: TranscriptRead, offset: int) -> SessionCheckpoint:
         line_count=lines,
         anchor=mark,
         kind=read.kind,
+        shared=read.shared,
     )
 
 
@@ -96,13 +103,14 @@ def plan_sessions(
     now: datetime,
     zone: tzinfo,
     lookback_days: float,
+    owners: frozenset[str] = frozenset(),
 ) -> SessionResult:
     """Ingest ``reads`` (see the module rules)."""
     today = day_of(now, zone)
     files: dict[str, SessionCheckpoint] = dict(checkpoints.rows)
     scopes: dict[str, list[str]] = {k: list(v.hashes) for k, v in seen.rows.items()}
     corpus_lines: dict[str, list[str]] = {}
-    hits: dict[str, list[Hit]] = {"owner": [], "agent": []}
+    hits: dict[str, list[Hit]] = {"owner": [], "agent": [], "untrusted": []}
     interactive = [r for r in reads if r.kind == "interactive" and r.messages]
     per_file = min(
         MAX_PER_FILE, max(MIN_PER_FILE, math.ceil(MAX_MESSAGES / max(1, len(interactive))))
@@ -139,10 +147,12 @@ def plan_sessions(
             scope.append(digest)
             path = corpus_path(day)
             lines = corpus_lines.setdefault(path, _lines(corpus.get(path)))
-            role = "User" if message.role == "user" else "Assistant"
+            origin = "agent"
+            if message.role == "user":
+                origin = turn_origin(message, shared=read.shared, owners=owners)
+            role = {"owner": "User", "agent": "Assistant"}.get(origin, GUEST_LABEL)
             lines.append(f"[{read.agent}/{read.session}#L{message.line}] {role}: {text}")
             score = min(1.0, SESSION_SCORE * weight(text))
-            origin = "owner" if message.role == "user" else "agent"
             hits[origin].append(Hit(path, len(lines), len(lines), lines[-1], score))
             taken += 1
         files[read.key] = _checkpoint(read, offset)

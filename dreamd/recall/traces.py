@@ -12,7 +12,9 @@ Pure: :func:`record_hits` takes a store and returns a new one. Rules, in the ord
 * With ``dedupe_per_day`` (ingestion), a query already recorded on the same day changes nothing.
 * Only interactive recalls from an ``owner``/``agent`` origin add user query hashes (so do
   grounded signals, which an operator stages on purpose; ingestion never does); taint is
-  sticky: a row once recorded from an ``untrusted``/``system`` origin keeps that origin.
+  sticky: a row once recorded from an ``untrusted``/``system`` origin keeps that origin. A
+  session-corpus snippet holding a guest's line (``[agent/session#L3] Guest: …``: a turn that
+  was not an owner's in a shared session) is ``untrusted`` whoever recalls it.
 * The store keeps at most 512 rows: the oldest ``lastRecalledAt`` goes first, then the fewest
   signals, then the lowest score. Evicted rows come back in ``RecordOutcome.evicted`` so the
   shell can move them to the long-term layer (:mod:`dreamd.recall.longterm`).
@@ -20,6 +22,7 @@ Pure: :func:`record_hits` takes a store and returns a new one. Rules, in the ord
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +33,12 @@ from msgspec.structs import replace
 from dreamd.clock import format_instant, parse_day
 from dreamd.concepts import concept_tags
 from dreamd.contamination import is_contaminated
-from dreamd.layout import daily_note_day, is_short_term_path, normalize_relpath
+from dreamd.layout import (
+    SESSION_CORPUS_DIR,
+    daily_note_day,
+    is_short_term_path,
+    normalize_relpath,
+)
 from dreamd.recall.hits import Hit
 from dreamd.redaction import redact
 from dreamd.snippets import cap, claim_hash, query_hash
@@ -113,6 +121,17 @@ def _provenance(existing: Provenance | None, origin: str, kind: str, now: dateti
     return Provenance(origin_class=origin, session_kind=kind, observed_at=observed)
 
 
+CORPUS_PREFIX = SESSION_CORPUS_DIR + "/"
+_GUEST_LINE = re.compile(r"(?:^|\s)\[[^\]\s]*#L\d+\] Guest: ")
+
+
+def _origin_of(path: str, snippet: str, origin: str) -> str:
+    """``untrusted`` for a corpus snippet holding a guest's line, else ``origin``."""
+    if path.startswith(CORPUS_PREFIX) and _GUEST_LINE.search(snippet):
+        return "untrusted"
+    return origin
+
+
 def _new_entry(key: str, hit: Hit, path: str) -> RecallEntry:
     return RecallEntry(
         key=key, path=path, start_line=hit.start_line, end_line=hit.end_line, snippet=""
@@ -136,9 +155,7 @@ def record_hits(
     rows: dict[str, RecallEntry] = dict(store.rows)
     qhash = query_hash(query)
     stamp = format_instant(now)
-    adds_user_query = (
-        signal != "daily" and session_kind == "interactive" and origin not in TAINTED_ORIGINS
-    )
+    counts_queries = signal != "daily" and session_kind == "interactive"
     recorded: list[str] = []
     unchanged: list[str] = []
     skipped: list[tuple[Hit, str]] = []
@@ -165,7 +182,8 @@ def record_hits(
         score = min(1.0, max(0.0, hit.score))
         weight = grounded_signals if signal == "grounded" else 1
         user_hashes = user_query_hashes(entry)
-        if adds_user_query:
+        hit_origin = _origin_of(path, hit.snippet, origin)
+        if counts_queries and hit_origin not in TAINTED_ORIGINS:
             user_hashes = _merge_tail(user_hashes, qhash, MAX_QUERY_HASHES)
         rows[key] = replace(
             entry,
@@ -182,7 +200,7 @@ def record_hits(
             recall_days=_merge_day(entry.recall_days, day),
             concept_tags=concept_tags(path, snippet),
             claim_hash=claim,
-            provenance=_provenance(entry.provenance, origin, session_kind, now),
+            provenance=_provenance(entry.provenance, hit_origin, session_kind, now),
         )
         recorded.append(key)
     kept, dropped = trim_store(rows)
