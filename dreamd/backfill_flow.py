@@ -1,13 +1,18 @@
 """The backfill flow as the control API runs it: preview, write (optionally staging), roll back.
 
 A path is taken relative to the workspace (or absolute); the daemon's own working directory
-never matters. A preview reads the notes and plans the grounded replay of each without
+never matters. It must resolve (symlinks followed) inside the workspace: an API caller may hold
+only a token, and the daemon reads as its host user, so notes outside the chosen workspace (say,
+another workspace's) are refused with :class:`~dreamd.errors.UnsafePathError`. The CLI's
+``dreamd memory rem-backfill --path`` does not come through here: the host user may name any
+path they can read. A preview reads the notes and plans the grounded replay of each without
 writing anything; writing and rolling back go through :mod:`dreamd.backfill`, which writes
 atomically under the workspace lock. Blocking: callers run these in a worker thread.
 """
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -21,7 +26,7 @@ from dreamd.backfill import (
     run_rollback,
 )
 from dreamd.config import DreamingConfig
-from dreamd.errors import DreamdError
+from dreamd.errors import DreamdError, UnsafePathError
 from dreamd.phases.grounded import note_json
 from dreamd.progress import Progress
 
@@ -33,6 +38,13 @@ ACTIONS = ("preview", "write", "rollback")
 def _sources(root: Path, raw: str) -> Sources:
     given = Path(raw).expanduser()
     target = resolve_target(str(given if given.is_absolute() else root / given), root)
+    home = Path(os.path.realpath(root))
+    if not target.is_relative_to(home):
+        raise UnsafePathError(
+            f"backfill path {raw!r} resolves to {target}, outside the workspace {home}; "
+            "the control API reads notes inside the workspace only "
+            "(on the host, `dreamd memory rem-backfill --path` reads any path)"
+        )
     return find_sources(target, root=root)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import signal
@@ -37,14 +38,23 @@ from aiohttp import web
 
 from dreamd import paths
 from dreamd.chat import Router
+from dreamd.chat_access import grants_of
 from dreamd.chat_adapters import Adapters
 from dreamd.clock import format_instant
 from dreamd.discovery import Workspace
-from dreamd.errors import DreamdError
+from dreamd.errors import DreamdError, ListenError
 from dreamd.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
 from dreamd.history import load_histories, save_histories
 from dreamd.hoststate import effective_enabled, set_enabled_override
 from dreamd.jobs import JobBudget
+from dreamd.listener import (
+    IDLE_SECONDS,
+    LINGER_SECONDS,
+    CappedSite,
+    Gate,
+    connection_caps,
+    read_nofile,
+)
 from dreamd.metrics import Metrics
 from dreamd.offload import Workers, count_workspaces, sweep_and_count
 from dreamd.runtime import Runtime, load_runtime, socket_path
@@ -271,7 +281,7 @@ class Daemon:
             )
             if ready is not None:
                 ready.set()
-            chat = Router(DaemonService(self))
+            chat = Router(DaemonService(self), grants=lambda: grants_of(self.runtime.config))
             async with asyncio.TaskGroup() as group:
                 helpers = [
                     group.create_task(self._watchdog()),
@@ -328,31 +338,88 @@ class Daemon:
             await asyncio.sleep(interval)
 
     async def _serve_api(self) -> web.AppRunner:
+        """Open the Unix socket and ``api.listen``, each behind its connection cap.
+
+        The caps come from the open-files limit (:mod:`dreamd.listener`). A listener that
+        cannot open is a :class:`ListenError` naming it; nothing is left listening then.
+        """
         config = self.runtime.config
+        listen = config.api.listen
         tokens = (
             load_tokens(Path(config.api.tokens_file).expanduser())
             if config.api.tokens_file
             else None
         )
-        runner = web.AppRunner(build_app(DaemonService(self), tokens), access_log=None)
+        caps = connection_caps(read_nofile())
+        app = build_app(DaemonService(self), tokens, listen=listen)
+        runner = web.AppRunner(
+            app, access_log=None, keepalive_timeout=IDLE_SECONDS, lingering_time=LINGER_SECONDS
+        )
         await runner.setup()
         path = self.socket = socket_path(config)
+        try:
+            await _open_socket(runner, path, Gate(caps.unix, caps.refusals))
+            if listen:
+                host, _, port = listen.rpartition(":")
+                site = CappedSite(
+                    runner, Gate(caps.tcp, caps.refusals), host=host.strip("[]"), port=int(port)
+                )
+                try:
+                    await site.start()
+                except OSError as exc:
+                    raise ListenError(_listen_problem(listen, exc)) from exc
+        except BaseException:
+            await runner.cleanup()
+            path.unlink(missing_ok=True)
+            raise
+        _log.info(
+            "control API on %s (%d connections)%s; open-files limit %d",
+            path,
+            caps.unix,
+            f" and {listen} ({caps.tcp} connections)" if listen else "",
+            caps.nofile,
+        )
+        return runner
+
+
+async def _open_socket(runner: web.AppRunner, path: Path, gate: Gate) -> None:
+    """Listen on the owner-only Unix socket ``path`` (mode 0600 from the first instant)."""
+    try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         with contextlib.suppress(FileNotFoundError):
             path.unlink()  # the single-instance lock is held: a socket file left here is stale
         previous = os.umask(0o177)
         try:
-            await web.UnixSite(runner, str(path)).start()
+            await CappedSite(runner, gate, path=str(path)).start()
         finally:
             os.umask(previous)
         path.chmod(0o600)
-        if config.api.listen:
-            host, _, port = config.api.listen.rpartition(":")
-            await web.TCPSite(runner, host.strip("[]"), int(port)).start()
-        _log.info(
-            "control API on %s%s", path, f" and {config.api.listen}" if config.api.listen else ""
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ListenError(
+            f"{path}: cannot open the control socket ({reason}); "
+            "choose a writable folder and a short path in api.socket"
+        ) from exc
+
+
+def _listen_problem(listen: str, exc: OSError) -> str:
+    """What went wrong opening ``api.listen``, and how to fix it."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"api.listen {listen} is already in use (another program listens there); "
+            "stop it or choose another port in api.listen"
         )
-        return runner
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (
+            f"api.listen {listen}: this host has no such address ({exc.strerror}); "
+            "use 127.0.0.1:<port> in api.listen"
+        )
+    if exc.errno == errno.EACCES:
+        return (
+            f"api.listen {listen}: permission denied (ports below 1024 need privileges); "
+            "choose a port from 1024 up in api.listen"
+        )
+    return f"api.listen {listen}: cannot listen there ({exc.strerror or exc})"
 
 
 def _instance_lock() -> portalocker.Lock:

@@ -10,6 +10,7 @@
      +-- LockError              the per-workspace lock could not be taken in time
      +-- ConflictError          a file changed between planning and writing (compare-and-swap)
      +-- SelectorError          a selector (promote-explain) matched nothing
+     +-- ListenError            the control API cannot listen where it was told (port in use)
 
 Anything else reaching the CLI is a bug: it writes a traceback log and exits 3.
 """
@@ -20,6 +21,7 @@ __all__ = [
     "ConfigError",
     "ConflictError",
     "DreamdError",
+    "ListenError",
     "LockError",
     "SelectorError",
     "StateError",
@@ -58,3 +60,7 @@ class ConflictError(DreamdError):
 
 class SelectorError(DreamdError):
     """A candidate selector matched nothing."""
+
+
+class ListenError(DreamdError):
+    """The control API's socket or ``api.listen`` address could not be opened."""

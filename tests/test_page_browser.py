@@ -135,6 +135,7 @@ def daemon(tmp_path: Path, isolated_home: Path) -> Iterator[tuple[str, Path]]:
     _historical(root)
     tokens = tmp_path / "tokens"
     tokens.write_text(f"operator.read {READ_TOKEN}\noperator.admin {ADMIN_TOKEN}\n")
+    tokens.chmod(0o600)
     port = _free_port()
     config = tmp_path / "config.toml"
     config.write_text(CONFIG.format(zone=ZONE, root=root, port=port, tokens=tokens))

@@ -83,6 +83,7 @@ async def api(tmp_path: Path) -> AsyncIterator[tuple[RecordingService, str, Path
     tokens_file.write_text(
         f"# operators\noperator.read {READ_TOKEN}\noperator.admin {ADMIN_TOKEN}\n"
     )
+    tokens_file.chmod(0o600)
     service = RecordingService()
     runner = web.AppRunner(build_app(service, load_tokens(tokens_file)))
     await runner.setup()
@@ -287,7 +288,7 @@ async def test_backfill_body_is_checked(api: tuple[RecordingService, str, Path],
 
 
 async def test_backfill_needs_admin(api: tuple[RecordingService, str, Path]) -> None:
-    """Even a preview reads notes anywhere the daemon can: a read token is refused."""
+    """Even a preview reads the workspace's notes: a read token is refused."""
     service, base, _ = api
     url = f"{base}/v1/backfill"
     preview = {"action": "preview", "path": "memory"}
@@ -343,6 +344,7 @@ def test_token_file_errors_name_the_line_not_the_token(tmp_path: Path) -> None:
     """A bad tokens line is reported by number, without echoing a secret."""
     path = tmp_path / "tokens"
     path.write_text("operator.read short\n")
+    path.chmod(0o600)
     with pytest.raises(ConfigError, match=r"tokens:1: expected") as caught:
         load_tokens(path)
     assert "short" not in str(caught.value)
