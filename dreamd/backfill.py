@@ -18,6 +18,8 @@ Rules:
 * Every write goes through :func:`dreamd.sweep.run_planned`: DREAMS.md's diary, the recall
   store, phase signals. A write that would change nothing is left out of the plan, so a file
   that did not exist is never created empty.
+* A workspace with a symlinked ``memory/`` or state folder is refused before any note is read
+  (:func:`dreamd.layout.check_workspace_folders`), not after the analysis of every note.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from typing import Any
 from dreamd.clock import parse_day
 from dreamd.config import DreamingConfig
 from dreamd.errors import DreamdError, WorkspaceError
+from dreamd.layout import check_workspace_folders
 from dreamd.phases.backfill_plan import plan_backfill, plan_rollback
 from dreamd.phases.grounded import GroundedNote, plan_grounded
 from dreamd.plan import SweepPlan
@@ -217,6 +220,7 @@ def run_backfill(
     stage: bool = False,
 ) -> dict[str, Any]:
     """Write the backfill entries (and stage grounded rows) for ``sources`` into ``root``."""
+    check_workspace_folders(root)
     notes, grounded = analyse(sources, root, progress)
 
     digests = {note.label: note.digest for note in notes if note.digest is not None}
@@ -247,6 +251,7 @@ def run_rollback(
     short_term: bool = False,
 ) -> dict[str, Any]:
     """Remove every backfill entry (and, with ``short_term``, the grounded-only rows)."""
+    check_workspace_folders(root)
 
     def planner(snapshot: Snapshot) -> SweepPlan:
         return plan_rollback(snapshot, now=now, short_term=short_term)

@@ -5,7 +5,8 @@
     DreamdError                 anything the user can act on; the CLI prints it and exits 1
      +-- ConfigError            a config file, key or value is wrong (names file, key, form)
      +-- WorkspaceError         a workspace is missing, unreadable, or a path would leave it
-     |    +-- UnsafePathError   a symlinked MEMORY.md/DREAMS.md, or a path escaping the workspace
+     |    +-- UnsafePathError   a symlinked MEMORY.md/DREAMS.md or folder dreamd writes into,
+     |                          or a path escaping the workspace
      +-- StateError             a state file cannot be read or written
      +-- LockError              the per-workspace lock could not be taken in time
      +-- ConflictError          a file changed between planning and writing (compare-and-swap)
@@ -43,7 +44,7 @@ class WorkspaceError(DreamdError):
 
 
 class UnsafePathError(WorkspaceError):
-    """A path would leave the workspace, or a protected file is a symlink."""
+    """A path would leave the workspace, or a protected file or folder is a symlink."""
 
 
 class StateError(DreamdError):

@@ -1,28 +1,43 @@
 """The shape of a workspace: file names, path rules, and which paths are short-term memory.
 
-Pure: nothing here touches the disk except :func:`resolve_inside`, which only resolves paths.
+Pure: nothing here touches the disk except :func:`resolve_inside` and
+:func:`check_workspace_folders`, which only look at paths (``realpath``, ``lstat``), never write.
 Paths inside a workspace are always relative, with forward slashes and no leading ``./``.
+
+The rule for folders: dreamd never writes through a symlinked folder.
+:func:`check_workspace_folders` refuses a workspace when one of :data:`WRITTEN_FOLDERS`, or a
+folder on the way to a file about to be written, is a symbolic link, with one message saying
+which link and how to fix it. It runs before the workspace lock is taken (every writer holds
+the lock, and the lock file lives in ``memory/.dreams/``), in the writer for the folders of the
+files it writes, before the recall index is opened (every search creates or updates it), and
+where a snapshot or a status is read, so that no command shows what a sweep would refuse.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from datetime import date
 from pathlib import Path, PurePosixPath
 
 from dreamd.errors import UnsafePathError
 
 __all__ = [
+    "BACKUP_DIR",
+    "BANK_DIR",
     "DREAMS_FILE",
     "DREAMS_FILE_LOWER",
     "INDEX_FILE",
+    "LONGTERM_DIR",
     "MAX_FILE_BYTES",
     "MEMORY_FILE",
     "NOTES_DIR",
     "REPORTS_DIR",
     "SESSION_CORPUS_DIR",
     "STATE_DIR",
+    "WRITTEN_FOLDERS",
+    "check_workspace_folders",
     "daily_note_day",
     "is_short_term_path",
     "normalize_relpath",
@@ -39,6 +54,19 @@ STATE_DIR = "memory/.dreams"
 INDEX_FILE = "memory/.dreams/index.sqlite"
 REPORTS_DIR = "memory/dreaming"
 SESSION_CORPUS_DIR = "memory/.dreams/session-corpus"
+BACKUP_DIR = "memory/.dreams/backups"
+LONGTERM_DIR = "memory/.rag"
+BANK_DIR = "bank"
+# Every folder dreamd writes into (or will: ``bank/``), parents before children.
+WRITTEN_FOLDERS = (
+    NOTES_DIR,
+    STATE_DIR,
+    BACKUP_DIR,
+    SESSION_CORPUS_DIR,
+    REPORTS_DIR,
+    LONGTERM_DIR,
+    BANK_DIR,
+)
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 _DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-([^/]+))?\.md$")
@@ -108,3 +136,30 @@ def resolve_inside(root: Path, relpath: str) -> Path:
     if real != real_root and real_root not in real.parents:
         raise UnsafePathError(f"{relpath!r} resolves outside the workspace {root}; refused")
     return candidate
+
+
+def check_workspace_folders(root: Path, *relpaths: str) -> None:
+    """Refuse ``root`` when a folder dreamd would write through is a symbolic link.
+
+    The folders are :data:`WRITTEN_FOLDERS` and every folder on the way to each of ``relpaths``
+    (files about to be written), checked from the top down with one ``lstat`` each. A folder
+    whose every component below the workspace is a real folder cannot resolve outside it, so a
+    link is refused wherever it points, inside the workspace or out. A folder that does not
+    exist yet is fine: dreamd creates it as a real one. Raises :class:`UnsafePathError`.
+    """
+    folders = dict.fromkeys(WRITTEN_FOLDERS)
+    for relpath in relpaths:
+        parents = PurePosixPath(normalize_relpath(relpath)).parents
+        folders.update(dict.fromkeys(str(p) for p in reversed(parents) if str(p) != "."))
+    top = os.fspath(root)
+    for folder in folders:
+        path = f"{top}/{folder}"  # strings, not Paths: this runs before every sweep
+        try:
+            if not stat.S_ISLNK(os.lstat(path).st_mode):
+                continue
+        except OSError:  # absent, or under a file: nothing can be written through it
+            continue
+        raise UnsafePathError(
+            f"{path} is a symbolic link (to {os.path.realpath(path)}); "
+            "dreamd refuses to write through it: replace it with a real folder"
+        )

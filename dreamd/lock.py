@@ -4,6 +4,11 @@ It is an advisory ``flock`` on ``memory/.dreams/lock`` (a sidecar: never a file 
 atomically replaced). The kernel drops it when its holder dies, so a lock file left behind by a
 crash is not stale: the next taker simply gets it. The holder writes its pid into the file so a
 waiter can say who is in the way.
+
+Before the lock is taken, the workspace's folders are checked
+(:func:`dreamd.layout.check_workspace_folders`): the lock file lives in ``memory/.dreams/``, and
+every writer holds the lock, so a symlinked folder is refused here before anything is created
+through it. A lock file that is itself a symbolic link is refused too, never truncated.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ from pathlib import Path
 
 import portalocker
 
-from dreamd.errors import LockError, WorkspaceError
-from dreamd.layout import STATE_DIR
+from dreamd.errors import LockError, UnsafePathError, WorkspaceError
+from dreamd.layout import STATE_DIR, check_workspace_folders
 
 __all__ = ["LOCK_FILE", "workspace_lock"]
 
@@ -34,7 +39,10 @@ def _holder(path: Path) -> str:
 @contextmanager
 def workspace_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
     """Hold the workspace lock for the ``with`` body; :class:`LockError` after ``timeout`` s."""
+    check_workspace_folders(root)
     path = root / LOCK_FILE
+    if path.is_symlink():
+        raise UnsafePathError(f"{path} is a symlink; dreamd refuses to read or write it")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

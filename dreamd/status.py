@@ -2,7 +2,8 @@
 
 The overall ``status`` is one of ``disabled`` (dreaming is off), ``blocked`` (on, but the
 owner cannot run sweeps: see ``owner``; pending sweep events are listed with their age),
-``degraded`` (a workspace cannot be read, or ``health`` found a problem: the last sweep failed,
+``degraded`` (a workspace cannot be read or has a symlinked folder every sweep refuses, or
+``health`` found a problem: the last sweep failed,
 the diary degraded, or sweeps keep ranking without promoting) or ``ok``. Gathering only
 reads: corrupt state is reported, never set aside.
 """
@@ -24,7 +25,13 @@ from dreamd.events import read_events
 from dreamd.health import problems
 from dreamd.history import load_histories
 from dreamd.hoststate import EnabledState, load_host_state
-from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER, MEMORY_FILE, is_short_term_path
+from dreamd.layout import (
+    DREAMS_FILE,
+    DREAMS_FILE_LOWER,
+    MEMORY_FILE,
+    check_workspace_folders,
+    is_short_term_path,
+)
 from dreamd.owner import assess
 from dreamd.phases.cycle import thresholds_of
 from dreamd.phases.deep import rank
@@ -65,6 +72,7 @@ def workspace_counts(
     ``deep`` adds the text of the workspace's ``## Deep Sleep`` report.
     """
     root = workspace.root
+    check_workspace_folders(root)  # a workspace every sweep refuses shows that, not stale counts
     store, warnings = load_table(root, RECALL_STORE, readonly=True)
     signals, more = load_table(root, PHASE_SIGNALS, readonly=True)
     warnings += more

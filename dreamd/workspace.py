@@ -8,6 +8,11 @@ folder, never ``.git`` or ``node_modules``. A file over 16 MiB is skipped and na
 the phases may need: those inside the light lookback, today's note, and every note a recall row
 points at. Invalid UTF-8 is decoded with replacement characters and flagged; NUL bytes in notes
 are dropped.
+
+A workspace whose ``memory/``, ``memory/.dreams/`` or another folder dreamd writes into is a
+symbolic link is refused here too, with the writer's message
+(:func:`dreamd.layout.check_workspace_folders`): a preview or a status never shows what a sweep
+would refuse to do, and the person sees the same fix wherever they look.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from dreamd.layout import (
     REPORTS_DIR,
     SESSION_CORPUS_DIR,
     STATE_DIR,
+    check_workspace_folders,
     daily_note_day,
     is_short_term_path,
     report_path,
@@ -146,6 +152,7 @@ def read_snapshot(
     ``readonly`` (previews) never sets a corrupt state file aside.
     """
     root = check_workspace(root)
+    check_workspace_folders(root)
     memory = _protected(root, MEMORY_FILE)
     dreams_name = DREAMS_FILE
     if not (root / DREAMS_FILE).exists() and (root / DREAMS_FILE_LOWER).exists():

@@ -9,8 +9,10 @@ Rules:
 * Data goes to a temp file in the same directory, is fsynced, renamed over the target, and the
   directory is fsynced: a crash leaves the old file or the new one, never half of either. A
   temp file a crash left behind is removed by the next write of the same file.
-* Symlinked targets are refused. ``MEMORY.md`` is copied to ``memory/.dreams/backups/`` (the last
-  8 kept) before it is replaced. State files are saved last, then events are appended.
+* Symlinked targets are refused, and so is a plan whose files sit in (or under) a symlinked
+  folder (:func:`dreamd.layout.check_workspace_folders`). ``MEMORY.md`` is copied to
+  ``memory/.dreams/backups/`` (the last 8 kept) before it is replaced. State files are saved
+  last, then events are appended.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from msgspec.structs import replace
 
 from dreamd.errors import ConflictError, StateError, UnsafePathError, WorkspaceError
 from dreamd.events import append_events
-from dreamd.layout import STATE_DIR, daily_note_day, resolve_inside
+from dreamd.layout import BACKUP_DIR, check_workspace_folders, daily_note_day, resolve_inside
 from dreamd.plan import FileWrite, SweepPlan
 from dreamd.recall.longterm_file import append_longterm
 from dreamd.snippets import content_hash
@@ -49,7 +51,6 @@ from dreamd.statefiles import state_path
 
 __all__ = ["ApplyResult", "apply_plan", "current_digest", "save_table", "write_atomic"]
 
-BACKUP_DIR = f"{STATE_DIR}/backups"
 BACKUPS_KEPT = 8
 STALE_TEMP_SECONDS = 600
 _UMASK = os.umask(0)
@@ -187,6 +188,7 @@ def _check(root: Path, write: FileWrite) -> bool:
 
 def apply_plan(root: Path, plan: SweepPlan, *, checkpoint_notes: bool = True) -> ApplyResult:
     """Write ``plan`` into the workspace at ``root`` (caller holds the workspace lock)."""
+    check_workspace_folders(root, *(write.path for write in plan.writes))
     for path, digest in plan.sources.items():
         if current_digest(resolve_inside(root, path)) != digest:
             raise ConflictError(f"{path} changed on disk after it was read; promotion re-planned")

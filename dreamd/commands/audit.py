@@ -2,7 +2,9 @@
 
 It counts both recall layers — the short-term store (``short-term-recall.json``, at most 512
 rows) and the long-term layer (``memory/.rag/longterm.jsonl``, rows that left the store) — and
-reports the index, the session corpus and the diary.
+reports the index, the session corpus and the diary. A workspace with a symlinked folder that
+every writer refuses (:func:`dreamd.layout.check_workspace_folders`) is reported with that one
+issue and zero counts: nothing is read through the link.
 """
 
 from __future__ import annotations
@@ -16,8 +18,14 @@ from typing import Any
 
 from dreamd.clock import format_instant
 from dreamd.discovery import Workspace
-from dreamd.errors import StateError
-from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER, INDEX_FILE, STATE_DIR
+from dreamd.errors import StateError, UnsafePathError
+from dreamd.layout import (
+    DREAMS_FILE,
+    DREAMS_FILE_LOWER,
+    INDEX_FILE,
+    STATE_DIR,
+    check_workspace_folders,
+)
 from dreamd.recall.longterm_file import LONGTERM_FILE, read_longterm
 from dreamd.state import RECALL_STORE
 from dreamd.statefiles import load_table, state_path
@@ -59,6 +67,10 @@ def _long_term(root: Path) -> tuple[dict[str, Any], list[str]]:
 
 def audit_workspace(root: Path, *, now: datetime) -> dict[str, Any]:
     """Counts and issues of the recall layers, index, corpus and diary of ``root``."""
+    try:
+        check_workspace_folders(root)
+    except UnsafePathError as exc:
+        return _refused(root, str(exc))
     store, issues = load_table(root, RECALL_STORE, readonly=True)
     rows = list(store.rows.values())
     dangling = [row for row in rows if not (root / row.path).is_file()]
@@ -79,6 +91,26 @@ def audit_workspace(root: Path, *, now: datetime) -> dict[str, Any]:
         "corpusFiles": len(list(corpus.glob("*.txt"))) if corpus.is_dir() else 0,
         "diaryPresent": (root / DREAMS_FILE).exists() or (root / DREAMS_FILE_LOWER).exists(),
         "issues": issues + long_issues,
+    }
+
+
+def _refused(root: Path, reason: str) -> dict[str, Any]:
+    """The report of a workspace whose folders are refused: nothing read through the link."""
+    return {
+        "workspaceDir": str(root),
+        "storePath": str(state_path(root, RECALL_STORE)),
+        "updatedAt": None,
+        "entryCount": 0,
+        "promotedCount": 0,
+        "spacedEntryCount": 0,
+        "conceptTaggedEntryCount": 0,
+        "groundedEntryCount": 0,
+        "danglingEntryCount": 0,
+        "longTerm": {"path": str(root / LONGTERM_FILE), "entryCount": 0, "reasons": {}},
+        "index": None,
+        "corpusFiles": 0,
+        "diaryPresent": (root / DREAMS_FILE).exists() or (root / DREAMS_FILE_LOWER).exists(),
+        "issues": [reason],
     }
 
 

@@ -5,6 +5,9 @@ Rules:
 - It lives at ``memory/.dreams/index.sqlite`` and is derived data, always rebuildable from the
   files: a corrupt or foreign-schema database is moved aside to ``index.sqlite.corrupt-<unix ts>``
   (with its ``-wal``/``-shm`` files) and rebuilt, never repaired and never a crash loop.
+- Opening it refuses a workspace whose ``memory/``, ``memory/.dreams/`` (or another folder
+  dreamd writes) is a symbolic link (:func:`dreamd.layout.check_workspace_folders`): every
+  search creates or updates the index, so no search, not even ``--no-record``, goes through it.
 - Indexed files: ``MEMORY.md``; every ``*.md`` under ``memory/`` except ``memory/dreaming/``,
   hidden directories (``memory/.dreams/``, ``.git``, ...) and ``node_modules``; and
   ``memory/.dreams/session-corpus/*.txt``. A symlink is followed only when it resolves inside the
@@ -35,6 +38,7 @@ from dreamd.layout import (
     INDEX_FILE,
     MAX_FILE_BYTES,
     MEMORY_FILE,
+    check_workspace_folders,
     is_short_term_path,
     resolve_inside,
 )
@@ -97,6 +101,7 @@ class RecallIndex:
     @classmethod
     def open(cls, root: Path) -> RecallIndex:
         """Open (creating or recovering as needed) the index of the workspace at ``root``."""
+        check_workspace_folders(root)
         db = resolve_inside(root, INDEX_FILE)
         try:
             db.parent.mkdir(parents=True, exist_ok=True)
