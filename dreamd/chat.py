@@ -19,7 +19,7 @@ and where it was said) and sends the :class:`Reply` back; everything else is dec
   platform can answer the asker alone (Discord's ephemeral replies), that is how memory is shown.
 * Every reply passes :func:`dreamd.chat_text.outward` (redaction and no absolute paths), whatever
   was stored.
-* :class:`Router` runs an authorized command against the daemon's :class:`~dreamd.web.Service`
+* :class:`Router` runs an authorized command against the daemon's :class:`~dreamd.control.Service`
   (:mod:`dreamd.chat_commands`) and never raises: a refusal, a usage error or a failure is a
   reply too. Long replies are split for each platform by :func:`dreamd.chat_text.split_text`.
 """
@@ -35,8 +35,8 @@ from typing import Protocol, runtime_checkable
 from dreamd import chat_commands as run
 from dreamd.chat_access import Agents, Grants, Role
 from dreamd.chat_text import GROUP_REFUSAL, outward, refusal, usage
+from dreamd.control import BusyError, Service
 from dreamd.errors import DreamdError
-from dreamd.web import BusyError, Service
 
 __all__ = [
     "COMMANDS",

@@ -21,11 +21,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from dreamd.config import Config
+from dreamd.control import ADMIN, READ
 
 __all__ = ["EVERY_AGENT", "Agents", "Grants", "Role", "grants_of", "may_read"]
-
-READ_SCOPE = "operator.read"
-ADMIN_SCOPE = "operator.admin"
 
 
 class Role(Enum):
@@ -63,9 +61,9 @@ class Grants:
         self, platform: str, user: str, *, is_owner: bool, scopes: frozenset[str] = frozenset()
     ) -> Role:
         """The role of ``user`` (see the module rules)."""
-        if is_owner or ADMIN_SCOPE in scopes:
+        if is_owner or ADMIN in scopes:
             return Role.OWNER
-        if READ_SCOPE in scopes or user in self.host_readers.get(platform, frozenset()):
+        if READ in scopes or user in self.host_readers.get(platform, frozenset()):
             return Role.READER
         return Role.READER if self.agents_of(platform, user) else Role.STRANGER
 
@@ -76,7 +74,7 @@ class Grants:
         role = self.role(platform, user, is_owner=is_owner, scopes=scopes)
         if role is Role.STRANGER:
             return frozenset()
-        if role is Role.OWNER or READ_SCOPE in scopes:
+        if role is Role.OWNER or READ in scopes:
             return EVERY_AGENT
         if user in self.host_readers.get(platform, frozenset()):
             return EVERY_AGENT

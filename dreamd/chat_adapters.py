@@ -31,11 +31,10 @@ from typing import Any
 
 from dreamd.chat import Adapter, Dispatch, Notifier
 from dreamd.chat_notify import RateLimit, Redactor, notice_text, scrub
-from dreamd.clock import format_instant
+from dreamd.clock import Clock, format_instant
 from dreamd.config import AdaptersConfig, DiscordConfig, TelegramConfig
 from dreamd.errors import DreamdError
 from dreamd.health import HealthEvent
-from dreamd.scheduler import Clock
 
 __all__ = ["ENTRY_POINTS", "AdapterUnavailableError", "Adapters", "Backoff", "read_token"]
 

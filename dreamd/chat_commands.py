@@ -1,7 +1,7 @@
 """The chat commands themselves: each asks the daemon's service and renders the answer.
 
 Only :class:`dreamd.chat.Router` calls these, after it has authorized the command. Answers come
-from the :class:`~dreamd.web.Service` (the same documents the control API serves); the two
+from the :class:`~dreamd.control.Service` (the same documents the control API serves); the two
 read-only views the API has no route for — the recall audit (``/dream rag status``) and the
 ``## Deep Sleep`` report (``/dream report``) — are read here, in a worker thread.
 
@@ -41,10 +41,10 @@ from dreamd.chat_text import (
 )
 from dreamd.clock import parse_instant
 from dreamd.commands.audit import audit_workspace
+from dreamd.control import Service
 from dreamd.errors import SelectorError
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
 from dreamd.status import render_status
-from dreamd.web import Service
 
 __all__ = [
     "dream_explain",

@@ -8,17 +8,22 @@ in the dreaming timezone.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
 import re
+import time
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
+from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dreamd.errors import ConfigError, DreamdError
 
 __all__ = [
     "DAY_SECONDS",
+    "Clock",
+    "SystemClock",
     "age_days",
     "day_of",
     "format_instant",
@@ -145,3 +150,29 @@ def days_between(first: str, last: str) -> float:
     if a is None or b is None:
         return 0.0
     return float((b - a) / timedelta(days=1))
+
+
+class Clock(Protocol):
+    """Time as the scheduler sees it."""
+
+    def now(self) -> datetime: ...
+
+    def monotonic(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    """The real clock."""
+
+    def now(self) -> datetime:
+        """Aware UTC now."""
+        return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        """``time.monotonic()``."""
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        """``asyncio.sleep``."""
+        await asyncio.sleep(seconds)

@@ -18,9 +18,10 @@ import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 import cronsim
 import msgspec
@@ -29,9 +30,6 @@ import msgspec.inspect as mi
 from dreamd import paths
 from dreamd.clock import resolve_timezone
 from dreamd.errors import ConfigError
-
-if TYPE_CHECKING:
-    from dreamd.openclaw import ImportedDreaming
 
 __all__ = [
     "AdaptersConfig",
@@ -44,6 +42,7 @@ __all__ = [
     "DreamingConfig",
     "HealthConfig",
     "HeartbeatConfig",
+    "ImportedDreaming",
     "JobsConfig",
     "LightConfig",
     "ModelConfig",
@@ -61,6 +60,16 @@ Fraction = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 UserId = Annotated[int, msgspec.Meta(ge=1)]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 Text = Annotated[str, msgspec.Meta(min_length=1)]
+
+
+@dataclass(frozen=True)
+class ImportedDreaming:
+    """Dreaming settings another tool's config holds (OpenClaw's ``openclaw.json``), keyed by
+    dreamd's dotted keys (only keys present); :func:`merge_openclaw` applies them."""
+
+    source: Path
+    values: Mapping[str, object] = field(default_factory=dict)
+    origins: Mapping[str, str] = field(default_factory=dict)  # dreamd key -> OpenClaw key
 
 
 class LightConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):

@@ -40,7 +40,7 @@ from dreamd import paths
 from dreamd.chat import Router
 from dreamd.chat_access import grants_of
 from dreamd.chat_adapters import Adapters
-from dreamd.clock import format_instant
+from dreamd.clock import Clock, SystemClock, format_instant
 from dreamd.discovery import Workspace
 from dreamd.errors import DreamdError, ListenError
 from dreamd.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
@@ -58,7 +58,7 @@ from dreamd.listener import (
 from dreamd.metrics import Metrics
 from dreamd.offload import Workers, count_workspaces, sweep_and_count
 from dreamd.runtime import Runtime, load_runtime, socket_path
-from dreamd.scheduler import Clock, Scheduler, ScheduleSettings, SystemClock
+from dreamd.scheduler import Scheduler, ScheduleSettings
 from dreamd.sdnotify import notify, watchdog_interval
 from dreamd.service import DaemonService
 from dreamd.status import WorkspacesSummary, status_entry, summary_of

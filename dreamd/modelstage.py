@@ -33,9 +33,9 @@ from dreamd.phases.consolidate import (
     parse_operations,
     request_messages,
 )
-from dreamd.phases.modelwork import ConsolidationInput, DiaryAnswer, DiaryInput, finish
+from dreamd.phases.modelwork import DiaryAnswer, finish
 from dreamd.phases.narrative import clean_entry, diary_messages
-from dreamd.plan import SweepPlan
+from dreamd.plan import ConsolidationInput, DiaryInput, SweepPlan
 from dreamd.recall.longterm import query_longterm
 from dreamd.recall.longterm_file import read_longterm
 

@@ -19,17 +19,14 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from dreamd.config import Config, ImportedDreaming
 from dreamd.errors import ConfigError
 
-if TYPE_CHECKING:
-    from dreamd.config import Config
-
 __all__ = [
-    "ImportedDreaming",
     "OpenClawAgent",
     "OpenClawInstall",
     "find_openclaw_config",
@@ -64,15 +61,6 @@ _DREAMING_KEYS = (
 _BOOLEANS = {"true": True, "yes": True, "on": True, "1": True}
 _BOOLEANS |= {"false": False, "no": False, "off": False, "0": False}
 _UNSET = object()
-
-
-@dataclass(frozen=True)
-class ImportedDreaming:
-    """OpenClaw's dreaming settings, keyed by dreamd's dotted keys (only keys present)."""
-
-    source: Path
-    values: Mapping[str, object] = field(default_factory=dict)
-    origins: Mapping[str, str] = field(default_factory=dict)  # dreamd key -> OpenClaw key
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from dreamd.phases.consolidate import Candidate
+from dreamd.phases.dreams import DreamsDraft
+from dreamd.phases.promotion import PromotionEntry
+from dreamd.retirement import Retired
 from dreamd.state import (
     DailyCheckpoint,
     PhaseSignal,
@@ -21,11 +25,7 @@ from dreamd.state import (
     Table,
 )
 
-if TYPE_CHECKING:
-    from dreamd.phases.modelwork import ModelRequests
-    from dreamd.recall.longterm import Retired
-
-__all__ = ["FileWrite", "SweepPlan"]
+__all__ = ["ConsolidationInput", "DiaryInput", "FileWrite", "ModelRequests", "SweepPlan"]
 
 Event = Mapping[str, Any]
 
@@ -55,3 +55,34 @@ class SweepPlan:
     summary: Mapping[str, Any] = field(default_factory=dict)
     model: ModelRequests | None = None  # what a model could improve; see phases.modelwork
     retired: tuple[Retired, ...] = ()  # rows leaving the store for the long-term layer
+
+
+@dataclass(frozen=True)
+class DiaryInput:
+    """What the diary entry may draw on."""
+
+    fragments: tuple[str, ...]
+    themes: tuple[str, ...]
+    promotions: tuple[str, ...]
+    recent: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ConsolidationInput:
+    """MEMORY.md as read, and the candidates this sweep promotes."""
+
+    memory: str
+    candidates: tuple[Candidate, ...]
+    append_only: tuple[PromotionEntry, ...]
+    day: str
+    max_chars: int
+    max_loss: float
+
+
+@dataclass(frozen=True)
+class ModelRequests:
+    """What a sweep could ask a model, and how to write DREAMS.md afterwards."""
+
+    dreams: DreamsDraft
+    diary: DiaryInput | None
+    consolidation: ConsolidationInput | None

@@ -15,47 +15,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
-from typing import Any, Protocol
+from datetime import datetime, tzinfo
+from typing import Any
 
-from dreamd.clock import format_instant, parse_instant
+from dreamd.clock import Clock, SystemClock, format_instant, parse_instant
 from dreamd.hoststate import load_host_state, update_host_state
 from dreamd.schedule import clock_jumped, missed_fire, next_fire
 
-__all__ = ["Clock", "ScheduleSettings", "Scheduler", "SystemClock"]
+__all__ = ["ScheduleSettings", "Scheduler"]
 
 _log = logging.getLogger(__name__)
 WATCH_SECONDS = 15.0
-
-
-class Clock(Protocol):
-    """Time as the scheduler sees it."""
-
-    def now(self) -> datetime: ...
-
-    def monotonic(self) -> float: ...
-
-    async def sleep(self, seconds: float) -> None: ...
-
-
-class SystemClock:
-    """The real clock."""
-
-    def now(self) -> datetime:
-        """Aware UTC now."""
-        return datetime.now(UTC)
-
-    def monotonic(self) -> float:
-        """``time.monotonic()``."""
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        """``asyncio.sleep``."""
-        await asyncio.sleep(seconds)
 
 
 @dataclass(frozen=True)

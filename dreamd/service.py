@@ -10,42 +10,72 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+import msgspec
 
 from dreamd.backfill import run_rollback
 from dreamd.backfill_flow import backfill_action
-from dreamd.clock import format_instant
+from dreamd.chat_adapters import Adapters
+from dreamd.clock import Clock, format_instant
+from dreamd.control import BusyError
 from dreamd.discovery import Workspace
 from dreamd.errors import DreamdError, LockError
 from dreamd.explain import candidate_json, explain
+from dreamd.health import HealthEvent
+from dreamd.history import History
 from dreamd.hoststate import effective_enabled, load_host_state
+from dreamd.jobs import JobBudget
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
+from dreamd.metrics import Metrics
 from dreamd.phases.cycle import is_grounded_led, thresholds_of
 from dreamd.phases.deep import rank
 from dreamd.phases.diary import diary_entries
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.recall.search import search
+from dreamd.runtime import Runtime
+from dreamd.scheduler import Scheduler
 from dreamd.state import RECALL_STORE
 from dreamd.statefiles import load_table
-from dreamd.status import build_status
-from dreamd.web import BusyError
+from dreamd.status import WorkspacesSummary, build_status
 from dreamd.workspace import read_snapshot
 
-if TYPE_CHECKING:
-    from dreamd.daemon import Daemon
-
-__all__ = ["GROUNDED_SHOWN", "DaemonService"]
+__all__ = ["GROUNDED_SHOWN", "DaemonService", "DaemonState"]
 
 GROUNDED_SHOWN = 50
 """At most this many grounded rows are listed (most grounded signals first)."""
 
 
-class DaemonService:
-    """The :class:`dreamd.web.Service` of a running :class:`~dreamd.daemon.Daemon`."""
+class DaemonState(Protocol):
+    """What the service reads of the running daemon (:class:`dreamd.daemon.Daemon` has it)."""
 
-    def __init__(self, daemon: Daemon) -> None:
+    runtime: Runtime
+    clock: Clock
+    budget: JobBudget
+    scheduler: Scheduler
+    adapters: Adapters
+    metrics: Metrics
+    events: deque[HealthEvent]
+    histories: History
+    last_outcomes: list[dict[str, Any]]
+    started_at: str
+
+    def enabled(self) -> bool: ...
+
+    async def set_enabled(self, enabled: bool) -> None: ...
+
+    async def warm_counts(self) -> None: ...
+
+    def workspace_summary(self) -> tuple[WorkspacesSummary, msgspec.Raw]: ...
+
+
+class DaemonService:
+    """The :class:`dreamd.control.Service` of a running daemon (a :class:`DaemonState`)."""
+
+    def __init__(self, daemon: DaemonState) -> None:
         self.daemon = daemon
 
     def _workspace(self, wanted: str | None) -> Workspace:

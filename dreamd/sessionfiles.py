@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ import msgspec
 
 from dreamd.state import SessionCheckpoint, Table
 from dreamd.transcripts import (
-    Message,
+    TranscriptRead,
     is_shared,
     kind_from_store,
     logical_session_id,
@@ -33,7 +32,7 @@ from dreamd.transcripts import (
     spoken,
 )
 
-__all__ = ["TranscriptRead", "anchor", "read_transcripts"]
+__all__ = ["anchor", "read_transcripts"]
 
 ANCHOR_BYTES = 256
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
@@ -42,24 +41,6 @@ MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 def anchor(data: bytes) -> str:
     """Hash of the last ``ANCHOR_BYTES`` of ``data`` (what precedes a checkpoint's offset)."""
     return hashlib.sha1(data[-ANCHOR_BYTES:], usedforsecurity=False).hexdigest()[:16]
-
-
-@dataclass(frozen=True)
-class TranscriptRead:
-    """What is new in one transcript file since its checkpoint."""
-
-    key: str  # "<agent>:<file name>"
-    agent: str
-    session: str  # the logical session id shared by rotations
-    kind: str
-    mtime_ms: float
-    size: int
-    messages: tuple[Message, ...]
-    marks: Mapping[int, tuple[int, str]] = field(default_factory=dict)  # end -> (lines, anchor)
-    start: int = 0  # byte offset reading began at
-    end: int = 0  # byte offset after the last complete line
-    lines: int = 0  # complete lines up to ``end``
-    shared: bool = False  # a group's or several people's session: see dreamd.transcripts
 
 
 def _store(directory: Path) -> Mapping[str, Any]:

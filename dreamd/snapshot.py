@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dreamd.sessionfiles import TranscriptRead
 from dreamd.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
@@ -25,6 +24,7 @@ from dreamd.state import (
     SessionCheckpoint,
     Table,
 )
+from dreamd.transcripts import TranscriptRead
 
 __all__ = ["NoteStat", "Snapshot", "TextFile"]
 

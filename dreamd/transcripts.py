@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 from typing import Any
@@ -51,6 +51,7 @@ __all__ = [
     "INTERACTIVE_KINDS",
     "Message",
     "Record",
+    "TranscriptRead",
     "is_shared",
     "kind_from_store",
     "logical_session_id",
@@ -109,6 +110,24 @@ class Message:
     sender: str | None = None  # the sender id OpenClaw recorded for a user turn
     sender_is_owner: bool | None = None  # OpenClaw's own owner check, when it recorded one
     group: bool = False  # the turn's own context names a group conversation
+
+
+@dataclass(frozen=True)
+class TranscriptRead:
+    """What is new in one transcript file since its checkpoint."""
+
+    key: str  # "<agent>:<file name>"
+    agent: str
+    session: str  # the logical session id shared by rotations
+    kind: str
+    mtime_ms: float
+    size: int
+    messages: tuple[Message, ...]
+    marks: Mapping[int, tuple[int, str]] = field(default_factory=dict)  # end -> (lines, anchor)
+    start: int = 0  # byte offset reading began at
+    end: int = 0  # byte offset after the last complete line
+    lines: int = 0  # complete lines up to ``end``
+    shared: bool = False  # a group's or several people's session: see dreamd.transcripts
 
 
 def logical_session_id(path: str) -> str:

@@ -45,33 +45,28 @@ import stat
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 from aiohttp import web
 
+from dreamd.control import ADMIN, READ, BusyError, Service
 from dreamd.errors import ConfigError, DreamdError, SelectorError
 from dreamd.page import add_page_routes, is_page_path
 from dreamd.redaction import redact
 
 __all__ = [
-    "ADMIN",
     "BODY_SECONDS",
     "LOOPBACK_HOSTS",
     "MAX_BODY_BYTES",
     "MAX_JSON_DEPTH",
-    "READ",
-    "BusyError",
     "RefusedError",
-    "Service",
     "Tokens",
     "build_app",
     "host_of",
     "load_tokens",
 ]
 
-READ = "operator.read"
-ADMIN = "operator.admin"
 MAX_BODY_BYTES = 1024 * 1024
 """The largest request body read (1 MiB); a larger one is answered 413."""
 MAX_JSON_DEPTH = 32
@@ -83,50 +78,12 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 _log = logging.getLogger(__name__)
 
 
-class BusyError(DreamdError):
-    """The request conflicts with work in progress (a sweep is already running)."""
-
-
 class RefusedError(DreamdError):
     """The request is refused with its own HTTP status (408, 413, 421)."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-
-
-class Service(Protocol):
-    """What the API needs from the daemon."""
-
-    async def status(self) -> dict[str, Any]: ...
-
-    async def workspaces(self) -> list[dict[str, Any]]: ...
-
-    async def explain(self, workspace: str | None, selector: str | None) -> dict[str, Any]: ...
-
-    async def diary(self, workspace: str | None, limit: int) -> dict[str, Any]: ...
-
-    async def history(self) -> dict[str, Any]: ...
-
-    async def grounded(self, workspace: str | None) -> dict[str, Any]: ...
-
-    async def clear_grounded(self, workspace: str | None) -> dict[str, Any]: ...
-
-    async def backfill(
-        self, workspace: str | None, action: str, path: str | None, *, stage: bool
-    ) -> dict[str, Any]: ...
-
-    async def set_enabled(self, enabled: bool) -> dict[str, Any]: ...
-
-    async def sweep_now(self) -> dict[str, Any]: ...
-
-    async def search(
-        self, workspace: str | None, query: str, k: int, *, origin: str | None = None
-    ) -> dict[str, Any]: ...
-
-    def metrics(self) -> str: ...
-
-    def events(self) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)

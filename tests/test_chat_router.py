@@ -11,13 +11,13 @@ import pytest
 from dreamd.chat import Actor, Invocation, Place, Reply, Router
 from dreamd.chat_access import grants_of
 from dreamd.chat_text import GROUP_REFUSAL, STRANGER_REFUSAL
+from dreamd.control import ADMIN, READ
 from dreamd.daemon import Daemon
 from dreamd.hoststate import EnabledState, effective_enabled
 from dreamd.recall.traces import TAINTED_ORIGINS
 from dreamd.service import DaemonService
 from dreamd.state import RECALL_STORE
 from dreamd.statefiles import load_table
-from dreamd.web import ADMIN, READ
 from tests.fakes.host import FACT, OPS_FACT, SECRET, make_daemon, make_fleet
 
 STRANGER = Actor("42")

@@ -18,6 +18,7 @@ from dreamd.config import (
     DeepConfig,
     DreamingConfig,
     HeartbeatConfig,
+    ImportedDreaming,
     LightConfig,
     ModelConfig,
     OpenClawConfig,
@@ -28,7 +29,6 @@ from dreamd.config import (
     parse_duration,
 )
 from dreamd.errors import ConfigError
-from dreamd.openclaw import ImportedDreaming
 from dreamd.settings import SETTINGS
 
 EVERY_KEY = """

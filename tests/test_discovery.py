@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.config import Config, parse_config
+from dreamd.config import Config, ImportedDreaming, parse_config
 from dreamd.discovery import AgentInfo, Discovery, Workspace, discover
 from dreamd.errors import WorkspaceError
-from dreamd.openclaw import ImportedDreaming, OpenClawAgent, OpenClawInstall
+from dreamd.openclaw import OpenClawAgent, OpenClawInstall
 
 
 @pytest.fixture(autouse=True)

@@ -10,17 +10,10 @@ import pytest
 
 from dreamd.cli import main
 from dreamd.recall.hits import Hit
-from dreamd.recall.longterm import (
-    Retired,
-    consolidation_query,
-    decode_lines,
-    encode_lines,
-    plan_retirement,
-    query_longterm,
-    recall_for_consolidation,
-)
+from dreamd.recall.longterm import consolidation_query, query_longterm, recall_for_consolidation
 from dreamd.recall.longterm_file import LONGTERM_FILE, append_longterm, read_longterm
 from dreamd.recall.record import record_search
+from dreamd.retirement import Retired, decode_lines, encode_lines, plan_retirement
 from dreamd.state import RECALL_STORE
 from dreamd.statefiles import load_table
 from dreamd.writer import save_table

@@ -6,10 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.config import Config, DeepConfig, DreamingConfig, merge_openclaw, parse_config
+from dreamd.config import (
+    Config,
+    DeepConfig,
+    DreamingConfig,
+    ImportedDreaming,
+    merge_openclaw,
+    parse_config,
+)
 from dreamd.errors import ConfigError
 from dreamd.openclaw import (
-    ImportedDreaming,
     OpenClawAgent,
     OpenClawInstall,
     find_openclaw_config,

@@ -10,8 +10,9 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from dreamd.control import BusyError
 from dreamd.errors import ConfigError, SelectorError
-from dreamd.web import BusyError, build_app, load_tokens
+from dreamd.web import build_app, load_tokens
 
 READ_TOKEN = "r" * 24
 ADMIN_TOKEN = "a" * 24

@@ -29,20 +29,14 @@ from dreamd.phases.deep import Ranking, Thresholds, rank
 from dreamd.phases.diary import FALLBACK_ENTRY, diary_entries
 from dreamd.phases.dreams import DreamsDraft, compose_dreams
 from dreamd.phases.light import LightResult, plan_light, prune_signals
-from dreamd.phases.modelwork import (
-    ConsolidationInput,
-    DiaryInput,
-    ModelRequests,
-    eligible,
-    split_candidates,
-)
+from dreamd.phases.modelwork import eligible, split_candidates
 from dreamd.phases.promote import PromotionPlan, plan_promotions
 from dreamd.phases.rem import RemResult, plan_rem
 from dreamd.phases.reports import deep_body, light_body, rem_body, report_document
 from dreamd.phases.sessions import plan_sessions
-from dreamd.plan import FileWrite, SweepPlan
-from dreamd.recall.longterm import plan_retirement
+from dreamd.plan import ConsolidationInput, DiaryInput, FileWrite, ModelRequests, SweepPlan
 from dreamd.recall.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS
+from dreamd.retirement import plan_retirement
 from dreamd.snapshot import NoteStat, Snapshot, TextFile
 from dreamd.state import RecallEntry, Table
 

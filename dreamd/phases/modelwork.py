@@ -19,51 +19,17 @@ from typing import Any
 from dreamd.layout import SESSION_CORPUS_DIR
 from dreamd.phases.consolidate import Candidate, Consolidated, RejectedPlan
 from dreamd.phases.diary import FALLBACK_ENTRY
-from dreamd.phases.dreams import DreamsDraft, compose_dreams, history_accepted, history_skipped
+from dreamd.phases.dreams import compose_dreams, history_accepted, history_skipped
 from dreamd.phases.promotion import PromotionEntry, append_promotions
-from dreamd.plan import FileWrite, SweepPlan
+from dreamd.plan import FileWrite, ModelRequests, SweepPlan
 from dreamd.state import RecallEntry
 
 __all__ = [
-    "ConsolidationInput",
     "DiaryAnswer",
-    "DiaryInput",
-    "ModelRequests",
     "eligible",
     "finish",
     "split_candidates",
 ]
-
-
-@dataclass(frozen=True)
-class DiaryInput:
-    """What the diary entry may draw on."""
-
-    fragments: tuple[str, ...]
-    themes: tuple[str, ...]
-    promotions: tuple[str, ...]
-    recent: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ConsolidationInput:
-    """MEMORY.md as read, and the candidates this sweep promotes."""
-
-    memory: str
-    candidates: tuple[Candidate, ...]
-    append_only: tuple[PromotionEntry, ...]
-    day: str
-    max_chars: int
-    max_loss: float
-
-
-@dataclass(frozen=True)
-class ModelRequests:
-    """What a sweep could ask a model, and how to write DREAMS.md afterwards."""
-
-    dreams: DreamsDraft
-    diary: DiaryInput | None
-    consolidation: ConsolidationInput | None
 
 
 def eligible(row: RecallEntry) -> bool:

@@ -34,11 +34,10 @@ from dreamd.recall.hits import Hit
 from dreamd.recall.traces import SESSIONS_QUERY_PREFIX, record_hits
 from dreamd.redaction import redact
 from dreamd.salience import is_noise, weight
-from dreamd.sessionfiles import TranscriptRead
 from dreamd.snapshot import TextFile
 from dreamd.snippets import collapse
 from dreamd.state import RecallEntry, SeenMessages, SessionCheckpoint, Table
-from dreamd.transcripts import turn_origin
+from dreamd.transcripts import TranscriptRead, turn_origin
 
 __all__ = ["GUEST_LABEL", "SESSION_SCORE", "SessionResult", "corpus_path", "plan_sessions"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dreamd.errors import StateError
 from dreamd.layout import resolve_inside
-from dreamd.recall.longterm import Retired, decode_lines, encode_lines
+from dreamd.retirement import Retired, decode_lines, encode_lines
 
 __all__ = ["LONGTERM_FILE", "append_longterm", "read_longterm"]
 

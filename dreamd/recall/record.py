@@ -19,9 +19,9 @@ from dreamd.clock import day_of, format_instant
 from dreamd.events import append_events
 from dreamd.lock import workspace_lock
 from dreamd.recall.hits import Hit
-from dreamd.recall.longterm import plan_retirement
 from dreamd.recall.longterm_file import append_longterm
 from dreamd.recall.traces import RecordOutcome, record_hits
+from dreamd.retirement import plan_retirement
 from dreamd.snippets import query_hash
 from dreamd.state import RECALL_STORE
 from dreamd.statefiles import load_table
