@@ -6,7 +6,7 @@ Generates a deterministic workspace in a temporary directory: ``--notes`` daily 
 the day before "now", each 15-30 lines under ``## Log`` / ``## Decisions`` headings, mixing
 situational chatter and tasks, one-off decisions, and a dozen durable claims that recur on
 many days (ownership, configuration, preferences, standing decisions). Then it times, through
-the real CLI (``dreamd.cli.main``, in process, ``--json``):
+the real CLI (``dreamd.cli.main.main``, in process, ``--json``):
 
 - ``rem-harness --path memory --grounded`` (and checks the tree hash is unchanged),
 - ``rem-backfill --path memory --stage-short-term``,
@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
 
-from dreamd.cli import main
+from dreamd.cli.main import main
 
 NOW = "2026-11-30T03:00:00Z"
 PEOPLE = ["Alice", "Bob", "Carol", "Dmitri", "Eve", "Farah", "Goro", "Hana"]

@@ -24,9 +24,9 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dreamd.recall.hits import Hit
-from dreamd.recall.traces import record_hits
-from dreamd.state import RECALL_STORE, Table
+from dreamd.engine.hits import Hit
+from dreamd.engine.state import RECALL_STORE, Table
+from dreamd.engine.traces import record_hits
 
 WORDS = "billing postgres host backup release checklist staging deploy queue team cache".split()
 

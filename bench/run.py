@@ -44,7 +44,7 @@ from workloads import NOW, fleet, year
 from dreamd.config import DreamingConfig
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.search import search
-from dreamd.sweep import sweep_workspace
+from dreamd.runs.sweep import sweep_workspace
 
 WORD = re.compile(r"\w+")
 QUERIES = ["billing db-02", "postgres upgrade", "nightly export timing out", "Hana cache", "queue"]

@@ -12,9 +12,9 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dreamd.recall.hits import Hit
-from dreamd.recall.traces import MAX_STORE_ENTRIES, record_hits
-from dreamd.state import RECALL_STORE, RecallEntry, Table
+from dreamd.engine.hits import Hit
+from dreamd.engine.state import RECALL_STORE, RecallEntry, Table
+from dreamd.engine.traces import MAX_STORE_ENTRIES, record_hits
 
 __all__ = ["NOW", "fleet", "year"]
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from dreamd.cli import main
+from dreamd.cli.main import main
 
 sys.exit(main())

@@ -1,10 +1,11 @@
 """Write (or, with --check, compare) the service files kept in the source tree.
 
 ``systemd/dreamd.service`` (the Debian package's unit, for /opt/dreamd),
-``systemd/user/dreamd.service`` (a user unit for pipx and ``uv tool`` installs in ~/.local/bin)
+``systemd/user/dreamd.service`` (a user unit for pipx and ``uv tool`` installs in
+~/.local/bin)
 and ``launchd/org.dreamd.dreamd.plist`` (a LaunchAgent for Homebrew on Apple silicon) are
-rendered from the templates in ``dreamd/templates``, which ``dreamd service install`` uses on
-each host. Edit the templates, then run ``python packaging/service_files.py``;
+rendered from the templates in ``dreamd/service/templates``, which ``dreamd service install``
+uses on each host. Edit the templates, then run ``python packaging/service_files.py``;
 ``tests/test_units.py`` runs it with ``--check``.
 """
 
@@ -14,8 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from dreamd.launchagent import LABEL, render_launch_agent
-from dreamd.units import render_system_unit, render_user_unit, systemd_command
+from dreamd.service.launchd import LABEL, render_launch_agent
+from dreamd.service.systemd import render_system_unit, render_user_unit, systemd_command
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGED = "/opt/dreamd/bin/dreamd"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dreamd.clock import parse_instant
-from dreamd.state import Provenance, RecallEntry, Table
+from dreamd.engine.state import Provenance, RecallEntry, Table
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

@@ -13,12 +13,12 @@ import pytest
 
 import dreamd_discord
 import dreamd_telegram
-from dreamd.chat import Dispatch, Invocation, Reply
-from dreamd.chat_adapters import Adapters, AdapterUnavailableError, load_factory, read_token
-from dreamd.chat_notify import MASK, RateLimit, notice_text, scrub
+from dreamd.chat.adapters import Adapters, AdapterUnavailableError, load_factory, read_token
+from dreamd.chat.notify import MASK, RateLimit, notice_text, scrub
+from dreamd.chat.router import Dispatch, Invocation, Reply
 from dreamd.config import AdaptersConfig, DiscordConfig, TelegramConfig, parse_config
 from dreamd.errors import DreamdError
-from dreamd.health import HealthEvent
+from dreamd.host.health import HealthEvent
 from tests.fakes.clock import FakeClock
 
 TOKEN = "123456:very-secret-token"

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from dreamd.chat_adapters import Backoff
-from dreamd.daemon import Daemon
-from dreamd.health import HealthEvent
-from dreamd.runtime import load_runtime
+from dreamd.chat.adapters import Backoff
+from dreamd.daemon.main import Daemon
+from dreamd.host.health import HealthEvent
+from dreamd.host.runtime import load_runtime
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.host import make_host
 from tests.fakes.telegram_api import FakeTelegram

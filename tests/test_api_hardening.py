@@ -22,12 +22,19 @@ import msgspec
 import pytest
 from aiohttp import web
 
-from dreamd import web as web_module
 from dreamd.control import Service
+from dreamd.daemon import api as web_module
+from dreamd.daemon.api import build_app, load_tokens
+from dreamd.daemon.backend import DaemonService
+from dreamd.daemon.listener import (
+    IDLE_SECONDS,
+    LINGER_SECONDS,
+    CappedSite,
+    Caps,
+    Gate,
+    connection_caps,
+)
 from dreamd.errors import ConfigError
-from dreamd.listener import IDLE_SECONDS, LINGER_SECONDS, CappedSite, Caps, Gate, connection_caps
-from dreamd.service import DaemonService
-from dreamd.web import build_app, load_tokens
 from tests.fakes.host import make_daemon, make_host
 from tests.test_web import ADMIN_TOKEN, READ_TOKEN, RecordingService
 

@@ -12,28 +12,28 @@ from typing import Any
 import msgspec
 import pytest
 
-from dreamd.backfill import find_sources
-from dreamd.cli import main
-from dreamd.fingerprint import FINGERPRINT_FILE
-from dreamd.phases.backfill_entries import (
+from dreamd.cli.main import main
+from dreamd.engine.grounded.entries import (
     backfill_keys,
     entry_lines,
     plan_backfill_diary,
     remove_backfill_entries,
 )
-from dreamd.phases.cycle import is_grounded_led
-from dreamd.phases.deep import Thresholds, rank
-from dreamd.phases.diary import add_entry, diary_entries, render_entry
-from dreamd.phases.grounded import GroundedNote, plan_grounded
-from dreamd.phases.grounded_staging import (
+from dreamd.engine.grounded.preview import GroundedNote, plan_grounded
+from dreamd.engine.grounded.staging import (
     BACKFILL_META,
     claims_of,
     rollback_grounded,
     stage_grounded,
 )
-from dreamd.phases.reports import deep_body
-from dreamd.progress import Progress
-from dreamd.state import PhaseSignal, Table
+from dreamd.engine.phases.cycle import is_grounded_led
+from dreamd.engine.phases.deep import Thresholds, rank
+from dreamd.engine.phases.diary import add_entry, diary_entries, render_entry
+from dreamd.engine.phases.reports import deep_body
+from dreamd.engine.state import PhaseSignal, Table
+from dreamd.runs.backfill import find_sources
+from dreamd.runs.progress import Progress
+from dreamd.store.fingerprint import FINGERPRINT_FILE
 from tests.builders import entry, table, write
 
 NOW = datetime(2026, 11, 30, 3, 0, tzinfo=UTC)

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.chat import POLICY, Actor, command_key, parse
-from dreamd.cli import main
+from dreamd.chat.router import POLICY, Actor, command_key, parse
+from dreamd.cli.main import main
 from dreamd.config import DreamingConfig, ModelConfig
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
-from dreamd.sweep import sweep_workspace
+from dreamd.runs.sweep import sweep_workspace
 from tests.builders import at, write
 from tests.fake_model import chat_reply, serve
 

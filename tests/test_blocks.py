@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.blocks import blank_managed, managed_spans, read_block, replace_block
+from dreamd.engine.text.blocks import blank_managed, managed_spans, read_block, replace_block
 
 DOC = """# Dream Diary
 <!-- dreamd:dreaming:diary:start -->

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.chat import MEMORY, POLICY, Actor, Invocation, authorize, command_key, parse
-from dreamd.chat_access import Role
-from dreamd.chat_text import (
+from dreamd.chat.access import Role
+from dreamd.chat.router import MEMORY, POLICY, Actor, Invocation, authorize, command_key, parse
+from dreamd.chat.text import (
     PHASES_TEXT,
     STRANGER_REFUSAL,
     TRIMMED,
@@ -18,7 +18,7 @@ from dreamd.chat_text import (
     split_text,
     usage,
 )
-from dreamd.commands import sweeping
+from dreamd.cli import sweeping
 
 STRANGER = Actor("42")
 OWNER = Actor("7", is_owner=True)

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.chat import Actor, Invocation, Place, Reply, Router
-from dreamd.chat_access import grants_of
-from dreamd.chat_text import GROUP_REFUSAL, STRANGER_REFUSAL
+from dreamd.chat.access import grants_of
+from dreamd.chat.router import Actor, Invocation, Place, Reply, Router
+from dreamd.chat.text import GROUP_REFUSAL, STRANGER_REFUSAL
 from dreamd.control import ADMIN, READ
-from dreamd.daemon import Daemon
-from dreamd.hoststate import EnabledState, effective_enabled
-from dreamd.recall.traces import TAINTED_ORIGINS
-from dreamd.service import DaemonService
-from dreamd.state import RECALL_STORE
-from dreamd.statefiles import load_table
+from dreamd.daemon.backend import DaemonService
+from dreamd.daemon.main import Daemon
+from dreamd.engine.state import RECALL_STORE
+from dreamd.engine.traces import TAINTED_ORIGINS
+from dreamd.host.state import EnabledState, effective_enabled
+from dreamd.store.statefiles import load_table
 from tests.fakes.host import FACT, OPS_FACT, SECRET, make_daemon, make_fleet
 
 STRANGER = Actor("42")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.phases.chunks import DailyChunk, chunk_daily_note, range_forms
+from dreamd.engine.phases.chunks import DailyChunk, chunk_daily_note, range_forms
 
 NOTE = """# 2026-11-20
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dreamd.cli import main
+from dreamd.cli.main import main
 
 GOLDEN = Path(__file__).parent / "fixtures" / "openclaw-golden"
 AT = "2026-11-29T12:00:00Z"

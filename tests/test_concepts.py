@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.concepts import MAX_CONCEPT_TAGS, concept_tags
+from dreamd.engine.text.concepts import MAX_CONCEPT_TAGS, concept_tags
 
 
 def test_note_name_contributes_its_slug() -> None:

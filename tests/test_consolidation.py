@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dreamd.phases.consolidate import (
+from dreamd.engine.phases.consolidate import (
     Candidate,
     Consolidated,
     RejectedPlan,
@@ -15,7 +15,7 @@ from dreamd.phases.consolidate import (
     request_messages,
     result_entry,
 )
-from dreamd.phases.promotion import PromotionEntry
+from dreamd.engine.phases.promotion import PromotionEntry
 
 MEMORY = """# Long-Term Memory
 

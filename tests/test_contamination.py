@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.contamination import contamination_reason
+from dreamd.engine.text.contamination import contamination_reason
 
 STAGED = "confidence: 0.62 evidence: memory/2026-11-20.md:3-4 recalls: 2 status: staged"
 

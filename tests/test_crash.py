@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
 from tests.builders import NOW, write
 
@@ -50,7 +50,7 @@ def replace(self, target):
     return result
 
 os.fsync, Path.replace = fsync, replace
-from dreamd.cli import main
+from dreamd.cli.main import main
 code = main(sys.argv[1:])
 print(f"steps={steps['n']}", file=sys.stderr)
 sys.exit(code)

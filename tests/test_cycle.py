@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from dreamd.config import DreamingConfig
-from dreamd.fingerprint import FINGERPRINT_FILE
-from dreamd.phases.cycle import plan_sweep
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
+from dreamd.engine.phases.cycle import plan_sweep
 from dreamd.recall.record import record_search
-from dreamd.sweep import sweep_workspace
-from dreamd.workspace import read_snapshot
+from dreamd.runs.sweep import sweep_workspace
+from dreamd.store.fingerprint import FINGERPRINT_FILE
+from dreamd.workspace.reader import read_snapshot
 from tests import strategies
 
 START = datetime(2026, 11, 10, tzinfo=UTC)

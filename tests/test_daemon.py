@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
 
 FACT = "- The billing service runs on Postgres 16 on host db-02."

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from dreamd.phases.deep import GATES, Thresholds, rank
-from dreamd.state import RECALL_STORE
+from dreamd.engine.phases.deep import GATES, Thresholds, rank
+from dreamd.engine.state import RECALL_STORE
 from tests.builders import NOW, entry, table
 
 GOLDEN = Path(__file__).parent / "fixtures" / "openclaw-golden"

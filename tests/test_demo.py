@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.cli import main
+from dreamd.cli.main import main
 
 
 def test_demo_promotes_the_asked_about_facts_and_keeps_out_the_rest(

@@ -1,4 +1,4 @@
-"""Tests for dreamd.discovery: source precedence, dedupe, agents, errors and warnings."""
+"""Tests for dreamd.workspace.discovery: source precedence, dedupe, agents, errors and warnings."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from dreamd.config import Config, ImportedDreaming, parse_config
-from dreamd.discovery import AgentInfo, Discovery, Workspace, discover
 from dreamd.errors import WorkspaceError
-from dreamd.openclaw import OpenClawAgent, OpenClawInstall
+from dreamd.workspace.discovery import AgentInfo, Discovery, Workspace, discover
+from dreamd.workspace.openclaw import OpenClawAgent, OpenClawInstall
 
 
 @pytest.fixture(autouse=True)

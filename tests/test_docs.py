@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dreamd.cli import build_parser
+from dreamd.cli.main import build_parser
 from dreamd.settings import SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from dreamd.config import DreamingConfig, LightConfig
-from dreamd.fingerprint import FINGERPRINT_FILE, RACY_NS, load
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
-from dreamd.sweep import Outcome, sweep_workspace
+from dreamd.runs.sweep import Outcome, sweep_workspace
+from dreamd.store.fingerprint import FINGERPRINT_FILE, RACY_NS, load
 from tests.builders import at, write
 
 NOW = datetime(2026, 11, 26, 3, 0, tzinfo=UTC)

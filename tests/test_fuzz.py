@@ -20,26 +20,32 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dreamd.blocks import blank_managed, end_marker, find_blocks, managed_spans, start_marker
-from dreamd.chat import COMMANDS, POLICY, Actor, command_key, parse
+from dreamd.chat.router import COMMANDS, POLICY, Actor, command_key, parse
 from dreamd.clock import resolve_timezone
 from dreamd.config import ConfigError, load_config, parse_config
-from dreamd.errors import DreamdError
-from dreamd.model import ModelReplyError, _text_of
-from dreamd.phases.consolidate import RejectedPlan, parse_operations
-from dreamd.phases.diary import add_entry, diary_entries, render_entry
-from dreamd.phases.narrative import clean_entry
-from dreamd.phases.promotion import (
+from dreamd.engine.phases.consolidate import RejectedPlan, parse_operations
+from dreamd.engine.phases.diary import add_entry, diary_entries, render_entry
+from dreamd.engine.phases.narrative import clean_entry
+from dreamd.engine.phases.promotion import (
     PromotionEntry,
     append_promotions,
     promoted_keys,
 )
-from dreamd.phases.promotion import render_entry as render_promotion
+from dreamd.engine.phases.promotion import render_entry as render_promotion
+from dreamd.engine.state import RECALL_STORE
+from dreamd.engine.text.blocks import (
+    blank_managed,
+    end_marker,
+    find_blocks,
+    managed_spans,
+    start_marker,
+)
+from dreamd.engine.transcripts import Record, parse_records, session_kind, spoken
+from dreamd.errors import DreamdError
+from dreamd.host.schedule import missed_fire, next_fire
+from dreamd.model.client import ModelReplyError, _text_of
 from dreamd.recall.retain import KINDS, parse_fact
-from dreamd.schedule import missed_fire, next_fire
-from dreamd.state import RECALL_STORE
-from dreamd.transcripts import Record, parse_records, session_kind, spoken
-from dreamd.workspace import read_text
+from dreamd.workspace.reader import read_text
 from tests import strategies
 
 FAST = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dreamd.phases.cues import heading_cues, is_sensitive, read_cues
-from dreamd.phases.grounded import note_json, plan_grounded, section_lines
-from dreamd.phases.rehydrate import rehydrate
-from dreamd.phases.statements import statements_of, topics_of
+from dreamd.engine.grounded.cues import heading_cues, is_sensitive, read_cues
+from dreamd.engine.grounded.preview import note_json, plan_grounded, section_lines
+from dreamd.engine.grounded.statements import statements_of, topics_of
+from dreamd.engine.phases.rehydrate import rehydrate
 from tests import strategies
 
 NOTE = """---

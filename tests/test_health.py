@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dreamd.health import HealthEvent, new_events, problems, sweep_record
-from dreamd.metrics import Metrics
+from dreamd.daemon.metrics import Metrics
+from dreamd.host.health import HealthEvent, new_events, problems, sweep_record
 
 
 def record(

@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 
 from dreamd.errors import DreamdError
-from dreamd.jobs import JobBudget
+from dreamd.host.jobs import JobBudget
 
 
 class SlowModel:
@@ -82,7 +82,7 @@ WORKER = """
 import asyncio, sys
 from pathlib import Path
 import aiohttp
-from dreamd.jobs import JobBudget
+from dreamd.host.jobs import JobBudget
 
 async def main() -> None:
     budget = JobBudget(3, Path(sys.argv[1]))

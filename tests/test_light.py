@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from dreamd.config import DreamingConfig
-from dreamd.phases.light import plan_light
-from dreamd.snapshot import NoteStat, Snapshot, TextFile
-from dreamd.state import DailyCheckpoint, Table
+from dreamd.engine.phases.light import plan_light
+from dreamd.engine.snapshot import NoteStat, Snapshot, TextFile
+from dreamd.engine.state import DailyCheckpoint, Table
 from tests.builders import entry, table
 
 NOW = datetime(2026, 11, 29, 3, 0, tzinfo=UTC)

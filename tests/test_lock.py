@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from dreamd.errors import LockError, WorkspaceError
-from dreamd.lock import LOCK_FILE, workspace_lock
+from dreamd.store.lock import LOCK_FILE, workspace_lock
 
 HOLDER = """
 import sys, time
 from pathlib import Path
-from dreamd.lock import workspace_lock
+from dreamd.store.lock import workspace_lock
 with workspace_lock(Path(sys.argv[1])):
     print("held", flush=True)
     time.sleep(30)

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.cli import main
-from dreamd.recall.hits import Hit
+from dreamd.cli.main import main
+from dreamd.engine.hits import Hit
+from dreamd.engine.retirement import Retired, decode_lines, encode_lines, plan_retirement
+from dreamd.engine.state import RECALL_STORE
 from dreamd.recall.longterm import consolidation_query, query_longterm, recall_for_consolidation
-from dreamd.recall.longterm_file import LONGTERM_FILE, append_longterm, read_longterm
 from dreamd.recall.record import record_search
-from dreamd.retirement import Retired, decode_lines, encode_lines, plan_retirement
-from dreamd.state import RECALL_STORE
-from dreamd.statefiles import load_table
-from dreamd.writer import save_table
+from dreamd.store.longterm import LONGTERM_FILE, append_longterm, read_longterm
+from dreamd.store.statefiles import load_table
+from dreamd.store.writer import save_table
 from tests.builders import NOW, entry, table, write
 
 OLD = "2026-10-01T12:00:00.000Z"  # 59 days before NOW

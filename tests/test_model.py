@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from dreamd.config import ModelConfig
-from dreamd.model import (
+from dreamd.model.client import (
     ModelAuthError,
     ModelBudgetError,
     ModelClient,

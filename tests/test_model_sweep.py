@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from dreamd.config import DreamingConfig, ModelConfig
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
-from dreamd.sweep import sweep_workspace
+from dreamd.runs.sweep import sweep_workspace
 from tests.builders import at, write
 from tests.fake_model import chat_reply, serve
 

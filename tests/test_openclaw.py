@@ -1,4 +1,4 @@
-"""Tests for dreamd.openclaw: reading openclaw.json (JSON5) and finding it."""
+"""Tests for dreamd.workspace.openclaw: reading openclaw.json (JSON5) and finding it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dreamd.config import (
     parse_config,
 )
 from dreamd.errors import ConfigError
-from dreamd.openclaw import (
+from dreamd.workspace.openclaw import (
     OpenClawAgent,
     OpenClawInstall,
     find_openclaw_config,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dreamd.discovery import AgentInfo, Discovery
-from dreamd.owner import NO_OWNER, assess
+from dreamd.host.owner import NO_OWNER, assess
+from dreamd.workspace.discovery import AgentInfo, Discovery
 
 
 def fleet(*agents: AgentInfo, system: str | None = None) -> Discovery:

@@ -91,9 +91,9 @@ def test_wheel_holds_the_templates_and_the_version(built: Built) -> None:
         names = set(wheel.namelist())
         meta = wheel.read(f"dreamd-{__version__}.dist-info/METADATA").decode()
     assert {
-        "dreamd/templates/dreamd.service",
-        "dreamd/templates/dreamd-user.service",
-        "dreamd/templates/launchd.plist",
+        "dreamd/service/templates/dreamd.service",
+        "dreamd/service/templates/dreamd-user.service",
+        "dreamd/service/templates/launchd.plist",
     } <= names
     assert f"\nVersion: {__version__}\n" in meta
     assert built.wheel.name == f"dreamd-{__version__}-py3-none-any.whl"

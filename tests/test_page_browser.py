@@ -24,8 +24,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from dreamd.phases.diary import FALLBACK_ENTRY
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
+from dreamd.engine.phases.diary import FALLBACK_ENTRY
 from dreamd.recall.record import record_search
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from dreamd.daemon.backend import DaemonService
 from dreamd.errors import DreamdError
-from dreamd.service import DaemonService
 from tests.fakes.host import make_daemon, make_host
 
 OLD_NOTE = "# {day}\n\n## Decisions\n- Decided to keep the deploy window on Tuesdays.\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dreamd.phases.promotion import (
+from dreamd.engine.phases.promotion import (
     PromotionEntry,
     append_promotions,
     count_entries,
@@ -13,7 +13,7 @@ from dreamd.phases.promotion import (
     render_entry,
     triggers,
 )
-from dreamd.snippets import promotion_text
+from dreamd.engine.text.snippets import promotion_text
 
 
 def promo(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dreamd.engine.text.snippets import collapse
 from dreamd.recall.chunking import IndexChunk, chunk_for_index, chunk_snippet
-from dreamd.snippets import collapse
 
 DAY = "memory/2026-03-01.md"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.recall.hits import Hit, hit_json
+from dreamd.engine.hits import Hit, hit_json
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.search import search
 from tests.builders import write

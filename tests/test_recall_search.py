@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dreamd.engine.hits import Hit
+from dreamd.engine.text.snippets import collapse
 from dreamd.recall.candidates import RANK_BUDGET, match_expression
-from dreamd.recall.hits import Hit
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Term, parse_query
 from dreamd.recall.search import search
-from dreamd.snippets import collapse
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 TERMS = ("glacier", "backup", "rotation", "schedule")

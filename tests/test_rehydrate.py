@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dreamd.phases.rehydrate import Rehydrated, rehydrate
+from dreamd.engine.phases.rehydrate import Rehydrated, rehydrate
 
 NOTE = """# 2026-11-20
 

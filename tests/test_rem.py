@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.phases.rem import plan_rem, themes_of, truth_confidence, truths_of
-from dreamd.snapshot import NoteStat, Snapshot
-from dreamd.state import PhaseSignal, Table
+from dreamd.engine.phases.rem import plan_rem, themes_of, truth_confidence, truths_of
+from dreamd.engine.snapshot import NoteStat, Snapshot
+from dreamd.engine.state import PhaseSignal, Table
 from tests.builders import NOW, entry, table
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.salience import KINDS, is_noise, kind_of, weight
+from dreamd.engine.text.salience import KINDS, is_noise, kind_of, weight
 
 
 @pytest.mark.parametrize("text", ["ok thanks!", "hola", "merci", "好的", "👍", "yes yes", "Danke!"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from dreamd.schedule import clock_jumped, missed_fire, next_fire
+from dreamd.host.schedule import clock_jumped, missed_fire, next_fire
 
 BERLIN = ZoneInfo("Europe/Berlin")
 

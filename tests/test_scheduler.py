@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from dreamd.hoststate import load_host_state
-from dreamd.scheduler import Scheduler, ScheduleSettings
+from dreamd.daemon.scheduler import Scheduler, ScheduleSettings
+from dreamd.host.state import load_host_state
 
 
 class FakeClock:

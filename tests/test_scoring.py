@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dreamd.phases.scoring import WEIGHTS, consolidation, phase_boost, recency, score_entry
-from dreamd.state import PhaseSignal
+from dreamd.engine.phases.scoring import WEIGHTS, consolidation, phase_boost, recency, score_entry
+from dreamd.engine.state import PhaseSignal
 from tests.builders import NOW, entry
 
 
@@ -130,7 +130,7 @@ def test_boost_is_added_to_the_score() -> None:
 
 def test_legacy_rows_ignore_synthetic_ingestion_queries() -> None:
     """Rows without userQueryHashes count their query hashes minus the ingestion queries."""
-    from dreamd.snippets import query_hash
+    from dreamd.engine.text.snippets import query_hash
 
     synthetic = query_hash("__dreaming_daily__:2026-11-20")
     row = entry(

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.cli import main
-from dreamd.commands import service
+from dreamd.cli import service
+from dreamd.cli.main import main
 from dreamd.config import parse_config
-from dreamd.discovery import discover
 from dreamd.errors import DreamdError
-from dreamd.launchagent import LABEL, check_launch_agent, render_launch_agent
-from dreamd.servicetarget import Access, plan_access, plan_target
-from dreamd.units import render_system_unit, render_user_unit, systemd_command
+from dreamd.service.launchd import LABEL, check_launch_agent, render_launch_agent
+from dreamd.service.systemd import render_system_unit, render_user_unit, systemd_command
+from dreamd.service.target import Access, plan_access, plan_target
+from dreamd.workspace.discovery import discover
 
 SHOW = "--property=LoadState,UnitFileState,ActiveState,SubState,MainPID,StatusText"
 FAKE = """#!/bin/sh

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from dreamd.config import DreamingConfig
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
+from dreamd.engine.transcripts import logical_session_id, parse_records, session_kind, spoken
 from dreamd.recall.record import record_search
-from dreamd.sweep import sweep_workspace
-from dreamd.transcripts import logical_session_id, parse_records, session_kind, spoken
+from dreamd.runs.sweep import sweep_workspace
 
 NOW = datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4"

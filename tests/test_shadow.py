@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.cli import main
+from dreamd.cli.main import main
+from dreamd.engine.phases.shadow import ShadowTrial, render_report
 from dreamd.errors import DreamdError
-from dreamd.phases.shadow import ShadowTrial, render_report
 
 
 def trial(verdict: str = "helpful", **fields: object) -> ShadowTrial:

@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from dreamd.clock import format_instant
-from dreamd.daemon import Daemon
-from dreamd.hoststate import load_host_state
-from dreamd.recall.hits import Hit
+from dreamd.daemon.main import Daemon
+from dreamd.daemon.scheduler import Scheduler
+from dreamd.engine.hits import Hit
+from dreamd.host.runtime import load_runtime
+from dreamd.host.state import load_host_state
 from dreamd.recall.record import record_search
-from dreamd.runtime import load_runtime
-from dreamd.scheduler import Scheduler
 
 SWEEPS = 1_000
 WARM_UP = 50

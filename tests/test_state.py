@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.state import PHASE_SIGNALS, RECALL_STORE
-from dreamd.statefiles import load_table
+from dreamd.engine.state import PHASE_SIGNALS, RECALL_STORE
+from dreamd.store.statefiles import load_table
 
 GOLDEN = Path(__file__).parent / "fixtures" / "openclaw-golden" / "workspace" / "memory" / ".dreams"
 

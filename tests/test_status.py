@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.cli import main
-from dreamd.hoststate import effective_enabled, load_host_state, set_enabled_override
-from dreamd.owner import NO_OWNER
+from dreamd.cli.main import main
+from dreamd.host.owner import NO_OWNER
+from dreamd.host.state import effective_enabled, load_host_state, set_enabled_override
 from tests.builders import NOW
 
 AT = "2026-11-29T12:00:00Z"
@@ -114,12 +114,12 @@ def test_an_unreadable_workspace_is_its_own_error(
 ) -> None:
     """Counting a workspace that raises an OS error reports it on that workspace's entry."""
     from dreamd.config import Config
-    from dreamd.discovery import Workspace
-    from dreamd.status import counts_or_error
+    from dreamd.host.status import counts_or_error
+    from dreamd.workspace.discovery import Workspace
 
     def refuse(*_: object, **__: object) -> None:
         raise PermissionError(13, "Permission denied", str(tmp_path / "short-term-recall.json"))
 
-    monkeypatch.setattr("dreamd.status.workspace_counts", refuse)
+    monkeypatch.setattr("dreamd.host.status.workspace_counts", refuse)
     entry = counts_or_error(Workspace(tmp_path, ("main",)), Config(), now=NOW, zone=UTC)
     assert entry["error"] == f"cannot read {tmp_path}/short-term-recall.json: Permission denied"

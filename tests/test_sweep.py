@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from dreamd.config import DreamingConfig
-from dreamd.fingerprint import FINGERPRINT_FILE
-from dreamd.phases.cycle import plan_sweep
-from dreamd.recall.hits import Hit
+from dreamd.engine.hits import Hit
+from dreamd.engine.phases.cycle import plan_sweep
+from dreamd.engine.snapshot import Snapshot
 from dreamd.recall.record import record_search
-from dreamd.snapshot import Snapshot
-from dreamd.sweep import run_planned, sweep_workspace
-from dreamd.workspace import read_snapshot
+from dreamd.runs.sweep import run_planned, sweep_workspace
+from dreamd.store.fingerprint import FINGERPRINT_FILE
+from dreamd.workspace.reader import read_snapshot
 from tests.builders import at, write
 
 FACT = "- The billing service runs on Postgres 16 on host db-02."
@@ -186,7 +186,7 @@ def test_snapshot_skips_huge_notes(workspace: Path) -> None:
 
 def test_stale_rows_move_to_the_long_term_layer(workspace: Path) -> None:
     """A row last recalled over 30 days ago with few recalls leaves the store for longterm.jsonl."""
-    from dreamd.state import RECALL_STORE
+    from dreamd.engine.state import RECALL_STORE
     from tests.builders import entry, table
 
     store_path = workspace / "memory/.dreams/short-term-recall.json"
@@ -221,7 +221,7 @@ def test_an_os_error_fails_this_workspace_only(
     def refuse(*_: object, **__: object) -> None:
         raise PermissionError(13, "Permission denied", str(workspace / "memory/.dreams/x.json"))
 
-    monkeypatch.setattr("dreamd.sweep.read_snapshot", refuse)
+    monkeypatch.setattr("dreamd.runs.sweep.read_snapshot", refuse)
     outcome = sweep_workspace(workspace, DreamingConfig(), now=NOW, zone=UTC)
     assert outcome.status == "error"
     assert (

@@ -18,17 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.cli import main
+from dreamd.cli.main import main
 from dreamd.config import DreamingConfig
+from dreamd.engine.hits import Hit
+from dreamd.engine.plan import FileWrite, SweepPlan
 from dreamd.errors import UnsafePathError
 from dreamd.layout import WRITTEN_FOLDERS, check_workspace_folders
-from dreamd.lock import LOCK_FILE, workspace_lock
-from dreamd.plan import FileWrite, SweepPlan
-from dreamd.recall.hits import Hit
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
-from dreamd.sweep import sweep_workspace
-from dreamd.writer import apply_plan
+from dreamd.runs.sweep import sweep_workspace
+from dreamd.store.lock import LOCK_FILE, workspace_lock
+from dreamd.store.writer import apply_plan
 from tests.builders import at, write
 
 NOW = "2026-11-26T03:00:00Z"

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.chat import Invocation, Reply, Router
-from dreamd.chat_access import grants_of
-from dreamd.chat_adapters import Adapters
-from dreamd.chat_text import GROUP_REFUSAL, STRANGER_REFUSAL
+from dreamd.chat.access import grants_of
+from dreamd.chat.adapters import Adapters
+from dreamd.chat.router import Invocation, Reply, Router
+from dreamd.chat.text import GROUP_REFUSAL, STRANGER_REFUSAL
 from dreamd.config import AdaptersConfig, TelegramConfig
-from dreamd.daemon import Daemon
-from dreamd.hoststate import effective_enabled
-from dreamd.service import DaemonService
+from dreamd.daemon.backend import DaemonService
+from dreamd.daemon.main import Daemon
+from dreamd.host.state import effective_enabled
 from dreamd_telegram.bot import ConflictError, TelegramAdapter
 from tests.fakes.clock import FakeClock
 from tests.fakes.host import make_daemon, make_host

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dreamd.tokens import jaccard, similarity, token_set
+from dreamd.engine.text.tokens import jaccard, similarity, token_set
 
 
 def test_ascii_tokens() -> None:

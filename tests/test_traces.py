@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dreamd.recall.hits import Hit
-from dreamd.recall.traces import MAX_STORE_ENTRIES, record_hits, trim_store
-from dreamd.snippets import claim_hash, query_hash
-from dreamd.state import Table
+from dreamd.engine.hits import Hit
+from dreamd.engine.state import Table
+from dreamd.engine.text.snippets import claim_hash, query_hash
+from dreamd.engine.traces import MAX_STORE_ENTRIES, record_hits, trim_store
 from tests.builders import NOW, at, entry
 
 HIT = Hit("memory/2026-11-20.md", 3, 3, "- The staging database moved to Postgres 16.", 0.8)

@@ -19,8 +19,8 @@ from xml.parsers.expat import ExpatError
 import pytest
 
 from dreamd.errors import DreamdError
-from dreamd.launchagent import LABEL, check_launch_agent, render_launch_agent
-from dreamd.units import (
+from dreamd.service.launchd import LABEL, check_launch_agent, render_launch_agent
+from dreamd.service.systemd import (
     fill_template,
     protect_home,
     read_template,

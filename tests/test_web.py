@@ -11,8 +11,8 @@ import pytest
 from aiohttp import web
 
 from dreamd.control import BusyError
+from dreamd.daemon.api import build_app, load_tokens
 from dreamd.errors import ConfigError, SelectorError
-from dreamd.web import build_app, load_tokens
 
 READ_TOKEN = "r" * 24
 ADMIN_TOKEN = "a" * 24
@@ -335,9 +335,9 @@ async def test_page_is_served_without_a_token(
 
 def test_page_assets_ship_in_the_package() -> None:
     """The page's files live inside the ``dreamd`` package, so the wheel carries them."""
-    from dreamd.page import STATIC_DIR
+    from dreamd.daemon.page import STATIC_DIR
 
-    assert STATIC_DIR.parent.name == "dreamd"
+    assert STATIC_DIR.parent.parent.name == "dreamd"
     assert {p.name for p in STATIC_DIR.iterdir()} >= {"index.html", "dreams.js", "dreams.css"}
 
 

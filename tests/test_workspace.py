@@ -8,7 +8,7 @@ import pytest
 
 from dreamd.config import DreamingConfig
 from dreamd.errors import WorkspaceError
-from dreamd.workspace import check_workspace, list_notes, read_snapshot, read_text
+from dreamd.workspace.reader import check_workspace, list_notes, read_snapshot, read_text
 from tests.builders import NOW, write
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from dreamd.engine.plan import FileWrite, SweepPlan
+from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import ConflictError, UnsafePathError, WorkspaceError
-from dreamd.plan import FileWrite, SweepPlan
-from dreamd.snippets import content_hash
-from dreamd.writer import apply_plan, current_digest, write_atomic
+from dreamd.store.writer import apply_plan, current_digest, write_atomic
 
 
 def test_write_atomic_keeps_mode_and_leaves_no_temp(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dreamd.chat import Adapter
+    from dreamd.chat.router import Adapter
     from dreamd.config import DiscordConfig
 
 __all__ = ["build"]

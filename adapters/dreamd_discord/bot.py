@@ -7,7 +7,7 @@ Rules:
 * Owners: the application's owner, or its team's owner, admins and developers (as
   ``commands.Bot.is_owner`` counts them), plus ``owners`` from the config, plus, in a guild,
   members holding ``admin_role``. Everyone else is a stranger; the router decides the rest.
-* A command given in a guild channel is :attr:`~dreamd.chat.Place.WHISPER`: memory is shown
+* A command given in a guild channel is :attr:`~dreamd.chat.router.Place.WHISPER`: memory is shown
   there only in ephemeral replies, seen by the asker alone; a direct message is private.
 * Ephemeral replies for everything but ``on``/``off``/``now`` done by an owner. Slow commands
   (search, report, rag status, explain, now) are deferred first and answered by follow-up, so
@@ -25,10 +25,10 @@ import logging
 from dataclasses import replace
 
 from dreamd import paths
-from dreamd.chat import SLOW, Actor, Dispatch, Invocation, Place, command_key, is_public
-from dreamd.chat_text import DISCORD_LIMIT, split_text
+from dreamd.chat.router import SLOW, Actor, Dispatch, Invocation, Place, command_key, is_public
+from dreamd.chat.text import DISCORD_LIMIT, split_text
 from dreamd.config import DiscordConfig
-from dreamd.writer import write_atomic
+from dreamd.store.writer import write_atomic
 from dreamd_discord.commands import Interaction, command_groups
 from dreamd_discord.sdk import app_commands, discord
 

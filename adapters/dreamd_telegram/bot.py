@@ -6,12 +6,12 @@ Rules:
   ``start``, ``start_polling``; on the way out the reverse. A 409 Conflict (another process
   polls this token) ends :meth:`TelegramAdapter.run` with an error, so the daemon reports it
   and retries with backoff; other polling errors are retried by the library.
-* ``/cmd@thisbot`` is ours, ``/cmd@otherbot`` is not (:func:`dreamd.chat.parse`). Only new
+* ``/cmd@thisbot`` is ours, ``/cmd@otherbot`` is not (:func:`dreamd.chat.router.parse`). Only new
   messages count; edits are ignored.
 * Owners are the configured user ids; with ``chat_admins``, a group's administrators count as
   owners in that group (asked with ``getChatMember`` only for commands that need an owner).
-  Readers are the router's business (:mod:`dreamd.chat_access`).
-* A group or supergroup is :attr:`~dreamd.chat.Place.GROUP`: Telegram has no reply only the
+  Readers are the router's business (:mod:`dreamd.chat.access`).
+* A group or supergroup is :attr:`~dreamd.chat.router.Place.GROUP`: Telegram has no reply only the
   asker sees, so the router never puts memory into one. ``/start`` and ``/help`` are answered.
 * ``base_url`` points at a self-hosted Bot API server; the token is appended to it. httpx logs
   every request URL, which holds the token, so its logger is kept at WARNING.
@@ -29,8 +29,8 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Conflict, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
-from dreamd.chat import POLICY, Actor, Dispatch, Permission, Place, command_key, parse
-from dreamd.chat_text import TELEGRAM_LIMIT, split_text
+from dreamd.chat.router import POLICY, Actor, Dispatch, Permission, Place, command_key, parse
+from dreamd.chat.text import TELEGRAM_LIMIT, split_text
 from dreamd.config import TelegramConfig
 
 __all__ = ["BOT_COMMANDS", "TelegramAdapter"]

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dreamd.blocks import blank_managed
+from dreamd.engine.text.blocks import blank_managed
+from dreamd.engine.text.snippets import cap
 from dreamd.layout import daily_note_day
-from dreamd.snippets import cap
 
 __all__ = ["MAX_CHUNK_CHARS", "MAX_CHUNK_LINES", "IndexChunk", "chunk_for_index", "chunk_snippet"]
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self, TypeVar
 
+from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import StateError
 from dreamd.layout import (
     INDEX_FILE,
@@ -56,7 +57,6 @@ from dreamd.recall.schema import (
     transaction,
 )
 from dreamd.recall.sources import CORPUS_DIR, Source, discover_sources
-from dreamd.snippets import content_hash
 
 __all__ = ["SCHEMA_VERSION", "IndexStats", "RecallIndex", "kind_of"]
 

@@ -1,12 +1,12 @@
 """The long-term layer (§15, seed 004): querying the rows that left the 512-row recall store.
 
-Which rows retire, and how a retired row is written, is :mod:`dreamd.retirement`. Rules:
+Which rows retire, and how a retired row is written, is :mod:`dreamd.engine.retirement`. Rules:
 
 - :func:`query_longterm` ranks retired rows for a query with the same analysis and scoring as
   search (stems, coverage, BM25; no neighbours). :func:`consolidation_query` turns the strongest
   entries of a day into the keywords the deep phase asks the layer with before it consolidates.
 
-Pure: time is passed in; reading and appending the file is :mod:`dreamd.recall.longterm_file`.
+Pure: time is passed in; reading and appending the file is :mod:`dreamd.store.longterm`.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
+from dreamd.engine.hits import Hit
+from dreamd.engine.retirement import Retired
+from dreamd.engine.state import RecallEntry
 from dreamd.layout import daily_note_day, is_short_term_path
 from dreamd.recall.analysis import stems, words
 from dreamd.recall.candidates import Row
-from dreamd.recall.hits import Hit
 from dreamd.recall.query import parse_query
 from dreamd.recall.ranking import rank_rows
 from dreamd.recall.retain import mentions
-from dreamd.retirement import Retired
-from dreamd.state import RecallEntry
 
 __all__ = ["consolidation_query", "query_longterm", "recall_for_consolidation"]
 

@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+from dreamd.engine.text.tokens import token_set
 from dreamd.recall.analysis import stems
 from dreamd.recall.candidates import Row
 from dreamd.recall.query import Query
-from dreamd.tokens import token_set
 
 __all__ = ["CONTEXT_SCORE", "WEIGHTS", "Ranked", "rank_rows"]
 

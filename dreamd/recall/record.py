@@ -16,16 +16,16 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 
 from dreamd.clock import day_of, format_instant
-from dreamd.events import append_events
-from dreamd.lock import workspace_lock
-from dreamd.recall.hits import Hit
-from dreamd.recall.longterm_file import append_longterm
-from dreamd.recall.traces import RecordOutcome, record_hits
-from dreamd.retirement import plan_retirement
-from dreamd.snippets import query_hash
-from dreamd.state import RECALL_STORE
-from dreamd.statefiles import load_table
-from dreamd.writer import save_table
+from dreamd.engine.hits import Hit
+from dreamd.engine.retirement import plan_retirement
+from dreamd.engine.state import RECALL_STORE
+from dreamd.engine.text.snippets import query_hash
+from dreamd.engine.traces import RecordOutcome, record_hits
+from dreamd.store.events import append_events
+from dreamd.store.lock import workspace_lock
+from dreamd.store.longterm import append_longterm
+from dreamd.store.statefiles import load_table
+from dreamd.store.writer import save_table
 
 __all__ = ["record_search"]
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dreamd.blocks import blank_managed
+from dreamd.engine.text.blocks import blank_managed
 
 __all__ = ["KINDS", "RetainFact", "is_retain_heading", "mentions", "parse_fact", "parse_retain"]
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from dreamd.engine.hits import Hit
 from dreamd.recall.candidates import (
     RANK_BUDGET,
     Filters,
@@ -35,7 +36,6 @@ from dreamd.recall.candidates import (
     match_expression,
 )
 from dreamd.recall.chunking import chunk_snippet
-from dreamd.recall.hits import Hit
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Query, Term, parse_query
 from dreamd.recall.ranking import Ranked, rank_rows

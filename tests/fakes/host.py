@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dreamd.daemon import Daemon
-from dreamd.recall.hits import Hit
+from dreamd.daemon.main import Daemon
+from dreamd.engine.hits import Hit
+from dreamd.host.runtime import load_runtime
 from dreamd.recall.record import record_search
-from dreamd.runtime import load_runtime
 
 FACT = "- The billing service runs on Postgres 16 on host db-02."
 CONFIG = """

@@ -1,0 +1,104 @@
+"""What every command needs, resolved once and lazily: clock, config, workspaces, timezone.
+
+Config comes from ``--config``/``$DREAMD_CONFIG``/the default file; an OpenClaw install, when
+found, contributes its dreaming settings where the dreamd file is silent, and its agents when
+the dreamd file lists none. ``--workspace`` flags win over both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, tzinfo
+from functools import cached_property
+from typing import Any
+
+from dreamd.clock import resolve_now
+from dreamd.config import Config
+from dreamd.engine.snapshot import Snapshot
+from dreamd.errors import DreamdError
+from dreamd.host.runtime import Runtime, load_runtime
+from dreamd.host.state import EnabledState, effective_enabled
+from dreamd.workspace.discovery import Discovery, Workspace
+from dreamd.workspace.reader import read_snapshot
+
+__all__ = ["Context"]
+
+
+class Context:
+    """One command's resolved environment."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.json: bool = bool(getattr(args, "json", False))
+        self.now: datetime = resolve_now(args.now)
+
+    @cached_property
+    def runtime(self) -> Runtime:
+        """Config, OpenClaw install, workspaces and timezone."""
+        return load_runtime(self.args.config, self.args.workspace)
+
+    @property
+    def config(self) -> Config:
+        """The effective configuration."""
+        return self.runtime.config
+
+    @property
+    def discovery(self) -> Discovery:
+        """The workspaces and agents to work on."""
+        return self.runtime.discovery
+
+    @property
+    def zone(self) -> tzinfo:
+        """The dreaming timezone (config, else the host's)."""
+        return self.runtime.zone
+
+    @cached_property
+    def enabled(self) -> EnabledState:
+        """Whether dreaming is on (host override over config)."""
+        return effective_enabled(self.config.dreaming.enabled)
+
+    def refresh_enabled(self) -> EnabledState:
+        """Read the enabled state again (after ``dreaming on|off`` changed it)."""
+        self.__dict__.pop("enabled", None)
+        return self.enabled
+
+    def workspace(self, agent: str | None = None) -> Workspace:
+        """The one workspace a memory command works on (``--agent`` picks among several)."""
+        spaces = self.discovery.workspaces
+        if agent:
+            chosen = [ws for ws in spaces if agent.lower() in ws.agents]
+            if not chosen:
+                known = sorted({a for ws in spaces for a in ws.agents})
+                raise DreamdError(f"no workspace for agent {agent!r}; agents: {', '.join(known)}")
+            return chosen[0]
+        if len(spaces) > 1:
+            listing = ", ".join(f"{ws.root} ({'/'.join(ws.agents)})" for ws in spaces)
+            raise DreamdError(
+                f"several workspaces ({listing}); choose one with --agent ID or --workspace PATH"
+            )
+        return spaces[0]
+
+    def snapshot(self, *, readonly: bool = True) -> Snapshot:
+        """A snapshot of the one workspace a memory command works on."""
+        workspace = self.workspace(getattr(self.args, "agent", None))
+        return read_snapshot(
+            workspace.root,
+            dreaming=self.config.dreaming,
+            now=self.now,
+            zone=self.zone,
+            agents=workspace.agents,
+            readonly=readonly,
+        )
+
+    def emit(self, document: Any, text: str) -> None:
+        """Print ``document`` as JSON with ``--json``, else ``text``."""
+        if self.json:
+            print(json.dumps(document, ensure_ascii=False, indent=2))
+        elif text:
+            print(text)
+
+    def note(self, message: str) -> None:
+        """A side remark for people, on stderr (never mixed into JSON output)."""
+        print(f"dreamd: {message}", file=sys.stderr)

@@ -1,0 +1,73 @@
+"""``dreamd demo``: build a sample workspace, dream it for three weeks, show what was promoted."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dreamd.cli.context import Context
+from dreamd.errors import DreamdError
+from dreamd.runs.demo import DAYS, run_demo
+
+__all__ = ["register"]
+
+
+def register(commands: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add the ``demo`` verb."""
+    demo = commands.add_parser("demo", help="dream a sample workspace and show what was promoted")
+    demo.add_argument(
+        "--dir", type=Path, help="where to build it (new or empty; default: a temp dir)"
+    )
+    json_flag(demo)
+    demo.set_defaults(handler=run)
+
+
+def _target(chosen: Path | None) -> Path:
+    if chosen is None:
+        return Path(tempfile.mkdtemp(prefix="dreamd-demo-"))
+    if chosen.exists() and (not chosen.is_dir() or any(chosen.iterdir())):
+        raise DreamdError(f"{chosen} exists and is not an empty directory; pick a new --dir")
+    chosen.mkdir(parents=True, exist_ok=True)
+    return chosen
+
+
+def run(ctx: Context) -> int:
+    """Run the demo with the built-in defaults (no config, no model, no network)."""
+    from dreamd.config import DreamingConfig
+
+    root = _target(ctx.args.dir)
+    result = run_demo(root, end=ctx.now, dreaming=DreamingConfig())
+    lines = [
+        f"dreamd demo: a sample workspace in {root}",
+        f"Simulated {DAYS} days: {DAYS} daily notes, {result.searches} searches, "
+        f"{result.sweeps} nightly sweeps.",
+        "",
+        "Promoted into MEMORY.md:",
+    ]
+    for item in result.promoted:
+        lines.append(f"  + {item['snippet']}")
+        lines.append(
+            f"    from {item['source']}, promoted {item['promotedAt'][:10]}: {item['recalls']} "
+            f"recalls by {item['userQueries']} distinct questions on {item['days']} days"
+        )
+    if not result.promoted:
+        lines.append("  (nothing)")
+    lines += ["", "Kept out, and why:"]
+    for item in result.kept_out:
+        lines.append(f"  - {item['snippet']}")
+        lines.append(
+            f"    {item['what']}: stopped by '{item['rejection']}' ({item['recalls']} recalls, "
+            f"{item['userQueries']} user questions, origin {item['origin']})"
+        )
+    lines += [
+        "",
+        f"The last sweep took {result.last_sweep.duration_ms:.0f} ms. Look around:",
+        f"  cat {root / 'MEMORY.md'}",
+        f"  cat {root / 'DREAMS.md'}",
+        f"  dreamd --workspace {root} memory promote-explain billing",
+    ]
+    ctx.emit(result.as_json(), "\n".join(lines))
+    return 0

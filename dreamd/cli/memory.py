@@ -1,0 +1,312 @@
+"""``dreamd memory search|index|promote|promote-explain|status`` (and the REM verbs)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from dreamd.cli import rem
+from dreamd.cli.context import Context
+from dreamd.cli.render import candidate_json
+from dreamd.engine.explain import explain
+from dreamd.engine.hits import hit_json
+from dreamd.engine.phases.cycle import plan_promote, thresholds_of
+from dreamd.engine.phases.deep import Thresholds
+from dreamd.engine.state import ORIGIN_CLASSES, SESSION_KINDS
+from dreamd.errors import DreamdError
+from dreamd.recall.dates import day_bound
+from dreamd.recall.index import RecallIndex
+from dreamd.recall.longterm import query_longterm
+from dreamd.recall.record import record_search
+from dreamd.recall.retain import KINDS as FACT_KINDS
+from dreamd.recall.search import search
+from dreamd.redaction import redact
+from dreamd.runs.sweep import run_planned
+from dreamd.store.longterm import read_longterm
+
+__all__ = ["register"]
+
+JsonFlag = Callable[[argparse.ArgumentParser], None]
+KINDS = ("daily", "memory", "note", "corpus", *FACT_KINDS.values())
+
+
+def register(commands: Any, json_flag: JsonFlag) -> None:
+    """Add ``memory`` and its subcommands."""
+    memory = commands.add_parser("memory", help="search, index and promote workspace memory")
+    memory.add_argument("--agent", help="the agent whose workspace to use, when there are several")
+    verbs = memory.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    found = verbs.add_parser("search", help="search memory (records recall traces)")
+    found.add_argument("query", nargs="?", help="the query (or --stdin)")
+    found.add_argument("--k", type=int, default=5, help="hits to return (default 5)")
+    found.add_argument("--since", help="only notes from this day or this far back: 2025-11-01, 30d")
+    found.add_argument("--until", help="only notes up to this day or this far back: 2025-11-30, 7d")
+    found.add_argument("--entity", help="only chunks tagged @ENTITY")
+    found.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        help="only this kind (repeatable): a file kind or a Retain fact kind",
+    )
+    found.add_argument(
+        "--long-term", action="store_true", help="search the long-term layer (records nothing)"
+    )
+    found.add_argument("--origin", choices=ORIGIN_CLASSES, default="agent", help="who is asking")
+    found.add_argument("--session-kind", choices=SESSION_KINDS, default="interactive")
+    found.add_argument("--no-record", action="store_true", help="do not record recall traces")
+    found.add_argument("--stdin", action="store_true", help="one query per input line")
+    json_flag(found)
+    found.set_defaults(handler=run_search)
+
+    index = verbs.add_parser("index", help="update the recall index (incremental)")
+    index.add_argument("--rebuild", action="store_true", help="rebuild it from scratch")
+    json_flag(index)
+    index.set_defaults(handler=run_index)
+
+    promote = verbs.add_parser("promote", help="preview (or --apply) promotions into MEMORY.md")
+    promote.add_argument("--apply", action="store_true", help="write the promotions")
+    promote.add_argument("--limit", type=int, help="most candidates")
+    promote.add_argument("--min-score", type=float)
+    promote.add_argument("--min-recall-count", type=int)
+    promote.add_argument("--min-unique-queries", type=int)
+    promote.add_argument("--include-promoted", action="store_true")
+    json_flag(promote)
+    promote.set_defaults(handler=run_promote)
+
+    explain = verbs.add_parser("promote-explain", help="why one entry would or would not promote")
+    explain.add_argument("selector", help="a key, or text of its key, path or snippet")
+    explain.add_argument("--include-promoted", action="store_true")
+    json_flag(explain)
+    explain.set_defaults(handler=run_explain)
+
+    rem.register(verbs, json_flag)
+
+    status = verbs.add_parser("status", help="recall store, index and diary health")
+    json_flag(status)
+    status.set_defaults(handler=run_memory_status)
+
+
+def _queries(ctx: Context) -> Iterable[str]:
+    if ctx.args.stdin:
+        return (line.strip() for line in sys.stdin if line.strip())
+    if not ctx.args.query:
+        raise DreamdError("memory search needs a QUERY argument or --stdin")
+    return [ctx.args.query]
+
+
+def _bound(ctx: Context, flag: str) -> str | None:
+    value = getattr(ctx.args, flag)
+    if value is None:
+        return None
+    day = day_bound(value, ctx.now)
+    if day is None:
+        raise DreamdError(
+            f"--{flag} {value!r}: expected a day like 2025-11-01 or a duration like 30d"
+        )
+    return day
+
+
+def run_search(ctx: Context) -> int:
+    """Search, print hits, and record traces (when dreaming is on and not --no-record)."""
+    workspace = ctx.workspace(ctx.args.agent)
+    first, last = _bound(ctx, "since"), _bound(ctx, "until")
+    options: dict[str, Any] = {"k": ctx.args.k, "now": ctx.now, "first_day": first}
+    options.update(last_day=last, kinds=ctx.args.kind, entity=ctx.args.entity)
+    long_term = ctx.args.long_term
+    record = ctx.enabled.enabled and not ctx.args.no_record and not long_term
+    with RecallIndex.open(workspace.root) as index:
+        if not long_term:
+            index.update()
+        retired = read_longterm(workspace.root)[0].values() if long_term else ()
+        for query in _queries(ctx):
+            if long_term:  # the long-term layer is read, never recorded into
+                hits = query_longterm(retired, query, **options)
+            else:
+                hits = search(index, query, **options)
+            if record and hits:
+                record_search(
+                    workspace.root,
+                    query,
+                    hits,
+                    now=ctx.now,
+                    zone=ctx.zone,
+                    origin=ctx.args.origin,
+                    session_kind=ctx.args.session_kind,
+                )
+            shown = [(h, redact(h.snippet)) for h in hits]  # output is redacted, whatever is stored
+            document: dict[str, Any] = {
+                "query": query,
+                "hits": [{**hit_json(h), "snippet": snippet} for h, snippet in shown],
+            }
+            if long_term:
+                document["layer"] = "long-term"
+            if ctx.json:
+                print(json.dumps(document, ensure_ascii=False), flush=True)
+            else:
+                lines = [
+                    f"{h.score:.3f} {h.source}{' (context)' if h.context else ''}\n  {snippet}"
+                    for h, snippet in shown
+                ]
+                print("\n".join(lines) if lines else f"No results for {query!r}.", flush=True)
+    return 0
+
+
+def run_index(ctx: Context) -> int:
+    """Update or rebuild the recall index."""
+    workspace = ctx.workspace(ctx.args.agent)
+    with RecallIndex.open(workspace.root) as index:
+        stats = index.rebuild() if ctx.args.rebuild else index.update()
+    document = {
+        "workspace": str(workspace.root),
+        "scanned": stats.scanned,
+        "changed": stats.changed,
+        "removed": stats.removed,
+        "chunks": stats.chunks,
+        "bytesRead": stats.bytes_read,
+    }
+    text = (
+        f"{workspace.root}: {stats.scanned} file(s), {stats.changed} changed, "
+        f"{stats.removed} removed, {stats.chunks} chunk(s)"
+    )
+    ctx.emit(document, text)
+    return 0
+
+
+def _thresholds(ctx: Context) -> Thresholds:
+    base = thresholds_of(ctx.config.dreaming)
+    args = ctx.args
+    values = {
+        "limit": args.limit,
+        "min_score": args.min_score,
+        "min_recall_count": args.min_recall_count,
+        "min_unique_queries": args.min_unique_queries,
+    }
+    for name, value in values.items():
+        if value is not None and value < 0:
+            raise DreamdError(f"--{name.replace('_', '-')} must not be negative, got {value}")
+    chosen = {name: value for name, value in values.items() if value is not None}
+    return dataclasses.replace(base, **chosen)
+
+
+def run_promote(ctx: Context) -> int:
+    """Preview the candidates that pass every gate; with --apply, write them."""
+    thresholds = _thresholds(ctx)
+    workspace = ctx.workspace(ctx.args.agent)
+    include = ctx.args.include_promoted
+    dreaming = ctx.config.dreaming
+    ranking, promotion, _ = plan_promote(
+        ctx.snapshot(), dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
+    )
+    apply_json = None
+    if ctx.args.apply:
+        if not ctx.enabled.enabled:
+            ctx.note("dreaming is off; applying anyway because --apply was given")
+
+        def planner(snapshot: Any) -> Any:
+            nonlocal promotion
+            _, promotion, fresh = plan_promote(
+                snapshot, dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
+            )
+            return fresh
+
+        outcome = run_planned(
+            workspace.root,
+            planner,
+            dreaming=dreaming,
+            now=ctx.now,
+            zone=ctx.zone,
+            agents=workspace.agents,
+        )
+        if outcome.error:
+            raise DreamdError(outcome.error)
+        apply_json = {
+            "applied": len(promotion.applied),
+            "appended": len(promotion.applied),
+            "reconciledExisting": len(promotion.reconciled),
+            "memoryPath": str(workspace.root / "MEMORY.md"),
+            "appliedCandidates": [s.entry.key for s in promotion.applied],
+            "rejected": dict(promotion.rejected),
+            "changedFiles": list(outcome.changed),
+        }
+    document = {
+        "workspaceDir": str(workspace.root),
+        "thresholds": thresholds.as_json(),
+        "candidates": [candidate_json(s) for s in ranking.candidates],
+        "rejected": dict(sorted(ranking.rejected.items())),
+        "apply": apply_json,
+    }
+    lines = [f"Short-Term Promotion Candidates ({workspace.root})"]
+    for scored in ranking.candidates:
+        entry = scored.entry
+        lines.append(
+            f"{min(1.0, scored.score):.3f} {entry.path}:{entry.start_line}-{entry.end_line}"
+        )
+        c = scored.components
+        lines.append(
+            f"  recalls={entry.recall_count} signals={scored.signals} avg={c.relevance:.3f} "
+            f"queries={scored.unique_queries} age={scored.age_days:.1f}d "
+            f"consolidate={c.consolidation:.2f} conceptual={c.conceptual:.2f}"
+        )
+        lines.append(f"  {entry.snippet}")
+    if not ranking.candidates:
+        lines.append("No short-term recall candidates passed the gates.")
+    if ranking.rejected:
+        lines.append(
+            "Not promoted: " + ", ".join(f"{k} {v}" for k, v in sorted(ranking.rejected.items()))
+        )
+    if apply_json is not None:
+        lines.append(
+            f"Processed {apply_json['applied']} candidate(s) for MEMORY.md "
+            f"(appended={apply_json['appended']} "
+            f"reconciledExisting={apply_json['reconciledExisting']})."
+        )
+    ctx.emit(document, "\n".join(lines))
+    return 0
+
+
+def run_explain(ctx: Context) -> int:
+    """Show one entry's components, boost and the gate verdicts."""
+    thresholds = thresholds_of(ctx.config.dreaming)
+    snapshot = ctx.snapshot()
+    scored, document = explain(
+        snapshot,
+        thresholds,
+        ctx.args.selector,
+        now=ctx.now,
+        include_promoted=ctx.args.include_promoted,
+    )
+    verdict = document["rejection"]
+    entry, c = scored.entry, scored.components
+    text = "\n".join(
+        [
+            f"Promotion Explain ({snapshot.root})",
+            entry.key,
+            f"{entry.path}:{entry.start_line}-{entry.end_line}",
+            entry.snippet,
+            f"score={min(1.0, scored.score):.3f} signals={scored.signals} "
+            f"recallCount={entry.recall_count} uniqueQueries={scored.unique_queries} "
+            f"ageDays={scored.age_days:.2f} phaseBoost={scored.phase_boost:.3f}",
+            "components: " + " ".join(f"{k}={v:.3f}" for k, v in c.as_dict().items()),
+            f"thresholds: minScore={thresholds.min_score} "
+            f"minRecallCount={thresholds.min_recall_count} "
+            f"minUniqueQueries={thresholds.min_unique_queries} "
+            f"maxAgeDays={thresholds.max_age_days:g}",
+            f"concepts={', '.join(entry.concept_tags)}",
+            f"verdict: {'promotable' if verdict is None else 'not promoted: ' + verdict}",
+        ]
+    )
+    ctx.emit(document, text)
+    return 0
+
+
+def run_memory_status(ctx: Context) -> int:
+    """Audit the recall store, long-term layer, index and diary of each workspace."""
+    from dreamd.recall.audit import audit_report
+
+    document, text = audit_report(ctx.discovery.workspaces, now=ctx.now)
+    ctx.emit(document, text)
+    return 0

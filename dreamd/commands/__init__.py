@@ -1,1 +1,0 @@
-"""The CLI's verbs, one module per group; each module has ``register(subparsers, json_flag)``."""

@@ -1,0 +1,450 @@
+"""The composition root of ``dreamd run``: one asyncio process per host that dreams on schedule.
+
+It wires together the runtime (config, workspaces, owner), the job budget, the scheduler, the
+control API and systemd notifications, and owns their lifetimes:
+
+* start: take the single-instance lock, open the API (Unix socket 0600, optional loopback TCP),
+  send ``READY=1``, start the scheduler generation;
+* ``SIGHUP``: load config and workspaces again; a bad new config is logged and the old one kept;
+  a good one replaces the scheduler generation (the API stays up);
+* ``SIGTERM``/``SIGINT``: ``STOPPING=1``, no new workspace sweep starts, the ones running finish
+  (every write is atomic), exit 0.
+
+Sweeps fan out over workspaces concurrently; each workspace sweep holds one job slot and runs
+in a worker process (:mod:`dreamd.daemon.workers`), so the event loop keeps answering the API in
+milliseconds; status reads counts cached after each workspace sweep, never the workspaces.
+Each outcome goes to metrics, to the sweep history, and through :mod:`dreamd.host.health` to health
+events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import logging
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import portalocker
+from aiohttp import web
+
+from dreamd import paths
+from dreamd.chat.access import grants_of
+from dreamd.chat.adapters import Adapters
+from dreamd.chat.router import Router
+from dreamd.clock import Clock, SystemClock, format_instant
+from dreamd.daemon.api import build_app, load_tokens
+from dreamd.daemon.backend import DaemonService
+from dreamd.daemon.listener import (
+    IDLE_SECONDS,
+    LINGER_SECONDS,
+    CappedSite,
+    Gate,
+    connection_caps,
+    read_nofile,
+)
+from dreamd.daemon.metrics import Metrics
+from dreamd.daemon.scheduler import Scheduler, ScheduleSettings
+from dreamd.daemon.sdnotify import notify, watchdog_interval
+from dreamd.daemon.workers import Workers, count_workspaces, sweep_and_count
+from dreamd.errors import DreamdError, ListenError
+from dreamd.host.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
+from dreamd.host.history import load_histories, save_histories
+from dreamd.host.jobs import JobBudget
+from dreamd.host.runtime import Runtime, load_runtime, socket_path
+from dreamd.host.state import effective_enabled, set_enabled_override
+from dreamd.host.status import WorkspacesSummary, status_entry, summary_of
+from dreamd.workspace.discovery import Workspace
+
+__all__ = ["Daemon", "run_daemon"]
+
+_log = logging.getLogger("dreamd")
+STOP_GRACE_SECONDS = 8.0
+
+
+def _dir(runtime: Runtime) -> Path | None:
+    """The config file's folder: relative ``token_file`` paths start there."""
+    return runtime.config_path.parent if runtime.config_path else None
+
+
+def _settings(runtime: Runtime) -> ScheduleSettings:
+    dreaming = runtime.config.dreaming
+    return ScheduleSettings(
+        expression=dreaming.frequency,
+        zone=runtime.zone,
+        catch_up=dreaming.catch_up,
+        owner=runtime.readiness.owner,
+        heartbeat_seconds=runtime.heartbeat_seconds,
+    )
+
+
+class Daemon:
+    """The running daemon (see the module rules)."""
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        config_arg: Path | None = None,
+        workspaces_arg: Sequence[Path] = (),
+        clock: Clock | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self._config_arg = config_arg
+        self._workspaces_arg = tuple(workspaces_arg)
+        self.clock: Clock = clock or SystemClock()
+        self.budget = JobBudget(runtime.config.jobs.max_concurrent)
+        self.workers = Workers(runtime.config.jobs.max_concurrent)
+        self.metrics = Metrics()
+        self.events: deque[HealthEvent] = deque(maxlen=100)
+        self.subscribers: list[asyncio.Queue[HealthEvent]] = []
+        self.started_at = format_instant(self.clock.now())
+        self.last_outcomes: list[dict[str, Any]] = []
+        self.counts: dict[str, dict[str, Any]] = {}
+        self.histories = load_histories()
+        self._summary: tuple[WorkspacesSummary, msgspec.Raw] | None = None
+        self._entries: dict[str, tuple[dict[str, Any], bytes]] = {}
+        self.socket = socket_path(runtime.config)
+        self._halt = threading.Event()
+        self._stop = asyncio.Event()
+        self._regenerate = asyncio.Event()
+        self.scheduler = self._new_scheduler()
+        self.adapters = Adapters(
+            runtime.config.adapters, clock=self.clock, config_dir=_dir(runtime)
+        )
+        self._blocked: str | None = None
+        self.metrics.gauges.update(
+            {
+                "dreamd_job_slots_in_use": lambda: float(self.budget.statistics()["inUse"]),
+                "dreamd_job_slots_limit": lambda: float(self.budget.limit),
+                "dreamd_pending_events": lambda: float(len(self.scheduler.statistics()["pending"])),
+                "dreamd_enabled": lambda: float(self.enabled()),
+            }
+        )
+
+    def _changed(self, *paths: str) -> None:
+        """These workspaces' counts or histories changed (none named: all of them)."""
+        targets = paths or tuple(self._entries)
+        for path in targets:
+            self._entries.pop(path, None)
+        self._summary = None
+
+    def workspace_summary(self) -> tuple[WorkspacesSummary, msgspec.Raw]:
+        """The per-workspace part of status; entries are rebuilt only for what changed."""
+        if self._summary is None:
+            idle = self.runtime.config.health.idle_sweeps
+            entries = []
+            for workspace in self.runtime.discovery.workspaces:
+                path = str(workspace.root)
+                cached = self._entries.get(path)
+                if cached is None:
+                    entry = status_entry(
+                        workspace,
+                        self.counts.get(path),
+                        self.histories.get(path, []),
+                        idle_sweeps=idle,
+                    )
+                    cached = self._entries[path] = (entry, msgspec.json.encode(entry))
+                entries.append(cached)
+            encoded = msgspec.Raw(b"[" + b",".join(raw for _, raw in entries) + b"]")
+            self._summary = (summary_of([entry for entry, _ in entries]), encoded)
+        return self._summary
+
+    def enabled(self) -> bool:
+        """Dreaming on or off (host override over config), read fresh each time."""
+        return effective_enabled(self.runtime.config.dreaming.enabled).enabled
+
+    def _new_scheduler(self) -> Scheduler:
+        return Scheduler(
+            _settings(self.runtime), sweep=self.sweep_all, enabled=self.enabled, clock=self.clock
+        )
+
+    async def sweep_all(self, reason: str) -> list[dict[str, Any]]:
+        """Sweep every workspace concurrently within the job budget (holds no slot itself)."""
+        started = time.perf_counter()
+        runtime = self.runtime
+        notify(f"STATUS=sweeping {len(runtime.discovery.workspaces)} workspace(s) ({reason})")
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(self._sweep_one(ws)) for ws in runtime.discovery.workspaces]
+        outcomes = [task.result() for task in tasks]
+        self.metrics.last_sweep_seconds = time.perf_counter() - started
+        for outcome in outcomes:
+            self.metrics.record_outcome(outcome)
+        await self._remember(outcomes)
+        self.last_outcomes = outcomes
+        failed = sum(1 for o in outcomes if o["status"] not in ("ok", "stopped"))
+        notify(f"STATUS=last sweep: {len(outcomes)} workspace(s), {failed} failed")
+        _log.info("sweep (%s): %d workspace(s), %d failed", reason, len(outcomes), failed)
+        return outcomes
+
+    async def _sweep_one(self, workspace: Workspace) -> dict[str, Any]:
+        root = str(workspace.root)
+        if self._halt.is_set():
+            return {"workspace": root, "agents": list(workspace.agents), "status": "stopped"}
+        runtime = self.runtime
+        async with self.budget.slot("sweep", root):
+            outcome, counts = await self.workers.run(
+                sweep_and_count, workspace, runtime.config, runtime.zone, self.clock.now()
+            )
+        self.counts[root] = counts
+        self._changed(root)
+        return outcome
+
+    async def warm_counts(self) -> None:
+        """Count every workspace once, in the background, so status never reads them all."""
+        runtime = self.runtime
+        spaces = [(ws.root, ws.agents) for ws in runtime.discovery.workspaces]
+        for start in range(0, len(spaces), 50):
+            if self._halt.is_set():
+                return
+            async with self.budget.slot("status", "counting workspaces"):
+                counted = await self.workers.run(
+                    count_workspaces,
+                    spaces[start : start + 50],
+                    runtime.config,
+                    runtime.zone,
+                    self.clock.now(),
+                )
+            self.counts.update(counted)
+            self._changed(*counted)
+
+    async def _remember(self, outcomes: list[dict[str, Any]]) -> None:
+        stamp = format_instant(self.clock.now())
+        idle = self.runtime.config.health.idle_sweeps
+        fresh: list[HealthEvent] = []
+        for outcome in outcomes:
+            if outcome["status"] == "stopped":
+                continue
+            path = outcome["workspace"]
+            before = self.histories.get(path, [])
+            after = [*before, sweep_record(stamp, outcome)][-HISTORY_KEPT:]
+            self.histories[path] = after
+            fresh.extend(new_events(path, before, after, idle_sweeps=idle, at=stamp))
+        self._changed(*(o["workspace"] for o in outcomes))
+        await asyncio.to_thread(save_histories, dict(self.histories))
+        for event in fresh:
+            self.publish(event)
+
+    def publish(self, event: HealthEvent) -> None:
+        """Keep a health event and hand it to every subscriber (chat adapters)."""
+        _log.warning("health: %s: %s", event.workspace, event.message)
+        self.events.append(event)
+        for queue in self.subscribers:
+            queue.put_nowait(event)
+
+    async def set_enabled(self, enabled: bool) -> None:
+        """Persist the host override and start or stop the schedule accordingly."""
+        await asyncio.to_thread(set_enabled_override, enabled, now=self.clock.now())
+        self._regenerate.set()
+
+    async def reload(self) -> bool:
+        """Load config and workspaces again; keep the old ones when the new config is bad."""
+        try:
+            runtime = await asyncio.to_thread(load_runtime, self._config_arg, self._workspaces_arg)
+        except DreamdError as exc:
+            _log.error("reload rejected, keeping the previous configuration: %s", exc)
+            notify(f"STATUS=reload rejected: {exc}")
+            return False
+        self.runtime = runtime
+        self._changed()
+        self.budget.limit = runtime.config.jobs.max_concurrent
+        self.adapters.reconfigure(runtime.config.adapters, config_dir=_dir(runtime))
+        _log.info("reloaded: %d workspace(s)", len(runtime.discovery.workspaces))
+        self._regenerate.set()
+        return True
+
+    def request_stop(self) -> None:
+        """Begin a graceful stop (signal handlers call this)."""
+        self._halt.set()
+        self._stop.set()
+
+    async def run(self, *, ready: asyncio.Event | None = None) -> int:
+        """Serve until stopped; returns the exit code."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.request_stop)
+        loop.add_signal_handler(signal.SIGHUP, lambda: loop.create_task(self.reload()))
+        runner = await self._serve_api()
+        events: asyncio.Queue[HealthEvent] = asyncio.Queue()  # chat adapters notify owners
+        self.subscribers.append(events)
+        try:
+            notify(
+                "READY=1", f"STATUS=serving {len(self.runtime.discovery.workspaces)} workspace(s)"
+            )
+            if ready is not None:
+                ready.set()
+            chat = Router(DaemonService(self), grants=lambda: grants_of(self.runtime.config))
+            async with asyncio.TaskGroup() as group:
+                helpers = [
+                    group.create_task(self._watchdog()),
+                    group.create_task(self.warm_counts()),
+                    group.create_task(self.adapters.run(chat.dispatch, events)),
+                ]
+                await self._generations()
+                for helper in helpers:
+                    helper.cancel()
+        finally:
+            self.subscribers.remove(events)
+            notify("STOPPING=1")
+            await asyncio.to_thread(self.workers.shutdown)
+            await runner.cleanup()
+            self.socket.unlink(missing_ok=True)
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                loop.remove_signal_handler(sig)
+        return 0
+
+    async def _generations(self) -> None:
+        while not self._stop.is_set():
+            self._regenerate.clear()
+            self._note_blocked()
+            generation_stop = asyncio.Event()
+            self.scheduler = self._new_scheduler()
+            task = asyncio.create_task(self.scheduler.run(generation_stop))
+            waiters = [asyncio.create_task(e.wait()) for e in (self._stop, self._regenerate)]
+            await asyncio.wait([task, *waiters], return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
+            generation_stop.set()
+            if self._stop.is_set():
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(task), STOP_GRACE_SECONDS)
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _note_blocked(self) -> None:
+        """Raise a ``blocked`` event when dreaming is on but cannot sweep (once per reason)."""
+        readiness = self.runtime.readiness
+        blocked = readiness.blocked if self.enabled() else None
+        if blocked and blocked != self._blocked:
+            stamp = format_instant(self.clock.now())
+            self.publish(HealthEvent("blocked", "host", f"{blocked}; fix: {readiness.fix}", stamp))
+        self._blocked = blocked
+
+    async def _watchdog(self) -> None:
+        interval = watchdog_interval()
+        if interval is None:
+            return
+        while True:
+            notify("WATCHDOG=1")
+            await asyncio.sleep(interval)
+
+    async def _serve_api(self) -> web.AppRunner:
+        """Open the Unix socket and ``api.listen``, each behind its connection cap.
+
+        The caps come from the open-files limit (:mod:`dreamd.daemon.listener`). A listener that
+        cannot open is a :class:`ListenError` naming it; nothing is left listening then.
+        """
+        config = self.runtime.config
+        listen = config.api.listen
+        tokens = (
+            load_tokens(Path(config.api.tokens_file).expanduser())
+            if config.api.tokens_file
+            else None
+        )
+        caps = connection_caps(read_nofile())
+        app = build_app(DaemonService(self), tokens, listen=listen)
+        runner = web.AppRunner(
+            app, access_log=None, keepalive_timeout=IDLE_SECONDS, lingering_time=LINGER_SECONDS
+        )
+        await runner.setup()
+        path = self.socket = socket_path(config)
+        try:
+            await _open_socket(runner, path, Gate(caps.unix, caps.refusals))
+            if listen:
+                host, _, port = listen.rpartition(":")
+                site = CappedSite(
+                    runner, Gate(caps.tcp, caps.refusals), host=host.strip("[]"), port=int(port)
+                )
+                try:
+                    await site.start()
+                except OSError as exc:
+                    raise ListenError(_listen_problem(listen, exc)) from exc
+        except BaseException:
+            await runner.cleanup()
+            path.unlink(missing_ok=True)
+            raise
+        _log.info(
+            "control API on %s (%d connections)%s; open-files limit %d",
+            path,
+            caps.unix,
+            f" and {listen} ({caps.tcp} connections)" if listen else "",
+            caps.nofile,
+        )
+        return runner
+
+
+async def _open_socket(runner: web.AppRunner, path: Path, gate: Gate) -> None:
+    """Listen on the owner-only Unix socket ``path`` (mode 0600 from the first instant)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # the single-instance lock is held: a socket file left here is stale
+        previous = os.umask(0o177)
+        try:
+            await CappedSite(runner, gate, path=str(path)).start()
+        finally:
+            os.umask(previous)
+        path.chmod(0o600)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ListenError(
+            f"{path}: cannot open the control socket ({reason}); "
+            "choose a writable folder and a short path in api.socket"
+        ) from exc
+
+
+def _listen_problem(listen: str, exc: OSError) -> str:
+    """What went wrong opening ``api.listen``, and how to fix it."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"api.listen {listen} is already in use (another program listens there); "
+            "stop it or choose another port in api.listen"
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (
+            f"api.listen {listen}: this host has no such address ({exc.strerror}); "
+            "use 127.0.0.1:<port> in api.listen"
+        )
+    if exc.errno == errno.EACCES:
+        return (
+            f"api.listen {listen}: permission denied (ports below 1024 need privileges); "
+            "choose a port from 1024 up in api.listen"
+        )
+    return f"api.listen {listen}: cannot listen there ({exc.strerror or exc})"
+
+
+def _instance_lock() -> portalocker.Lock:
+    directory = paths.runtime_dir()
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lock = portalocker.Lock(directory / "daemon.lock", mode="a", timeout=0, fail_when_locked=True)
+    try:
+        lock.acquire()
+    except portalocker.exceptions.LockException as exc:
+        raise DreamdError(
+            f"another `dreamd run` is active on this host (lock {directory / 'daemon.lock'})"
+        ) from exc
+    return lock
+
+
+def run_daemon(config_arg: Path | None, workspaces: Sequence[Path]) -> int:
+    """``dreamd run``: serve until SIGTERM/SIGINT."""
+    logging.basicConfig(
+        level=os.environ.get("DREAMD_LOG_LEVEL", "INFO").upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    lock = _instance_lock()
+    try:
+        runtime = load_runtime(config_arg, workspaces)
+        daemon = Daemon(runtime, config_arg=config_arg, workspaces_arg=workspaces)
+        return asyncio.run(daemon.run())
+    finally:
+        lock.release()

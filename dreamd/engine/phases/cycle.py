@@ -1,0 +1,463 @@
+"""One dreaming cycle for one workspace: light -> REM -> deep -> diary, chained in memory.
+
+``plan_sweep`` is the functional core of a sweep: it takes a :class:`Snapshot` and returns a
+:class:`SweepPlan` without touching the disk or the clock. Placement of reports follows the
+storage mode: ``separate`` (default) writes light/REM/deep reports under ``memory/dreaming/``;
+``inline`` writes light/REM blocks into today's daily note; ``both`` does both. The deep summary
+always goes into DREAMS.md's ``## Deep Sleep`` block, which names the day's *grounded-led*
+promotions (rows whose grounded signals are the majority of their signals). A diary entry is
+added only when this sweep found something new (freshly staged, freshly reflected or promoted),
+so sweeping again with no new input plans no change at all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any
+
+from msgspec.structs import replace
+
+from dreamd.clock import day_of, format_instant, long_date
+from dreamd.config import DreamingConfig
+from dreamd.engine.phases.deep import Ranking, Thresholds, rank
+from dreamd.engine.phases.diary import FALLBACK_ENTRY, diary_entries
+from dreamd.engine.phases.dreams import DreamsDraft, compose_dreams
+from dreamd.engine.phases.light import LightResult, plan_light, prune_signals
+from dreamd.engine.phases.modelwork import eligible, split_candidates
+from dreamd.engine.phases.promote import PromotionPlan, plan_promotions
+from dreamd.engine.phases.rem import RemResult, plan_rem
+from dreamd.engine.phases.reports import deep_body, light_body, rem_body, report_document
+from dreamd.engine.phases.sessions import plan_sessions
+from dreamd.engine.plan import ConsolidationInput, DiaryInput, FileWrite, ModelRequests, SweepPlan
+from dreamd.engine.retirement import plan_retirement
+from dreamd.engine.snapshot import NoteStat, Snapshot, TextFile
+from dreamd.engine.state import RecallEntry, Table
+from dreamd.engine.text.blocks import replace_block
+from dreamd.engine.text.concepts import concept_tags
+from dreamd.engine.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS
+from dreamd.layout import daily_note_day, report_path
+
+__all__ = [
+    "is_grounded_led",
+    "plan_light_rem",
+    "plan_promote",
+    "plan_sweep",
+    "repair_store",
+    "thresholds_of",
+]
+
+
+def thresholds_of(dreaming: DreamingConfig) -> Thresholds:
+    """The deep gates configured in ``[dreaming.deep]``."""
+    deep = dreaming.deep
+    return Thresholds(
+        min_score=deep.min_score,
+        min_recall_count=deep.min_recall_count,
+        min_unique_queries=deep.min_unique_queries,
+        max_age_days=deep.max_age_days,
+        limit=deep.limit,
+        half_life_days=deep.recency_half_life_days,
+    )
+
+
+def repair_store(store: Table[RecallEntry]) -> tuple[Table[RecallEntry], tuple[str, ...]]:
+    """Fill missing concept tags and trim over-long hash/day lists; say what was repaired."""
+    rows = dict(store.rows)
+    tagged = trimmed = 0
+    for key, entry in store.rows.items():
+        fixed = entry
+        if not entry.concept_tags:
+            tags = concept_tags(entry.path, entry.snippet)
+            if tags:
+                fixed = replace(fixed, concept_tags=tags)
+                tagged += 1
+        if len(entry.query_hashes) > MAX_QUERY_HASHES or len(entry.recall_days) > MAX_RECALL_DAYS:
+            fixed = replace(
+                fixed,
+                query_hashes=entry.query_hashes[-MAX_QUERY_HASHES:],
+                recall_days=tuple(sorted(entry.recall_days))[-MAX_RECALL_DAYS:],
+            )
+            trimmed += 1
+        rows[key] = fixed
+    repairs = []
+    if tagged:
+        repairs.append(f"concept tags derived for {tagged} row(s)")
+    if trimmed:
+        repairs.append(f"query/day lists trimmed on {trimmed} row(s)")
+    if not repairs:
+        return store, ()
+    return store.with_rows(rows, updated_at=store.updated_at), tuple(repairs)
+
+
+@dataclass(frozen=True)
+class _Context:
+    snapshot: Snapshot
+    dreaming: DreamingConfig
+    now: datetime
+    zone: tzinfo
+    today: str
+
+    def event(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": kind, "timestamp": format_instant(self.now), **fields}
+
+
+def _phase_writes(ctx: _Context, phase: str, body: str) -> list[FileWrite]:
+    mode = ctx.dreaming.storage
+    writes: list[FileWrite] = []
+    if mode in ("separate", "both") or phase == "deep":
+        path = report_path(phase, ctx.today)
+        current = ctx.snapshot.reports.get(path) or TextFile(path, "", None)
+        lines = body.count("\n") + 1
+        event = ctx.event(
+            "memory.dream.completed",
+            phase=phase,
+            reportPath=path,
+            lineCount=lines,
+            storageMode=mode,
+        )
+        document = report_document(phase, body)
+        writes.append(FileWrite(path, document, current.digest, "report", (event,)))
+    return writes
+
+
+def _inline_note(ctx: _Context, light: str, rem: str) -> list[FileWrite]:
+    if ctx.dreaming.storage not in ("inline", "both"):
+        return []
+    path = f"memory/{ctx.today}.md"
+    current = ctx.snapshot.texts.get(path) or TextFile(path, "", None)
+    text = current.text if current.exists else f"# {ctx.today}\n"
+    text = replace_block(text, "light", light)
+    text = replace_block(text, "rem", rem)
+    events = tuple(
+        ctx.event("memory.dream.completed", phase=phase, inlinePath=path, storageMode="inline")
+        for phase in ("light", "rem")
+    )
+    return [FileWrite(path, text, current.digest, "note", events)]
+
+
+def _deep(ctx: _Context, light: LightResult, rem: RemResult) -> tuple[Ranking, PromotionPlan]:
+    store = light.store
+    ranking = rank(
+        store.rows,
+        rem.signals.rows,
+        thresholds_of(ctx.dreaming),
+        now=ctx.now,
+        zone=ctx.zone,
+    )
+    deep = ctx.dreaming.deep
+    texts = {**ctx.snapshot.texts}
+    promotion = plan_promotions(
+        ranking.candidates,
+        memory=ctx.snapshot.memory,
+        texts=texts,
+        day=ctx.today,
+        now=ctx.now,
+        max_snippet_chars=deep.max_promoted_snippet_tokens * 4,
+        max_chars=deep.memory_file_max_chars,
+        max_loss=deep.max_prior_entry_loss_fraction,
+    )
+    return ranking, promotion
+
+
+def is_grounded_led(entry: RecallEntry) -> bool:
+    """True when grounded replay gave the row most of its signals."""
+    return entry.grounded_count * 2 > entry.signal_count
+
+
+def _grounded_led_today(ranking: Ranking, promotion: PromotionPlan) -> tuple[str, ...]:
+    """Source ranges of the day's grounded-led promotions, earlier sweeps of the day included."""
+    rows = [verdict.scored.entry for verdict in ranking.verdicts if verdict.promoted_today]
+    rows += [promotion.rows[s.entry.key] for s in promotion.applied]
+    rows += [promotion.rows[key] for key in promotion.reconciled]
+    refs = {f"{r.path}:{r.start_line}-{r.end_line}" for r in rows if is_grounded_led(r)}
+    return tuple(sorted(refs))
+
+
+def _promotion_items(promotion: PromotionPlan) -> list[dict[str, Any]]:
+    """The promotions written, as reports and events describe them."""
+    items = []
+    for scored in promotion.applied:
+        row = promotion.rows[scored.entry.key]
+        items.append(
+            {
+                "key": row.key,
+                "path": row.path,
+                "startLine": row.start_line,
+                "endLine": row.end_line,
+                "score": round(min(1.0, scored.score), 6),
+                "snippet": row.snippet,
+                "groundedLed": is_grounded_led(row),
+            }
+        )
+    return items
+
+
+def _memory_writes(
+    promotion: PromotionPlan, snapshot: Snapshot, now: datetime
+) -> tuple[FileWrite, ...]:
+    """The MEMORY.md write of a promotion plan (none when nothing is appended)."""
+    if promotion.memory_text is None:
+        return ()
+    event = {
+        "type": "memory.promotion.applied",
+        "timestamp": format_instant(now),
+        "memoryPath": "MEMORY.md",
+        "applied": len(promotion.applied),
+        "candidates": [
+            {key: item[key] for key in ("key", "path", "startLine", "endLine", "score")}
+            for item in _promotion_items(promotion)
+        ],
+    }
+    return (
+        FileWrite("MEMORY.md", promotion.memory_text, snapshot.memory.digest, "memory", (event,)),
+    )
+
+
+def _summary_of(
+    light: LightResult, rem: RemResult, ranking: Ranking, promotion: PromotionPlan
+) -> dict[str, Any]:
+    rejected = dict(ranking.rejected)
+    for name, count in promotion.rejected.items():
+        rejected[name] = rejected.get(name, 0) + count
+    promotions = _promotion_items(promotion)
+    grounded_led = _grounded_led_today(ranking, promotion)
+    return {
+        "light": {
+            "ingestedFiles": len(light.ingested_files),
+            "ingestedChunks": light.ingested_chunks,
+            "staged": len(light.staged),
+            "newlyStaged": len(light.newly_staged),
+        },
+        "rem": {"considered": rem.considered, "themes": len(rem.themes), "truths": len(rem.truths)},
+        "deep": {
+            "ranked": len(ranking.candidates) + ranking.promoted_today,
+            "promoted": len(promotion.applied),
+            "promotedToday": ranking.promoted_today
+            + len(promotion.applied)
+            + len(promotion.reconciled),
+            "reconciled": len(promotion.reconciled),
+            "rejected": dict(sorted(rejected.items())),
+            "compactedSections": list(promotion.compacted_days),
+            "promotions": promotions,
+            "groundedLed": list(grounded_led),
+        },
+    }
+
+
+def plan_light_rem(
+    snapshot: Snapshot,
+    dreaming: DreamingConfig,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    store: Table[RecallEntry] | None = None,
+    diary: Sequence[str] = (),
+) -> tuple[LightResult, RemResult]:
+    """The light phase, then REM over the store and signals light left."""
+    light = plan_light(
+        snapshot,
+        store=store,
+        lookback_days=dreaming.light.lookback_days,
+        limit=dreaming.light.limit,
+        dedupe_similarity=dreaming.light.dedupe_similarity,
+        diary_entries=diary,
+        now=now,
+        zone=zone,
+    )
+    rem = plan_rem(
+        snapshot,
+        light.store,
+        light.signals,
+        lookback_days=dreaming.rem.lookback_days,
+        limit=dreaming.rem.limit,
+        min_pattern_strength=dreaming.rem.min_pattern_strength,
+        now=now,
+        zone=zone,
+    )
+    return light, rem
+
+
+def plan_sweep(
+    snapshot: Snapshot, dreaming: DreamingConfig, *, now: datetime, zone: tzinfo
+) -> SweepPlan:
+    """Plan one full sweep of ``snapshot`` (see the module rules)."""
+    ctx = _Context(snapshot, dreaming, now, zone, day_of(now, zone))
+    diary = diary_entries(snapshot.dreams.text)
+    store, repairs = repair_store(snapshot.store)
+    sessions = plan_sessions(
+        snapshot.transcripts,
+        store=store,
+        checkpoints=snapshot.session_checkpoints,
+        seen=snapshot.session_seen,
+        corpus=snapshot.texts,
+        now=now,
+        zone=zone,
+        lookback_days=dreaming.light.lookback_days,
+        owners=snapshot.owners,
+    )
+    snapshot = _with_corpus(snapshot, sessions.corpus)
+    ctx = _Context(snapshot, dreaming, now, zone, ctx.today)
+    light, rem = plan_light_rem(
+        snapshot, dreaming, store=sessions.store, diary=diary, now=now, zone=zone
+    )
+    ranking, promotion = _deep(ctx, light, rem)
+    summary = _summary_of(light, rem, ranking, promotion)
+    deep_summary = summary["deep"]
+    light_text = light_body(light.staged)
+    rem_text = rem_body(rem.themes, rem.truths)
+    deep_text = deep_body(
+        ranked=deep_summary["ranked"],
+        promoted=deep_summary["promotedToday"],
+        rejected=deep_summary["rejected"],
+        compacted=promotion.compacted_days,
+        repairs=repairs,
+        grounded_led=deep_summary["groundedLed"],
+    )
+    writes = list(_memory_writes(promotion, snapshot, now))
+    writes += [
+        FileWrite(path, text, _disk_digest(snapshot, path), "corpus")
+        for path, text in sorted(sessions.corpus.items())
+    ]
+    writes += _phase_writes(ctx, "light", light_text) + _phase_writes(ctx, "rem", rem_text)
+    writes += _inline_note(ctx, light_text, rem_text)
+    writes += _phase_writes(ctx, "deep", deep_text)
+    fresh = bool(light.newly_staged or rem.newly_reflected or promotion.applied)
+    requests = _model_requests(ctx, light, rem, promotion, diary, deep_text, fresh=fresh)
+    dreams = compose_dreams(requests.dreams, FALLBACK_ENTRY if fresh else None)
+    writes.append(FileWrite(snapshot.dreams.path, dreams, snapshot.dreams.digest, "dreams"))
+    summary["diary"] = {"written": fresh, "entry": "fallback" if fresh else None}
+    summary["repairs"] = list(repairs)
+    summary["notes"] = list(promotion.notes)
+    new_store = light.store.with_rows(
+        {**light.store.rows, **promotion.rows},
+        updated_at=format_instant(now) if promotion.rows else light.store.updated_at,
+    )
+    evicted = [row for key, row in snapshot.store.rows.items() if key not in new_store.rows]
+    kept, retired = plan_retirement(
+        new_store.rows, now=now, extras=new_store.extras, evicted=evicted
+    )
+    if retired:
+        new_store = new_store.with_rows(kept, updated_at=format_instant(now))
+    summary["longTerm"] = {"retired": len(retired)}
+    return SweepPlan(
+        writes=tuple(writes),
+        sources=dict(promotion.sources),
+        store=new_store,
+        signals=prune_signals(rem.signals, new_store.rows),
+        daily=light.daily,
+        session_checkpoints=sessions.checkpoints,
+        session_seen=sessions.seen,
+        summary=summary,
+        model=requests,
+        retired=retired,
+    )
+
+
+def _model_requests(
+    ctx: _Context,
+    light: LightResult,
+    rem: RemResult,
+    promotion: PromotionPlan,
+    diary: Sequence[str],
+    deep_text: str,
+    *,
+    fresh: bool,
+) -> ModelRequests:
+    """What a model could do for this sweep (see :mod:`dreamd.engine.phases.modelwork`)."""
+    snapshot, deep = ctx.snapshot, ctx.dreaming.deep
+    draft = DreamsDraft(
+        path=snapshot.dreams.path,
+        base=snapshot.dreams.text,
+        digest=snapshot.dreams.digest,
+        deep_text=deep_text,
+        date_line=long_date(ctx.now, ctx.zone),
+        stamp=format_instant(ctx.now),
+    )
+    diary_input = None
+    if fresh:
+        rows = [*(i.entry for i in light.staged), *(t.entry for t in rem.truths)]
+        diary_input = DiaryInput(
+            fragments=tuple(r.snippet for r in rows if eligible(r))[:12],
+            themes=tuple(f"{t.tag} (across {t.count} memories)" for t in rem.themes),
+            promotions=tuple(e.text for e in promotion.entries),
+            recent=tuple(diary[-3:]),
+        )
+    work = None
+    if promotion.entries:
+        supersedes = {
+            key: row.provenance.supersedes_key
+            for key, row in promotion.rows.items()
+            if row.provenance is not None and row.provenance.supersedes_key
+        }
+        allowed, kept = split_candidates(promotion.entries, promotion.rows, supersedes)
+        work = ConsolidationInput(
+            memory=snapshot.memory.text,
+            candidates=allowed,
+            append_only=kept,
+            day=ctx.today,
+            max_chars=deep.memory_file_max_chars,
+            max_loss=deep.max_prior_entry_loss_fraction,
+        )
+    return ModelRequests(draft, diary_input, work)
+
+
+def _disk_digest(snapshot: Snapshot, path: str) -> str | None:
+    """The digest of ``path`` as it is on disk (the plan's own corpus appends aside)."""
+    loaded = snapshot.texts.get(path)
+    return loaded.digest if loaded is not None else None
+
+
+def _with_corpus(snapshot: Snapshot, corpus: Mapping[str, str]) -> Snapshot:
+    """``snapshot`` as the light phase must see it once this sweep's corpus lines are added.
+
+    The texts keep the digest of what is on disk, which the writer checks before appending.
+    """
+    if not corpus:
+        return snapshot
+    notes = dict(snapshot.notes)
+    texts = dict(snapshot.texts)
+    for path, text in corpus.items():
+        day = daily_note_day(path) or ""
+        old = texts.get(path)
+        texts[path] = TextFile(path, text, old.digest if old is not None else None)
+        notes.setdefault(path, NoteStat(path, day, 0.0, len(text.encode("utf-8"))))
+    return dataclasses.replace(snapshot, notes=notes, texts=texts)
+
+
+def plan_promote(
+    snapshot: Snapshot,
+    dreaming: DreamingConfig,
+    thresholds: Thresholds,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    include_promoted: bool = False,
+) -> tuple[Ranking, PromotionPlan, SweepPlan]:
+    """Deep only (``memory promote``): rank with ``thresholds`` and plan the MEMORY.md append."""
+    ranking = rank(
+        snapshot.store.rows,
+        snapshot.signals.rows,
+        thresholds,
+        now=now,
+        include_promoted=include_promoted,
+    )
+    deep = dreaming.deep
+    promotion = plan_promotions(
+        ranking.candidates,
+        memory=snapshot.memory,
+        texts=snapshot.texts,
+        day=day_of(now, zone),
+        now=now,
+        max_snippet_chars=deep.max_promoted_snippet_tokens * 4,
+        max_chars=deep.memory_file_max_chars,
+        max_loss=deep.max_prior_entry_loss_fraction,
+    )
+    writes = _memory_writes(promotion, snapshot, now)
+    store = snapshot.store
+    if promotion.rows:
+        store = store.with_rows({**store.rows, **promotion.rows}, updated_at=format_instant(now))
+    plan = SweepPlan(writes=writes, sources=dict(promotion.sources), store=store)
+    return ranking, promotion, plan

@@ -1,0 +1,93 @@
+"""Host-wide state in ``host.json`` (state dir): the on/off override, the schedule, sweep history.
+
+``{"version": 1, "updatedAt", "enabledOverride": true|false|null, "schedule": {"scheduledSince",
+"lastFireAt", "lastRunAt", "pending": [{"id", "owner", "reason", "enqueuedAt"}]}}``.
+
+``/dreaming on|off`` and ``dreamd dreaming on|off`` set the override; it wins over
+``dreaming.enabled`` until cleared. The daemon owns ``schedule`` (sweep history is kept apart,
+in ``history.json``: see :mod:`dreamd.host.history`). Every change
+goes through :func:`update_host_state`: read, change, atomic write, under a sidecar lock, so the
+CLI and the daemon never lose each other's fields; unknown fields are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import portalocker
+
+from dreamd import paths
+from dreamd.clock import format_instant
+from dreamd.errors import StateError
+from dreamd.store.writer import write_atomic
+
+__all__ = [
+    "EnabledState",
+    "effective_enabled",
+    "load_host_state",
+    "set_enabled_override",
+    "update_host_state",
+]
+
+HOST_FILE = "host.json"
+
+
+def _path() -> Path:
+    return paths.state_dir() / HOST_FILE
+
+
+def load_host_state() -> dict[str, Any]:
+    """The host state document (empty when absent; a corrupt file is set aside)."""
+    path = _path()
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        document = msgspec.json.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
+        path.rename(path.with_name(f"{HOST_FILE}.corrupt-{stamp}"))
+        return {}
+    return document if isinstance(document, dict) else {}
+
+
+def update_host_state(change: Callable[[dict[str, Any]], None], *, now: datetime) -> dict[str, Any]:
+    """Apply ``change`` to the host state and save it atomically; returns the new document."""
+    path = _path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with portalocker.Lock(path.with_name("host.lock"), mode="a", timeout=10):
+        document = load_host_state()
+        change(document)
+        document.update({"version": 1, "updatedAt": format_instant(now)})
+        encoded = msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
+        write_atomic(path, encoded, mode=0o600)
+    return document
+
+
+def set_enabled_override(value: bool | None, *, now: datetime) -> None:
+    """Persist the on/off override (``None`` clears it)."""
+    update_host_state(lambda document: document.update({"enabledOverride": value}), now=now)
+
+
+@dataclass(frozen=True)
+class EnabledState:
+    """Whether dreaming is on, and which setting decided it."""
+
+    enabled: bool
+    source: str  # "override" or "config"
+
+
+def effective_enabled(config_enabled: bool) -> EnabledState:
+    """The override when one is set, else the config value."""
+    override = load_host_state().get("enabledOverride")
+    if isinstance(override, bool):
+        return EnabledState(override, "override")
+    return EnabledState(config_enabled, "config")

@@ -1,0 +1,129 @@
+"""The health of one workspace's memory machinery, for ``dreamd memory status``. Read-only.
+
+It counts both recall layers — the short-term store (``short-term-recall.json``, at most 512
+rows) and the long-term layer (``memory/.rag/longterm.jsonl``, rows that left the store) — and
+reports the index, the session corpus and the diary. A workspace with a symlinked folder that
+every writer refuses (:func:`dreamd.layout.check_workspace_folders`) is reported with that one
+issue and zero counts: nothing is read through the link.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from dreamd.clock import format_instant
+from dreamd.engine.state import RECALL_STORE
+from dreamd.errors import StateError, UnsafePathError
+from dreamd.layout import (
+    DREAMS_FILE,
+    DREAMS_FILE_LOWER,
+    INDEX_FILE,
+    STATE_DIR,
+    check_workspace_folders,
+)
+from dreamd.store.longterm import LONGTERM_FILE, read_longterm
+from dreamd.store.statefiles import load_table, state_path
+from dreamd.workspace.discovery import Workspace
+
+__all__ = ["audit_report", "audit_workspace"]
+
+
+def _index_counts(root: Path) -> dict[str, int] | None:
+    path = root / INDEX_FILE
+    if not path.exists():
+        return None
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        files = connection.execute("SELECT count(*) FROM files").fetchone()[0]
+        chunks = connection.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    except sqlite3.Error:
+        return None
+    finally:
+        connection.close()
+    return {"files": int(files), "chunks": int(chunks)}
+
+
+def _long_term(root: Path) -> tuple[dict[str, Any], list[str]]:
+    try:
+        rows, issues = read_longterm(root)
+    except StateError as exc:
+        return {"path": str(root / LONGTERM_FILE), "entryCount": 0, "reasons": {}}, [str(exc)]
+    reasons = Counter(row.reason or "unknown" for row in rows.values())
+    layer = {
+        "path": str(root / LONGTERM_FILE),
+        "entryCount": len(rows),
+        "reasons": dict(sorted(reasons.items())),
+    }
+    return layer, issues
+
+
+def audit_workspace(root: Path, *, now: datetime) -> dict[str, Any]:
+    """Counts and issues of the recall layers, index, corpus and diary of ``root``."""
+    try:
+        check_workspace_folders(root)
+    except UnsafePathError as exc:
+        return _refused(root, str(exc))
+    store, issues = load_table(root, RECALL_STORE, readonly=True)
+    rows = list(store.rows.values())
+    dangling = [row for row in rows if not (root / row.path).is_file()]
+    corpus = root / STATE_DIR / "session-corpus"
+    long_term, long_issues = _long_term(root)
+    return {
+        "workspaceDir": str(root),
+        "storePath": str(state_path(root, RECALL_STORE)),
+        "updatedAt": store.updated_at,
+        "entryCount": len(rows),
+        "promotedCount": sum(1 for row in rows if row.promoted_at),
+        "spacedEntryCount": sum(1 for row in rows if len(row.recall_days) > 1),
+        "conceptTaggedEntryCount": sum(1 for row in rows if row.concept_tags),
+        "groundedEntryCount": sum(1 for row in rows if row.grounded_count > 0),
+        "danglingEntryCount": len(dangling),
+        "longTerm": long_term,
+        "index": _index_counts(root),
+        "corpusFiles": len(list(corpus.glob("*.txt"))) if corpus.is_dir() else 0,
+        "diaryPresent": (root / DREAMS_FILE).exists() or (root / DREAMS_FILE_LOWER).exists(),
+        "issues": issues + long_issues,
+    }
+
+
+def _refused(root: Path, reason: str) -> dict[str, Any]:
+    """The report of a workspace whose folders are refused: nothing read through the link."""
+    return {
+        "workspaceDir": str(root),
+        "storePath": str(state_path(root, RECALL_STORE)),
+        "updatedAt": None,
+        "entryCount": 0,
+        "promotedCount": 0,
+        "spacedEntryCount": 0,
+        "conceptTaggedEntryCount": 0,
+        "groundedEntryCount": 0,
+        "danglingEntryCount": 0,
+        "longTerm": {"path": str(root / LONGTERM_FILE), "entryCount": 0, "reasons": {}},
+        "index": None,
+        "corpusFiles": 0,
+        "diaryPresent": (root / DREAMS_FILE).exists() or (root / DREAMS_FILE_LOWER).exists(),
+        "issues": [reason],
+    }
+
+
+def audit_report(workspaces: Iterable[Workspace], *, now: datetime) -> tuple[dict[str, Any], str]:
+    """The ``memory status`` document and text for ``workspaces``."""
+    reports = [audit_workspace(ws.root, now=now) for ws in workspaces]
+    text = "\n".join(
+        f"{r['workspaceDir']}: {r['entryCount']} short-term entries "
+        f"({r['promotedCount']} promoted, {r['spacedEntryCount']} spaced, "
+        f"{r['danglingEntryCount']} dangling), {r['longTerm']['entryCount']} long-term, "
+        f"index {r['index']['chunks'] if r['index'] else 'absent'}, "
+        f"diary {'present' if r['diaryPresent'] else 'absent'}"
+        + "".join(f"\n  ! {issue}" for issue in r["issues"])
+        for r in reports
+    )
+    return {"now": format_instant(now), "workspaces": reports}, text

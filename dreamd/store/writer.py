@@ -1,0 +1,247 @@
+"""The only writer of workspace files: compare-and-swap, temp file + fsync + rename.
+
+Rules:
+
+* Every replaced file is checked against the digest it was planned from, first for the whole
+  plan and again just before its own rename; a mismatch (a person or agent edited it while the
+  sweep planned) raises :class:`ConflictError` and nothing of theirs is overwritten.
+* A write whose bytes equal what is on disk is skipped, so a no-op sweep touches nothing.
+* Data goes to a temp file in the same directory, is fsynced, renamed over the target, and the
+  directory is fsynced: a crash leaves the old file or the new one, never half of either. A
+  temp file a crash left behind is removed by the next write of the same file.
+* Symlinked targets are refused, and so is a plan whose files sit in (or under) a symlinked
+  folder (:func:`dreamd.layout.check_workspace_folders`). ``MEMORY.md`` is copied to
+  ``memory/.dreams/backups/`` (the last 8 kept) before it is replaced. State files are saved
+  last, then events are appended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from msgspec.structs import replace
+
+from dreamd.engine.plan import FileWrite, SweepPlan
+from dreamd.engine.state import (
+    DAILY_CHECKPOINTS,
+    PHASE_SIGNALS,
+    RECALL_STORE,
+    SESSION_CHECKPOINTS,
+    SESSION_SEEN,
+    DailyCheckpoint,
+    RowT,
+    Table,
+    TableFormat,
+)
+from dreamd.engine.text.snippets import content_hash
+from dreamd.errors import ConflictError, StateError, UnsafePathError, WorkspaceError
+from dreamd.layout import BACKUP_DIR, check_workspace_folders, daily_note_day, resolve_inside
+from dreamd.store.events import append_events
+from dreamd.store.longterm import append_longterm
+from dreamd.store.statefiles import state_path
+
+__all__ = ["ApplyResult", "apply_plan", "current_digest", "save_table", "write_atomic"]
+
+BACKUPS_KEPT = 8
+STALE_TEMP_SECONDS = 600
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+def current_digest(path: Path) -> str | None:
+    """sha256 of the file's bytes, ``None`` when it does not exist."""
+    try:
+        return content_hash(path.read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(
+    path: Path,
+    data: bytes,
+    *,
+    mode: int | None = None,
+    before_rename: Callable[[], object] | None = None,
+) -> None:
+    """Replace ``path`` with ``data`` atomically (see the module rules).
+
+    ``before_rename`` runs after the temp file is durable and just before the rename; raising
+    there (a compare-and-swap that failed) removes the temp file and leaves ``path`` untouched.
+    An OS failure (full disk, read-only file system, permissions) leaves the old file in place
+    and becomes a :class:`WorkspaceError` naming the file and the reason.
+    """
+    if path.is_symlink():
+        raise UnsafePathError(f"refusing to write through the symlink {path}")
+    try:
+        _replace(path, data, mode, before_rename)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise WorkspaceError(f"cannot write {path}: {reason}; the previous file is intact") from exc
+
+
+def _clear_leftovers(path: Path) -> None:
+    """Remove temp files a crashed writer left beside ``path`` (older than a few minutes)."""
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+
+
+def _replace(
+    path: Path, data: bytes, mode: int | None, before_rename: Callable[[], object] | None = None
+) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _clear_leftovers(path)
+    if mode is None:
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_UMASK
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        if before_rename is not None:
+            before_rename()
+        Path(temp).replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            Path(temp).unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def save_table(root: Path, fmt: TableFormat[RowT], table: Table[RowT]) -> bool:
+    """Write a state table if its bytes changed; returns whether it wrote."""
+    path = state_path(root, fmt)
+    data = fmt.encode(table)
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror}") from exc
+    write_atomic(path, data, mode=0o600)
+    return True
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What applying a plan changed."""
+
+    changed: tuple[str, ...]
+    state_saved: tuple[str, ...]
+    events: int
+
+
+def _backup_memory(root: Path, data: bytes) -> None:
+    directory = root / BACKUP_DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    name = f"MEMORY.md.{stamp}.{content_hash(data)[:12]}.md"
+    write_atomic(directory / name, data, mode=0o600)
+    backups = sorted(directory.glob("MEMORY.md.*.md"), key=lambda p: p.stat().st_mtime_ns)
+    for old in backups[:-BACKUPS_KEPT]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+
+
+def _check(root: Path, write: FileWrite) -> bool:
+    """True when the write would change the file; raises when the file moved on since planning."""
+    target = resolve_inside(root, write.path)
+    if target.is_symlink():
+        raise UnsafePathError(f"{write.path} is a symlink; dreamd does not write through links")
+    try:
+        current = target.read_bytes()
+    except FileNotFoundError:
+        current = None
+    data = write.text.encode("utf-8")
+    if current == data:
+        return False
+    digest = content_hash(current) if current is not None else None
+    if digest != write.expected:
+        raise ConflictError(f"{write.path} changed on disk after it was read; not overwritten")
+    return True
+
+
+def apply_plan(root: Path, plan: SweepPlan, *, checkpoint_notes: bool = True) -> ApplyResult:
+    """Write ``plan`` into the workspace at ``root`` (caller holds the workspace lock)."""
+    check_workspace_folders(root, *(write.path for write in plan.writes))
+    for path, digest in plan.sources.items():
+        if current_digest(resolve_inside(root, path)) != digest:
+            raise ConflictError(f"{path} changed on disk after it was read; promotion re-planned")
+    pending = [write for write in plan.writes if _check(root, write)]
+    changed: list[str] = []
+    events: list[Mapping[str, Any]] = []
+    daily = plan.daily
+    for write in pending:
+        if not _check(root, write):
+            continue
+        target = resolve_inside(root, write.path)
+        before = target.stat() if target.exists() else None
+        if write.kind == "memory" and before is not None:
+            _backup_memory(root, target.read_bytes())
+        # checked again once the new bytes are durable: an edit made meanwhile is not lost
+        write_atomic(target, write.text.encode("utf-8"), before_rename=partial(_check, root, write))
+        changed.append(write.path)
+        events.extend(write.events)
+        if write.kind == "note" and daily is not None and checkpoint_notes:
+            daily = _follow_own_write(daily, write.path, before, target.stat())
+    saved = []
+    if plan.retired:  # before the store drops them: a crash here duplicates, never loses
+        append_longterm(root, plan.retired)
+    if plan.store is not None and save_table(root, RECALL_STORE, plan.store):
+        saved.append(RECALL_STORE.name)
+    if plan.signals is not None and save_table(root, PHASE_SIGNALS, plan.signals):
+        saved.append(PHASE_SIGNALS.name)
+    if daily is not None and save_table(root, DAILY_CHECKPOINTS, daily):
+        saved.append(DAILY_CHECKPOINTS.name)
+    if plan.session_seen is not None and save_table(root, SESSION_SEEN, plan.session_seen):
+        saved.append(SESSION_SEEN.name)
+    checkpoints = plan.session_checkpoints
+    if checkpoints is not None and save_table(root, SESSION_CHECKPOINTS, checkpoints):
+        saved.append(SESSION_CHECKPOINTS.name)
+    count = append_events(root, events)
+    return ApplyResult(tuple(changed), tuple(saved), count)
+
+
+def _follow_own_write(
+    daily: Table[DailyCheckpoint], path: str, before: os.stat_result | None, after: os.stat_result
+) -> Table[DailyCheckpoint]:
+    """Move a note's checkpoint past dreamd's own inline write, so it is not re-ingested.
+
+    Only when the checkpoint described the note exactly as it was before the write (or dreamd
+    created the note): a person's edit made earlier still triggers ingestion.
+    """
+    row = daily.rows.get(path)
+    mtime_ms, size = after.st_mtime_ns / 1e6, after.st_size
+    if before is None:
+        day = daily_note_day(path)
+        moved = DailyCheckpoint(mtime_ms=mtime_ms, size=size, last_dreaming_day_ingested=day)
+    elif row is not None and (row.mtime_ms, row.size) == (before.st_mtime_ns / 1e6, before.st_size):
+        moved = replace(row, mtime_ms=mtime_ms, size=size)
+    else:
+        return daily
+    return daily.with_rows({**daily.rows, path: moved}, updated_at=daily.updated_at)

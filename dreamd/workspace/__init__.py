@@ -1,0 +1,12 @@
+"""Workspaces as found on the host: discovery, the one reader, OpenClaw's install, transcripts.
+
+Lives here: ``discovery`` (which directories to dream and which agents share each), ``reader``
+(the only reader of workspace files: builds the :class:`~dreamd.engine.snapshot.Snapshot`),
+``openclaw`` (an OpenClaw install's ``openclaw.json``), ``sessions`` (agents' session
+transcripts, read from their checkpoints).
+
+May import: :mod:`dreamd.store`, :mod:`dreamd.engine` and the shared top-level modules.
+
+The rule: reading never writes; a symlinked protected file or folder, or a path leaving the
+workspace, is refused here as the writer would refuse it.
+"""
