@@ -6,7 +6,7 @@
 and ``launchd/org.dreamd.dreamd.plist`` (a LaunchAgent for Homebrew on Apple silicon) are
 rendered from the templates in ``dreamd/service/templates``, which ``dreamd service install``
 uses on each host. Edit the templates, then run ``python packaging/service_files.py``;
-``tests/test_units.py`` runs it with ``--check``.
+``tests/service/test_systemd.py`` runs it with ``--check``.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakes.server import serve_app
+
 
 def chat_reply(content: str, model: str = "test-model", tokens: int = 50) -> dict[str, Any]:
     """A chat-completions answer carrying ``content``."""
@@ -55,26 +57,22 @@ def serve(script: list[Any]) -> Iterator[FakeModel]:
     fake = FakeModel(script)
     loop = asyncio.new_event_loop()
     ready = threading.Event()
-    runner_box: list[web.AppRunner] = []
+    done = asyncio.Event()
 
-    async def start() -> None:
+    async def serve_until_done() -> None:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", fake.handle)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        fake.url = f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
-        runner_box.append(runner)
-        ready.set()
+        async with serve_app(app) as port:
+            fake.url = f"http://127.0.0.1:{port}/v1"
+            ready.set()
+            await done.wait()
 
-    thread = threading.Thread(target=lambda: (loop.run_until_complete(start()), loop.run_forever()))
+    thread = threading.Thread(target=lambda: loop.run_until_complete(serve_until_done()))
     thread.start()
     ready.wait(10)
     try:
         yield fake
     finally:
-        asyncio.run_coroutine_threadsafe(runner_box[0].cleanup(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
+        loop.call_soon_threadsafe(done.set)
         thread.join(10)
         loop.close()

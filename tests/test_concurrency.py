@@ -13,16 +13,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
+from tests.processes import running_daemon
 
 ROUNDS = 3
 HUMAN = "# Long-Term Memory\n\n- I prefer short answers.\n- Keep the billing runbook current.\n"
@@ -96,13 +97,16 @@ def _finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
-def _wait(predicate: object, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():  # type: ignore[operator]
-            return True
-        time.sleep(0.1)
-    return False
+@contextmanager
+def _reaped(helpers: list[subprocess.Popen[str]]) -> Iterator[None]:
+    """Kill any helper process still running when the block ends."""
+    try:
+        yield
+    finally:
+        for helper in helpers:
+            if helper.poll() is None:
+                helper.kill()
+                helper.communicate()
 
 
 def _check_state(root: Path) -> int:
@@ -132,19 +136,11 @@ def test_sweep_promote_and_appends_at_once(tmp_path: Path, isolated_home: Path) 
         "TZ": "UTC",
     }
     env.pop("DREAMD_NOW", None)
-    daemon = subprocess.Popen(
-        [sys.executable, "-m", "dreamd", "run"],
-        env=env,
-        cwd=tmp_path,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
     appended: dict[str, list[str]] = {"MEMORY.md": [], f"memory/{today}.md": []}
     facts: list[str] = []
     codes: Counter[str] = Counter()
     helpers: list[subprocess.Popen[str]] = []
-    try:
-        assert _wait((isolated_home / "run" / "dreamd.sock").exists, 20), "no daemon socket"
+    with running_daemon(env, cwd=tmp_path), _reaped(helpers):
         for round_index in range(ROUNDS):
             facts += _add_candidates(root, round_index)
             tag = f"r{round_index}"
@@ -182,17 +178,6 @@ def test_sweep_promote_and_appends_at_once(tmp_path: Path, isolated_home: Path) 
             _cli(env, "--workspace", str(root), "memory", "promote", "--apply")
         )
         assert code == 0, err
-    finally:
-        for helper in helpers:
-            if helper.poll() is None:
-                helper.kill()
-                helper.communicate()
-        daemon.send_signal(signal.SIGTERM)
-        exit_code = daemon.wait(timeout=20)
-        log = daemon.stderr.read() if daemon.stderr else ""
-        if daemon.stderr:
-            daemon.stderr.close()
-    assert exit_code == 0, log
 
     for relpath, lines in appended.items():
         text = (root / relpath).read_text(encoding="utf-8").splitlines()

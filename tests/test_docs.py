@@ -47,3 +47,16 @@ def test_every_command_is_in_the_readme() -> None:
     memory = verbs["memory"]._subparsers._group_actions[0].choices
     for sub in memory:
         assert f"`dreamd memory {sub}" in README, sub
+
+
+def test_bad_input_catalogue_names_tests_that_exist() -> None:
+    """Every ``file.py::test`` the bad-input catalogue cites is a test function in that file."""
+    catalogue = (ROOT / "docs" / "bad-input.md").read_text(encoding="utf-8")
+    cited = set(re.findall(r"`((?:[a-z]+/)?test_\w+\.py)::(test_\w+)", catalogue))
+    assert len(cited) > 40
+    missing = [
+        f"{file}::{name}"
+        for file, name in sorted(cited)
+        if f"def {name}(" not in (ROOT / "tests" / file).read_text(encoding="utf-8")
+    ]
+    assert missing == []

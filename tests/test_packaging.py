@@ -23,7 +23,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from dreamd import __version__
-from tests.test_units import require_tool, verify
+from tests.service.test_systemd import require_tool, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 DEBIAN_PYTHON = "/usr/bin/python3"

@@ -23,6 +23,7 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from dreamd_discord.sdk import discord
+from tests.fakes.server import serve_app
 
 APP_ID = 900_000_000_000_000_001
 BOT_ID = 900_000_000_000_000_002
@@ -114,17 +115,12 @@ class FakeDiscord:
         app.router.add_post(f"{base}/users/@me/channels", self._open_dm)
         app.router.add_post(f"{base}/channels/{{channel}}/messages", self._send)
         app.router.add_get("/gateway", self._gateway)
-        runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        try:
-            yield self
-        finally:
-            if self._socket is not None:
-                await self._socket.close()
-            await runner.cleanup()
+        async with serve_app(app) as self.port:
+            try:
+                yield self
+            finally:
+                if self._socket is not None:
+                    await self._socket.close()
 
     # REST
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakes.server import serve_app
+
 BOT_ID = 700_000_001
 USERNAME = "dreamd_test_bot"
 
@@ -60,15 +62,8 @@ class FakeTelegram:
         """Listen on an ephemeral loopback port for the ``async with`` body."""
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._method)
-        runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        try:
+        async with serve_app(app) as self.port:
             yield self
-        finally:
-            await runner.cleanup()
 
     async def _method(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]

@@ -30,7 +30,7 @@ from dreamd.service.systemd import (
     systemd_word,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MAX_EXPOSURE = 2.0  # `systemd-analyze security` scale: 0 (locked down) to 10 (exposed)
 
 

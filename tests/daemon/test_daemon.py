@@ -7,8 +7,6 @@ import os
 import signal
 import socket
 import stat
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -18,6 +16,7 @@ import pytest
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
+from tests.processes import run_cli, running_daemon, wait_until
 
 FACT = "- The billing service runs on Postgres 16 on host db-02."
 
@@ -66,26 +65,6 @@ def _messages(sock: socket.socket) -> list[str]:
             return found
 
 
-def _cli(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dreamd", *argv],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
-def _wait(predicate: object, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():  # type: ignore[operator]
-            return True
-        time.sleep(0.2)
-    return False
-
-
 def test_daemon_end_to_end(
     tmp_path: Path, isolated_home: Path, notify_socket: socket.socket
 ) -> None:
@@ -103,35 +82,27 @@ def test_daemon_end_to_end(
         "TZ": "UTC",
     }
     env.pop("DREAMD_NOW", None)
-    daemon = subprocess.Popen(
-        [sys.executable, "-m", "dreamd", "run"],
-        env=env,
-        cwd=tmp_path,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        sock_path = isolated_home / "run" / "dreamd.sock"
-        assert _wait(sock_path.exists, 20), "the daemon never opened its socket"
+    sock_path = isolated_home / "run" / "dreamd.sock"
+    with running_daemon(env, cwd=tmp_path) as daemon:
         assert stat.S_IMODE(sock_path.stat().st_mode) == 0o600
         messages = _messages(notify_socket)
         assert any(m.startswith("READY=1") for m in messages)
 
-        status = _cli(env, "--json", "status")
+        status = run_cli(env, "--json", "status")
         assert status.returncode == 0, status.stderr
         document = json.loads(status.stdout)
         assert document["daemon"]["pid"] == daemon.pid
         assert document["status"] == "ok"
 
         config.write_text("[dreaming\n")  # a broken config: the reload is refused
-        daemon.send_signal(signal.SIGHUP)
+        daemon.process.send_signal(signal.SIGHUP)
         time.sleep(1)
-        assert daemon.poll() is None
+        assert daemon.process.poll() is None
         config.write_text(CONFIG.format(every="2s"))
-        daemon.send_signal(signal.SIGHUP)
-        assert _wait(
+        daemon.process.send_signal(signal.SIGHUP)
+        assert wait_until(
             lambda: (
-                json.loads(_cli(env, "--json", "status").stdout)["daemon"]["scheduler"][
+                json.loads(run_cli(env, "--json", "status").stdout)["daemon"]["scheduler"][
                     "heartbeatSeconds"
                 ]
                 == 2.0
@@ -140,17 +111,10 @@ def test_daemon_end_to_end(
         )
 
         memory = root / "MEMORY.md"
-        assert _wait(memory.exists, 75), "no scheduled sweep promoted within a minute"
+        assert wait_until(memory.exists, 75, every=0.2), "no scheduled sweep promoted in a minute"
         assert "<!-- dreamd-memory-promotion:" in memory.read_text()
         assert any("WATCHDOG=1" in m for m in _messages(notify_socket))
-    finally:
-        daemon.send_signal(signal.SIGTERM)
-        code = daemon.wait(timeout=10)
-        log = daemon.stderr.read() if daemon.stderr else ""
-        if daemon.stderr:
-            daemon.stderr.close()
-    assert code == 0, log
-    assert "reload rejected" in log
+    assert "reload rejected" in daemon.log()
     assert any("STOPPING=1" in m for m in _messages(notify_socket))
     assert not sock_path.exists()
     assert list(root.rglob("*.tmp")) == []
@@ -162,10 +126,10 @@ def test_cli_works_without_a_daemon_and_refuses_now_for_run(
     """With no daemon, status works directly; `run --now` is refused."""
     (tmp_path / "ws" / "memory").mkdir(parents=True)
     env = {**os.environ, "DREAMD_HOME": str(isolated_home), "TZ": "UTC"}
-    status = _cli(env, "--json", "--workspace", str(tmp_path / "ws"), "status")
+    status = run_cli(env, "--json", "--workspace", str(tmp_path / "ws"), "status")
     assert status.returncode == 0, status.stderr
     assert "daemon" not in json.loads(status.stdout)
-    refused = _cli(env, "--now", "2026-11-29T03:00:00Z", "run")
+    refused = run_cli(env, "--now", "2026-11-29T03:00:00Z", "run")
     assert refused.returncode == 1
     assert "follows the real clock" in refused.stderr
 
@@ -174,15 +138,8 @@ def test_second_daemon_is_refused(tmp_path: Path, isolated_home: Path) -> None:
     """Only one `dreamd run` per host (per state dir) at a time."""
     (tmp_path / "ws" / "memory").mkdir(parents=True)
     env = {**os.environ, "DREAMD_HOME": str(isolated_home), "TZ": "UTC"}
-    argv = [sys.executable, "-m", "dreamd", "--workspace", str(tmp_path / "ws"), "run"]
-    first = subprocess.Popen(argv, env=env, stderr=subprocess.DEVNULL)
-    try:
-        assert _wait((isolated_home / "run" / "dreamd.sock").exists, 20)
-        second = subprocess.run(
-            argv, env=env, capture_output=True, text=True, timeout=30, check=False
-        )
+    argv = ("--workspace", str(tmp_path / "ws"))
+    with running_daemon(env, cwd=tmp_path, argv=argv):
+        second = run_cli(env, *argv, "run", timeout=30)
         assert second.returncode == 1
         assert "another `dreamd run` is active" in second.stderr
-    finally:
-        first.send_signal(signal.SIGTERM)
-        assert first.wait(timeout=10) == 0

@@ -11,9 +11,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -27,9 +24,10 @@ import pytest
 from dreamd.engine.hits import Hit
 from dreamd.engine.phases.diary import FALLBACK_ENTRY
 from dreamd.recall.record import record_search
+from tests.processes import run_cli, running_daemon
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACT = Path(__file__).resolve().parents[1] / "artifacts" / "dreams-page.png"
+ARTIFACT = Path(__file__).resolve().parents[2] / "artifacts" / "dreams-page.png"
 READ_TOKEN = "read-" + "r" * 24
 ADMIN_TOKEN = "admin-" + "a" * 24
 ZONE = "Europe/Berlin"
@@ -97,14 +95,7 @@ def _free_port() -> int:
 
 
 def _cli(env: dict[str, str], *argv: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "dreamd", *argv],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_cli(env, *argv)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -144,26 +135,15 @@ def daemon(tmp_path: Path, isolated_home: Path) -> Iterator[tuple[str, Path]]:
     _cli(env, "sweep")
     _cli(env, "--workspace", str(root), "memory", "rem-backfill", "--path", "memory",
          "--stage-short-term")  # fmt: skip
-    process = subprocess.Popen(
-        [sys.executable, "-m", "dreamd", "run"],
-        env=env,
-        cwd=tmp_path,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                status = _get(base, "/v1/status")
-                if not status["workspaces"][0].get("counting"):
-                    break
-            except (urllib.error.URLError, ConnectionError):
-                pass
-            assert time.monotonic() < deadline, "the daemon never answered on TCP"
-            assert process.poll() is None, "the daemon exited"
-            time.sleep(0.2)
+
+    def counted(_: object) -> bool:
+        try:
+            return not _get(base, "/v1/status")["workspaces"][0].get("counting")
+        except (urllib.error.URLError, ConnectionError):
+            return False
+
+    with running_daemon(env, cwd=tmp_path, ready=counted):
         _post(base, "/v1/sweep", None)  # the daemon's own sweep fills the phase summaries
         _recalled(
             root,
@@ -172,13 +152,6 @@ def daemon(tmp_path: Path, isolated_home: Path) -> Iterator[tuple[str, Path]]:
             ("when does search reindex", "reindex schedule", "sunday search job"),
         )
         yield base, root
-    finally:
-        process.terminate()
-        code = process.wait(timeout=15)
-        log = process.stderr.read() if process.stderr else ""
-        if process.stderr:
-            process.stderr.close()
-        assert code == 0, log
 
 
 def _next_three_oclock() -> str:

@@ -8,7 +8,6 @@ import contextlib
 import io
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -35,8 +34,9 @@ from dreamd.daemon.listener import (
     connection_caps,
 )
 from dreamd.errors import ConfigError
+from tests.daemon.test_api import ADMIN_TOKEN, READ_TOKEN, RecordingService
 from tests.fakes.host import make_daemon, make_host
-from tests.test_web import ADMIN_TOKEN, READ_TOKEN, RecordingService
+from tests.processes import run_cli, running_daemon, wait_until
 
 OLD_NOTE = "# {day}\n\n## Decisions\n- Decided to keep the deploy window on Tuesdays.\n"
 
@@ -277,15 +277,6 @@ def _daemon_env(tmp_path: Path, home: Path, port: int, extra: str = "") -> dict[
     return env
 
 
-def _wait(predicate: Any, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 LOW_LIMIT = (
     "import os, resource, sys\n"
     "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]\n"
@@ -310,17 +301,9 @@ def low_limit_daemon(tmp_path: Path, isolated_home: Path) -> Iterator[tuple[int,
     """``dreamd run`` with a soft open-files limit of 256: (pid, port, socket, log file)."""
     port = _free_port()
     env = _daemon_env(tmp_path, isolated_home, port)
-    log = tmp_path / "daemon.log"
-    with log.open("w") as stderr:
-        process = subprocess.Popen([sys.executable, "-c", LOW_LIMIT], env=env, stderr=stderr)
-    sock = isolated_home / "run" / "dreamd.sock"
-    try:
-        assert _wait(lambda: "control API on" in log.read_text(), 30), log.read_text()
-        yield process.pid, port, sock, log
-    finally:
-        process.send_signal(signal.SIGTERM)
-        code = process.wait(timeout=20)
-    assert code == 0, log.read_text()
+    command = (sys.executable, "-c", LOW_LIMIT)
+    with running_daemon(env, cwd=tmp_path, command=command) as daemon:
+        yield daemon.pid, port, isolated_home / "run" / "dreamd.sock", daemon.log_file
 
 
 def test_daemon_under_256_open_files_keeps_its_unix_socket(
@@ -348,7 +331,7 @@ def test_daemon_under_256_open_files_keeps_its_unix_socket(
     assert _parse(owner)[0] == 200
     assert owner_seconds < 2.0
     assert open_files < 256
-    assert _wait(
+    assert wait_until(
         lambda: (
             _parse(_blocking_exchange(socket.AF_INET, ("127.0.0.1", port), _request()))[0] == 200
         ),
@@ -381,14 +364,7 @@ def test_bind_errors_stop_the_daemon_with_exit_1(
         taken.listen()
         port = taken.getsockname()[1]
         env = _daemon_env(tmp_path, isolated_home, port, extra.format(long=long))
-        done = subprocess.run(
-            [sys.executable, "-m", "dreamd", "run"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        done = run_cli(env, "run")
     assert done.returncode == 1, done.stderr
     assert f"dreamd: error: {problem.format(port=port, long=long)}" in done.stderr.splitlines()
     assert not (isolated_home / "run" / "dreamd.sock").exists()

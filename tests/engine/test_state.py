@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from dreamd.engine.state import PHASE_SIGNALS, RECALL_STORE
 from dreamd.store.statefiles import load_table
 
-GOLDEN = Path(__file__).parent / "fixtures" / "openclaw-golden" / "workspace" / "memory" / ".dreams"
+GOLDEN = (
+    Path(__file__).parents[1] / "fixtures" / "openclaw-golden" / "workspace" / "memory" / ".dreams"
+)
 
 
 def test_openclaw_store_round_trips() -> None:

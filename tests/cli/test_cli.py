@@ -13,7 +13,7 @@ import pytest
 
 from dreamd.cli.main import main
 
-GOLDEN = Path(__file__).parent / "fixtures" / "openclaw-golden"
+GOLDEN = Path(__file__).parents[1] / "fixtures" / "openclaw-golden"
 AT = "2026-11-29T12:00:00Z"
 
 

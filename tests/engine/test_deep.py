@@ -13,7 +13,7 @@ from dreamd.engine.phases.deep import GATES, Thresholds, rank
 from dreamd.engine.state import RECALL_STORE
 from tests.builders import NOW, entry, table
 
-GOLDEN = Path(__file__).parent / "fixtures" / "openclaw-golden"
+GOLDEN = Path(__file__).parents[1] / "fixtures" / "openclaw-golden"
 STORE = GOLDEN / "workspace" / "memory" / ".dreams" / "short-term-recall.json"
 
 

@@ -15,6 +15,7 @@ from aiohttp import web
 
 from dreamd.errors import DreamdError
 from dreamd.host.jobs import JobBudget
+from tests.fakes.server import serve_app
 
 
 class SlowModel:
@@ -43,13 +44,8 @@ async def model() -> AsyncIterator[tuple[SlowModel, str]]:
     slow = SlowModel(delay=0.4)
     app = web.Application()
     app.router.add_post("/v1/chat/completions", slow.handle)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
-    yield slow, f"http://127.0.0.1:{port}/v1/chat/completions"
-    await runner.cleanup()
+    async with serve_app(app) as port:
+        yield slow, f"http://127.0.0.1:{port}/v1/chat/completions"
 
 
 async def _jobs(budget: JobBudget, url: str, count: int) -> None:
