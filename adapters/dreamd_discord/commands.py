@@ -62,6 +62,11 @@ def _dream(handler: Handler) -> app_commands.Group:
     async def search(interaction: Interaction, query: str) -> None:
         await handler.handle(interaction, "dream", ("search", *query.split()))
 
+    @group.command(name="about", description="What the memory bank knows about someone")
+    @app_commands.describe(entity="A person, host or project, as its page is named")
+    async def about(interaction: Interaction, entity: str) -> None:
+        await handler.handle(interaction, "dream", ("about", *entity.split()))
+
     @group.command(name="report", description="Latest diary entry and deep report")
     async def report(interaction: Interaction) -> None:
         await handler.handle(interaction, "dream", ("report",))

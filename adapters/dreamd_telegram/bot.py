@@ -39,7 +39,7 @@ _log = logging.getLogger("dreamd.telegram")
 READY_SECONDS = 60.0
 BOT_COMMANDS = (
     BotCommand("dreaming", "Dreaming: status, on, off, help"),
-    BotCommand("dream", "Memory: status, search, report, rag status, explain, now"),
+    BotCommand("dream", "Memory: status, search, about, report, rag status, explain, now"),
     BotCommand("help", "What this bot does and what you may ask it"),
 )
 _ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)

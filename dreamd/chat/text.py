@@ -19,6 +19,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from dreamd.clock import parse_instant
+from dreamd.engine.explain import verdict_lines
 from dreamd.redaction import redact
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "label_of",
     "outward",
     "refusal",
+    "render_about",
     "render_candidates",
     "render_dream_status",
     "render_explain",
@@ -71,6 +73,7 @@ _USAGE: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "dream": (
         ("Usage: /dream status", ("dream status",)),
         ("Usage: /dream search <query>", ("dream search",)),
+        ("Usage: /dream about <entity>", ("dream about",)),
         ("Usage: /dream report", ("dream report",)),
         ("Usage: /dream rag status", ("dream rag status",)),
         ("Usage: /dream explain [selector]", ("dream explain",)),
@@ -171,6 +174,20 @@ def render_search(document: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_about(name: str, pages: Sequence[Mapping[str, Any]]) -> str:
+    """What each readable workspace's bank page says about ``name``: summary, then facts."""
+    if not pages:
+        return f'Nothing in the memory bank about "{name}" yet.'
+    several = len(pages) > 1
+    blocks = []
+    for page in pages:
+        head = f"[{page['label']}] " if several else ""
+        lines = [f"{head}{page['title']} ({page['path']})", _snippet(page["summary"])]
+        lines += [f"- {_snippet(item)}" for item in page["items"]]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
 def adapter_lines(adapters: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """One ``- chat <name>: <state>`` line per adapter, with its last error."""
     lines = []
@@ -208,6 +225,14 @@ def render_dream_status(status: Mapping[str, Any], *, zone: tzinfo) -> str:
                 f"{ws['diaryEntries']} entries; MEMORY.md {ws['memoryChars']} chars; "
                 f"last sweep {show_time(ws['lastSweep'], zone)}"
             )
+        graph = ws.get("graph")
+        if graph:
+            c = graph["counts"]
+            lines.append(
+                f"  graph: {c['entities']} entities, {c['facetPoints']} facet points, "
+                f"{c['facets']} facets, {c['episodes']} episodes, {c['edges']} edges; "
+                f"health {graph['health'] or 'not scored yet'}; {graph['patterns']} patterns"
+            )
         lines += [f"  ! {message}" for message in (ws.get("health") or {}).values()]
     lines += adapter_lines((status.get("daemon") or {}).get("adapters") or {})
     return "\n".join(lines)
@@ -229,6 +254,8 @@ def render_report(reports: Sequence[Mapping[str, Any]], *, zone: tzinfo) -> str:
         lines.append("Deep Sleep:")
         deep = (report.get("deep") or "").strip()
         lines.append(deep or "(no deep report yet)")
+        if report.get("dream"):
+            lines += ["Dream report:", report["dream"].replace("## ", "").strip()]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) or "No workspaces you may read."
 
@@ -272,7 +299,6 @@ def render_explain(document: Mapping[str, Any]) -> str:
     c = document["candidate"]
     t = document["thresholds"]
     components = " ".join(f"{k}={v:.3f}" for k, v in c["components"].items())
-    verdict = document["rejection"]
     return "\n".join(
         [
             f"Promotion Explain ({document['label']})",
@@ -284,7 +310,7 @@ def render_explain(document: Mapping[str, Any]) -> str:
             f"components: {components}",
             f"thresholds: minScore={t['minScore']} minRecallCount={t['minRecallCount']} "
             f"minUniqueQueries={t['minUniqueQueries']} maxAgeDays={t['maxAgeDays']:g}",
-            f"verdict: {'promotable' if verdict is None else 'not promoted: ' + verdict}",
+            *(_snippet(line) for line in verdict_lines(document)),
         ]
     )
 

@@ -177,6 +177,7 @@ async def test_commands_are_synced_once_with_their_groups(
             ("rag", 2),
             ("status", 1),
             ("search", 1),
+            ("about", 1),
             ("report", 1),
             ("explain", 1),
             ("now", 1),

@@ -5,6 +5,8 @@
 confirmed and forgotten) and long-polls up to its ``timeout``; :meth:`FakeTelegram.say` queues a message with its ``bot_command`` entity and
 :meth:`FakeTelegram.answer` waits for what the bot sends to that chat. Set
 :attr:`FakeTelegram.conflict` to answer ``getUpdates`` with 409, as when another process polls.
+:attr:`FakeTelegram.most_pollers` is the most ``getUpdates`` calls ever in flight at once (a
+poller that dies is dropped when its connection closes).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class FakeTelegram:
         self.admins: set[tuple[int, int]] = set()
         self.conflict = False  # see start_conflict
         self.polling = asyncio.Event()
+        self.pollers = 0
+        self.most_pollers = 0
         self.sent: defaultdict[int, asyncio.Queue[str]] = defaultdict(asyncio.Queue)
         self._updates: list[dict[str, Any]] = []
         self._arrived = asyncio.Condition()
@@ -95,6 +99,14 @@ class FakeTelegram:
         return _ok(True)
 
     async def _get_updates(self, form: dict[str, str]) -> web.Response:
+        self.pollers += 1
+        self.most_pollers = max(self.most_pollers, self.pollers)
+        try:
+            return await self._poll(form)
+        finally:
+            self.pollers -= 1
+
+    async def _poll(self, form: dict[str, str]) -> web.Response:
         if self.conflict:
             return _error(409, "Conflict: terminated by other getUpdates request")
         offset = int(form.get("offset", "0") or 0)

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from dreamd.redaction import holds_secret
+
 __all__ = ["CATEGORIES", "Cues", "Lean", "Lexicon", "heading_cues", "is_sensitive", "read_cues"]
 
 Lean = Literal["likely_durable", "unclear", "likely_situational"]
@@ -169,15 +171,6 @@ _SPECIFICS = re.compile(
     r"|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:com|net|org|io|dev|local|internal|lan)\b"  # a host
 )
 _QUESTION = re.compile(r"[?？]\s*$")
-_SENSITIVE = re.compile(
-    r"\b(?:sk-[A-Za-z0-9_-]{12,}|ghp_\w{12,}|github_pat_\w{12,}|xox[abprs]-[\w-]{8,}"
-    r"|AKIA[0-9A-Z]{12,}|AIza[\w-]{20,}|hf_[A-Za-z0-9]{16,}|eyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]+)"
-    r"|-----BEGIN [A-Z ]*PRIVATE KEY"
-    r"|\b(?:password|passwd|passphrase|secret|api[_ -]?key|token)\s*[:=]\s*\S",
-    re.IGNORECASE,
-)
-
-
 _TOKEN = re.compile(r"\w+(?:['\-]\w+)*")
 
 
@@ -325,5 +318,6 @@ def read_cues(text: str, heading: str | None = None, *, open_task: bool = False)
 
 
 def is_sensitive(text: str) -> bool:
-    """True for text that looks like it holds a credential: it is never copied anywhere."""
-    return _SENSITIVE.search(text) is not None
+    """True for text that holds a secret or personal data (:func:`dreamd.redaction.holds_secret`,
+    the one redaction): it is never copied anywhere."""
+    return holds_secret(text)

@@ -14,6 +14,7 @@ An entry is the grounded preview of one historical note, in the diary's entry sh
 
 Rules:
 
+* An entry's text passes the one redaction (:mod:`dreamd.redaction`) before it is written.
 * OpenClaw's ``openclaw:dreaming:backfill-entry`` marker is recognised like dreamd's own. The
   source is the note's workspace path (or its absolute path when it lies outside), with ``%``,
   spaces and ``>`` percent-encoded.
@@ -39,6 +40,7 @@ from urllib.parse import quote, unquote
 from dreamd.clock import parse_day
 from dreamd.engine.grounded.preview import GroundedNote, section_lines
 from dreamd.engine.text.blocks import find_blocks, read_block, replace_block
+from dreamd.redaction import redact
 
 __all__ = [
     "BACKFILL_MARKER",
@@ -77,9 +79,10 @@ def _date_line(day: str) -> str:
 
 
 def entry_lines(note: GroundedNote) -> list[str]:
-    """One backfill entry's lines, without the blank line that follows it."""
+    """One backfill entry's lines, without the blank line that follows it; its text passes
+    :func:`dreamd.redaction.redact` (a statement never holds a secret, and this keeps it so)."""
     head = ["---", "", f"*{_date_line(note.day)}*", "", backfill_marker(note.day, note.path), ""]
-    return head + section_lines(note, headings=False)
+    return head + redact("\n".join(section_lines(note, headings=False))).split("\n")
 
 
 def _key_of(lines: Sequence[str]) -> tuple[str, str] | None:

@@ -1,15 +1,16 @@
 """Statements: the units a daily note is read in by the grounded preview.
 
-A list item is one statement (its marker and task box dropped); consecutive prose lines form
-one statement of at most 4 lines and 280 characters. Skipped: headings (they only lend their
-cues to the statements under them), lines under 8 characters, HTML comments, tables, block
-quotes, fenced code, front matter, managed blocks, dreaming's own output and trace noise
-(:mod:`dreamd.engine.text.contamination`), and anything that looks like a credential. A
-statement's text is exactly a form :func:`dreamd.engine.phases.chunks.range_forms` gives for its
-lines (a list item without its marker, prose lines joined by spaces), so the deep phase can
-re-hydrate it. Its topics are
-its first 8 distinct words of 4+ letters that are not stop words (a cheap cousin of concept
-tags: a year of notes is read in well under a second). Pure.
+A list item is one statement (its marker and task box dropped); consecutive prose lines form one
+statement of at most 4 lines and 280 characters. Skipped: headings (they only lend their cues to
+the statements under them), lines under 8 characters, HTML comments, tables, block quotes,
+fenced code, front matter, managed blocks, dreaming's own output and trace noise
+(:mod:`dreamd.engine.text.contamination`), and every line that holds a secret or personal data
+(:mod:`dreamd.redaction`, read on the whole note first, so no line of a key block or of a token
+split over two lines is ever a statement). A statement's text is exactly a form
+:func:`dreamd.engine.phases.chunks.range_forms` gives for its lines (a list item without its
+marker, prose lines joined by spaces), so the deep phase can re-hydrate it. Its topics are its
+first 8 distinct words of 4+ letters that are not stop words (a cheap cousin of concept tags: a
+year of notes is read in well under a second). Pure.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dreamd.engine.grounded.cues import Cues, is_sensitive, read_cues
+from dreamd.engine.grounded.cues import Cues, read_cues
 from dreamd.engine.text.blocks import blank_managed
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.contamination import is_contaminated
 from dreamd.engine.text.snippets import collapse, strip_list_marker
+from dreamd.redaction import blank_secret_lines
 
 __all__ = ["Statement", "statements_of", "topics_of"]
 
@@ -77,7 +79,7 @@ def _statement(
         text = collapse(strip_list_marker(window[0]))
     else:
         text = collapse(" ".join(window))
-    if not text or is_contaminated(text) or is_sensitive(text):
+    if not text or is_contaminated(text):
         return None
     open_task = task is not None and task.group(1) == " "
     cues = read_cues(text, heading, open_task=open_task)
@@ -87,7 +89,8 @@ def _statement(
 
 def statements_of(text: str) -> list[Statement]:
     """Every statement of a note, in order (see the module rules)."""
-    lines = blank_managed(text.replace("\r\n", "\n").replace("\r", "\n")).split("\n")
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = blank_managed(blank_secret_lines(normal)).split("\n")
     found: list[Statement] = []
     heading: str | None = None
     run: list[int] = []

@@ -5,7 +5,9 @@ rejection category only. Promotions of the day that were *grounded-led* (most of
 came from historical replay, ``rem-backfill --stage-short-term``) are counted and named by
 source range, so a reviewer can tell them from promotions earned by organic recall. Bodies
 never contain the time of day, so a repeated sweep on the same dreaming day renders the same
-report. Pure string building.
+report. Every body passes the one redaction (:mod:`dreamd.redaction`): a row that reached the
+store from elsewhere (OpenClaw, a hand edit) is masked here, and a theme whose tag could be a
+fragment of a secret is left out. Pure string building.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dreamd.engine.phases.light import Staged
 from dreamd.engine.phases.rem import Theme, Truth
 from dreamd.engine.text.salience import HIGH, kind_of
+from dreamd.redaction import is_secret_tag, redact
 
 __all__ = ["deep_body", "light_body", "rem_body", "report_document"]
 
@@ -39,12 +42,13 @@ def light_body(staged: Sequence[Staged]) -> str:
         if kind in HIGH:
             lines.append(f"  - kind: {kind}")
         lines.append("  - status: staged")
-    return "\n".join(lines)
+    return redact("\n".join(lines))
 
 
 def rem_body(themes: Sequence[Theme], truths: Sequence[Truth]) -> str:
     """``### Reflections`` with themes, then ``### Possible Lasting Truths``."""
     lines = ["### Reflections"]
+    themes = [theme for theme in themes if not is_secret_tag(theme.tag)]
     if not themes:
         lines.append("- No strong patterns surfaced.")
     for theme in themes:
@@ -61,7 +65,7 @@ def rem_body(themes: Sequence[Theme], truths: Sequence[Truth]) -> str:
         entry = truth.entry
         ref = f"{entry.path}:{entry.start_line}-{entry.end_line}"
         lines.append(f"- {entry.snippet} [confidence={truth.confidence:.2f} evidence={ref}]")
-    return "\n".join(lines)
+    return redact("\n".join(lines))
 
 
 def deep_body(
@@ -94,7 +98,7 @@ def deep_body(
     if rejected:
         counts = ", ".join(f"{name} {count}" for name, count in sorted(rejected.items()))
         lines.append(f"- Not promoted: {counts}.")
-    return "\n".join(lines)
+    return redact("\n".join(lines))
 
 
 def report_document(phase: str, body: str) -> str:

@@ -5,14 +5,16 @@ subagent, dreaming, unknown) is only checkpointed at its end, so it is never rea
 interactive one, each message inside the lookback that is not noise
 (:mod:`dreamd.engine.text.salience`) is redacted (:mod:`dreamd.redaction`), cut to 280
 characters (at least 12), and appended to
-``memory/.dreams/session-corpus/<day>.txt`` as ``[<agent>/<session>#L<line>] User: <text>``
-(the day is the message's dreaming day, else the file's). Its corpus line is recorded as a
-``daily`` signal (query ``__dreaming_sessions__:<today>``, score 0.58, weighted up for
-high-salience messages; origin ``agent`` for assistant turns, and for user turns ``owner`` or
-``untrusted`` by :func:`dreamd.engine.transcripts.turn_origin`: in a group or several people's
-session only a configured owner's turns are the owner's). An untrusted turn's corpus line says
-``Guest:`` instead of ``User:``, so wherever that line is recalled later it stays untrusted
-(:data:`GUEST_LABEL`), and its row can never be promoted.
+``memory/.dreams/session-corpus/<day>.txt`` as ``[<agent>/<session>#L<line>] User: <text>`` (the
+day is the message's dreaming day, else the file's). Redaction reads the whole message, so a key
+block pasted into one is found before it is cut. Its corpus line is recorded as a ``daily``
+signal (query ``__dreaming_sessions__:<today>``, score 0.58, weighted up for high-salience
+messages; not when it holds a mask: a message that held a secret stays in the corpus, masked,
+and never enters the recall store; origin ``agent`` for assistant turns, and for user turns
+``owner`` or ``untrusted`` by :func:`dreamd.engine.transcripts.turn_origin`: in a group or
+several people's session only a configured owner's turns are the owner's). An untrusted turn's
+corpus line says ``Guest:`` instead of ``User:``, so wherever that line is recalled later it
+stays untrusted (:data:`GUEST_LABEL`), and its row can never be promoted.
 
 A message whose hash (agent, logical session, timestamp or line, text) was seen before is
 skipped, so rotated copies and rewritten files count once. At most 240 messages per sweep and

@@ -1,0 +1,336 @@
+"""Redaction: secrets and personal data are found and masked before anything is stored or sent.
+
+One function decides, and every path uses it: daily notes on their way to the recall store
+and the recall index, transcripts on their way to the session corpus, grounded backfill,
+reports, DREAMS.md, MEMORY.md (the entry and its trigger comment), chat replies, the control
+API, model prompts and ``dreamd redact``. :func:`find_secrets` returns the findings of a text;
+:func:`redact` masks them. Callers that cut a note into pieces run it on the *whole* note
+first (:func:`blank_secret_lines`), so a key block or a token split over two lines is found
+before any chunk could hold half of it.
+
+Families, each in its module (most specific first when two overlap):
+
+==============================  ===============================================================
+``blocks``                      key blocks (PEM, OpenSSH, PGP, PuTTY), service-account JSON,
+                                Kubernetes secrets, ``.pgpass``/``.netrc``, split tokens
+``vendors``                     about 120 vendor token shapes, JWTs, chat webhooks (our rules)
+``entropy``                     random-looking strings and base64-wrapped credentials
+                                (detect-secrets: plugins, entropy, filters)
+``pairs``                       announced ``user / password`` pairs (our rules)
+``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…
+``keys``                        values of secret-naming keys, in a dozen languages
+``defaults``                    fallbacks of secret-naming variables in code (our rules)
+``personal``                    e-mail and postal addresses, dates of birth, document numbers
+``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
+``wallets``                     wallet recovery phrases (the BIP39 list and checksum: mnemonic)
+==============================  ===============================================================
+
+Rules: a value found once is masked wherever it recurs in the same text (whole words only);
+findings never overlap (a key block or an assignment absorbs what lies inside it); masks keep
+the lines of the text (see :mod:`dreamd.redaction.finding`) and are never findings themselves,
+so redacting twice changes nothing. Precision matters as much as recall: counts
+(``max_tokens=4096``), names (``author: …``), paths (``pwd: /srv/app``), references
+(``${DB_PASSWORD}``), hashes, UUIDs, versions, SKUs, dates, private addresses, ports and prices
+stay. Pure: text in, findings out.
+
+May import: the standard library, its own modules and, lazily inside the functions that need
+them, detect-secrets, phonenumbers, python-stdnum and mnemonic. Nothing else of dreamd, so
+every layer can use it; importing it costs no library import.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
+
+from dreamd.redaction.finding import MASK, Finding, mask_of, mask_token
+
+__all__ = [
+    "MASK",
+    "Finding",
+    "blank_secret_lines",
+    "find_secrets",
+    "holds_mask",
+    "holds_secret",
+    "is_secret_tag",
+    "mask_findings",
+    "mask_token",
+    "redact",
+    "rules_fingerprint",
+]
+
+_PRIORITY = (
+    "private-key",
+    "service-account",
+    "k8s-secret",
+    "seed-phrase",
+    "split-token",
+    "url-credential",
+    "webhook",
+    "jwt",
+    "vendor-token",
+    "base64-credential",
+    "cli-credential",
+    "secret-assignment",
+    "netrc",
+    "pgpass",
+    "payment-card",
+    "iban",
+    "national-id",
+    "bank-account",
+    "document-number",
+    "date-of-birth",
+    "email",
+    "phone",
+    "postal-address",
+    "high-entropy",
+)
+_RANK = {kind: rank for rank, kind in enumerate(_PRIORITY)}
+_ABSORBING = frozenset(_PRIORITY[:13]) - {"webhook", "jwt", "vendor-token"}
+_NOT_REPEATED = frozenset({"private-key", "service-account", "split-token"})
+_MASKED = re.compile(r"\*{3}|…redacted…|.{6}….{4}", re.DOTALL)
+_MASK_LEFT = re.compile(r"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{6}…[^\s…]{4}|…redacted…")
+_RANDOM_TAG = re.compile(r"(?=[^-]*\d)(?=[^-]*[a-z])[a-z0-9_-]{16,}")
+# Vendor prefixes as a concept tag spells them (lower case, ``_`` as ``-``).
+_VENDOR_TAG = re.compile(
+    r"(?=.*\d)(?:(?:sk|rk|ghp|gho|ghu|ghs|ghr|github-pat|glpat|glptt|glsoat|glcbt|gldt|glrt"
+    r"|xox[abeoprs]|xapp|hf|npm|pypi|dckr-pat|lin-api|ntn|figd|pmak|glsa|shpat|sbp|pcsk|lsv2"
+    r"|tskey|dop-v1|r8|gsk|xai|pplx|whsec|hvs|sg)[-.](?:[a-z0-9]{2,8}[-.])?[a-z0-9]{6,}"
+    r"|(?:akia|asia|aiza|ya29)[a-z0-9.-]{8,}).*"
+)
+MAX_RESCAN_DEPTH = 1
+_LIBRARIES = ("detect_secrets", "phonenumbers", "stdnum", "mnemonic")
+
+
+def _lower(text: str) -> str:
+    """``text`` in lower case, one character for one (offsets stay valid)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def _detect(text: str, depth: int) -> list[Finding]:
+    from dreamd.redaction import (
+        blocks,
+        commands,
+        defaults,
+        entropy,
+        keys,
+        numbers,
+        pairs,
+        personal,
+        vendors,
+        wallets,
+    )
+
+    low = _lower(text)
+    runs = [(m.start(), m.end()) for m in vendors.runs(text)] if vendors.has_runs(text) else []
+
+    def is_token(candidate: str) -> bool:
+        """A vendor shape or a random string (the only families a wrapped token can be)."""
+        return bool(vendors.find_vendor_tokens(candidate, 0, len(candidate))) or (
+            entropy.is_random_token(candidate)
+        )
+
+    def rescan(decoded: str) -> bool:
+        return depth < MAX_RESCAN_DEPTH and bool(_detect(decoded, depth + 1))
+
+    found, public = blocks.find_blocks(text, low, runs=runs, is_token=is_token)
+    for start, end in runs:
+        tokens = vendors.find_vendor_tokens(text, start, end)
+        found += tokens
+        for piece in entropy.find_random_strings(text, start, end, public=public, rescan=rescan):
+            if not any(t.start < piece.end and piece.start < t.end for t in tokens):
+                found.append(piece)
+    if "://" in text:
+        found += commands.find_url_credentials(text)
+    found += keys.find_named_values(text, low)
+    found += commands.find_command_credentials(text, low)
+    found += personal.find_personal_data(text, low)
+    found += numbers.find_numbers(text)
+    found += wallets.find_seed_phrases(text, low)
+    found += pairs.find_credential_pairs(text, low)
+    found += defaults.find_fallback_secrets(text)
+    return found
+
+
+def _mask_spans(text: str) -> list[tuple[int, int]]:
+    if "…" not in text and "***" not in text:
+        return []
+    return [m.span() for m in _MASK_LEFT.finditer(text)]
+
+
+def _is_mask(text: str, finding: Finding, masks: list[tuple[int, int]]) -> bool:
+    """A mask, or a piece of one (``abcdef`` of ``abcdef…wxyz``): nothing left to hide."""
+    return bool(_MASKED.fullmatch(text[finding.start : finding.end])) or any(
+        start <= finding.start and finding.end <= end for start, end in masks
+    )
+
+
+def _resolve(text: str, found: Iterable[Finding]) -> list[Finding]:
+    """Non-overlapping findings, the most specific first, masks left out."""
+    masks = _mask_spans(text)
+    ordered = sorted(
+        (f for f in found if f.end > f.start and not _is_mask(text, f, masks)),
+        key=lambda f: (_RANK.get(f.kind, len(_RANK)), f.start, f.start - f.end),
+    )
+    kept: list[Finding] = []
+    for finding in ordered:
+        clashes = [k for k in kept if k.start < finding.end and finding.start < k.end]
+        if not clashes:
+            kept.append(finding)
+        elif (
+            finding.kind in _ABSORBING
+            and all(finding.start <= k.start and k.end <= finding.end for k in clashes)
+            and finding.end - finding.start > sum(k.end - k.start for k in clashes)
+        ):
+            kept = [k for k in kept if k not in clashes] + [finding]
+        elif finding.kind in _ABSORBING:
+            kept += _remainders(text, finding, clashes)
+    return sorted(_repeated(text, kept), key=lambda f: (f.start, f.end))
+
+
+def _remainders(text: str, finding: Finding, clashes: list[Finding]) -> list[Finding]:
+    pieces, pos = [], finding.start
+    for clash in sorted(clashes, key=lambda k: k.start):
+        if clash.start > pos and text[pos : clash.start].strip():
+            pieces.append(Finding(finding.kind, pos, clash.start))
+        pos = max(pos, clash.end)
+    if pos < finding.end and text[pos : finding.end].strip():
+        pieces.append(Finding(finding.kind, pos, finding.end))
+    return pieces
+
+
+def _repeated(text: str, kept: list[Finding]) -> list[Finding]:
+    """``kept`` plus every other whole-word occurrence of a value it masks."""
+    values = {
+        text[f.start : f.end]: f.kind
+        for f in kept
+        if f.kind not in _NOT_REPEATED and "\n" not in text[f.start : f.end]
+    }
+    values = {value: kind for value, kind in values.items() if len(value.strip()) >= 3}
+    if not values:
+        return kept
+    extra: list[Finding] = []
+    taken = sorted((k.start, k.end) for k in kept)
+    for value in sorted(values, key=len, reverse=True):
+        index = text.find(value)
+        while index >= 0:
+            end = index + len(value)
+            whole = not (index and text[index - 1].isalnum()) and not (
+                end < len(text) and text[end].isalnum()
+            )
+            if whole and not any(a < end and index < b for a, b in taken):
+                extra.append(Finding(values[value], index, end))
+                taken.append((index, end))
+            index = text.find(value, index + 1)
+    return kept + extra
+
+
+def find_secrets(text: str) -> list[Finding]:
+    """Every secret and personal datum of ``text``, in order, never overlapping."""
+    if len(text) < 4:
+        return []
+    return _resolve(text, _detect(text, 0))
+
+
+def redact(text: str) -> str:
+    """``text`` with every finding masked (its lines kept); see the module rules."""
+    return mask_findings(text, find_secrets(text))
+
+
+def mask_findings(text: str, findings: Sequence[Finding]) -> str:
+    """``text`` with ``findings`` (from :func:`find_secrets` on it) masked."""
+    if not findings:
+        return text
+    parts, pos = [], 0
+    for finding in findings:
+        value = text[finding.start : finding.end]
+        parts += [text[pos : finding.start], mask_of(finding.kind, value)]
+        pos = finding.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def holds_secret(text: str) -> bool:
+    """True when ``text`` holds anything :func:`redact` would mask."""
+    return bool(find_secrets(text))
+
+
+def holds_mask(text: str) -> bool:
+    """True when ``text`` holds what is left of a secret: a mask :func:`redact` wrote (``***``
+    standing alone, ``abcdef…wxyz``, ``…redacted…``). Such text was cut from a redacted copy
+    (the recall index, the session corpus) and no longer matches its source."""
+    return _MASK_LEFT.search(text) is not None
+
+
+def blank_secret_lines(text: str) -> str:
+    """``text`` with every line that a finding touches emptied (the newlines kept).
+
+    The note is read whole first, so the lines of a key block, a service-account object or a
+    token split over two lines are all blank before a chunker sees any of them.
+    """
+    findings = find_secrets(text)
+    if not findings:
+        return text
+    spans: list[tuple[int, int]] = []
+    for finding in findings:
+        first = text.rfind("\n", 0, finding.start) + 1
+        end = finding.end
+        if finding.kind == "private-key" and "END" in text[end : end + 12]:
+            end += 1  # the END marker's line goes with its block
+        last = text.find("\n", max(finding.start, end - 1))
+        spans.append((first, len(text) if last < 0 else last))
+    parts, pos = [], 0
+    for first, last in sorted(spans):
+        if last <= pos:
+            continue
+        first = max(first, pos)
+        parts += [text[pos:first], "\n" * text.count("\n", first, last)]
+        pos = last
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def is_secret_tag(tag: str) -> bool:
+    """True for a concept tag that could be a fragment of a secret, in any case.
+
+    Tags are lower case with ``_`` turned into ``-``, so each is tried as written, in upper
+    case and with ``_`` back; a tag that starts like a vendor token, or a long run of letters
+    and digits that is not a word, is never a trigger either.
+    """
+    variants = {tag, tag.upper(), tag.replace("-", "_"), tag.replace("-", "_").upper()}
+    if _RANDOM_TAG.fullmatch(tag) or (len(tag) >= 12 and _VENDOR_TAG.fullmatch(tag)):
+        return True
+    return any(holds_secret(v) for v in variants)
+
+
+@cache
+def rules_fingerprint() -> str:
+    """What identifies the rules in force: this package's files and the detectors installed.
+
+    Text redacted under the same fingerprint needs no second pass (redacting twice changes
+    nothing), so a store of redacted text (the recall index) keeps the fingerprint it was
+    redacted under and is redacted again, whole, when the rules change. Built from file names,
+    sizes and modification times (an edit or an upgrade changes them), without importing the
+    libraries.
+    """
+    from importlib.util import find_spec
+
+    parts = []
+    sources = (p for p in Path(__file__).parent.iterdir() if p.suffix == ".py")
+    for source in sorted(sources):
+        stat = source.stat()
+        parts.append(f"{source.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    for name in _LIBRARIES:
+        spec = find_spec(name)
+        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        if origin is None or not origin.exists():
+            parts.append(f"{name}:absent")
+            continue
+        stat = origin.stat()
+        parts.append(f"{name}:{origin}:{stat.st_size}:{stat.st_mtime_ns}")
+    return ";".join(parts)

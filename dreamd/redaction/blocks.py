@@ -1,0 +1,220 @@
+"""Secrets that span lines, found on the whole text before anything cuts it into chunks.
+
+* Key blocks: ``-----BEGIN … PRIVATE KEY-----`` to its ``END`` line (RSA, EC, DSA, OpenSSH,
+  PKCS#8, encrypted, PGP ``PRIVATE KEY BLOCK``, SSH2's ``---- BEGIN SSH2 ENCRYPTED PRIVATE KEY
+  ----``), whatever prefixes its lines carry (a list item, a quote, an indented fence, a JSON
+  string with ``\\n`` escapes). The body between the two marker lines is the finding; a block
+  cut off before its END line runs as far as its base64 lines do; a lone BEGIN line is a
+  finding by itself.
+* PuTTY key files: everything after the ``PuTTY-User-Key-File`` line up to ``Private-MAC``.
+* Google service-account objects (``"type": "service_account"`` or a ``"private_key"`` holding a
+  key): the whole JSON object, braces included.
+* Kubernetes ``kind: Secret`` documents: every value under ``data:`` and ``stringData:``.
+* ``.pgpass`` lines (``host:port:db:user:password``) and ``.netrc`` passwords.
+* A token split over two lines: a run ending one line and a run starting the next, when the
+  first is no token alone and the two joined make a vendor token or a random string
+  (:mod:`dreamd.redaction.vendors`, :mod:`dreamd.redaction.entropy`); the finding covers both.
+* A value on the line after its key (``Root password:`` then ``    Hx…!``).
+
+Certificates and public-key blocks are returned as *public* spans, so the random-looking lines
+inside them are not taken for secrets. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from dreamd.redaction.finding import BLOCK_MASK, Finding
+
+__all__ = ["find_blocks"]
+
+_BEGIN = re.compile(r"-{4,5} ?BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?) ?-{4,5}")
+_PUBLIC = re.compile(
+    r"-----BEGIN ((?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|PGP SIGNATURE"
+    r"|X509 CRL|CERTIFICATE REQUEST|SSH2 PUBLIC KEY))-----[\s\S]*?-----END \1-----"
+)
+_BODY_LINE = re.compile(r"[ \t>*+-]*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]+: .*|=[A-Za-z0-9+/]{4})[ \t]*")
+_PUTTY = re.compile(r"PuTTY-User-Key-File-\d: [^\n]*\n([\s\S]*?Private-MAC: *[0-9a-fA-F]+)")
+_SERVICE_ACCOUNT = re.compile(
+    r"\"type\"\s*:\s*\"service_account\"|\"private_key\"\s*:\s*\"-----BEGIN"
+)
+_DATA_ITEM = re.compile(r"\n([ \t]+)[\w.-]+:[ \t]*(\S[^\n]*)")
+_K8S_SECRET = re.compile(r"(?m)^kind:\s*Secret\s*$")
+_DATA_KEY = re.compile(r"(?m)^([ \t]*)(?:data|stringData):[ \t]*$")
+_PGPASS = re.compile(r"(?m)^[ \t]*[A-Za-z0-9.*_-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S+)[ \t]*$")
+_NETRC = re.compile(r"\bmachine\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(\S+)")
+_NEXT_LINE_KEY = re.compile(
+    r"(?im)^[ \t>*+-]*(?:[\w .'-]{0,30}\s)?(?:password|passwd|passphrase|pwd|pass|secret"
+    r"|token|api[ _-]?key|private[ _-]?key|passwort|kennwort|mot de passe|contraseña|senha)"
+    r"[ \t]*[:=][ \t]*\n[ \t>*+-]*(\S{6,})[ \t]*$"
+)
+_RUN_END = re.compile(r"([A-Za-z0-9_+/=-]{4,})[ \t]*$")
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,}")
+_KEY_AT_LINE_END = re.compile(r"[:=][ \t]*\n")
+_RUN_START = re.compile(r"[ \t>]*([A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,})")
+
+
+@cache
+def _end_marker(label: str) -> re.Pattern[str]:
+    return re.compile(r"-{4,5} ?END " + re.escape(label) + r" ?-{4,5}")
+
+
+def _key_blocks(text: str) -> list[Finding]:
+    found = []
+    for begin in _BEGIN.finditer(text):
+        label = begin.group(1)
+        end = _end_marker(label).search(text, begin.end())
+        body = text[begin.end() : end.start()] if end else ""
+        if end and body.strip(" \t\r\n\\n>") in ("", BLOCK_MASK):
+            continue
+        if not end and text.startswith(BLOCK_MASK, begin.end()):
+            continue  # a cut-off block already redacted
+        if end and begin.end() < end.start():
+            found.append(Finding("private-key", begin.end(), end.start()))
+            continue
+        stop, pos = begin.end(), begin.end()
+        while True:
+            newline = text.find("\n", pos)
+            if newline < 0:
+                break
+            line_end = text.find("\n", newline + 1)
+            line_end = len(text) if line_end < 0 else line_end
+            if not _BODY_LINE.fullmatch(text, newline + 1, line_end):
+                break
+            stop = pos = line_end
+        found.append(
+            Finding("private-key", begin.end(), stop)
+            if stop > begin.end()
+            else Finding("private-key", begin.start(), begin.end())
+        )
+    return found
+
+
+def _enclosing_object(text: str, inside: int) -> tuple[int, int] | None:
+    depth, start = 0, -1
+    for index in range(inside, -1, -1):
+        char = text[index]
+        if char == "}":
+            depth += 1
+        elif char == "{":
+            if depth == 0:
+                start = index
+                break
+            depth -= 1
+    if start < 0:
+        return None
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == "{":
+            depth += 1
+        elif text[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return start, index + 1
+    return None
+
+
+def _k8s_values(text: str) -> list[Finding]:
+    found = []
+    for kind in _K8S_SECRET.finditer(text):
+        doc_start = text.rfind("\n---", 0, kind.start())
+        doc_end = text.find("\n---", kind.end())
+        doc_end = len(text) if doc_end < 0 else doc_end
+        for data in _DATA_KEY.finditer(text, max(0, doc_start), doc_end):
+            indent = len(data.group(1))
+            item = _DATA_ITEM
+            pos = data.end()
+            while (row := item.match(text, pos)) and row.end() <= doc_end:
+                if len(row.group(1)) <= indent:
+                    break
+                found.append(Finding("k8s-secret", row.start(2), row.end(2)))
+                pos = row.end()
+    return found
+
+
+def _split_tokens(
+    text: str, runs: Sequence[tuple[int, int]], is_token: Callable[[str], bool]
+) -> list[Finding]:
+    """Pairs of runs across a line break that only make a token together."""
+    found = []
+    for start, end in runs:
+        after = len(text[end : end + 8]) - len(text[end : end + 8].lstrip(" \t"))
+        if text[end + after : end + after + 1] == "\n":
+            head = _RUN_END.search(text, start, end)
+            tail = _RUN_START.match(text, end + after + 1)
+            if head and tail:
+                found += _joined(text, head.start(1), end, tail.start(1), tail.end(1), is_token)
+        line_start = text.rfind("\n", 0, start)
+        if line_start >= 0 and not text[line_start + 1 : start].strip(" \t>"):
+            previous = text.rfind("\n", 0, line_start) + 1
+            head = _RUN_END.search(text, previous, line_start)
+            tail = _TOKEN_CHARS.match(text, start, end)
+            if head and tail:
+                found += _joined(text, head.start(1), head.end(1), start, tail.end(), is_token)
+    return found
+
+
+def _joined(
+    text: str,
+    head_start: int,
+    head_end: int,
+    tail_start: int,
+    tail_end: int,
+    is_token: Callable[[str], bool],
+) -> list[Finding]:
+    line_end = text.find("\n", tail_end)
+    rest = text[tail_end : len(text) if line_end < 0 else line_end]
+    if rest[:1] not in ("", " ", "\t", "\r"):
+        return []
+    if text[head_start - 1 : head_start] == "…":
+        return []  # the end of a mask (``whsec_…8XQY``), not the start of a token
+    head, tail = text[head_start:head_end], text[tail_start:tail_end]
+    if is_token(head + tail) and not is_token(head):
+        return [Finding("split-token", head_start, tail_end)]
+    return []
+
+
+def find_blocks(
+    text: str,
+    low: str,
+    *,
+    runs: Sequence[tuple[int, int]],
+    is_token: Callable[[str], bool],
+) -> tuple[list[Finding], list[tuple[int, int]]]:
+    """Multi-line findings, and the public spans (certificates, public keys)."""
+    found: list[Finding] = []
+    public: list[tuple[int, int]] = []
+    if "-----begin" in low or "---- begin" in low:
+        found += _key_blocks(text)
+        public = [(m.start(), m.end()) for m in _PUBLIC.finditer(text)]
+    if "putty-user-key-file" in low:
+        found += [Finding("private-key", m.start(1), m.end(1)) for m in _PUTTY.finditer(text)]
+    if "service_account" in low or '"private_key"' in low:
+        for match in _SERVICE_ACCOUNT.finditer(text):
+            span = _enclosing_object(text, match.start())
+            if span:
+                found.append(Finding("service-account", *span))
+    if "kind:" in low and "secret" in low:
+        found += _k8s_values(text)
+    if "machine" in low:
+        found += [Finding("netrc", m.start(1), m.end(1)) for m in _NETRC.finditer(text)]
+    if "\n" not in text:
+        return found, public
+    if text.count(":") >= 4:
+        found += [Finding("pgpass", m.start(1), m.end(1)) for m in _PGPASS.finditer(text)]
+    if _KEY_AT_LINE_END.search(text):
+        found += [
+            Finding("secret-assignment", m.start(1), m.end(1))
+            for m in _NEXT_LINE_KEY.finditer(text)
+        ]
+    taken = public + [
+        (f.start, f.end) for f in found if f.kind in ("private-key", "service-account")
+    ]
+    found += [
+        split
+        for split in _split_tokens(text, runs, is_token)
+        if not any(start < split.end and split.start < end for start, end in taken)
+    ]
+    return found, public

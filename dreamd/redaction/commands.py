@@ -1,0 +1,125 @@
+"""Credentials in command lines and URLs, where no key word names them.
+
+* URL userinfo: in ``scheme://user:password@host`` the password is masked (it may hold ``@``:
+  the last ``@`` before the host ends it), and so is a user name that is itself a token
+  (``https://<token>@github.com``).
+* Command-line forms whose flag is one letter: ``mysql -pPW``, ``curl -u user:PW``,
+  ``sshpass -p PW``, ``docker login -p PW``, ``redis-cli -a PW``, ``zip -P PW``, ``7z -pPW``,
+  ``sqlcmd -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``, ``openssl … pass:PW``,
+  ``htpasswd -b FILE USER PW``, ``rabbitmqctl add_user USER PW``, ``echo PW | sudo -S``,
+  ``ssh-keygen -N PW``, ``mc alias set NAME URL KEY SECRET``, ``net use … /user:U PW``,
+  ``wpa_passphrase SSID PW``, and ``root/PW`` (a well-known user, a slash, a value with three
+  kinds of characters). Long flags (``--password``) are :mod:`dreamd.redaction.keys`'.
+
+Each rule is tried only when its command's name is in the text. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from dreamd.redaction.finding import Finding
+
+__all__ = ["find_command_credentials", "find_url_credentials"]
+
+_V = r"(?:'(?P<q1>[^'\n]+)'|\"(?P<q2>[^\"\n]+)\"|(?P<bare>[^\s'\"|;&]+))"
+_REST = r"[^\n]*?\s"
+
+_RULES: tuple[tuple[str, str], ...] = (
+    (
+        "mysql",
+        r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb(?:-dump)?)\b"
+        + _REST
+        + r"-p(?!\s)"
+        + _V,
+    ),
+    (
+        "curl",
+        r"\b(?:curl|wget|http)\b" + _REST + r"(?:-u|--user)[\s=]+(?:'[^':\n]*:(?P<q1>[^'\n]+)'"
+        r"|\"[^\":\n]*:(?P<q2>[^\"\n]+)\"|[^\s:'\"]*:(?P<bare>\S+))",
+    ),
+    ("sshpass", r"\bsshpass\b" + _REST + r"-p\s*" + _V),
+    ("login", r"\blogin\b" + _REST + r"-p\s+" + _V),
+    ("redis-cli", r"\bredis-cli\b" + _REST + r"-a\s+" + _V),
+    ("zip", r"\b(?:zip|unzip|zipcloak)\b" + _REST + r"-P\s+" + _V),
+    ("7z", r"\b7z[az]?\b" + _REST + r"-p(?!\s)" + _V),
+    ("sql", r"\b(?:sqlcmd|bcp|osql|isql)\b" + _REST + r"-P\s*" + _V),
+    ("ldap", r"\bldap\w+\b" + _REST + r"-w\s+" + _V),
+    ("mongo", r"\bmongo(?:sh|dump|restore)?\b" + _REST + r"-p\s+" + _V),
+    ("-u", r"\b(?:smbclient|rpcclient|smbmap)\b" + _REST + r"-U\s+[^\s%]+%" + _V),
+    ("pass:", r"-pass(?:in|out)?\s+pass:" + _V),
+    ("htpasswd", r"\bhtpasswd\b\s+-\w*b\w*\s+\S+\s+\S+\s+" + _V),
+    ("rabbitmqctl", r"\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+" + _V),
+    ("sudo", r"\b(?:echo|printf)\s+" + _V + r"\s*\|\s*sudo\b[^\n]*?\s-S\b"),
+    ("ssh-keygen", r"\bssh-keygen\b" + _REST + r"-[NP]\s+" + _V),
+    ("net use", r"\bnet\s+use\b" + _REST + r"/user:\S+\s+" + _V),
+    ("wpa_passphrase", r"\bwpa_passphrase\s+\S+\s+" + _V),
+)
+_USER_SLASH = re.compile(
+    r"(?<![\w/.-])(?:root|admin|administrator|ubuntu|pi|sa|postgres|user|guest|test)/"
+    r"([^\s/]*[^\w\s/][^\s/]*|[^\s/]*\d[^\s/]*)(?=\s|$)"
+)
+_MC = re.compile(r"\bmc\s+alias\s+set\s+\S+\s+\S+\s+(\S+)\s+(\S+)")
+_SCHEME = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://$")
+_AUTHORITY_END = re.compile(r"[/?#\s\"'<>)\]]|$")
+_TOKEN_USER = re.compile(r"[A-Za-z0-9_-]{20,}")
+
+
+def _classes(value: str) -> tuple[bool, bool, bool, bool]:
+    return (
+        any(c.islower() for c in value),
+        any(c.isupper() for c in value),
+        any(c.isdigit() for c in value),
+        any(not c.isalnum() for c in value),
+    )
+
+
+@cache
+def _rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((word, re.compile(pattern)) for word, pattern in _RULES)
+
+
+def find_command_credentials(text: str, low: str) -> list[Finding]:
+    """Passwords given to commands by one-letter flags or positions (see the module rules)."""
+    found: list[Finding] = []
+    for word, pattern in _rules():
+        if word not in low:
+            continue
+        for match in pattern.finditer(text):
+            group = next(g for g in ("q1", "q2", "bare") if match.group(g) is not None)
+            found.append(Finding("cli-credential", match.start(group), match.end(group)))
+    if "/" in text:
+        for match in _USER_SLASH.finditer(text):
+            value = match.group(1)
+            if len(value) >= 6 and sum(map(bool, _classes(value))) >= 3:
+                found.append(Finding("cli-credential", match.start(1), match.end(1)))
+    if "mc" in low and "alias" in low:
+        for match in _MC.finditer(text):
+            for index in (1, 2):
+                found.append(Finding("cli-credential", match.start(index), match.end(index)))
+    return found
+
+
+def find_url_credentials(text: str) -> list[Finding]:
+    """Passwords (and token user names) in URL userinfo."""
+    found: list[Finding] = []
+    separator = text.find("://")
+    while separator >= 0:
+        start = separator + 3
+        separator = text.find("://", start)
+        if not _SCHEME.search(text, max(0, start - 40), start):
+            continue
+        end_match = _AUTHORITY_END.search(text, start)
+        end = end_match.start() if end_match else len(text)
+        authority = text[start:end]
+        at = authority.rfind("@")
+        if at <= 0:
+            continue
+        userinfo = authority[:at]
+        colon = userinfo.find(":")
+        if colon >= 0 and colon + 1 < len(userinfo):
+            found.append(Finding("url-credential", start + colon + 1, start + at))
+        elif colon < 0 and _TOKEN_USER.fullmatch(userinfo):
+            found.append(Finding("url-credential", start, start + at))
+    return found

@@ -1,0 +1,204 @@
+"""Random-looking strings no vendor shape explains, checked with detect-secrets.
+
+A run (see :mod:`dreamd.redaction.vendors`) is cut into *pieces* of base64 characters; a piece
+is a *suspect* when it is 16 or more characters long, mixes letters and digits (or both cases
+past 24 characters), is not made of words (``S3BucketReplicationConfig2``), is not hexadecimal
+(hashes, git SHAs, ETH addresses), not upper case and digits only (ULIDs, tracking numbers),
+not a UUID, and does not sit where harmless random text lives: a URL's path, a file path, a
+``data:`` URI, an ``sha512-`` integrity value, a crypt(3) hash, an SSH or age public key, a bech32
+address, or a span the
+caller marked as public (a certificate). Cheap checks come first, so ordinary notes never
+import the library.
+
+For each suspect, Yelp's detect-secrets decides (plugin objects built once, then cached): its
+credential plugins (AWS, Azure storage, Artifactory, IBM, SoftLayer, Cloudant, Twilio, Square,
+Mailchimp, basic auth) run on the line, and its high-entropy plugin's Shannon entropy must
+reach a bar that grows with the length of the piece; its filters drop sequential strings,
+UUIDs and values an ``…_id`` names. A suspect that is valid base64 of readable text is decoded
+and scanned again: a credential wrapped in base64 (a Kubernetes secret, a Docker ``auth``) is a
+``base64-credential``. Pure.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+from dreamd.redaction.finding import Finding
+
+__all__ = ["find_random_strings", "is_random_token"]
+
+_PIECE = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
+_SEGMENT_SPLIT = re.compile(r"[-_]")
+MIN_SEGMENT = 16
+_HARMLESS_START = re.compile(
+    r"sha(?:1|224|256|384|512)-|/|(?:bc|tb|ltc|age)1[02-9ac-hj-np-z]{20,}$"
+)
+_WORDY = re.compile(r"[A-Z]?[a-z]*[aeiouy][a-z]*(?<=[a-z]{3})|[A-Z]{3,}(?![a-z])")
+_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+_UPPER_DIGITS = re.compile(r"[A-Z0-9]+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HARMLESS_BEFORE = re.compile(
+    r"(?:base64,|sha(?:1|224|256|384|512)[-:]|ssh-(?:rsa|dss|ed25519) |ecdsa-sha2-nistp\d+ "
+    r"|sk-ssh-ed25519@openssh\.com |\$(?:2[abxy]?|argon2i?d?|[156]|pbkdf2[\w-]*|scrypt)\$\S*)$"
+)
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+_USER_PASSWORD = re.compile(r"[^:\s]{1,64}:\S{4,}")
+
+# Shannon entropy a random piece of a given length reaches 99 times in 100 (base36 to base64).
+_ENTROPY_BAR = ((16, 3.2), (20, 3.45), (24, 3.6), (32, 3.85), (40, 4.0), (48, 4.15), (64, 4.3))
+
+
+def _bar(length: int) -> float:
+    best = _ENTROPY_BAR[0][1]
+    for size, bar in _ENTROPY_BAR:
+        if length >= size:
+            best = bar
+    return best
+
+
+def _classes(piece: str) -> tuple[bool, bool, bool]:
+    return (
+        any(c.isdigit() for c in piece),
+        any(c.islower() for c in piece),
+        any(c.isupper() for c in piece),
+    )
+
+
+def _is_suspect(piece: str) -> bool:
+    """The cheap checks: mixed, not words, not hex, not an id shape."""
+    segments = [s for s in _SEGMENT_SPLIT.split(piece) if s]
+    if max(map(len, segments), default=0) < MIN_SEGMENT:
+        return False  # words and ids joined by dashes: coredns-7db6d8ff4d-x2x9k
+    if all(_HEX.fullmatch(s) or (s.isalpha() and len(s) <= 10) for s in segments):
+        return False  # a name and a hexadecimal id: i-0abcd1234ef567890
+    digit, lower, upper = _classes(piece)
+    letters = lower or upper
+    if not ((digit and letters) or (lower and upper and len(piece) >= 24)):
+        return False
+    if _HEX.fullmatch(piece) or _UPPER_DIGITS.fullmatch(piece) or _UUID.search(piece):
+        return False
+    wordy = sum(len(m.group(0)) for m in _WORDY.finditer(piece))
+    return wordy * 2 < len(piece)
+
+
+def _in_url_or_path(text: str, run_start: int, piece_start: int) -> bool:
+    before = text[run_start:piece_start]
+    return "://" in before or before.endswith(("/", "~", ".")) or before.startswith(("/", "~/"))
+
+
+@cache
+def _plugins() -> tuple[Any, tuple[Any, ...], tuple[Callable[..., bool], ...]]:
+    """detect-secrets' entropy plugin, its credential plugins and its filters, built once."""
+    from detect_secrets.filters.heuristic import (
+        is_likely_id_string,
+        is_potential_uuid,
+        is_sequential_string,
+    )
+    from detect_secrets.plugins.artifactory import ArtifactoryDetector
+    from detect_secrets.plugins.aws import AWSKeyDetector
+    from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+    from detect_secrets.plugins.basic_auth import BasicAuthDetector
+    from detect_secrets.plugins.cloudant import CloudantDetector
+    from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
+    from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+    from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+    from detect_secrets.plugins.mailchimp import MailchimpDetector
+    from detect_secrets.plugins.softlayer import SoftlayerDetector
+    from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+    from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+    credentials = (
+        AWSKeyDetector(),
+        AzureStorageKeyDetector(),
+        ArtifactoryDetector(),
+        BasicAuthDetector(),
+        CloudantDetector(),
+        IbmCloudIamDetector(),
+        IbmCosHmacDetector(),
+        MailchimpDetector(),
+        SoftlayerDetector(),
+        SquareOAuthDetector(),
+        TwilioKeyDetector(),
+    )
+    filters = (is_sequential_string, is_potential_uuid)
+    return Base64HighEntropyString(), credentials, (*filters, is_likely_id_string)
+
+
+def _line_of(text: str, index: int) -> str:
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def _named_by_plugin(piece: str, line: str) -> bool:
+    _, credentials, _ = _plugins()
+    for plugin in credentials:
+        for value in plugin.analyze_string(line):
+            if value and (value in piece or piece in value):
+                return True
+    return False
+
+
+def _random(piece: str, line: str) -> bool:
+    entropy, _, (sequential, uuid, named_id) = _plugins()
+    if sequential(piece) or uuid(piece) or named_id(piece, line):
+        return False
+    return float(entropy.calculate_shannon_entropy(piece)) >= _bar(len(piece))
+
+
+def is_random_token(token: str) -> bool:
+    """Whether ``token`` alone (no context) is a random string by the rules above."""
+    return _is_suspect(token) and _random(token, token)
+
+
+def _wrapped_credential(piece: str, rescan: Callable[[str], bool]) -> bool:
+    if len(piece) < 12 or len(piece) % 4 or not _BASE64.fullmatch(piece):
+        return False
+    try:
+        decoded = base64.b64decode(piece, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    if not decoded.isprintable():
+        return False
+    return bool(_USER_PASSWORD.fullmatch(decoded)) or rescan(decoded)
+
+
+def find_random_strings(
+    text: str,
+    run_start: int,
+    run_end: int,
+    *,
+    public: Sequence[tuple[int, int]],
+    rescan: Callable[[str], bool],
+) -> list[Finding]:
+    """High-entropy strings and base64-wrapped credentials in one run (see the module rules)."""
+    found: list[Finding] = []
+    starts = [start for start, _ in public]
+    for match in _PIECE.finditer(text, run_start, run_end):
+        piece, start = match.group(0).strip("=_-"), match.start()
+        start += match.group(0).index(piece[:1]) if piece else 0
+        if len(piece) < 16 or _in_url_or_path(text, run_start, start):
+            continue
+        if _HARMLESS_START.match(piece):
+            continue
+        slot = bisect_right(starts, start) - 1
+        if slot >= 0 and public[slot][0] <= start < public[slot][1]:
+            continue
+        if _HARMLESS_BEFORE.search(text, max(0, start - 64), start):
+            continue
+        end = start + len(piece)
+        if _wrapped_credential(piece, rescan):
+            found.append(Finding("base64-credential", start, end))
+        elif _is_suspect(piece):
+            line = _line_of(text, start)
+            if _named_by_plugin(piece, line):
+                found.append(Finding("vendor-token", start, end))
+            elif _random(piece, line):
+                found.append(Finding("high-entropy", start, end))
+    return found

@@ -1,0 +1,575 @@
+"""Values that a secret-naming key announces: ``DB_PASS=…``, ``"apiKey": "…"``, ``--token …``,
+``Authorization: Bearer …``, ``the wifi password for guests is …``, ``PIN 4821``.
+
+Found from the name, not the value: a word that names a secret (``password`` and its
+equivalents in a dozen languages, ``pass``, ``pwd``, ``pw``, ``pin``, ``puk``, ``cvv``,
+``token``, ``secret``, ``credential``, ``auth``, ``cookie``, ``sig``, ``dsn``, a qualified
+``key`` such as ``api key``, ``WPA2 key``, ``MASTER_KEY``…) is the *head* of a key; up to six
+words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, ``is``, ``ist``,
+``est``, ``es``, ``è``…, a space after a command-line flag). Rules, in order:
+
+* The key's words are read from ``snake_case``, ``kebab-case``, ``dotted.names`` and
+  ``camelCase``. A key whose last word describes the secret rather than holding it (``length``,
+  ``count``, ``ttl``, ``policy``, ``rules``, ``file``, ``env``, ``id``, ``url``, ``method``…),
+  or that counts (``max_tokens``, ``tokens``), announces nothing.
+* The value is the quoted string (spaces, commas and ``@`` included), else one token; an
+  ``export NAME=…`` line takes the rest of the line unless it goes on as a command.
+* A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
+  ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
+  ``settings.key``, a call), a path or a plain URL, or an ordinary word of prose (``reset``,
+  ``stored``, ``in``, ``expired``). Tokens, secrets and keys must look like tokens (letters and
+  digits, mixed case or symbols); passwords may be words; PINs and codes are digits.
+* Without a separator, only a PIN-like word followed by digits, or a password followed by a
+  value with three kinds of characters, counts.
+
+The value alone is masked: the key stays readable. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.scan import trie
+
+__all__ = ["find_named_values", "kind_of_name"]
+
+_HEAD_WORDS = (
+    "password",
+    "passwords",
+    "passwd",
+    "passwort",
+    "kennwort",
+    "passphrase",
+    "passcode",
+    "pass",
+    "pwd",
+    "pw",
+    "psk",
+    "contraseña",
+    "contrasena",
+    "clave",
+    "mot de passe",
+    "mdp",
+    "senha",
+    "wachtwoord",
+    "hasło",
+    "haslo",
+    "пароль",
+    "密码",
+    "密碼",
+    "口令",
+    "パスワード",
+    "비밀번호",
+    "parola",
+    "salasana",
+    "lösenord",
+    "losenord",
+    "adgangskode",
+    "passord",
+    "heslo",
+    "jelszó",
+    "jelszo",
+    "şifre",
+    "sifre",
+    "κωδικός",
+    "暗証番号",
+    "schlüssel",
+    "schluessel",
+    "schlussel",
+    "storepass",
+    "keypass",
+    "srcpass",
+    "destpass",
+    "newpass",
+    "oldpass",
+    "adminpass",
+    "rootpass",
+    "dbpass",
+    "userpass",
+    "smtppass",
+    "mailpass",
+    "ftppass",
+    "proxypass",
+    "pin",
+    "pins",
+    "pincode",
+    "pin-code",
+    "geheimzahl",
+    "puk",
+    "cvv",
+    "cvv2",
+    "cvc",
+    "cvc2",
+    "csc",
+    "keypad",
+    "türcode",
+    "torcode",
+    "digicode",
+    "code",
+    "código",
+    "codigo",
+    "codice",
+    "combination",
+    "token",
+    "токен",
+    "secret",
+    "credential",
+    "credentials",
+    "creds",
+    "auth",
+    "authorization",
+    "cookie",
+    "sessionid",
+    "session id",
+    "session_id",
+    "session-id",
+    "session token",
+    "session_token",
+    "session key",
+    "session_key",
+    "session secret",
+    "session_secret",
+    "session cookie",
+    "session_cookie",
+    "sid",
+    "sig",
+    "signature",
+    "dsn",
+    "bearer",
+    "jwt",
+    "key",
+    "pat",
+    "personal access token",
+    "seed phrase",
+    "seed words",
+    "recovery phrase",
+    "mnemonic",
+    "recovery codes",
+    "recovery code",
+    "backup codes",
+    "backup code",
+    "maiden name",
+    "security question",
+    "security answer",
+    "secret question",
+    "secret answer",
+    "first pet",
+    "identified by",
+)
+# Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
+_LEFT_BOUNDED = frozenset(
+    "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
+    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat".split()
+)
+_LOCKS = frozenset("safe lock locker padlock".split())
+
+_PASSWORD = frozenset(
+    "password passwords passwd passwort kennwort passphrase passcode pass pwd pw psk contraseña"
+    " contrasena clave mdp senha wachtwoord hasło haslo пароль parola salasana lösenord"
+    " losenord adgangskode passord heslo jelszó jelszo şifre sifre schlüssel schluessel"
+    " schlussel".split()
+)
+_PIN = frozenset("pin pins pincode pin-code geheimzahl puk cvv cvv2 cvc cvc2 csc keypad".split())
+_TOKEN = frozenset(
+    "token токен secret credential credentials creds auth sid sig signature dsn jwt sessionid pat"
+    " authtoken".split()
+)
+_COMPOUND_ENDINGS = (
+    ("password", "password"),
+    ("passwd", "password"),
+    ("passwort", "password"),
+    ("kennwort", "password"),
+    ("passphrase", "password"),
+    ("pwd", "password"),
+    ("pass", "password"),
+    ("token", "token"),
+    ("secret", "token"),
+    ("apikey", "token"),
+    ("code", "pin"),
+)
+_KEY_QUALIFIERS = frozenset(
+    "api access secret private signing sign encryption encrypt master license licence product"
+    " client app application auth session account service admin root deploy ssh gpg pgp"
+    " webhook bot subscription consumer activation recovery wpa wpa2 wpa3 wifi wlan network"
+    " shared storage hmac jwt aes crypto cipher decryption server integration sdk developer"
+    " serial x-api ocp-apim-subscription".split()
+)
+_NOT_SECRET_KEYS = frozenset(
+    "public publishable primary foreign sort partition cache hash unique composite row lookup"
+    " idempotency dedupe cursor hot music main object dict map registry translation i18n"
+    " config setting settings field column index natural surrogate range shard routing group"
+    " message react list ordering s3 object storage-object".split()
+)
+_DESCRIBING = frozenset(
+    "length len size count counts max min limit limits ttl expiry expires expiration expire"
+    " timeout age rotation days policy policies rule rules reset hint hints prompt field fields"
+    " file files path paths dir directory env var vars variable name names type types format"
+    " version prefix suffix url urls uri endpoint enabled enable disabled required strength"
+    " manager managers store vault provider source helper command cmd mode method methods"
+    " algorithm alg hash hashed hashes digest scope scopes usage used budget window rate cost"
+    " price bucket issuer audience location ref refs reference id ids label change changed"
+    " update updated owner request requests column table guidance strategy regex pattern"
+    " validation check generator bits counter index page list test tests example examples doc"
+    " docs help flow grant response server service exchange protection login standard ring"
+    " recovery forgotten forgot vergessen oublié olvidada esquecida lifetime header headers"
+    " level levels spec support auth-method".split()
+)
+_COUNTING = frozenset("max min num n count total no has is use enable disable allow show".split())
+_DOORS = frozenset(
+    "door gate garage alarm entry building house front portail porte entrée alarme immeuble"
+    " puerta portal acceso alarma garaje portão portao entrada portone cancello ingresso"
+    " tür haustür tor eingang".split()
+)
+_PREPOSITIONS = frozenset(
+    "for of to on at in de del du des da do di von für vom zum zur od от для per van voor".split()
+)
+_WORD_SEPARATORS = frozenset(
+    "is was are = est ist es é è är er jest to je это是 ist: is: est:".split()
+)
+_PROSE = frozenset(
+    "a an the in on at is are was be been see ask set unset stored saved kept changed change"
+    " reset rotated rotate updated update expired expires expire required optional missing"
+    " unknown same new old still now here there via from with without it this that my your"
+    " our their his her its default empty blank hidden masked redacted removed deleted revoked"
+    " invalid valid wrong weak strong manager policy rules use using used please shared sent"
+    " generated needed needs required? and or not none null nil true false yes no on off ok"
+    " n/a na tbd todo xxx placeholder example changeme redacted secret password token value"
+    " ist im wird wurde neu alt geändert siehe kommt gleich est dans oublié réinitialisé"
+    " changé voir le la les es en el cambiada caduca ver é no na alterada nel cambiata"
+    " gewijzigd vergeten basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm".split()
+)
+_SCHEMES = frozenset("bearer basic token bot digest negotiate ntlm apikey sso-key key".split())
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SPLIT = re.compile(r"[._\-\s/:]+")
+_NAME_TAIL = re.compile(r"[\w.\-]*")
+_SEPARATOR = re.compile(r"[ \t]*(?:[\"'\]\)]{0,2})[ \t]*(?::=|=>|->|==|[=:：＝→])(?!//)[ \t]*")
+_SCHEME_WORD = re.compile(r"([A-Za-z0-9-]+)[ \t]+")
+_HEADER_TOKEN = re.compile(r"[A-Za-z0-9._~+/=:%-]{6,}")
+_COOKIE_PAIR = re.compile(r"([^=;\s\"']+)=([^;\s\"']+)")
+_PAREN = re.compile(r"[ \t]*\([^)\n]{1,40}\)")
+_WORD = re.compile(r"[ \t]+(\S+)")
+_SEED = re.compile(r"(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}")
+_SYMBOL_SEPARATORS = frozenset(("=", ":", "=>", ":=", "->", "：", "＝", "→", "⇒", "-", "—", "–"))
+MAX_KEY_WORDS = 6
+_QUOTED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|“([^”\n]*)”|«([^»\n]*)»")
+_TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
+_TRAILING = ".,;:)]}>\"'"
+_REFERENCE = re.compile(
+    r"(?:\$\{|\$\(|\{\{|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
+    r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
+)
+_URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_PATH_VALUE = re.compile(r"[\w.-]+(?:/[\w.-]+)+/?")
+_LOWER_WORD = re.compile(r"[^\W\d_]+")
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_]\w*)+")
+_EXPRESSION = re.compile(r"[A-Za-z_][\w.]*[(\[]")
+_NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
+_PIN_VALUE = re.compile(r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{2}(?:-\d{2}){2,3}")
+_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$")
+_COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
+_PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
+_SQL = re.compile(r"identified\s+by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
+
+
+@cache
+def _heads() -> re.Pattern[str]:
+    """Every head, as one trie-shaped pattern (a head ends where a word does)."""
+    return re.compile(trie(_HEAD_WORDS).pattern + r"(?![a-z])")
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in _SPLIT.split(_CAMEL.sub(" ", name)) if w]
+
+
+def _kind_of(words: Sequence[str], before: str) -> str | None:
+    """What the key names: ``password``, ``pin``, ``token``, ``key``, ``bare-key``, ``header``,
+    ``cookie``, ``security``, ``seed``, ``codes`` or nothing."""
+    if not words:
+        return None
+    joined = " ".join(words)
+    last = words[-1]
+    if "maiden" in joined or "question" in joined or "answer" in joined or "pet" in words:
+        return "security"
+    if "mnemonic" in words or "phrase" in words or ("seed" in words and "words" in words):
+        return "seed"
+    if last in ("code", "codes") and ("recovery" in words or "backup" in words):
+        return "codes"
+    if last in _DESCRIBING or (len(words) > 1 and words[0] in _COUNTING and last != "key"):
+        return None
+    if joined in ("authorization", "proxy authorization"):
+        return "header"
+    if joined in ("cookie", "set cookie"):
+        return "cookie"
+    if last in _PASSWORD or "mot de passe" in joined:
+        return "password"
+    if last in _PIN or last in ("combination", "code") or last.endswith(("code", "kod")):
+        return "pin"
+    if last in _TOKEN or last == "bearer" or (last in ("id", "key") and "session" in words):
+        return "token"
+    if last == "key":
+        qualifiers = [*words[:-1], *_words(before)[-1:]]
+        if any(q in _NOT_SECRET_KEYS for q in qualifiers):
+            return None
+        if any(q in _KEY_QUALIFIERS for q in qualifiers) or len(words) > 1:
+            return "token"
+        return "bare-key"
+    for ending, kind in _COMPOUND_ENDINGS:
+        if last.endswith(ending) and last != ending:
+            return kind
+    if any(
+        last.endswith(cjk) for cjk in ("密码", "密碼", "口令", "パスワード", "비밀번호", "暗証番号")
+    ):
+        return "password"
+    return None
+
+
+def kind_of_name(name: str) -> str | None:
+    """What a variable or key called ``name`` holds (``password``, ``token``…), or None."""
+    return _kind_of(_words(name), "")
+
+
+def _classes(value: str) -> int:
+    return (
+        any(c.islower() for c in value)
+        + any(c.isupper() for c in value)
+        + any(c.isdigit() for c in value)
+        + any(not c.isalnum() for c in value)
+    )
+
+
+def _is_reference(value: str) -> bool:
+    return bool(
+        _REFERENCE.match(value)
+        or _ENV_NAME.fullmatch(value)
+        or _DOTTED.fullmatch(value)
+        or _EXPRESSION.match(value)
+        or _URL_VALUE.match(value) is not None  # its password, if any: commands' rule
+    )
+
+
+def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: str) -> bool:
+    plain = value.strip()
+    low = plain.lower()
+    if not plain or "***" in plain or "…" in plain or _PLACEHOLDER.fullmatch(plain):
+        return False
+    if kind == "pin":
+        return bool(_PIN_VALUE.fullmatch(plain)) and len(set(plain)) > 1
+    if kind == "security":
+        return len(plain) >= 2 and low not in _PROSE
+    if _is_reference(plain) or (low in _PROSE and not quoted):
+        return False
+    if kind == "password":
+        if not separated:
+            return len(plain) >= 6 and _classes(plain) >= 3
+        if name.lower() == "pass" and _NUMBER.fullmatch(plain) and len(plain) < 4:
+            return False
+        return len(plain) >= 4 or (plain.isdigit() and len(plain) >= 4)
+    if _NUMBER.fullmatch(plain):
+        return False
+    token_like = _classes(plain) >= 2 and (
+        any(c.isdigit() for c in plain) or not plain.isalpha() or not plain.istitle()
+    )
+    if kind == "bare-key":
+        return (
+            len(plain) >= 16 and token_like and any(c.isdigit() for c in plain)
+        ) and not _PATH_VALUE.fullmatch(plain)
+    if not separated:
+        return len(plain) >= 20 and token_like
+    return (len(plain) >= 6 and token_like) or (quoted and len(plain) >= 8 and " " not in plain)
+
+
+def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool] | None:
+    """(start, end, quoted) of the value that begins at ``pos``."""
+    quoted = _QUOTED.match(text, pos)
+    if quoted:
+        group = next(i for i in range(1, 6) if quoted.group(i) is not None)
+        return quoted.start(group), quoted.end(group), True
+    token = _TOKEN_VALUE.match(text, pos)
+    if not token:
+        return None
+    end = token.end()
+    if whole_line:
+        line_end = text.find("\n", pos)
+        line_end = len(text) if line_end < 0 else line_end
+        rest = text[end:line_end]
+        comment = rest.find(" #")
+        rest = rest[:comment] if comment >= 0 else rest
+        if rest.strip() and not _COMMAND_TAIL.search(rest):
+            end += len(rest.rstrip())
+    while end > pos and text[end - 1] in _TRAILING:
+        end -= 1
+    return (pos, end, False) if end > pos else None
+
+
+def _header_value(text: str, pos: int) -> tuple[int, int] | None:
+    scheme = _SCHEME_WORD.match(text, pos)
+    if scheme and scheme.group(1).lower() in _SCHEMES:
+        pos = scheme.end()
+    token = _HEADER_TOKEN.match(text, pos)
+    return (token.start(), token.end()) if token else None
+
+
+def _cookie_values(text: str, pos: int, *, first_only: bool) -> list[tuple[int, int]]:
+    line_end = text.find("\n", pos)
+    line = text[pos : len(text) if line_end < 0 else line_end]
+    pairs = list(_COOKIE_PAIR.finditer(line))
+    return [(pos + m.start(2), pos + m.end(2)) for m in pairs[: 1 if first_only else None]]
+
+
+def _list_values(text: str, pos: int, pattern: str) -> list[tuple[int, int]]:
+    line_end = text.find("\n", pos)
+    line = text[pos : len(text) if line_end < 0 else line_end]
+    return [(pos + m.start(), pos + m.end()) for m in re.finditer(pattern, line)]
+
+
+def _qualified(low: str, start: int, end: int, head: str) -> bool:
+    """A bare ``code`` is a PIN's only after a door word or before a preposition (``door
+    code``, ``code du portail``); a ``combination``, after a lock word."""
+    previous = low[max(0, start - 16) : start].replace("-", " ").split()[-1:]
+    if head == "combination":
+        return bool(previous) and previous[0] in _LOCKS
+    following = low[end : end + 8].split()[:1]
+    return bool(previous and previous[0] in _DOORS) or bool(
+        following and following[0] in _PREPOSITIONS
+    )
+
+
+def _skip_spaces(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t":
+        pos += 1
+    return pos
+
+
+def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
+    """(words between the key and its separator, where the value starts, separated?)."""
+    pos = name_end
+    paren = _PAREN.match(text, pos)
+    if paren:
+        pos = paren.end()
+    sep = _SEPARATOR.match(text, pos)
+    if sep:
+        return [], sep.end(), True
+    words: list[str] = []
+    for _ in range(MAX_KEY_WORDS + 1):
+        found = _WORD.match(text, pos)
+        if not found:
+            break
+        word = found.group(1)
+        if any(c.isdigit() for c in word):
+            break  # a value came first: no separator
+        if word.lower() in _WORD_SEPARATORS or word in _SYMBOL_SEPARATORS:
+            return words, _skip_spaces(text, found.end()), True
+        if len(word) > 1 and word[-1] in ":=：":
+            return [*words, word[:-1]], _skip_spaces(text, found.end()), True
+        words.append(word)
+        pos = found.end()
+    first = _WORD.match(text, name_end)
+    return [], first.start(1) if first else -1, False
+
+
+def find_named_values(text: str, low: str) -> list[Finding]:
+    """Every value a secret-naming key announces in ``text`` (``low`` is its lower case)."""
+    found: list[Finding] = []
+    done = -1
+    for match in _heads().finditer(low):
+        if match.start() < done:
+            continue
+        head = match.group(0)
+        if head in _LEFT_BOUNDED and match.start() and low[match.start() - 1].isalnum():
+            continue
+        if head in ("code", "código", "codigo", "codice", "combination") and not _qualified(
+            low, match.start(), match.end(), head
+        ):
+            continue
+        if head == "identified by":
+            sql = _SQL.match(low, match.start())
+            if sql:
+                group = 1 if sql.group(1) is not None else 2
+                found.append(Finding("secret-assignment", sql.start(group), sql.end(group)))
+            continue
+        name_start = match.start()
+        floor = max(0, name_start - 80)
+        while name_start > floor and (
+            text[name_start - 1].isalnum() or text[name_start - 1] in "_.-"
+        ):
+            name_start -= 1
+        tail = _NAME_TAIL.match(text, match.end())
+        name_end = tail.end() if tail else match.end()
+        done = name_end
+        if text.endswith(("${", "{{", "$(", "{{ "), 0, name_start):
+            continue  # a template or an expansion names a secret, it does not hold one
+        raw = text[name_start:name_end]
+        name = raw.strip(".-")
+        line_start = text.rfind("\n", 0, name_start) + 1
+        before = text[line_start:name_start]
+        between, value_at, separated = _after_name(text, name_end)
+        owner: list[str] = []
+        for index, word in enumerate(between):
+            if word.lower() in _PREPOSITIONS:
+                between, owner = between[:index], between[index + 1 :]
+                break
+        if any(w.lower().strip("?!:=") in _DESCRIBING for w in between):
+            continue
+        words = ["mot de passe"] if "mot de passe" in head else _words(name)
+        kind = _kind_of(words, before)
+        if kind is None and words[-1:] in (["code"], ["código"], ["codigo"], ["codice"]):
+            doors = {w.lower().strip(":") for w in owner} & _DOORS
+            kind = "pin" if doors else None
+        if kind is None or value_at < 0:
+            continue
+        flag = raw.startswith("-")
+        spans = _values(text, kind, name, value_at, separated=separated or flag)
+        family = "cli-credential" if flag else "secret-assignment"
+        if kind in ("password", "token", "bare-key", "pin", "security"):
+            whole = (
+                text[name_end : name_end + 1] == "="
+                and bool(_ENV_NAME.fullmatch(name))
+                and _LINE_START.search(text, 0, name_start) is not None
+            )
+            spans = _plain_value(
+                text, kind, name, value_at, separated=separated or flag, whole_line=whole
+            )
+        found += [Finding(family, start, end) for start, end in spans if end > start]
+    return found
+
+
+def _plain_value(
+    text: str, kind: str, name: str, pos: int, *, separated: bool, whole_line: bool
+) -> list[tuple[int, int]]:
+    value = _value_at(text, pos, whole_line=whole_line)
+    if value is None:
+        return []
+    start, end, quoted = value
+    if not quoted and _prose_after_word(text, start, end):
+        return []
+    secret = _is_secret(kind, text[start:end], quoted=quoted, separated=separated, name=name)
+    return [(start, end)] if secret else []
+
+
+def _prose_after_word(text: str, start: int, end: int) -> bool:
+    """``the key is documenting everything``, ``the pass … was closed``: after a word
+    separator, a plain lower-case word is prose."""
+    before = text[max(0, start - 8) : start].split()
+    if not before or before[-1].lower() not in _WORD_SEPARATORS or not before[-1].isalpha():
+        return False
+    value = text[start:end]
+    return bool(_LOWER_WORD.fullmatch(value)) and value.islower()
+
+
+def _values(text: str, kind: str, name: str, pos: int, *, separated: bool) -> list[tuple[int, int]]:
+    """The value spans of the structured kinds (headers, cookies, code lists, seed phrases)."""
+    if kind == "header":
+        value = _header_value(text, pos)
+        return [value] if value else []
+    if kind == "cookie":
+        return _cookie_values(text, pos, first_only=name.lower().startswith("set"))
+    if kind == "codes":
+        return _list_values(text, pos, r"(?<![\w-])[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})+")
+    if kind == "seed":
+        seed = _SEED.match(text, pos)
+        return [(seed.start(), seed.end())] if seed else []
+    return []

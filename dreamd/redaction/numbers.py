@@ -1,0 +1,333 @@
+"""Numbers that identify a person or an account, validated by libraries made for them.
+
+* Phone numbers: Google's libphonenumber (``phonenumbers``). Written internationally
+  (``+44 …``, ``0044 …``) a number must be valid; written nationally it must be valid in one
+  of the regions tried *and* grouped the way that region writes it (``030 12345678``,
+  ``06 12 34 56 78``, ``(11) 91234-5678``), or follow a word that says it is a phone
+  (``call``, ``mobile``, ``Handy``, ``móvil``, ``携帯``…), in which case a possible number is
+  enough. ``SKU 123-456-7890``, dates, IP addresses and version strings never qualify.
+* Payment cards: 13 to 19 digits that pass python-stdnum's Luhn check and start with an
+  issuer's prefix (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro, Mir),
+  separated by spaces, dashes or dots or not at all.
+* IBANs in any case and spacing: python-stdnum's ``iban`` (country format and mod 97); a
+  known country's IBAN whose check digits hold counts even when its account part does not.
+* National identity numbers with check digits, through python-stdnum (US SSN and ITIN,
+  Canadian SIN, French NIR, Spanish DNI/NIE, Italian codice fiscale, German Steuer-ID, Dutch
+  BSN, Brazilian CPF, Indian Aadhaar and PAN, Swedish, Danish, Norwegian, Finnish, Polish,
+  Swiss, Chinese, Mexican, Korean, Belgian, Turkish ids, NHS numbers) and the UK's National
+  Insurance number by its own rule. A shape only ids use must pass the id's check; a plain run
+  of digits needs the id's name before it (``SSN``, ``BSN``, ``PESEL``…), and is then taken
+  whatever its check digit says.
+* An account number after a word that names it (``account no.``, ``Kontonummer``…).
+
+The libraries are imported the first time a candidate needs them. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache, lru_cache
+from importlib import import_module
+
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.scan import windows
+
+__all__ = ["find_numbers"]
+
+_CANDIDATE = re.compile(r"[+(\d][\d .()/-]{5,24}\d")
+_BEFORE_NUMBER = re.compile(r"(?:tel:|[^\w+.,/:-])$")
+_DATE_OR_ADDRESS = re.compile(
+    r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}"
+)
+_PHONE_CUE = re.compile(
+    r"(?i:phone|tel\b|tél|telef|teléf|téléph|mobile?|móvil|movil|cell|celular|cellulare|handy"
+    r"|portable|fax|whatsapp|signal|call|ring|text me|sms|contact|reach|dial|hotline|helpline"
+    r"|number|numer|nummer|número|numéro|\bbel\b|chiam|llam|ligue|appel|anruf|ruf\b|praxis"
+    r"|office|desk|line\b)|电话|手机|携帯|電話|휴대폰|전화|телефон"
+)
+_NOT_PHONE_CUE = re.compile(
+    r"(?i:\b(?:isbn|issn|sku|order|invoice|ticket|po|case|build|version|pid|port|epoch"
+    r"|serial|tracking|id|ref|iban|ports|imei|account|routing|konto|ssn|sin|bsn|nhs|pesel|cpf"
+    r"|aadhaar|steuer|population|visitors)\b)[^\n]{0,12}$"
+)
+_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "JP", "IN", "AU", "CN", "MX", "PL")
+_CARD_PREFIXES = (
+    ("4", (13, 16, 19)),
+    ("51 52 53 54 55 2221-2720", (16,)),
+    ("34 37", (15,)),
+    ("6011 644-649 65", (16, 17, 18, 19)),
+    ("3528-3589", (16, 17, 18, 19)),
+    ("300-305 36 38 39", (14, 15, 16, 17, 18, 19)),
+    ("62", (16, 17, 18, 19)),
+    ("50 56-69", (12, 13, 14, 15, 16, 17, 18, 19)),
+    ("2200-2204", (16,)),
+)
+_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,3})?"
+)
+_IBAN_START = re.compile(r"\d\d[ ]?[A-Za-z0-9]{4}[ ]?[A-Za-z0-9]{4}")
+_LETTER_ID = re.compile(r"[A-Z][A-Z0-9]{8,17}(?![A-Za-z0-9])")
+_ACCOUNT = re.compile(
+    r"(?i:\b(?:account(?:\s+(?:number|no\.?|nr\.?|#))?|acct\.?(?:\s*(?:no\.?|#))?|kontonummer"
+    r"|konto(?:-?nr\.?)?|numéro de compte|número de cuenta|conto(?: corrente)?|rekeningnummer))"
+    r"\s*[:#]?\s*(\d[\d -]{4,16}\d)\b"
+)
+_ACCOUNT_ANCHORS = ("account", "acct", "konto", "compte", "cuenta", "conto", "rekening")
+# (pattern, python-stdnum module (or None: our own check), the id's names, needs a name)
+_IDS: tuple[tuple[str, str | None, str, bool], ...] = (
+    (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin", False),
+    (r"\d{9}", "us.ssn", "ssn social security", True),
+    (r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "", False),
+    (r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "ni number nino national insurance", True),
+    (r"\d{3}[ -]?\d{3}[ -]?\d{3}", "ca.sin nl.bsn", "sin social insurance nas bsn sofi", True),
+    (r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3}(?: ?\d{2})?", "fr.nir", "", False),
+    (r"\d{8}-?[A-Za-z]", "es.dni", "", False),
+    (r"[XYZ]-?\d{7}-?[A-Za-z]", "es.nie", "", False),
+    (
+        r"[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPR-T][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]",
+        "it.codicefiscale",
+        "",
+        False,
+    ),
+    (r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", None, "codice fiscale cf", True),
+    (r"\d{2} \d{3} \d{3} \d{3}", "de.idnr", "", False),
+    (
+        r"\d{2} ?\d{3} ?\d{3} ?\d{3}",
+        None,
+        "steuer steuer-id idnr tax id identifikationsnummer",
+        True,
+    ),
+    (
+        r"\d{11}",
+        "de.idnr pl.pesel tr.tckimlik br.cpf no.fodselsnummer",
+        "steuer idnr tax id pesel tc kimlik tckn cpf fødselsnummer fodselsnummer",
+        True,
+    ),
+    (r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf", "", False),
+    (r"[2-9]\d{3} \d{4} \d{4}", "in_.aadhaar", "", False),
+    (r"\d{12}", "in_.aadhaar", "aadhaar aadhar", True),
+    (r"[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]", "in_.pan", "", False),
+    (r"(?:\d{2})?\d{6}[-+]\d{4}", "se.personnummer dk.cpr", "", False),
+    (r"\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y]", "fi.hetu", "", False),
+    (r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn", "", False),
+    (r"\d{17}[\dXx]", "cn.ric", "", False),
+    (r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", "mx.curp", "", False),
+    (r"\d{6}-\d{7}", "kr.rrn", "", False),
+    (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn", "", False),
+    (r"\d{3} ?\d{3} ?\d{4}", "gb.nhs", "nhs", True),
+)
+
+
+@cache
+def _validator(module: str) -> Callable[[str], bool]:
+    checker: Callable[[str], bool] = import_module(f"stdnum.{module}").is_valid
+    return checker
+
+
+@cache
+def _id_patterns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], tuple[str, ...], bool], ...]:
+    return tuple(
+        (
+            re.compile(r"(?<![\w.-])(?:" + pattern + r")(?![\w-]|\.\d)"),
+            tuple(modules.split()) if modules else (),
+            tuple(names.split()),
+            named,
+        )
+        for pattern, modules, names, named in _IDS
+    )
+
+
+@cache
+def _names(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, names)) + r")(?![a-z])")
+
+
+def _named_before(text: str, start: int, names: tuple[str, ...]) -> bool:
+    window = text[max(0, text.rfind("\n", 0, start) + 1, start - 40) : start].lower()
+    return _names(names).search(window) is not None
+
+
+def _nino_ok(value: str) -> bool:
+    compact = value.replace(" ", "")
+    return compact[:2] not in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ")
+
+
+def _national_ids(text: str, spans: list[tuple[int, int]]) -> list[Finding]:
+    found: list[Finding] = []
+    for pattern, modules, names, named in _id_patterns():
+        for start, end in spans:
+            for match in pattern.finditer(text, start, end):
+                if named and not _named_before(text, match.start(), names):
+                    continue
+                value = match.group(0)
+                if named:
+                    ok = True  # the id's name and its shape: a wrong check digit is still it
+                elif not modules:
+                    ok = _nino_ok(value)
+                else:
+                    ok = any(_validator(m)(value) for m in modules)
+                if ok:
+                    found.append(Finding("national-id", match.start(), match.end()))
+    return found
+
+
+@cache
+def _card_ranges() -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+    ranges = []
+    for spec, lengths in _CARD_PREFIXES:
+        for part in spec.split():
+            low, _, high = part.partition("-")
+            ranges.append((len(low), int(low), int(high or low), lengths))
+    return tuple(ranges)
+
+
+def _is_card(value: str, digits: str) -> bool:
+    separators = {c for c in value if not c.isdigit()}
+    if len(separators) > 1 or len(set(digits)) == 1:
+        return False
+    if separators and any(len(g) > 6 for g in re.split(r"[ .-]", value)):
+        return False
+    issuer = any(
+        int(digits[:size]) in range(low, high + 1) and len(digits) in lengths
+        for size, low, high, lengths in _card_ranges()
+    )
+    return issuer and bool(_validator("luhn")(digits))
+
+
+def _groups(value: str) -> list[int]:
+    return [len(g) for g in re.findall(r"\d+", value)]
+
+
+def _is_phone(text: str, start: int, value: str, digits: str) -> bool:
+    before = text[max(text.rfind("\n", 0, start) + 1, start - 40) : start]
+    if _NOT_PHONE_CUE.search(before):
+        return False
+    return _phone_number(value, digits, cue=_PHONE_CUE.search(before) is not None)
+
+
+@lru_cache(maxsize=4096)
+def _phone_number(value: str, digits: str, *, cue: bool) -> bool:
+    import phonenumbers
+
+    international = value.startswith(("+", "00"))
+    candidates = [value.replace("00", "+", 1) if value.startswith("00") else value]
+    regions: tuple[str | None, ...] = (None,) if international else _REGIONS
+    for region in regions:
+        try:
+            number = phonenumbers.parse(candidates[0], region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            if international or cue:
+                return True
+            national = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
+            if _groups(national) == _groups(value) and len(_groups(value)) > 1:
+                return True
+        elif cue and phonenumbers.is_possible_number(number) and len(digits) >= 9:
+            return True
+    return False
+
+
+def _candidates(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:
+    """(start, text) of each stretch of digits and separators a number could be, and the
+    spans of every digit stretch (ids may carry letters right after their digits)."""
+    found, spans = [], []
+    for match in _CANDIDATE.finditer(text):
+        start, value, end = match.start(), match.group(0), match.end()
+        spans.append((max(0, start - 24), end + 16))
+        if start and not _BEFORE_NUMBER.search(text, max(0, start - 4), start):
+            continue
+        if end < len(text) and (text[end].isalnum() or text[end] in "_-"):
+            continue
+        found.append((start, value.rstrip(" .-/(")))
+    return found, spans
+
+
+def _card_at(start: int, value: str) -> Finding | None:
+    """A card in ``value`` or in it cut at a separator (``4916 … 8624 12/29``)."""
+    cut = value
+    while cut:
+        digits = re.sub(r"\D", "", cut)
+        if 12 <= len(digits) <= 19 and _is_card(cut, digits):
+            return Finding("payment-card", start, start + len(cut))
+        if len(digits) < 12:
+            return None
+        cut = re.sub(r"[ .-]*[^ .-]*$", "", cut)
+    return None
+
+
+def find_numbers(text: str) -> list[Finding]:
+    """Phones, cards, IBANs, national ids and account numbers (see the module rules)."""
+    found: list[Finding] = []
+    candidates, id_spans = _candidates(text)
+    for start, value in candidates:
+        digits = re.sub(r"\D", "", value)
+        card = _card_at(start, value) if len(digits) >= 12 else None
+        if card is not None:
+            found.append(card)
+            continue
+        if not 7 <= len(digits) <= 15 or _DATE_OR_ADDRESS.search(value):
+            continue
+        if _is_phone(text, start, value, digits):
+            found.append(Finding("phone", start, start + len(value)))
+    for match in _IBAN_START.finditer(text):
+        begin = match.start() - 2
+        if begin >= 0 and text[begin : match.start()].isalpha():
+            iban = _IBAN.match(text, begin)
+            if iban:
+                found += _iban_at(iban.group(0), begin)
+    low = text.lower()
+    for start, end in windows(low, _ACCOUNT_ANCHORS, before=2, after=60):
+        for match in _ACCOUNT.finditer(text, start, end):
+            if sum(c.isdigit() for c in match.group(1)) >= 6:
+                found.append(Finding("bank-account", match.start(1), match.end(1)))
+    spans = id_spans + [(m.start(), m.end()) for m in _LETTER_ID.finditer(text)]
+    if spans:
+        found += _national_ids(text, _merged(spans))
+    return found
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    spans.sort()
+    merged = [spans[0]]
+    for start, end in spans[1:]:
+        if start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+_IBAN_COUNTRIES = frozenset(
+    "AD AE AL AT AZ BA BE BG BH BI BR BY CH CR CY CZ DE DJ DK DO EE EG ES FI FK FO FR GB GE GI"
+    " GL GR GT HR HU IE IL IQ IS IT JO KW KZ LB LC LI LT LU LV LY MC MD ME MK MN MR MT MU NI NL"
+    " NO OM PK PL PS PT QA RO RS RU SA SC SD SE SI SK SM SO ST SV TL TN TR UA VA VG XK YE".split()
+)
+
+
+def _iban_ok(value: str) -> bool:
+    """python-stdnum's IBAN check; a country's IBAN whose check digits hold but whose account
+    part breaks the country's format (a typo, a made-up bank code) still counts."""
+    from stdnum import iban
+
+    compact = iban.compact(value)
+    if iban.is_valid(compact):
+        return True
+    return (
+        compact[:2] in _IBAN_COUNTRIES
+        and 15 <= len(compact) <= 34
+        and compact.isalnum()
+        and compact[2:4] == iban.calc_check_digits(compact)
+    )
+
+
+def _iban_at(value: str, start: int) -> list[Finding]:
+    """The longest prefix of ``value`` (cut at a group) that is an IBAN."""
+    cut = len(value)
+    while cut >= 15:
+        if _iban_ok(value[:cut]):
+            return [Finding("iban", start, start + cut)]
+        space = value.rfind(" ", 0, cut)
+        cut = space if space > 0 else cut - 1
+    return []

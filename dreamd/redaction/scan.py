@@ -1,0 +1,79 @@
+"""Where to look: the windows of a text around the words a family's rules start from.
+
+The family rules are regular expressions too rich to run over a whole note quickly; each
+family names a few plain *anchors* (``pass``, ``token``, ``@``…) that any of its findings
+contains. The anchors are found first, at C speed: a short list by ``str.find`` each, a long
+list of rare words by one regular expression shaped as a trie (:func:`trie`), which fails on
+the first letter almost everywhere. The rules run only in the windows around them; a text
+with no anchor costs one pass and nothing more. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+__all__ = ["trie", "windows"]
+
+_Node = dict[str, "_Node"]
+
+
+def _pattern(node: _Node) -> str:
+    end = "" in node
+    branches = [re.escape(char) + _pattern(child) for char, child in sorted(node.items()) if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if end:
+        return body + "?" if body.startswith("(?:") and len(branches) > 1 else f"(?:{body})?"
+    return body
+
+
+@cache
+def trie(words: Sequence[str]) -> re.Pattern[str]:
+    """One pattern matching any of ``words``, shaped as a trie."""
+    root: _Node = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return re.compile(_pattern(root))
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    if len(spans) < 2:
+        return spans
+    spans.sort()
+    merged = [spans[0]]
+    for start, end in spans[1:]:
+        last_start, last_end = merged[-1]
+        if start <= last_end:
+            merged[-1] = (last_start, max(last_end, end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def windows(
+    low: str, anchors: Sequence[str], *, before: int, after: int, rare: bool = False
+) -> list[tuple[int, int]]:
+    """Merged ``(start, end)`` ranges reaching ``before`` characters ahead of each anchor found
+    in ``low`` and ``after`` characters past it (``low``: the text in lower case). ``rare``
+    anchors are looked for all at once through :func:`trie`."""
+    size = len(low)
+    spans: list[tuple[int, int]] = []
+    if rare:
+        for match in trie(tuple(anchors)).finditer(low):
+            spans.append((max(0, match.start() - before), min(size, match.end() + after)))
+        return _merge(spans)
+    ascii_only = low.isascii()
+    for anchor in anchors:
+        if ascii_only and not anchor.isascii():
+            continue
+        index = low.find(anchor)
+        while index >= 0:
+            spans.append((max(0, index - before), min(size, index + len(anchor) + after)))
+            index = low.find(anchor, index + 1)
+    return _merge(spans)
