@@ -2,9 +2,13 @@
 
 A workspace is unhealthy when its last sweep failed, when its diary came out degraded, or when
 ``idle_sweeps`` sweeps in a row ranked candidates but promoted none (something keeps stopping
-them: a source that no longer matches, a full MEMORY.md budget). Problems are reported in
-status; a problem that was not there after the previous sweep is also an *event*, which the
-daemon hands to chat adapters so owners hear about it once, not on every sweep.
+them: a source that no longer matches, a full MEMORY.md budget). ``ranked`` counts only
+candidates that could still be promoted: not those already in MEMORY.md (promoted earlier that
+day, or reconciled under their marker) and not those refused after ranking (duplicates,
+instructions, filler, secrets), so a quiet workspace after a good promotion is healthy.
+Problems are reported in status; a problem that was not there after the previous sweep is also
+an *event*, which the daemon hands to chat adapters so owners hear about it once, not on every
+sweep.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ class HealthEvent:
 
 
 def sweep_record(at: str, outcome: Mapping[str, Any]) -> dict[str, Any]:
-    """What the history keeps of one sweep outcome (``Outcome.as_json()``)."""
+    """What the history keeps of one sweep outcome (``Outcome.as_json()``); ``changed`` counts
+    the files it wrote (0: a sweep that changed nothing, still a sweep)."""
     deep = outcome.get("deep") or {}
     diary = outcome.get("diary") or {}
     return {
@@ -41,6 +46,7 @@ def sweep_record(at: str, outcome: Mapping[str, Any]) -> dict[str, Any]:
         "diary": diary.get("entry"),
         "error": outcome.get("error"),
         "durationMs": outcome.get("durationMs"),
+        "changed": len(outcome.get("changedFiles") or ()),
     }
 
 

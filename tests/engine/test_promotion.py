@@ -49,10 +49,10 @@ def test_entry_format() -> None:
 
 @pytest.mark.parametrize(
     ("score", "expected"),
-    [(0.0, 1), (0.04, 1), (0.05, 1), (0.15, 2), (0.75, 8), (0.849, 8), (1.2, 10)],
+    [(0.0, 3), (0.15, 3), (0.25, 3), (0.249, 3), (0.35, 4), (0.75, 8), (0.849, 8), (1.2, 10)],
 )
 def test_importance(score: float, expected: int) -> None:
-    """importance = round(10 * score) clamped to 1..10."""
+    """importance = round(10 * score) clamped to 3..10 (OpenClaw's floor)."""
     assert importance(score) == expected
 
 

@@ -17,7 +17,9 @@ Survivors are sorted by score, recall count, path, and cut to ``limit`` (the res
 With a ``zone`` (the sweep), rows promoted earlier on the current dreaming day count as
 promoted today, not as rejections, and use up the day's ``limit``: a repeated sweep reports the
 same day and promotes nothing more. Without one (``memory promote``), ``limit`` is per run.
-Pure: no I/O, time passed in.
+Scores are :func:`~dreamd.engine.phases.scoring.score_entry`'s: OpenClaw's, unless the opt-in
+``salience_boost`` is set (a bounded boost for high-salience snippets). Pure: no I/O, time
+passed in.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class Thresholds:
     max_age_days: float = 30.0
     limit: int = 10
     half_life_days: float = 14.0
+    salience_boost: float = 0.0  # opt-in; see dreamd.engine.phases.scoring
 
     def as_json(self) -> dict[str, float | int]:
         """The thresholds as the JSON outputs name them."""
@@ -81,12 +84,19 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Ranking:
-    """Every scored entry with its verdict, the selected candidates, and rejection counts."""
+    """Every scored entry with its verdict, the selected candidates, and rejection counts.
+
+    ``passed`` holds every entry that passed the gates, in rank order, before the cut to the
+    day's ``room``: the gates applied after ranking (:mod:`dreamd.engine.phases.screen`) take
+    the next in line when they refuse one.
+    """
 
     verdicts: tuple[Verdict, ...]
     candidates: tuple[Scored, ...]
     rejected: Mapping[str, int]
     promoted_today: int
+    passed: tuple[Scored, ...] = ()
+    room: int = 0
 
 
 def rejection(
@@ -140,7 +150,11 @@ def rank(
     promoted_today = 0
     for key, entry in entries.items():
         scored = score_entry(
-            entry, signals.get(key), now=now, half_life_days=thresholds.half_life_days
+            entry,
+            signals.get(key),
+            now=now,
+            half_life_days=thresholds.half_life_days,
+            salience=thresholds.salience_boost,
         )
         if scored is None:
             continue
@@ -157,4 +171,11 @@ def rank(
     limit = max(0, thresholds.limit - promoted_today)
     if len(passed) > limit:
         rejected["selection limit"] += len(passed) - limit
-    return Ranking(tuple(verdicts), tuple(passed[:limit]), dict(rejected), promoted_today)
+    return Ranking(
+        tuple(verdicts),
+        tuple(passed[:limit]),
+        dict(rejected),
+        promoted_today,
+        tuple(passed),
+        limit,
+    )

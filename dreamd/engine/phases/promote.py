@@ -1,7 +1,10 @@
 """Turn ranked candidates into a MEMORY.md change and store updates (the deep phase's apply).
 
 For each candidate, in rank order: a key that already has a promotion marker in MEMORY.md (ours
-or OpenClaw's) is *reconciled*: marked promoted, not written again. Otherwise its text is
+or OpenClaw's, in any of the key forms :class:`~dreamd.engine.text.memory_entries.PromotedKeys`
+knows: base key, claim-hash suffix, ``memory:claim:`` key) is *reconciled*: marked promoted, not
+written again. ``day_limit`` counts what the day's sections already hold, so a second run on
+the same day never takes the day past the limit. Otherwise its text is
 re-hydrated from the live note (``source rehydration`` when it is gone) and appended within the
 budget (``memory budget`` when it does not fit). Rows that were written or reconciled get
 ``promotedAt``; written rows also take the live range and text. Every note a promotion was
@@ -19,12 +22,18 @@ from pathlib import PurePosixPath
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
-from dreamd.engine.phases.promotion import PromotionEntry, append_promotions, promoted_keys
+from dreamd.engine.phases.promotion import (
+    PromotionEntry,
+    append_promotions,
+    promoted_keys,
+    promoted_on,
+)
 from dreamd.engine.phases.rehydrate import rehydrate
 from dreamd.engine.phases.scoring import Scored
 from dreamd.engine.snapshot import TextFile
 from dreamd.engine.state import RecallEntry
-from dreamd.engine.text.snippets import promotion_text
+from dreamd.engine.text.memory_entries import promoted_identities
+from dreamd.engine.text.snippets import openclaw_claim_hash, promotion_text
 
 __all__ = ["PromotionPlan", "plan_promotions"]
 
@@ -61,10 +70,13 @@ def plan_promotions(
     max_snippet_chars: int,
     max_chars: int,
     max_loss: float,
+    day_limit: int | None = None,
+    brand: str = "dreamd",
 ) -> PromotionPlan:
     """Plan the MEMORY.md append for ``candidates`` (see the module rules)."""
     stamp = format_instant(now)
-    existing = promoted_keys(memory.text)
+    existing = promoted_identities(promoted_keys(memory.text))
+    room = None if day_limit is None else max(0, day_limit - promoted_on(memory.text, day))
     rejected: Counter[str] = Counter()
     rows: dict[str, RecallEntry] = {}
     reconciled: list[str] = []
@@ -73,12 +85,16 @@ def plan_promotions(
     notes: list[str] = []
     for scored in candidates:
         entry = scored.entry
-        if entry.key in existing:
+        claims = tuple(c for c in (entry.claim_hash, openclaw_claim_hash(entry.snippet)) if c)
+        if existing.covers(entry.key, claims):
             rows[entry.key] = replace(entry, promoted_at=stamp)
             reconciled.append(entry.key)
             continue
         if "-->" in entry.key:
             rejected["unsafe path"] += 1
+            continue
+        if room is not None and len(ready) >= room:
+            rejected["daily limit"] += 1
             continue
         source = _source_file(entry, texts)
         found = (
@@ -123,6 +139,7 @@ def plan_promotions(
         day=day,
         max_chars=max_chars,
         max_loss=max_loss,
+        brand=brand,
     )
     appended = set(result.appended)
     applied = []

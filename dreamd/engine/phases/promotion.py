@@ -11,7 +11,9 @@ Append-only: existing text is kept byte for byte (its line endings too); a new s
 Budget: the file stays within ``max_chars``. Whole generated sections (nothing in them but
 marker/entry pairs) are dropped, oldest date first, never more than ``max_loss`` of the file's
 prior entries and never any human text; candidates that still do not fit are deferred, lowest
-ranked first. Pure string functions.
+ranked first. The entry line never carries a secret: its text passes the one redaction
+(:mod:`dreamd.redaction`) and a trigger that could be a fragment of one is left out, whatever the
+row in the store says. Pure string functions.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from dreamd.engine.text.blocks import PROMOTION_MARKER
 from dreamd.engine.text.snippets import collapse
+from dreamd.redaction import is_secret_tag, redact
 
 __all__ = [
     "AppendResult",
@@ -31,10 +34,12 @@ __all__ = [
     "count_entries",
     "importance",
     "promoted_keys",
+    "promoted_on",
     "render_entry",
     "triggers",
 ]
 
+MAX_TRIGGERS = 3
 MEMORY_HEADER = "# Long-Term Memory"
 SECTION_TITLE = "## Promoted From Short-Term Memory ({day})"
 _SECTION = re.compile(r"^## Promoted From Short-Term Memory \((\d{4}-\d{2}-\d{2})\)\s*$")
@@ -69,19 +74,26 @@ class AppendResult:
     compacted_days: tuple[str, ...]
 
 
+IMPORTANCE_FLOOR = 3  # OpenClaw's: a written entry is never less important than 3
+
+
 def importance(score: float) -> int:
-    """``round(10 * score)`` clamped to 1..10 (halves round up)."""
-    return min(10, max(1, math.floor(10 * score + 0.5)))
+    """``round(10 * score)`` clamped to 3..10 (halves round up), as OpenClaw writes it; an
+    existing entry's annotation is read as it is (1..10)."""
+    return min(10, max(IMPORTANCE_FLOOR, math.floor(10 * score + 0.5)))
 
 
 def triggers(tags: Sequence[str]) -> tuple[str, ...]:
-    """The first three concept tags, made safe for an HTML comment."""
+    """The first three concept tags that cannot be a fragment of a secret, in any case
+    (:func:`dreamd.redaction.is_secret_tag`), made safe for an HTML comment."""
     cleaned = []
-    for tag in tags[:3]:
+    for tag in tags:
         text = tag.replace("<!--", " ").replace("-->", " ")
         text = collapse(re.sub(r"[,;\n]", " ", text))[:64]
-        if text:
+        if text and not is_secret_tag(text):
             cleaned.append(text)
+        if len(cleaned) == MAX_TRIGGERS:
+            break
     return tuple(cleaned)
 
 
@@ -89,18 +101,18 @@ def _safe(text: str) -> str:
     return text.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
 
 
-def render_entry(entry: PromotionEntry) -> tuple[str, str]:
-    """The marker line and the entry line of one promotion."""
+def render_entry(entry: PromotionEntry, brand: str = "dreamd") -> tuple[str, str]:
+    """The marker line and the entry line of one promotion (``brand``: whose marker spelling)."""
     meta = (
         f"[score={entry.score:.3f} signals={entry.signals} recalls={entry.recalls} "
         f"avg={entry.average:.3f} source={entry.path}:{entry.start_line}-{entry.end_line}]"
     )
-    line = f"- {_safe(entry.text)} {meta}"
+    line = f"- {_safe(collapse(redact(entry.text)))} {meta}"
     trigger = triggers(entry.tags)
     if trigger:
         line += f" <!-- trigger: {', '.join(trigger)} -->"
     line += f" <!-- importance: {importance(entry.score)} -->"
-    return f"<!-- dreamd-memory-promotion:{entry.key} -->", line
+    return f"<!-- {brand}-memory-promotion:{entry.key} -->", line
 
 
 def promoted_keys(text: str) -> frozenset[str]:
@@ -164,10 +176,27 @@ def _only_generated(body: list[str]) -> bool:
     return not expect_entry
 
 
-def _section_text(entries: Sequence[PromotionEntry], day: str, newline: str) -> str:
+def promoted_on(text: str, day: str) -> int:
+    """Promotion markers in the ``day`` sections of ``text`` (for the per-day limit)."""
+    count = 0
+    inside = False
+    for line in text.splitlines():
+        found = _SECTION.match(line)
+        if found:
+            inside = found.group(1) == day
+        elif _TOP_HEADING.match(line):
+            inside = False
+        elif inside and _MARKER_LINE.match(line):
+            count += 1
+    return count
+
+
+def _section_text(
+    entries: Sequence[PromotionEntry], day: str, newline: str, brand: str = "dreamd"
+) -> str:
     lines = [SECTION_TITLE.format(day=day), ""]
     for entry in entries:
-        lines.extend(render_entry(entry))
+        lines.extend(render_entry(entry, brand))
     return newline.join(lines) + newline
 
 
@@ -185,6 +214,7 @@ def append_promotions(
     day: str,
     max_chars: int,
     max_loss: float,
+    brand: str = "dreamd",
 ) -> AppendResult:
     """Append ``entries`` (already ranked) to ``existing`` within the budget."""
     if not entries:
@@ -200,7 +230,7 @@ def append_promotions(
         kept = [
             line for i, line in enumerate(lines) if not any(s.begin <= i < s.end for s in dropped)
         ]
-        text = _join("".join(kept), _section_text(candidates, day, newline), newline)
+        text = _join("".join(kept), _section_text(candidates, day, newline, brand), newline)
         if len(text) <= max_chars:
             days = tuple(section.day for section in dropped)
             appended = tuple(entry.key for entry in candidates)

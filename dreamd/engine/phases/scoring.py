@@ -12,6 +12,12 @@
 ``C`` is 0 for no day, 0.2 for one, else 0.55*min(1, ln n / ln 5) + 0.45*min(1, span / 7).
 Phase boost: 0.06 * light + 0.09 * rem, each min(1, ln(1+hits)/ln 7) decayed with a 14-day half
 life since the last hit. The score is the plain sum; the gate compares it unclamped.
+
+Salience boost (``[dreaming.deep] salience_boost``, opt-in, default 0): a snippet whose salience
+kind is high (a correction, decision, error, insight or completion:
+:data:`~dreamd.engine.text.salience.HIGH`) adds ``salience_boost``, at most
+:data:`MAX_SALIENCE_BOOST` (0.1, a tenth of the score's range; the config refuses more and the
+score clamps to it). At 0 nothing is added and the score is OpenClaw's, float for float.
 Pure arithmetic: no I/O, time passed in.
 """
 
@@ -23,9 +29,19 @@ from datetime import datetime
 
 from dreamd.clock import DAY_SECONDS, age_days, days_between, parse_instant
 from dreamd.engine.state import PhaseSignal, RecallEntry
+from dreamd.engine.text.salience import HIGH, kind_of
 from dreamd.engine.traces import user_query_hashes
 
-__all__ = ["WEIGHTS", "Components", "Scored", "consolidation", "phase_boost", "score_entry"]
+__all__ = [
+    "MAX_SALIENCE_BOOST",
+    "WEIGHTS",
+    "Components",
+    "Scored",
+    "consolidation",
+    "phase_boost",
+    "salience_boost",
+    "score_entry",
+]
 
 WEIGHTS: dict[str, float] = {
     "relevance": 0.30,
@@ -38,6 +54,7 @@ WEIGHTS: dict[str, float] = {
 LIGHT_BOOST = 0.06
 REM_BOOST = 0.09
 PHASE_HALF_LIFE_DAYS = 14.0
+MAX_SALIENCE_BOOST = 0.1
 _LN2 = math.log(2)
 
 
@@ -78,6 +95,7 @@ class Scored:
     signals: int
     unique_queries: int
     age_days: float
+    salience_boost: float = 0.0  # included in ``score``; 0 unless ``salience_boost`` is on
 
 
 def recency(age: float, half_life_days: float) -> float:
@@ -121,14 +139,23 @@ def phase_boost(signal: PhaseSignal | None, now: datetime) -> float:
     return _clamp(LIGHT_BOOST * light + REM_BOOST * rem)
 
 
+def salience_boost(snippet: str, boost: float) -> float:
+    """``boost`` (clamped to [0, :data:`MAX_SALIENCE_BOOST`]) for a high-salience snippet."""
+    if not boost > 0 or kind_of(snippet) not in HIGH:
+        return 0.0
+    return min(boost, MAX_SALIENCE_BOOST)
+
+
 def score_entry(
     entry: RecallEntry,
     signal: PhaseSignal | None,
     *,
     now: datetime,
     half_life_days: float,
+    salience: float = 0.0,
 ) -> Scored | None:
-    """Score one entry; ``None`` when it has no signals at all."""
+    """Score one entry; ``None`` when it has no signals at all. ``salience`` is the configured
+    ``salience_boost`` (0: off, the score is OpenClaw's)."""
     signals = entry.signal_count
     if signals <= 0:
         return None
@@ -143,4 +170,8 @@ def score_entry(
         conceptual=_clamp(len(entry.concept_tags) / 6),
     )
     boost = phase_boost(signal, now)
-    return Scored(entry, components, boost, components.weighted() + boost, signals, unique, age)
+    score = components.weighted() + boost
+    extra = salience_boost(entry.snippet, salience) if salience else 0.0
+    if extra:  # only then: off, the sum is exactly OpenClaw's
+        score += extra
+    return Scored(entry, components, boost, score, signals, unique, age, extra)

@@ -1,5 +1,6 @@
 """Text rules the phases share: snippets, token sets, concept tags, contamination, salience,
-managed blocks.
+managed blocks, note decoding, MEMORY.md entries, near-duplicate claims, instruction-shaped text,
+durable claims and REM themes.
 
 May import: :mod:`dreamd.engine.text` and the shared top-level modules only. Pure: strings in,
 strings (or verdicts) out, identical for notes, transcripts and queries.
