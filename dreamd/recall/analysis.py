@@ -64,8 +64,13 @@ STOP_WORDS: frozenset[str] = frozenset(
 
 _WORD = re.compile(r"[^\W_]+")
 # Hiragana and katakana, CJK extension A, CJK unified ideographs, Hangul syllables and jamo.
-_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff]+")
-_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff]")
+_CJK_CLASS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff]"
+
+
+@lru_cache(maxsize=1)
+def _cjk() -> re.Pattern[str]:
+    """CJK runs; compiled when non-ASCII text first needs it (a wide class is slow to compile)."""
+    return re.compile(_CJK_CLASS + "+")
 
 
 def _is_latin(char: str) -> bool:
@@ -103,10 +108,10 @@ def stems(text: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def cjk_grams(text: str) -> str:
     """Every CJK character of ``text`` and every adjacent pair, space-separated ("" without CJK)."""
-    if _CJK_CHAR.search(text) is None:
+    if text.isascii() or _cjk().search(text) is None:
         return ""
     grams: list[str] = []
-    for run in _CJK.findall(text):
+    for run in _cjk().findall(text):
         grams.extend(run)
         grams.extend(run[i : i + 2] for i in range(len(run) - 1))
     return " ".join(grams)
@@ -119,7 +124,7 @@ def query_grams(word: str) -> list[tuple[str, str]]:
     one-character particle; any other word gives its stem.
     Stop words and one-letter ASCII words give nothing.
     """
-    runs = _CJK.findall(word)
+    runs = [] if word.isascii() else _cjk().findall(word)
     if not runs:
         if word in STOP_WORDS or (len(word) == 1 and word.isascii()):
             return []
@@ -133,7 +138,7 @@ def query_grams(word: str) -> list[tuple[str, str]]:
         for pair in (run[i : i + 2] for i in range(len(run) - 1)):
             if pair[0] not in STOP_WORDS and pair[1] not in STOP_WORDS:  # skip particles
                 grams.append((pair, pair))
-    for part in _CJK.sub(" ", word).split():
+    for part in _cjk().sub(" ", word).split():
         if part not in STOP_WORDS and len(part) > 1:
             grams.append((part, stem(part)))
     return grams

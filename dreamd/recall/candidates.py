@@ -14,6 +14,8 @@ Rules:
   empty a pool that holds matching chunks further down. Undated files pass day filters.
 - :func:`fetch_neighbours` returns the chunks just before and after given ones in the same file:
   ranking lets a line borrow relevance from the lines around it.
+- :func:`fetch_window` lists the chunks of a window of days (a question that names only a time,
+  "what happened on 2026-03-02"), Retain facts first.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ __all__ = [
     "Row",
     "fetch_candidates",
     "fetch_neighbours",
+    "fetch_window",
     "match_expression",
     "read_frequency",
 ]
@@ -178,6 +181,23 @@ def fetch_candidates(
         for row in _probe(conn, expression, most, filters, pool):
             rows.setdefault(row.id, row)
     return list(rows.values())
+
+
+_RETAIN_FIRST = (
+    "CASE WHEN c.kind IN ('world', 'experience', 'opinion', 'observation') THEN 0 ELSE 1 END"
+)
+
+
+def fetch_window(conn: sqlite3.Connection, filters: Filters, limit: int) -> list[Row]:
+    """The chunks of the notes dated inside ``filters``' days, Retain facts first, then by day
+    and line; undated files are left out (a window asks for dated notes)."""
+    where, params = filters.sql()
+    sql = (
+        f"SELECT {_COLUMNS} FROM chunks AS c WHERE c.day IS NOT NULL"  # noqa: S608 (only ?s)
+        + (f" AND {where}" if where else "")
+        + f" ORDER BY {_RETAIN_FIRST}, c.day, c.path, c.start_line LIMIT ?"
+    )
+    return [Row(*row) for row in conn.execute(sql, (*params, limit))]
 
 
 def fetch_neighbours(

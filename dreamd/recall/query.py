@@ -11,6 +11,11 @@ Rules:
 - ``@Name`` mentions are entities. A question opening with when / how long / what year (or
   wann, cuándo, quand) is *temporal*: it prefers snippets that say when something happened.
 - ``pairs`` are adjacent terms of the question, for the phrase and proximity signal.
+- The question's *shape*: ``entity`` ("tell me about Alice", "who is Peter", "háblame de X":
+  the ``subject`` is the rest of the question, and only its words are terms), ``opinion``
+  ("what does Peter prefer?", "Peter's preferences": the subject is who holds it), ``time``
+  ("what happened / what was true ...", or a window of days and nothing else to look for; the
+  scaffolding words ``happen``, ``true``... are then not terms), else ``general``.
 
 Pure: ``today`` is passed in. Any text is a query; one with no terms finds nothing.
 """
@@ -26,7 +31,7 @@ from dreamd.recall.analysis import fold, query_grams, words
 from dreamd.recall.dates import DayWindow, find_window
 from dreamd.recall.retain import mentions
 
-__all__ = ["MAX_TERMS", "Query", "Term", "parse_query"]
+__all__ = ["MAX_TERMS", "Query", "Term", "parse_query", "question_shape"]
 
 MAX_TERMS = 32
 _TEMPORAL = re.compile(
@@ -34,6 +39,29 @@ _TEMPORAL = re.compile(
     r"day|date|time)|which (?:year|month|day|date)|wann|seit wann|cuando|desde cuando|quand"
     r"|depuis quand|いつ|什么时候|何时|언제)",
 )
+
+
+_ENTITY = re.compile(
+    r"^\W*(?:(?:can you |please )?tell me (?:more )?about|what do (?:you|we|i) know about"
+    r"|who(?: is|'s|’s| was)|info(?:rmation)? (?:on|about)|h[aá]blame (?:de|sobre)"
+    r"|qui[eé]n es|parle-moi de|qui est|erz[aä]hl mir von|wer ist)\s+(?P<subject>.+)$",
+    re.IGNORECASE,
+)
+_OPINION = re.compile(
+    r"^\W*(?:what (?:does|do|did) (?P<a>.+?) (?:prefer|like|love|want|think of|dislike|hate"
+    r"|enjoy)\b|(?:does|do|did) (?P<b>.+?) (?:prefer|like|want|enjoy|dislike|hate)\b"
+    r"|how does (?P<c>.+?) feel about\b|what are (?P<d>.+?)['’]s (?:preferences|opinions|views)"
+    r"|(?P<e>[^\s]+(?: [^\s]+)?)['’]s (?:preferences|opinions|views)\b"
+    r"|qu[eé] prefiere (?P<f>.+?)(?:\?|$))",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"^\W*(?:what (?:happened|was true|were we doing|went on|did (?:we|i) do|is new|was new)"
+    r"|what's new|anything new|qu[eé] pas[oó]|was ist passiert)\b",
+    re.IGNORECASE,
+)
+_TRAILING = re.compile(r"[\s?!.,;:]+$")
+_SCAFFOLD = frozenset({"happen", "true", "new", "pas", "passiert", "anyth"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +80,8 @@ class Query:
     entities: tuple[str, ...] = ()
     window: DayWindow | None = None
     temporal: bool = False
+    shape: str = "general"  # "entity", "opinion", "time" or "general"
+    subject: str | None = None  # who or what an entity or opinion question is about
 
     @property
     def stems(self) -> tuple[str, ...]:
@@ -65,9 +95,34 @@ class Query:
         return tuple(itertools.pairwise(stems))
 
 
+def _subject(found: re.Match[str]) -> str | None:
+    named = next((value for value in found.groupdict().values() if value), None)
+    if named is None:
+        return None
+    subject = _TRAILING.sub("", named.strip()).strip().lstrip("@")
+    return subject or None
+
+
+def question_shape(text: str) -> tuple[str, str | None]:
+    """The shape of a question and its subject (see the module rules), window aside."""
+    flat = " ".join(text.split())
+    for shape, pattern in (("opinion", _OPINION), ("entity", _ENTITY)):
+        found = pattern.match(flat)
+        if found is not None:
+            subject = _subject(found)
+            if subject:
+                return shape, subject
+    if _TIME.match(flat):
+        return "time", None
+    return "general", None
+
+
 def parse_query(text: str, *, today: date) -> Query:
     """The :class:`Query` that ``text`` asks (see the module rules)."""
     window, rest = find_window(text, today)
+    shape, subject = question_shape(rest)
+    if shape == "entity" and subject:
+        rest = subject
     terms: dict[str, Term] = {}
     for word in words(rest):
         for asked, stem in query_grams(word):
@@ -75,6 +130,12 @@ def parse_query(text: str, *, today: date) -> Query:
                 terms[stem] = Term(asked, stem)
         if len(terms) >= MAX_TERMS:
             break
+    if shape == "time" or (window is not None and terms and set(terms) <= _SCAFFOLD):
+        shape = "time"
+        terms = {stem: term for stem, term in terms.items() if stem not in _SCAFFOLD}
     entities = tuple(name.lower() for name in mentions(text))
+    if subject and shape in ("entity", "opinion"):
+        key = "-".join(subject.lower().split())
+        entities = (*entities, key) if key not in entities else entities
     temporal = _TEMPORAL.match(fold(text)) is not None
-    return Query(tuple(terms.values())[:MAX_TERMS], entities, window, temporal)
+    return Query(tuple(terms.values())[:MAX_TERMS], entities, window, temporal, shape, subject)

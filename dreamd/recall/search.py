@@ -16,6 +16,10 @@ Rules:
   outside (undated files stay), ``kinds`` keeps those kinds (a file kind — daily, memory, note,
   corpus — or a Retain kind — world, experience, opinion, observation), ``entity`` keeps chunks
   that tag ``@entity``. A window named in the query itself only ranks, never filters.
+- Natural questions are read for their shape (:mod:`dreamd.recall.query`): "tell me about The
+  Castle" searches ``The Castle`` and prefers what tags it; a question that names only a time
+  ("what happened on 2026-03-02", "what was true during November 2025") lists the chunks of that
+  window, Retain facts first, as context hits (shown, never recorded as recalls).
 """
 
 from __future__ import annotations
@@ -33,14 +37,16 @@ from dreamd.recall.candidates import (
     Row,
     fetch_candidates,
     fetch_neighbours,
+    fetch_window,
     match_expression,
 )
 from dreamd.recall.chunking import chunk_snippet
+from dreamd.recall.dates import DayWindow
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Query, Term, parse_query
-from dreamd.recall.ranking import Ranked, rank_rows
+from dreamd.recall.ranking import CONTEXT_SCORE, Ranked, rank_rows
 
-__all__ = ["RANK_BUDGET", "match_expression", "search"]
+__all__ = ["RANK_BUDGET", "match_expression", "search", "window_hits"]
 
 NAME_SHARE = 0.5  # a term is a name when at least this share of its chunks have it as speaker
 
@@ -109,6 +115,34 @@ def _hit(ranked: Ranked) -> Hit:
     )
 
 
+def window_hits(index: RecallIndex, window: DayWindow, filters: Filters, k: int) -> list[Hit]:
+    """The first ``k`` chunks of the notes inside ``window`` (and ``filters``), Retain facts
+    first. They are listed, not matched: *context* hits, which are not recorded as recalls."""
+    first, last = window.first.isoformat(), window.last.isoformat()
+    if filters.first_day and filters.first_day > first:
+        first = filters.first_day
+    if filters.last_day and filters.last_day < last:
+        last = filters.last_day
+    inside = Filters(first, last, filters.kinds, filters.entity)
+    rows = index.read(lambda conn: fetch_window(conn, inside, k))
+    return [
+        Hit(
+            path=row.path,
+            start_line=row.start_line,
+            end_line=row.end_line,
+            snippet=chunk_snippet(row.text),
+            score=CONTEXT_SCORE,
+            kind=row.kind,
+            day=row.day,
+            entities=tuple(row.entities.split()),
+            confidence=row.confidence,
+            why=(("day", 1.0),),
+            context=True,
+        )
+        for row in rows
+    ]
+
+
 def search(
     index: RecallIndex,
     query: str,
@@ -133,7 +167,11 @@ def search(
     if not parsed.terms and wanted:
         parsed = parse_query(wanted, today=now.date())
         parsed = Query(parsed.terms or (Term(wanted, wanted),), (wanted,))
-    if not parsed.terms or k <= 0:
+    if k <= 0:
+        return []
+    if not parsed.terms and parsed.window is not None:  # "what happened on 2026-03-02"
+        return window_hits(index, parsed.window, filters, k)
+    if not parsed.terms:
         return []
     pool = max(3 * k, 20)
     speakers = index.speakers()

@@ -1,7 +1,9 @@
 """Which files the recall index covers, found by one walk of the workspace.
 
-``MEMORY.md``; every ``*.md`` under ``memory/`` except ``memory/dreaming/``, hidden folders
-(``memory/.dreams/``, ``.git``...) and ``node_modules``; and the session corpus
+``MEMORY.md`` (or ``memory.md`` when that is the one that exists), ``SOUL.md`` and
+``USER.md`` (stable files: read, never written); every ``*.md`` under ``memory/`` except
+``memory/dreaming/``, hidden folders (``memory/.dreams/``, ``.git``...) and ``node_modules``;
+and the session corpus
 (``memory/.dreams/session-corpus/*.txt``). A symlink is followed only when it resolves inside
 the workspace (and not into an excluded folder); each real folder is visited once, so symlink
 loops end; files over ``MAX_FILE_BYTES`` are skipped. Only ``stat`` calls: reading is the index's.
@@ -14,7 +16,15 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
-from dreamd.layout import MAX_FILE_BYTES, MEMORY_FILE, REPORTS_DIR, SESSION_CORPUS_DIR, STATE_DIR
+from dreamd.layout import (
+    MAX_FILE_BYTES,
+    MEMORY_FILE,
+    MEMORY_FILE_LOWER,
+    REPORTS_DIR,
+    SESSION_CORPUS_DIR,
+    STABLE_FILES,
+    STATE_DIR,
+)
 
 __all__ = ["CORPUS_DIR", "Source", "discover_sources"]
 
@@ -36,8 +46,12 @@ def discover_sources(root: Path) -> dict[str, Source]:
     found: dict[str, Source] = {}
     seen: set[tuple[int, int]] = set()
     # (start, suffix, folder depth): MEMORY.md itself, the notes tree, the flat corpus folder.
+    memory = MEMORY_FILE
+    if not (root / MEMORY_FILE).exists() and (root / MEMORY_FILE_LOWER).exists():
+        memory = MEMORY_FILE_LOWER  # the seed's spelling, when it is the one that exists
     for rel, suffix, depth in (
-        (MEMORY_FILE, ".md", 0),
+        (memory, ".md", 0),
+        *((stable, ".md", 0) for stable in STABLE_FILES),
         ("memory", ".md", 64),
         (CORPUS_DIR, ".txt", 1),
     ):

@@ -1,9 +1,10 @@
 """The per-workspace lock: every writer (sweep, promote, search recording) holds it.
 
 It is an advisory ``flock`` on ``memory/.dreams/lock`` (a sidecar: never a file that gets
-atomically replaced). The kernel drops it when its holder dies, so a lock file left behind by a
-crash is not stale: the next taker simply gets it. The holder writes its pid into the file so a
-waiter can say who is in the way.
+atomically replaced), taken with :mod:`fcntl` directly: every search that records a recall
+holds it, so it costs no lock library's import. The kernel drops it when its holder dies, so
+a lock file left behind by a crash is not stale: the next taker simply gets it. The holder
+writes its pid into the file so a waiter can say who is in the way.
 
 Before the lock is taken, the workspace's folders are checked
 (:func:`dreamd.layout.check_workspace_folders`): the lock file lives in ``memory/.dreams/``, and
@@ -13,12 +14,12 @@ through it. A lock file that is itself a symbolic link is refused too, never tru
 
 from __future__ import annotations
 
+import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-import portalocker
 
 from dreamd.errors import LockError, UnsafePathError, WorkspaceError
 from dreamd.layout import STATE_DIR, check_workspace_folders
@@ -49,28 +50,34 @@ def workspace_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
         raise WorkspaceError(
             f"cannot create {path.parent}: {exc.strerror}; is the workspace writable?"
         ) from exc
-    lock = portalocker.Lock(
-        path,
-        mode="a",
-        timeout=timeout,
-        check_interval=0.05,
-        fail_when_locked=False,
-        flags=portalocker.LockFlags.EXCLUSIVE | portalocker.LockFlags.NON_BLOCKING,
-    )
     try:
-        handle = lock.acquire()
-    except portalocker.exceptions.LockException as exc:
-        raise LockError(
-            f"workspace {root} is busy: {_holder(path)} holds {LOCK_FILE}; "
-            f"waited {timeout:g}s, try again later"
-        ) from exc
+        handle = path.open("a", encoding="utf-8")
     except OSError as exc:
         raise WorkspaceError(f"cannot open {path}: {exc.strerror}") from exc
     try:
+        _take(handle.fileno(), timeout, root)
         handle.seek(0)
         handle.truncate()
         handle.write(f"{os.getpid()}\n")
         handle.flush()
         yield
     finally:
-        lock.release()
+        handle.close()  # closing the descriptor drops the flock
+
+
+def _take(fd: int, timeout: float, root: Path) -> None:
+    """``flock(LOCK_EX)`` on ``fd``, polled every 50 ms until ``timeout``; LockError after it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                path = root / LOCK_FILE
+                raise LockError(
+                    f"workspace {root} is busy: {_holder(path)} holds {LOCK_FILE}; "
+                    f"waited {timeout:g}s, try again later"
+                ) from None
+            time.sleep(0.05)
+        else:
+            return

@@ -16,6 +16,7 @@ from dreamd.recall.candidates import RANK_BUDGET, match_expression
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Term, parse_query
 from dreamd.recall.search import search
+from dreamd.redaction import redact
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 TERMS = ("glacier", "backup", "rotation", "schedule")
@@ -98,9 +99,9 @@ def test_one_of_four_terms_scores_low(index: RecallIndex) -> None:
 
 
 def test_snippets_equal_the_collapsed_lines_of_the_file(index: RecallIndex) -> None:
-    """Every snippet is the file's line range joined by spaces with whitespace collapsed."""
-    for hit in search(index, "glacier rotation tomatoes", k=50, now=NOW):
-        lines = (index.root / hit.path).read_text(encoding="utf-8").split("\n")
+    """Every snippet is the file's line range (redacted) joined by spaces, whitespace collapsed."""
+    for hit in search(index, "glacier rotation tomatoes lunch", k=50, now=NOW):
+        lines = redact((index.root / hit.path).read_text(encoding="utf-8")).split("\n")
         assert hit.snippet == collapse(" ".join(lines[hit.start_line - 1 : hit.end_line]))
 
 
@@ -137,9 +138,9 @@ def test_results_are_deterministic_across_rebuilds(index: RecallIndex) -> None:
 
 
 def test_entities_are_at_names_not_emails(index: RecallIndex) -> None:
-    """@Name tokens become lowercased entities; an e-mail address is not one."""
+    """@Name tokens become lowercased entities; an e-mail address is not one (nor indexed)."""
     [hit] = [hit for hit in search(index, "lunch", now=NOW) if not hit.context]
-    assert (hit.snippet, hit.entities) == ("- Mail alice@example.com about lunch.", ())
+    assert (hit.snippet, hit.entities) == ("- Mail *** about lunch.", ())
 
 
 @pytest.mark.parametrize("query", ["", "   ", "the and of", "a", "!!! ???"])

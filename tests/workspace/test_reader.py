@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -46,17 +48,41 @@ def test_symlink_loops_and_escapes_are_not_followed(tmp_path: Path) -> None:
 
 
 def test_invalid_utf8_and_nul_bytes(tmp_path: Path) -> None:
-    """Undecodable bytes are replaced and flagged; NUL bytes are dropped from notes."""
+    """Stray bytes are read as cp1252 and flagged; NUL bytes are dropped from notes."""
     path = tmp_path / "memory" / "2026-11-28.md"
     path.parent.mkdir(parents=True)
     path.write_bytes(b"- caf\xe9 \x00latte order\n")
     text = read_text(tmp_path, "memory/2026-11-28.md", strip_nul=True)
-    assert text.text == "- caf\ufffd latte order\n"
-    assert text.valid_utf8 is False
-    snapshot = read_snapshot(
-        tmp_path, dreaming=DreamingConfig(), now=NOW, zone=__import__("datetime").UTC
+    assert (text.text, text.valid_utf8) == ("- café latte order\n", False)
+    snapshot = read_snapshot(tmp_path, dreaming=DreamingConfig(), now=NOW, zone=UTC)
+    warning = "memory/2026-11-28.md: not valid UTF-8; undecodable bytes read as cp1252"
+    assert (snapshot.warnings, snapshot.note_warnings) == ((warning,), (warning,))
+    assert snapshot.texts["memory/2026-11-28.md"].text == "- café latte order\n"
+
+
+def test_an_unreadable_or_binary_note_is_skipped_and_the_rest_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note that cannot be read, or is not text, is skipped by name; the others are read."""
+    write(tmp_path, "memory/2026-11-28.md", "- The billing service runs on db-02.\n")
+    locked = write(tmp_path, "memory/2026-11-27.md", "- private\n")
+    (tmp_path / "memory" / "2026-11-29.md").write_bytes(bytes(range(256)) * 8)
+    real = Path.read_bytes
+
+    def read_bytes(path: Path) -> bytes:  # root reads any file: the refusal is simulated
+        if path == locked:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    snapshot = read_snapshot(tmp_path, dreaming=DreamingConfig(), now=NOW, zone=UTC)
+    assert snapshot.skipped == (
+        "memory/2026-11-27.md: cannot read (Permission denied); skipped",
+        "memory/2026-11-29.md: not text (a binary file or an unknown encoding); skipped",
     )
-    assert any("not valid UTF-8" in warning for warning in snapshot.warnings)
+    assert snapshot.note_warnings == snapshot.skipped
+    assert sorted(snapshot.notes) == ["memory/2026-11-28.md"]
+    assert snapshot.texts["memory/2026-11-28.md"].text == "- The billing service runs on db-02.\n"
 
 
 def test_missing_workspace_is_a_clear_error(tmp_path: Path) -> None:

@@ -1,0 +1,114 @@
+"""Process start-up: how long ``dreamd memory recall`` and ``memory search`` take as a process.
+
+Usage: ``python bench/startup.py [--runs N] [--tree PATH] [--json]``
+
+Agents run recall on every turn, as a new process, so what counts is the wall time of the whole
+process: interpreter start, imports, reading the config, opening the index, searching,
+recording the recall traces and printing. A workspace with a year of generated daily notes
+(``bench/workloads.year``, with a ``## Retain`` section every fourth day so the bank has
+entities and opinions) is built and reflected once; each command then runs ``--runs`` times
+after two warm-up runs (which also cache the bytecode, as an installed package has it), and
+its p50 and p95 wall times are printed, next to a bare ``python -c pass`` for the
+interpreter's own share. ``--tree`` runs another checkout's ``dreamd`` (an exported earlier
+commit, say) with the same interpreter, for a before/after.
+
+Target (not asserted): ``memory recall`` and ``memory search`` p50 <= 120 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
+
+from bank_workload import retain_year
+from workloads import NOW
+
+TARGET_MS = 120.0
+COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("python -c pass", ()),
+    ("memory search", ("memory", "search", "billing service on db-02", "--json")),
+    ("memory recall (entity)", ("memory", "recall", "tell me about Ana", "--json")),
+    ("memory recall (time)", ("memory", "recall", "what happened around Oct 3", "--json")),
+    ("memory recall (opinion)", ("memory", "recall", "what does Ana prefer?", "--json")),
+    ("memory recall (general)", ("memory", "recall", "billing service on db-02", "--json")),
+    (
+        "recall, nothing recorded",
+        ("memory", "recall", "billing service on db-02", "--json", "--no-record"),
+    ),
+    ("search, nothing recorded", ("memory", "search", "billing service on db-02", "--no-record")),
+)
+
+
+def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
+    return (time.perf_counter() - started) * 1000
+
+
+def measure(root: Path, *, runs: int, tree: Path) -> list[dict[str, object]]:
+    """p50/p95 wall time of each command over ``runs`` processes."""
+    env = {**os.environ, "DREAMD_HOME": str(root.parent / "home")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode cached
+    now = (NOW.replace(hour=9)).isoformat()
+    rows = []
+    for label, words in COMMANDS:
+        if words:
+            command = [sys.executable, "-m", "dreamd", "--workspace", str(root), "--now", now]
+            command += list(words)
+        else:
+            command = [sys.executable, "-c", "pass"]
+        try:
+            for _ in range(2):
+                _timed(command, tree, env)
+        except subprocess.CalledProcessError:
+            rows.append({"command": label, "error": "failed (not in this tree?)"})
+            continue
+        times = sorted(_timed(command, tree, env) for _ in range(runs))
+        p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+        rows.append(
+            {
+                "command": label,
+                "p50_ms": round(statistics.median(times), 1),
+                "p95_ms": round(p95, 1),
+            }
+        )
+    return rows
+
+
+def main() -> int:
+    """Build the workspace, time the processes, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="dreamd-startup-") as tmp:
+        root = Path(tmp) / "year"
+        retain_year(root, reflect=True)
+        rows = measure(root, runs=args.runs, tree=args.tree.resolve())
+    if args.json:
+        print(json.dumps({"rows": rows, "targetMs": TARGET_MS}))
+        return 0
+    print(f"dreamd process start-up ({args.runs} runs each, tree {args.tree})")
+    print(f"{'command':<28} {'p50':>9} {'p95':>9}")
+    for row in rows:
+        if "error" in row:
+            print(f"{row['command']:<28} {row['error']}")
+        else:
+            print(f"{row['command']:<28} {row['p50_ms']:>7} ms {row['p95_ms']:>7} ms")
+    print(f"target: recall and search p50 <= {TARGET_MS:g} ms as a whole process")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,173 @@
+"""The managed block of a bank page, and how a person's edits inside it are kept.
+
+A bank page is a ``# Title`` line, anything a person writes, and one managed block::
+
+    # Peter
+
+    <!-- dreamd:bank:begin -->
+    Peter: 3 facts ... ^summary
+
+    - Prefers concise replies on WhatsApp. ... ^f-1a2b3c4d5e
+    <!-- dreamd:bank:end -->
+
+Rules:
+
+- Text outside the block is the person's and is kept byte for byte. A page without a block gets
+  one appended after its text; a page whose block has no end marker is left alone (and said so).
+- Every line dreamd writes in the block ends with its key (``^summary``, a fact id ``^f-…`` or an
+  opinion id ``^o-…``). The ledger (:mod:`dreamd.engine.bank.ledger`) keeps the digest of the
+  body as written and the hash of every line dreamd wrote, so an edit is detected (the digest
+  differs) and located (a line whose hash dreamd never wrote is the person's).
+- :func:`merge` plans the new body around the person's lines: a line dreamd wrote and nobody
+  touched is replaced by its new version (or dropped when its fact is gone); a keyed line the
+  person changed is kept as they left it, in place of dreamd's new version; a line they added is
+  kept after the same keyed line it followed; a keyed line they deleted stays deleted. Nothing a
+  person wrote inside the block is ever overwritten.
+
+Pure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "BEGIN",
+    "END",
+    "Line",
+    "Merged",
+    "PageParts",
+    "body_digest",
+    "compose_page",
+    "key_of",
+    "line_hash",
+    "merge",
+    "split_page",
+]
+
+BEGIN = "<!-- dreamd:bank:begin -->"
+END = "<!-- dreamd:bank:end -->"
+_KEY = re.compile(r"\s\^(summary|[fo]-[0-9a-f]{10})\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line dreamd plans for a block; ``key`` is None for a blank separator."""
+
+    key: str | None
+    text: str
+
+
+def line_hash(text: str) -> str:
+    """The hash the ledger keeps of a line dreamd wrote."""
+    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
+
+
+def body_digest(lines: Sequence[str]) -> str:
+    """The digest of a block body (its lines between the markers)."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+
+
+def key_of(text: str) -> str | None:
+    """The ``^key`` a block line ends with, if any."""
+    found = _KEY.search(text)
+    return found.group(1) if found else None
+
+
+@dataclass(frozen=True)
+class PageParts:
+    """A page split around its block: ``body`` None when it has none; ``broken`` when the
+    block has no end marker."""
+
+    head: tuple[str, ...]
+    body: tuple[str, ...] | None
+    tail: tuple[str, ...]
+    broken: bool = False
+
+
+def split_page(text: str) -> PageParts:
+    """``text`` split into the lines before the block, the body, and the lines after it."""
+    lines = text.split("\n")
+    begin = next((i for i, line in enumerate(lines) if line.strip() == BEGIN), None)
+    if begin is None:
+        return PageParts(tuple(lines), None, ())
+    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == END), None)
+    if end is None:
+        return PageParts(tuple(lines), None, (), broken=True)
+    return PageParts(tuple(lines[:begin]), tuple(lines[begin + 1 : end]), tuple(lines[end + 1 :]))
+
+
+def compose_page(title: str, current: str | None, body: Sequence[str]) -> str:
+    """The page text with ``body`` in its block (a new page when ``current`` is None)."""
+    block = "\n".join([BEGIN, *body, END])
+    if current is None:
+        return f"# {title}\n\n{block}\n"
+    parts = split_page(current)
+    if parts.body is None:
+        glue = "" if current.endswith("\n") or not current else "\n"
+        return f"{current}{glue}\n{block}\n"
+    return "\n".join([*parts.head, block, *parts.tail])
+
+
+@dataclass(frozen=True)
+class Merged:
+    """The body to write, the hashes of the lines dreamd wrote in it, and the keys it placed."""
+
+    body: tuple[str, ...]
+    owned: frozenset[str]
+    keys: frozenset[str]
+    kept: int  # lines of the person's kept
+
+
+def merge(
+    current: Sequence[str] | None,
+    fresh: Sequence[Line],
+    *,
+    owned: frozenset[str] = frozenset(),
+    placed: frozenset[str] = frozenset(),
+) -> Merged:
+    """The new body: ``fresh`` planned around the person's lines of ``current``.
+
+    ``owned`` holds the hashes of the lines dreamd wrote last time, ``placed`` the keys it ever
+    placed on this page (see the module rules).
+    """
+    edited: dict[str, str] = {}
+    after: dict[str | None, list[str]] = {}
+    present: set[str] = set()
+    anchor: str | None = None
+    for text in current or ():
+        key = key_of(text)
+        mine = line_hash(text) in owned
+        if key is not None:
+            present.add(key)
+            if not mine:
+                edited[key] = text
+            anchor = key
+        elif not mine:
+            after.setdefault(anchor, []).append(text)
+    body: list[str] = list(after.pop(None, ()))
+    written: set[str] = set()
+    keys: set[str] = set(placed)
+    kept = sum(len(lines) for lines in after.values()) + len(body) + len(edited)
+    for line in fresh:
+        key = line.key
+        if key is not None and key in edited:
+            body.append(edited.pop(key))
+        elif key is not None and key in placed and key not in present:
+            continue  # the person deleted it: it stays deleted
+        else:
+            body.append(line.text)
+            written.add(line_hash(line.text))
+            if key is not None:
+                keys.add(key)
+        if key is not None:
+            body.extend(after.pop(key, ()))
+    for key, text in edited.items():  # their fact is gone, their words are not
+        body.append(text)
+        body.extend(after.pop(key, ()))
+    for lines in after.values():
+        body.extend(lines)
+    return Merged(tuple(body), frozenset(written), frozenset(keys), kept)

@@ -1,0 +1,209 @@
+"""Reflect: from the notes' facts to the bank's pages, as writes for the one writer.
+
+``plan_reflect(bank, notes)`` is pure. It:
+
+1. reads the facts of every note it was given the text of (:func:`~dreamd.engine.bank.facts.
+   extract_facts`), reusing the ledger's facts when the note's digest is unchanged, and keeps
+   the ledger's facts of the notes it was not given (a sweep reads only its lookback); facts of
+   notes that are gone are dropped. With ``proposals`` (a model's checked facts for notes
+   without a Retain section), those replace the deterministic ones of their notes;
+2. links entities: a fact's ``@mentions`` plus the names of pages the workspace already has under
+   ``bank/entities/`` that its text says (as whole words);
+3. plans the opinions (:mod:`dreamd.engine.bank.opinions`) and the pages
+   (:mod:`dreamd.engine.bank.pages`), each block merged around a person's edits
+   (:mod:`dreamd.engine.bank.block`);
+4. returns ``FileWrite`` entries of kind ``bank`` for the pages that change and for the ledger.
+
+With no facts, no pages and no ledger there is nothing to plan: a workspace that never had a
+bank gets none. Reflecting twice plans nothing the second time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dreamd.engine.bank.block import body_digest, compose_page, merge, split_page
+from dreamd.engine.bank.facts import Fact, extract_facts, is_fact_source
+from dreamd.engine.bank.ledger import Ledger, NoteFacts, PageRecord, decode_ledger, encode_ledger
+from dreamd.engine.bank.opinions import Opinion, plan_opinions
+from dreamd.engine.bank.pages import ENTITIES_DIR, Names, entity_key, plan_pages, title_of
+from dreamd.engine.plan import FileWrite
+from dreamd.engine.snapshot import BankFiles, NoteStat, TextFile
+from dreamd.layout import BANK_LEDGER
+
+__all__ = ["BankPlan", "PageResult", "plan_reflect"]
+
+_TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$")
+
+
+@dataclass(frozen=True)
+class PageResult:
+    """One planned page: its kind, the facts it holds, and whether a person edited its block."""
+
+    path: str
+    kind: str
+    facts: tuple[str, ...]
+    edited: bool
+    kept: int
+    changed: bool
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"path", "kind", "facts"}`` as ``memory reflect --json`` prints it."""
+        return {"path": self.path, "kind": self.kind, "facts": len(self.facts)}
+
+
+@dataclass(frozen=True)
+class BankPlan:
+    """What one reflection would write, and what it found."""
+
+    writes: tuple[FileWrite, ...] = ()
+    pages: tuple[PageResult, ...] = ()
+    opinions: tuple[Opinion, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    read: tuple[str, ...] = ()  # notes whose facts were read afresh
+    claims: Mapping[str, str] = field(default_factory=dict)  # notes read by the claim rule
+    warnings: tuple[str, ...] = ()
+
+    def summary(self) -> dict[str, Any]:
+        """The sweep summary's ``reflect`` entry."""
+        return {
+            "facts": len(self.facts),
+            "notesRead": len(self.read),
+            "pages": len(self.pages),
+            "pagesChanged": sum(1 for page in self.pages if page.changed),
+            "opinions": len(self.opinions),
+            "editedByHand": [page.path for page in self.pages if page.edited],
+        }
+
+
+def _entity_pages(pages: Mapping[str, TextFile]) -> tuple[dict[str, str], dict[str, str]]:
+    """Entity key -> title, and key -> path, of every page under ``bank/entities/``."""
+    titles: dict[str, str] = {}
+    files: dict[str, str] = {}
+    for path, page in sorted(pages.items()):
+        if not path.startswith(f"{ENTITIES_DIR}/") or path.count("/") != 2:
+            continue
+        slug = path.rsplit("/", 1)[1].removesuffix(".md")
+        first = page.text.split("\n", 1)[0]
+        found = _TITLE.match(first)
+        title = found.group(1) if found else title_of(slug)
+        if entity_key(slug) and entity_key(slug) not in files:
+            titles[entity_key(slug)] = title
+            files[entity_key(slug)] = path
+    return titles, files
+
+
+def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
+    """Every fact with its entities: mentions, then named pages its text says."""
+    for fact in facts:
+        for name in fact.entities:
+            titles.setdefault(entity_key(name), title_of(name))
+    names = sorted({t for t in titles.values() if t}, key=len, reverse=True)
+    if not names:
+        return facts
+    spoken = re.compile(r"(?<![\w@-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
+    linked = []
+    for fact in facts:
+        seen = {entity_key(e) for e in fact.entities}
+        extra = []
+        for match in spoken.finditer(fact.text):
+            key = entity_key(match.group(1))
+            if key not in seen:
+                seen.add(key)
+                extra.append(titles[key])
+        linked.append(replace(fact, entities=(*fact.entities, *extra)) if extra else fact)
+    return linked
+
+
+def _note_facts(
+    bank: BankFiles,
+    notes: Mapping[str, NoteStat],
+    ledger: Ledger,
+    proposals: Mapping[str, tuple[Fact, ...]] | None,
+) -> tuple[dict[str, NoteFacts], list[str], dict[str, str]]:
+    kept: dict[str, NoteFacts] = {}
+    read: list[str] = []
+    claims: dict[str, str] = {}
+    for path in sorted(notes):
+        if not is_fact_source(path):
+            continue
+        text = bank.notes.get(path)
+        old = ledger.notes.get(path)
+        if text is None or not text.exists:
+            if old is not None:
+                kept[path] = old
+            continue
+        digest = text.digest or ""
+        if proposals is not None and path in proposals:
+            kept[path] = NoteFacts(digest, proposals[path])
+            continue
+        if old is not None and old.digest == digest:
+            kept[path] = old
+            continue
+        facts = extract_facts(path, text.text)
+        read.append(path)
+        if facts and all(f.origin == "claim" for f in facts):
+            claims[path] = text.text
+        kept[path] = NoteFacts(digest, facts)
+    return kept, read, claims
+
+
+def plan_reflect(
+    bank: BankFiles,
+    notes: Mapping[str, NoteStat],
+    *,
+    proposals: Mapping[str, tuple[Fact, ...]] | None = None,
+) -> BankPlan:
+    """Plan one reflection (see the module rules)."""
+    ledger = decode_ledger(bank.ledger.text)
+    warnings = [ledger.issue] if ledger.issue else []
+    by_note, read, claims = _note_facts(bank, notes, ledger, proposals)
+    titles, files = _entity_pages(bank.pages)
+    raw = [fact for entry in by_note.values() for fact in entry.facts]
+    raw.sort(key=lambda f: (f.day or "", f.path, f.line, f.id))
+    facts = _link(raw, titles)
+    opinions = plan_opinions(facts)
+    plans = plan_pages(facts, opinions, Names(titles, files), bank.pages)
+    if not plans and not bank.ledger.exists:
+        return BankPlan(facts=tuple(facts), read=tuple(read), warnings=tuple(warnings))
+    writes: list[FileWrite] = []
+    results: list[PageResult] = []
+    records: dict[str, PageRecord] = {}
+    for page in plans:
+        current = bank.pages.get(page.path)
+        parts = split_page(current.text) if current is not None else None
+        if parts is not None and parts.broken:
+            warnings.append(f"{page.path}: the bank block has no end marker; page left as it is")
+            continue
+        record = ledger.pages.get(page.path)
+        body = parts.body if parts is not None else None
+        merged = merge(
+            body,
+            page.lines,
+            owned=record.lines if record and current else frozenset(),
+            placed=record.keys if record and current else frozenset(),
+        )
+        text = compose_page(page.title, current.text if current else None, merged.body)
+        edited = record is not None and body is not None and body_digest(body) != record.digest
+        changed = current is None or text != current.text
+        if changed:
+            digest = current.digest if current is not None else None
+            writes.append(FileWrite(page.path, text, digest, "bank"))
+        records[page.path] = PageRecord(body_digest(merged.body), merged.owned, merged.keys)
+        results.append(PageResult(page.path, page.kind, page.facts, edited, merged.kept, changed))
+    fresh = Ledger(by_note, records)
+    encoded = encode_ledger(fresh)
+    if encoded != bank.ledger.text:
+        writes.append(FileWrite(BANK_LEDGER, encoded, bank.ledger.digest, "bank"))
+    return BankPlan(
+        writes=tuple(writes),
+        pages=tuple(results),
+        opinions=opinions,
+        facts=tuple(facts),
+        read=tuple(read),
+        claims=claims,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,236 @@
+"""Recall for the agent: a natural question answered from the bank's pages and the index.
+
+``recall(index, root, question, ...)`` returns results ``{"kind", "timestamp", "entities",
+"content", "source", "confidence"?}`` ranked for the question's shape
+(:func:`dreamd.recall.query.parse_query`):
+
+- **entity** ("tell me about Alice", "who is Peter"): the entity's page
+  (``bank/entities/<Slug>.md``, found by slug, case-insensitively) first — its summary, its
+  opinions, its facts newest first — then what search finds about it;
+- **time** ("what happened around Nov 27", "since last week", "what was true during November
+  2025"): the hits of the question's other words inside that window, then the window's Retain
+  facts and lines, oldest first;
+- **opinion** ("what does Peter prefer?"): the opinions of ``bank/opinions.md`` about the
+  subject, strongest first, with their confidence, then opinion facts search finds;
+- anything else: search's hits.
+
+``kind`` is a fact kind (world, experience, opinion, observation): a hit without one is typed by
+the claim rule's kind test. Results are cited (``memory/2026-11-27.md#L12``, or the page line
+for a summary), deduplicated by source and cut at ``k``; ``--kind``, ``--entity``, ``--since``
+and ``--until`` filter all of them. The search hits among them are handed back so the caller
+records them as recall traces exactly as ``memory search`` does (listed window lines and page
+lines are not recalls). Reads pages, never writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from dreamd.engine.bank.kinds import FACT_KINDS, infer_kind
+from dreamd.engine.bank.pages import (
+    ENTITIES_DIR,
+    EXPERIENCE_PAGE,
+    OPINIONS_PAGE,
+    WORLD_PAGE,
+    PageItem,
+    entity_key,
+    read_page,
+)
+from dreamd.engine.hits import Hit
+from dreamd.layout import resolve_inside
+from dreamd.recall.candidates import Filters
+from dreamd.recall.dates import DayWindow
+from dreamd.recall.index import RecallIndex
+from dreamd.recall.query import Query, parse_query
+from dreamd.recall.search import search, window_hits
+
+__all__ = ["Answer", "Recalled", "entity_page_of", "recall"]
+
+_SAME_LINE = re.compile(r"#L(\d+)-L\1$")
+
+
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """One result: a fact, a page line or a note line, with its citation."""
+
+    kind: str
+    timestamp: str | None
+    entities: tuple[str, ...]
+    content: str
+    source: str
+    confidence: float | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The result as ``memory recall --json`` prints it (``confidence`` only when known)."""
+        document: dict[str, Any] = {
+            "kind": self.kind,
+            "timestamp": self.timestamp,
+            "entities": list(self.entities),
+            "content": self.content,
+            "source": self.source,
+        }
+        if self.confidence is not None:
+            document["confidence"] = self.confidence
+        return document
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a question found; ``hits`` are the search hits among the results (to record)."""
+
+    query: Query
+    results: tuple[Recalled, ...]
+    hits: tuple[Hit, ...]
+
+
+def _from_hit(hit: Hit) -> Recalled:
+    kind = hit.kind if hit.kind in FACT_KINDS else infer_kind(hit.snippet)
+    return Recalled(kind, hit.day, hit.entities, hit.snippet, hit.source, hit.confidence)
+
+
+def _from_item(item: PageItem, entities: tuple[str, ...] = ()) -> Recalled:
+    return Recalled(
+        item.kind, item.day, item.entities or entities, item.content, item.source, item.confidence
+    )
+
+
+def entity_page_of(root: Path, name: str) -> str | None:
+    """The workspace path of ``name``'s page under ``bank/entities/`` (by slug), if any."""
+    key = entity_key(name)
+    try:
+        names = sorted(path.name for path in (root / ENTITIES_DIR).iterdir())
+    except OSError:
+        return None
+    for file in names:
+        if file.endswith(".md") and entity_key(file[:-3]) == key:
+            return f"{ENTITIES_DIR}/{file}"
+    return None
+
+
+def _page(root: Path, path: str, kind: str = "world") -> list[PageItem]:
+    """A page's items; a missing or unreadable page has none (recall never fails on one)."""
+    try:
+        target = resolve_inside(root, path)
+        if target.is_symlink():
+            return []
+        text = target.read_bytes().decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return []
+    return read_page(path, text, kind=kind)
+
+
+def _entity(root: Path, subject: str) -> list[Recalled]:
+    path = entity_page_of(root, subject)
+    if path is None:
+        return []
+    items = _page(root, path)
+    title = subject
+    summary = [i for i in items if i.key == "summary"]
+    opinions = sorted(
+        (i for i in items if i.kind == "opinion"), key=lambda i: -(i.confidence or 0.0)
+    )
+    facts = [i for i in items if i.key != "summary" and i.kind != "opinion"]
+    facts.sort(key=lambda i: i.day or "", reverse=True)
+    return [_from_item(i, (title,)) for i in (*summary, *opinions, *facts)]
+
+
+def _opinions(root: Path, subject: str | None) -> list[Recalled]:
+    items = [i for i in _page(root, OPINIONS_PAGE, "opinion") if i.kind == "opinion"]
+    if subject:
+        key = entity_key(subject)
+        items = [i for i in items if any(entity_key(e) == key for e in i.entities)]
+    items.sort(key=lambda i: -(i.confidence or 0.0))
+    return [_from_item(i) for i in items]
+
+
+def _facts_in(root: Path, window: DayWindow) -> list[Recalled]:
+    found = []
+    for path, kind in ((WORLD_PAGE, "world"), (EXPERIENCE_PAGE, "experience")):
+        for item in _page(root, path, kind):
+            if item.key != "summary" and window.holds(item.day):
+                found.append(_from_item(item))
+    return sorted(found, key=lambda r: (r.timestamp or "", r.source))
+
+
+def _kept(
+    results: Iterable[Recalled],
+    *,
+    kinds: Sequence[str] | None,
+    entity: str | None,
+    first: str | None,
+    last: str | None,
+    k: int,
+) -> list[Recalled]:
+    seen: set[str] = set()
+    kept = []
+    wanted = entity_key(entity) if entity else None
+    for result in results:
+        cited = _SAME_LINE.sub(r"#L\1", result.source)  # a fact's line and its chunk are one
+        if cited in seen or (kinds and result.kind not in kinds):
+            continue
+        if wanted and not any(entity_key(e) == wanted for e in result.entities):
+            continue
+        day = result.timestamp
+        if day and ((first and day < first) or (last and day > last)):
+            continue
+        seen.add(cited)
+        kept.append(result)
+        if len(kept) >= k:
+            break
+    return kept
+
+
+def recall(
+    index: RecallIndex,
+    root: Path,
+    question: str,
+    *,
+    k: int = 25,
+    now: datetime,
+    first_day: str | None = None,
+    last_day: str | None = None,
+    entity: str | None = None,
+    kinds: Sequence[str] | None = None,
+) -> Answer:
+    """Answer ``question`` (see the module rules)."""
+    parsed = parse_query(question, today=now.date())
+    subject = parsed.subject or entity
+    found: list[Recalled] = []
+    hits: list[Hit] = []
+    window = parsed.window
+    if window is None and parsed.shape == "time" and (first_day or last_day):
+        window = DayWindow(
+            date.fromisoformat(first_day) if first_day else date.min,
+            date.fromisoformat(last_day) if last_day else now.date(),
+        )
+    options: dict[str, Any] = {"k": k, "now": now, "first_day": first_day, "last_day": last_day}
+    if parsed.shape == "entity" and subject:
+        found += _entity(root, subject)
+    elif parsed.shape == "opinion":
+        found += _opinions(root, subject)
+        hits += search(index, question, kinds=["opinion"], **options)
+    if parsed.shape == "time" and window is not None:
+        lower = max(first_day or "", window.first.isoformat())
+        upper = min(last_day or "9999-12-31", window.last.isoformat())
+        if parsed.terms:
+            inside = {**options, "first_day": lower, "last_day": upper}
+            hits += search(index, question, **inside)
+        found += _facts_in(root, window)
+        listed = window_hits(index, window, Filters(lower, upper), k)
+        found += [_from_hit(hit) for hit in listed]
+    elif parsed.terms:
+        hits += search(index, question, **options)
+    hits = [hit for hit in hits if not hit.context]  # lines shown for their neighbours: not here
+    ordered = [*found[:1], *(_from_hit(h) for h in hits), *found[1:]]
+    if parsed.shape in ("entity", "opinion"):
+        ordered = [*found, *(_from_hit(h) for h in hits)]
+    results = _kept(
+        ordered, kinds=kinds, entity=entity, first=first_day, last=last_day, k=max(0, k)
+    )
+    shown = {r.source for r in results}
+    return Answer(parsed, tuple(results), tuple(h for h in hits if h.source in shown))

@@ -1,0 +1,104 @@
+"""Opinions: the confidence rule's properties, and facts matched to the opinion they bear on."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dreamd.engine.bank.facts import extract_facts
+from dreamd.engine.bank.opinions import DOWN, UP, Evidence, evolve, plan_opinions
+
+DAYS = st.sampled_from([f"2026-11-{day:02d}" for day in range(1, 15)])
+EVIDENCE = st.lists(st.builds(Evidence, st.just("f"), DAYS, st.booleans()), max_size=30)
+START = st.floats(0.0, 1.0)
+
+
+@given(START, EVIDENCE)
+def test_confidence_stays_between_zero_and_one(start: float, evidence: list[Evidence]) -> None:
+    """Whatever the evidence, c stays in [0, 1]."""
+    assert 0.0 <= evolve(start, evidence) <= 1.0
+
+
+@given(START, EVIDENCE, DAYS)
+def test_confidence_is_monotone_in_evidence(
+    start: float, evidence: list[Evidence], day: str
+) -> None:
+    """One more supporting fact never lowers c; one more contradicting fact never raises it."""
+    base = evolve(start, evidence)
+    assert evolve(start, [*evidence, Evidence("x", day, True)]) >= base
+    assert evolve(start, [*evidence, Evidence("x", day, False)]) <= base
+
+
+@given(START, EVIDENCE, st.randoms(use_true_random=False))
+def test_the_order_of_the_evidence_does_not_matter(
+    start: float, evidence: list[Evidence], rng: object
+) -> None:
+    """Shuffled evidence (one day's facts in any order, days in any order) gives the same c."""
+    shuffled = list(evidence)
+    rng.shuffle(shuffled)  # type: ignore[attr-defined]
+    assert evolve(start, shuffled) == evolve(start, evidence)
+
+
+@settings(max_examples=200)
+@given(START, st.lists(st.booleans(), max_size=20))
+def test_one_day_moves_confidence_by_one_small_step(start: float, stances: list[bool]) -> None:
+    """However many facts one day brings, c moves at most one step: UP·(1−c) or DOWN·c."""
+    after = evolve(start, [Evidence("f", "2026-11-01", s) for s in stances])
+    assert -DOWN * start - 1e-4 <= after - start <= UP * (1 - start) + 1e-4
+
+
+def test_a_large_fall_needs_contradiction_on_distinct_days() -> None:
+    """From 0.95, ten contradictions on one day reach 0.81; on three days, 0.58."""
+    one_day = [Evidence(f"f{n}", "2026-11-01", False) for n in range(10)]
+    three_days = [Evidence(f"f{n}", f"2026-11-0{n + 1}", False) for n in range(3)]
+    assert (evolve(0.95, one_day), evolve(0.95, three_days)) == (0.8075, 0.5834)
+
+
+def _facts(*notes: tuple[str, str]) -> list:  # type: ignore[type-arg]
+    found = []
+    for day, bullets in notes:
+        found += extract_facts(f"memory/{day}.md", f"# {day}\n\n## Retain\n{bullets}\n")
+    return found
+
+
+def test_restated_confidences_are_one_opinion_that_rises() -> None:
+    """O(c=0.95) and O(c=0.7) of one preference are one opinion; the restatement supports it."""
+    facts = _facts(
+        ("2025-11-27", "- O(c=0.95) @Peter: Prefers concise replies (<1500 chars) on WhatsApp."),
+        ("2025-11-28", "- O(c=0.7) @Peter: Prefers concise replies."),
+    )
+    (opinion,) = plan_opinions(facts)
+    assert opinion.as_json() == {
+        "id": opinion.id,
+        "statement": "Prefers concise replies (<1500 chars) on WhatsApp.",
+        "entities": ["Peter"],
+        "confidence": 0.955,
+        "updated": "2025-11-28",
+        "supporting": [facts[0].id, facts[1].id],
+        "contradicting": [],
+    }
+
+
+def test_denials_on_distinct_days_lower_the_confidence() -> None:
+    """ "No longer", "dislikes" and a confidence below 0.5 all contradict; each day one step."""
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.9) @Peter: Prefers concise replies."),
+        ("2025-11-02", "- O @Peter: No longer prefers concise replies."),
+        ("2025-11-03", "- W @Peter: Peter dislikes concise replies now."),
+        ("2025-11-04", "- O(c=0.2) @Peter: Prefers concise replies."),
+    )
+    (opinion,) = plan_opinions(facts)
+    assert (opinion.confidence, len(opinion.contradicting)) == (0.5527, 3)
+
+
+def test_other_subjects_and_other_statements_found_their_own_opinions() -> None:
+    """Another entity, or another preference of the same one, is not evidence."""
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.9) @Peter: Prefers tea.\n- O(c=0.8) @Ana: Prefers tea."),
+        ("2025-11-02", "- O(c=0.7) @Peter: Prefers long walks on Sundays."),
+    )
+    assert [(o.statement, o.entities) for o in plan_opinions(facts)] == [
+        ("Prefers tea.", ("Peter",)),
+        ("Prefers tea.", ("Ana",)),
+        ("Prefers long walks on Sundays.", ("Peter",)),
+    ]
