@@ -15,7 +15,10 @@ a floor measured in the same run: reading and tokenising the same files in plain
   streams), cold and no-op, with the process's peak RSS; slopes per workspace from the
   smallest to the largest fleet;
 * status during a sweep: the real daemon sweeping the largest fleet in the quick set (100) or
-  the full set (1,000) while ``GET /v1/status`` is timed over its Unix socket; idle RSS.
+  the full set (1,000) while ``GET /v1/status`` is timed over its Unix socket; idle RSS;
+* a fleet (:mod:`fleet`, needs ``redis-server``): one scheduled slot over the largest fleet on 1
+  vs 3 daemons sharing it through Redis, coordination per workspace, ``fleet status`` at 10,000
+  workspaces.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from daemon import measure, rss_kib
+from fleet import figures
 from workloads import NOW, fleet, year
 
 from dreamd.config import DreamingConfig
@@ -245,6 +249,11 @@ def main(argv: list[str] | None = None) -> int:
         more, config = fleet_rows(base, sizes, runs if args.quick else 3)
         rows += more
         rows += daemon_rows(config, base, probes)
+        largest = max(sizes)
+        rows += [
+            Row(f.name, f.value, "", f.target, f.ok)
+            for f in figures(base, workspaces=largest, status_workspaces=10_000)
+        ]
     print(
         f"dreamd bench ({'quick' if args.quick else 'full'}; python {sys.version.split()[0]}, "
         f"{os.cpu_count()} cores) in {time.perf_counter() - started:.0f} s"

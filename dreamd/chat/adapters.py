@@ -14,6 +14,9 @@ Rules:
   Nothing an adapter does ends :meth:`Adapters.run` except cancellation: the daemon stays up.
 * Health events from the daemon reach the owners of every running adapter with
   ``notify = true`` through :class:`~dreamd.chat.notify.RateLimit`.
+* With a :class:`Leadership` (a fleet: several hosts share one bot token), an adapter runs only
+  while this host leads it; the others show ``standby`` and send no notices. When leadership
+  is lost the adapter is stopped before anything else, then this host stands by again.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ import logging
 import os
 import socket
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from dreamd.chat.notify import RateLimit, Redactor, notice_text, scrub
 from dreamd.chat.router import Adapter, Dispatch, Notifier
@@ -36,7 +40,14 @@ from dreamd.config import AdaptersConfig, DiscordConfig, TelegramConfig
 from dreamd.errors import DreamdError
 from dreamd.host.health import HealthEvent
 
-__all__ = ["ENTRY_POINTS", "AdapterUnavailableError", "Adapters", "Backoff", "read_token"]
+__all__ = [
+    "ENTRY_POINTS",
+    "AdapterUnavailableError",
+    "Adapters",
+    "Backoff",
+    "Leadership",
+    "read_token",
+]
 
 _log = logging.getLogger("dreamd.chat")
 ENTRY_POINTS = "dreamd.adapters"
@@ -44,6 +55,14 @@ STOP_SECONDS = 10.0
 OUTBOX = 20  # notices kept for an adapter that is down
 Settings = DiscordConfig | TelegramConfig
 Factory = Callable[[Any, str], Adapter]
+
+
+class Leadership(Protocol):
+    """Which host runs an adapter when several share its token (:mod:`dreamd.fleet.locks`)."""
+
+    def lead(self, name: str) -> AbstractAsyncContextManager[asyncio.Event]:
+        """Enter once this host leads ``name``; the event is set when it stops leading."""
+        ...
 
 
 class AdapterUnavailableError(DreamdError):
@@ -133,6 +152,7 @@ class Adapters:
         config_dir: Path | None = None,
         backoff: Backoff | None = None,
         load: Callable[[str], Factory] = load_factory,
+        leadership: Leadership | None = None,
     ) -> None:
         self.config, self.config_dir = config, config_dir
         self.clock = clock
@@ -143,6 +163,7 @@ class Adapters:
         self.limits: dict[str, RateLimit] = {}
         self.outboxes: dict[str, asyncio.Queue[str]] = {}
         self._load = load
+        self.leadership = leadership
         self._changed = asyncio.Event()
         self.host = socket.gethostname()
 
@@ -216,6 +237,27 @@ class Adapters:
         raise DreamdError("the adapter stopped by itself")
 
     async def _supervise(self, name: str, settings: Settings, dispatch: Dispatch) -> None:
+        if self.leadership is None:
+            await self._keep_running(name, settings, dispatch)
+            return
+        while True:
+            self._mark(name, "standby")
+            self.outboxes.pop(name, None)  # the leader tells the owners; nothing piles up here
+            async with self.leadership.lead(name) as lost:
+                running = asyncio.create_task(self._keep_running(name, settings, dispatch))
+                losing = asyncio.create_task(lost.wait())
+                try:
+                    done, _ = await asyncio.wait(
+                        {running, losing}, return_when=asyncio.FIRST_COMPLETED
+                    )
+                finally:
+                    await _cancel([running, losing])
+                if running in done:
+                    return  # unavailable on this host: nothing to lead
+            _log.warning("chat adapter %s: another host leads it now; standing by", name)
+
+    async def _keep_running(self, name: str, settings: Settings, dispatch: Dispatch) -> None:
+        """Run the adapter, retrying failures with backoff; returns when it is unavailable."""
         while True:
             state = self._mark(name, "starting")
             state.started = self.clock.monotonic()
@@ -252,7 +294,7 @@ class Adapters:
         while True:
             event = await events.get()
             for name, settings in self.enabled().items():
-                if not settings.notify:
+                if not settings.notify or self.states.get(name, _State()).state == "standby":
                     continue
                 held = self.limits.setdefault(name, RateLimit()).admit(self.clock.monotonic())
                 if held is None:
@@ -277,7 +319,7 @@ class Adapters:
                 )
 
 
-async def _cancel(tasks: list[asyncio.Task[None]]) -> None:
+async def _cancel(tasks: list[asyncio.Task[Any]]) -> None:
     """Cancel ``tasks`` and give them ``STOP_SECONDS`` to close their connections."""
     for task in tasks:
         task.cancel()

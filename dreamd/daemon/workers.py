@@ -3,7 +3,9 @@
 A sweep is CPU work in Python; run in threads, three of them starve the loop that answers the
 control API. Workers also run at the lowest CPU priority (nice 19): sweeps are background work.
 :class:`Workers` is a small pool of spawned processes (not forked: the daemon has
-threads and sockets) created on first use, as many as the job budget. The job functions here are
+threads and sockets) created on first use, as many as the job budget. On Linux a worker dies with
+the daemon (``PR_SET_PDEATHSIG``): a host that crashes leaves no orphan still sweeping, whose
+late writes a fleet would otherwise have to fence off. The job functions here are
 module-level so they can be sent to the workers; everything they take and return is plain data.
 Queued jobs are cancelled on shutdown; running ones finish (their writes are atomic anyway).
 """
@@ -11,8 +13,11 @@ Queued jobs are cancelled on shutdown; running ones finish (their writes are ato
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, tzinfo
@@ -28,12 +33,20 @@ from dreamd.workspace.discovery import Workspace
 __all__ = ["Workers", "count_workspaces", "sweep_and_count"]
 
 T = TypeVar("T")
+_PR_SET_PDEATHSIG = 1
 
 
 def sweep_and_count(
-    workspace: Workspace, config: Config, zone: tzinfo, now: datetime
+    workspace: Workspace,
+    config: Config,
+    zone: tzinfo,
+    now: datetime,
+    fence: Callable[[], object] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Sweep one workspace, then count it for status: (outcome JSON, counts)."""
+    """Sweep one workspace, then count it for status: (outcome JSON, counts).
+
+    ``fence`` (a fleet's lock check, plain data) is run by the writer before each rename.
+    """
     root, agents = workspace.root, workspace.agents
     outcome = sweep_workspace(
         root,
@@ -44,6 +57,7 @@ def sweep_and_count(
         sessions=workspace.sessions,
         owners=workspace.owners,
         model=config.model,
+        fence=fence,
     )
     counts = counts_or_error(Workspace(root, agents), config, now=now, zone=zone)
     return outcome.as_json(), counts
@@ -59,9 +73,14 @@ def count_workspaces(
     }
 
 
-def _background_priority() -> None:
-    """Workers yield the CPU to the daemon's event loop (and to everything interactive)."""
+def _background_priority(parent: int | None = None) -> None:
+    """Workers yield the CPU to the daemon's event loop, and die with the daemon (Linux)."""
     os.nice(19)
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if parent is not None and os.getppid() != parent:  # the daemon died meanwhile
+            os._exit(1)
 
 
 class Workers:
@@ -76,7 +95,10 @@ class Workers:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(
-                self.size, mp_context=context, initializer=_background_priority
+                self.size,
+                mp_context=context,
+                initializer=_background_priority,
+                initargs=(os.getpid(),),
             )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, partial(job, *args))

@@ -10,9 +10,13 @@ Rules:
   directory is fsynced: a crash leaves the old file or the new one, never half of either. A
   temp file a crash left behind is removed by the next write of the same file.
 * Symlinked targets are refused, and so is a plan whose files sit in (or under) a symlinked
-  folder (:func:`dreamd.layout.check_workspace_folders`). ``MEMORY.md`` is copied to
-  ``memory/.dreams/backups/`` (the last 8 kept) before it is replaced. State files are saved
-  last, then events are appended.
+  folder (:func:`dreamd.layout.check_workspace_folders`). ``MEMORY.md`` and
+  ``DREAMS.md`` are copied to ``memory/.dreams/backups/`` (the last 8 of each kept) before
+  they are replaced; a new ``MEMORY.md`` is created with mode 0600, as OpenClaw creates it.
+  State files are saved last, then events are appended.
+* A ``fence`` passed in from above (a fleet's check that this host still holds the workspace)
+  runs just before every rename and append; raising there stops the writes, and each file is
+  left old or new. The store knows nothing of what the fence checks.
 """
 
 from __future__ import annotations
@@ -26,11 +30,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 
-from dreamd.engine.plan import FileWrite, SweepPlan
 from dreamd.engine.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
@@ -44,10 +47,19 @@ from dreamd.engine.state import (
 )
 from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import ConflictError, StateError, UnsafePathError, WorkspaceError
-from dreamd.layout import BACKUP_DIR, check_workspace_folders, daily_note_day, resolve_inside
+from dreamd.layout import (
+    BACKUP_DIR,
+    check_workspace_folders,
+    daily_note_day,
+    refuse_stable,
+    resolve_inside,
+)
 from dreamd.store.events import append_events
 from dreamd.store.longterm import append_longterm
 from dreamd.store.statefiles import state_path
+
+if TYPE_CHECKING:  # types only: recording a search must not import every planner
+    from dreamd.engine.plan import FileWrite, SweepPlan
 
 __all__ = ["ApplyResult", "apply_plan", "current_digest", "save_table", "write_atomic"]
 
@@ -132,7 +144,13 @@ def _replace(
     _fsync_dir(path.parent)
 
 
-def save_table(root: Path, fmt: TableFormat[RowT], table: Table[RowT]) -> bool:
+def save_table(
+    root: Path,
+    fmt: TableFormat[RowT],
+    table: Table[RowT],
+    *,
+    before_rename: Callable[[], object] | None = None,
+) -> bool:
     """Write a state table if its bytes changed; returns whether it wrote."""
     path = state_path(root, fmt)
     data = fmt.encode(table)
@@ -143,7 +161,7 @@ def save_table(root: Path, fmt: TableFormat[RowT], table: Table[RowT]) -> bool:
         pass
     except OSError as exc:
         raise StateError(f"cannot read {path}: {exc.strerror}") from exc
-    write_atomic(path, data, mode=0o600)
+    write_atomic(path, data, mode=0o600, before_rename=before_rename)
     return True
 
 
@@ -156,13 +174,14 @@ class ApplyResult:
     events: int
 
 
-def _backup_memory(root: Path, data: bytes) -> None:
+def _backup_memory(root: Path, data: bytes, base: str = "MEMORY.md") -> None:
     directory = root / BACKUP_DIR
     directory.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-    name = f"MEMORY.md.{stamp}.{content_hash(data)[:12]}.md"
+    name = f"{base}.{stamp}.{content_hash(data)[:12]}.md"
     write_atomic(directory / name, data, mode=0o600)
-    backups = sorted(directory.glob("MEMORY.md.*.md"), key=lambda p: p.stat().st_mtime_ns)
+    found = directory.glob(f"{glob.escape(base)}.*.md")
+    backups = sorted(found, key=lambda p: p.stat().st_mtime_ns)
     for old in backups[:-BACKUPS_KEPT]:
         with contextlib.suppress(OSError):
             old.unlink()
@@ -186,9 +205,29 @@ def _check(root: Path, write: FileWrite) -> bool:
     return True
 
 
-def apply_plan(root: Path, plan: SweepPlan, *, checkpoint_notes: bool = True) -> ApplyResult:
-    """Write ``plan`` into the workspace at ``root`` (caller holds the workspace lock)."""
+def _unfenced() -> None:
+    return None
+
+
+def _fenced(fence: Callable[[], object], check: Callable[[], object]) -> None:
+    fence()
+    check()
+
+
+def apply_plan(
+    root: Path,
+    plan: SweepPlan,
+    *,
+    checkpoint_notes: bool = True,
+    fence: Callable[[], object] | None = None,
+) -> ApplyResult:
+    """Write ``plan`` into the workspace at ``root`` (caller holds the workspace lock).
+
+    ``fence`` runs before every rename and append (see the module rules).
+    """
+    guard = fence or _unfenced
     check_workspace_folders(root, *(write.path for write in plan.writes))
+    refuse_stable(write.path for write in plan.writes)
     for path, digest in plan.sources.items():
         if current_digest(resolve_inside(root, path)) != digest:
             raise ConflictError(f"{path} changed on disk after it was read; promotion re-planned")
@@ -201,28 +240,37 @@ def apply_plan(root: Path, plan: SweepPlan, *, checkpoint_notes: bool = True) ->
             continue
         target = resolve_inside(root, write.path)
         before = target.stat() if target.exists() else None
-        if write.kind == "memory" and before is not None:
-            _backup_memory(root, target.read_bytes())
+        if write.kind in ("memory", "dreams") and before is not None:
+            guard()
+            base = "DREAMS.md" if write.kind == "dreams" else "MEMORY.md"
+            _backup_memory(root, target.read_bytes(), base)
         # checked again once the new bytes are durable: an edit made meanwhile is not lost
-        write_atomic(target, write.text.encode("utf-8"), before_rename=partial(_check, root, write))
+        check = partial(_fenced, guard, partial(_check, root, write))
+        # a new MEMORY.md is private to its owner, as OpenClaw creates it
+        mode = 0o600 if write.kind == "memory" and before is None else None
+        write_atomic(target, write.text.encode("utf-8"), mode=mode, before_rename=check)
         changed.append(write.path)
         events.extend(write.events)
         if write.kind == "note" and daily is not None and checkpoint_notes:
             daily = _follow_own_write(daily, write.path, before, target.stat())
     saved = []
     if plan.retired:  # before the store drops them: a crash here duplicates, never loses
+        guard()
         append_longterm(root, plan.retired)
-    if plan.store is not None and save_table(root, RECALL_STORE, plan.store):
+    save = partial(save_table, root, before_rename=guard)
+    if plan.store is not None and save(RECALL_STORE, plan.store):
         saved.append(RECALL_STORE.name)
-    if plan.signals is not None and save_table(root, PHASE_SIGNALS, plan.signals):
+    if plan.signals is not None and save(PHASE_SIGNALS, plan.signals):
         saved.append(PHASE_SIGNALS.name)
-    if daily is not None and save_table(root, DAILY_CHECKPOINTS, daily):
+    if daily is not None and save(DAILY_CHECKPOINTS, daily):
         saved.append(DAILY_CHECKPOINTS.name)
-    if plan.session_seen is not None and save_table(root, SESSION_SEEN, plan.session_seen):
+    if plan.session_seen is not None and save(SESSION_SEEN, plan.session_seen):
         saved.append(SESSION_SEEN.name)
     checkpoints = plan.session_checkpoints
-    if checkpoints is not None and save_table(root, SESSION_CHECKPOINTS, checkpoints):
+    if checkpoints is not None and save(SESSION_CHECKPOINTS, checkpoints):
         saved.append(SESSION_CHECKPOINTS.name)
+    if events:
+        guard()
     count = append_events(root, events)
     return ApplyResult(tuple(changed), tuple(saved), count)
 

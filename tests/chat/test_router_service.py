@@ -28,6 +28,7 @@ MEMORY_COMMANDS = (
     "dream status",
     "dream search billing host",
     "dream search ops rota",
+    "dream about billing",
     "dream report",
     "dream rag status",
     "dream explain",

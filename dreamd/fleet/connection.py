@@ -1,0 +1,117 @@
+"""Reaching the fleet's Redis: the URL, shown without its password, and lazily built clients.
+
+``redis`` is the optional ``[fleet]`` extra: it is imported here, inside functions, so nothing
+loads it on a host without ``[fleet]``. The URL comes from ``fleet.redis`` or the environment
+variable ``fleet.redis_url_env`` names; TLS (``rediss://``) and passwords ride in it.
+:func:`shown` is the only form that may reach a log line, a status document or an error.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+from dreamd.config import FleetConfig
+from dreamd.errors import FleetError
+
+if TYPE_CHECKING:
+    import redis
+    import redis.asyncio
+
+__all__ = [
+    "COMMAND_SECONDS",
+    "async_client",
+    "host_id_of",
+    "redis_errors",
+    "redis_url",
+    "shown",
+    "sync_client",
+]
+
+COMMAND_SECONDS = 3.0
+"""A Redis command that takes longer counts as the coordinator being unreachable."""
+
+
+def redis_url(config: FleetConfig) -> str:
+    """The URL to connect to (never print it: see :func:`shown`)."""
+    if config.redis:
+        return config.redis
+    name = config.redis_url_env or ""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise FleetError(f"fleet.redis_url_env: environment variable {name} is not set or empty")
+    if not value.startswith(("redis://", "rediss://", "unix://")):
+        raise FleetError(
+            f"fleet.redis_url_env: {name} does not hold a redis://, rediss:// or unix:// URL"
+        )
+    return value
+
+
+def shown(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (the user name is kept)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+def host_id_of(config: FleetConfig) -> str:
+    """This host's id: ``fleet.host_id``, else the hostname."""
+    return config.host_id or socket.gethostname()
+
+
+def redis_errors() -> tuple[type[BaseException], ...]:
+    """What a failed Redis call raises (connection refused, timeout, a dropped socket)."""
+    import redis.exceptions
+
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+
+
+def _options() -> dict[str, Any]:
+    return {
+        "decode_responses": True,
+        "socket_timeout": COMMAND_SECONDS,
+        "socket_connect_timeout": COMMAND_SECONDS,
+        "health_check_interval": 10,
+    }
+
+
+def _missing(exc: ImportError) -> FleetError:
+    return FleetError(f"[fleet] needs the redis client: pip install 'dreamd[fleet]' ({exc})")
+
+
+def async_client(url: str) -> redis.asyncio.Redis:
+    """An asyncio client (a connection pool; nothing connects until the first command).
+
+    A command is retried once, at once, on a dropped connection: a pooled connection that
+    outlived a Redis restart reconnects instead of reporting an outage that is already over.
+    """
+    try:
+        import redis.asyncio
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+    except ImportError as exc:
+        raise _missing(exc) from exc
+    client: redis.asyncio.Redis = redis.asyncio.Redis.from_url(
+        url, retry=Retry(NoBackoff(), 1), **_options()
+    )
+    return client
+
+
+def sync_client(url: str) -> redis.Redis:
+    """A blocking client, for locks (portalocker's RedisLock is threaded) and one-shot commands."""
+    try:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+    except ImportError as exc:
+        raise _missing(exc) from exc
+    client: redis.Redis = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), **_options())
+    return client
