@@ -19,12 +19,14 @@ from dreamd.cli import shadow
 from dreamd.cli.context import Context
 from dreamd.cli.render import candidate_json
 from dreamd.clock import day_of
+from dreamd.config import DreamingConfig
 from dreamd.engine.grounded.preview import note_json, section_lines
 from dreamd.engine.phases.cycle import plan_light_rem, thresholds_of
-from dreamd.engine.phases.deep import Ranking, rank
+from dreamd.engine.phases.deep import Ranking
 from dreamd.engine.phases.light import LightResult
 from dreamd.engine.phases.rem import RemResult
 from dreamd.engine.phases.reports import rem_body
+from dreamd.engine.phases.screen import rank_screened
 from dreamd.errors import DreamdError
 from dreamd.layout import NOTES_DIR
 from dreamd.runs.backfill import (
@@ -54,7 +56,9 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
     harness.add_argument(
         "--grounded", action="store_true", help="add the grounded preview of each whole note"
     )
-    harness.add_argument("--include-promoted", action="store_true")
+    harness.add_argument(
+        "--include-promoted", action="store_true", help="also rank entries promoted before"
+    )
     _limit_flag(harness)
     json_flag(harness)
     harness.set_defaults(handler=run_harness)
@@ -76,6 +80,11 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
     shadow.register(verbs, json_flag)
 
 
+def _from_cwd(raw: str) -> str:
+    """``--path`` from the shell's current directory (CLI paths never start at the workspace)."""
+    return str(Path(raw).expanduser().absolute())
+
+
 def _limit_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit-files",
@@ -93,10 +102,28 @@ def _limit(ctx: Context) -> int:
     return limit
 
 
-def _phases_json(light: LightResult, rem: RemResult, ranking: Ranking) -> dict[str, Any]:
+def _rem_config_json(dreaming: DreamingConfig) -> dict[str, Any]:
+    """``remConfig`` as OpenClaw's ``rem-harness --json`` names it (the parts dreamd has)."""
+    rem = dreaming.rem
     return {
+        "enabled": dreaming.enabled and rem.limit > 0,
+        "cron": dreaming.frequency,
+        "timezone": dreaming.timezone,
+        "lookbackDays": rem.lookback_days,
+        "limit": rem.limit,
+        "minPatternStrength": rem.min_pattern_strength,
+        "storage": {"mode": dreaming.storage},
+    }
+
+
+def _phases_json(
+    light: LightResult, rem: RemResult, ranking: Ranking, dreaming: DreamingConfig
+) -> dict[str, Any]:
+    return {
+        "remConfig": _rem_config_json(dreaming),
         "light": {"staged": len(light.staged), "ingestedChunks": light.ingested_chunks},
         "rem": {
+            "skipped": dreaming.rem.limit <= 0,
             "sourceEntryCount": rem.considered,
             "reflections": [
                 {"tag": t.tag, "count": t.count, "strength": t.strength} for t in rem.themes
@@ -105,6 +132,7 @@ def _phases_json(light: LightResult, rem: RemResult, ranking: Ranking) -> dict[s
                 {"key": t.entry.key, "snippet": t.entry.snippet, "confidence": t.confidence}
                 for t in rem.truths
             ],
+            "candidateKeys": list(dict.fromkeys(t.entry.key for t in rem.truths)),
             "bodyLines": rem_body(rem.themes, rem.truths).split("\n"),
         },
         "deep": {
@@ -128,11 +156,11 @@ def _replay(
 ) -> tuple[HarnessRun, dict[str, Any], list[str]]:
     """Replay the notes of --path (else the workspace's) in a copy; extra JSON and text."""
     args = ctx.args
-    target = resolve_target(args.path, root) if args.path else root / NOTES_DIR
+    target = resolve_target(_from_cwd(args.path), root) if args.path else root / NOTES_DIR
     found = find_sources(target, root=root, limit=_limit(ctx)) if target.exists() else None
     sources = found or Sources(target, (), ())
     progress = progress_on_stderr("rem-harness", len(sources.files), quiet=ctx.json)
-    notes, grounded = analyse(sources, root, progress)
+    notes, grounded, unread = analyse(sources, root, progress)
     run = preview_in_copy(
         root,
         notes,
@@ -148,7 +176,7 @@ def _replay(
     document: dict[str, Any] = {
         "sourcePath": str(sources.target),
         "sourceFiles": [note.label for note in notes],
-        "skippedFiles": list(sources.skipped),
+        "skippedFiles": [*sources.skipped, *unread],
     }
     lines = [f"sourcePath={sources.target} historicalFiles={len(notes)}"]
     if args.path:
@@ -157,17 +185,21 @@ def _replay(
             "importedSignals": run.imported_signals,
         }
         lines.append(f"importedFiles={run.imported_files} importedSignals={run.imported_signals}")
-    if run.staging is not None:
-        staging = run.staging
+    if run.staging is not None and run.live_staging is not None:
+        staging, live = run.staging, run.live_staging  # in the replay; as rem-backfill would
         document["grounded"] = {
             "files": [note_json(note) for note in grounded],
-            "stagedShortTermEntries": len(staging.staged),
-            "skippedClaims": {"storeFull": staging.over_budget, "refused": staging.refused},
+            "stagedShortTermEntries": len(live.staged),
+            "skippedClaims": {"storeFull": live.over_budget, "refused": live.refused},
+            "replayedShortTermEntries": len(staging.staged),
         }
         lines += ["", "Grounded REM"]
         for note in grounded:
             lines += [f"### {note.path} ({note.day})", *section_lines(note), ""]
-        lines.append(f"stagedShortTermEntries={len(staging.staged)}")
+        lines.append(
+            f"stagedShortTermEntries={len(live.staged)} storeFull={live.over_budget} "
+            f"replayedShortTermEntries={len(staging.staged)}"
+        )
     return run, document, lines
 
 
@@ -195,15 +227,17 @@ def run_harness(ctx: Context) -> int:
         document |= extra
         lines += more
     else:
-        light, rem = plan_light_rem(ctx.snapshot(), dreaming, now=ctx.now, zone=ctx.zone)
-        ranking = rank(
-            light.store.rows,
+        snapshot = ctx.snapshot()
+        light, rem = plan_light_rem(snapshot, dreaming, now=ctx.now, zone=ctx.zone)
+        ranking = rank_screened(
+            light.store,
             rem.signals.rows,
             thresholds_of(dreaming),
+            memory_text=snapshot.memory.text,
             now=ctx.now,
             include_promoted=args.include_promoted,
-        )
-    document |= _phases_json(light, rem, ranking)
+        ).ranking
+    document |= _phases_json(light, rem, ranking, dreaming)
     lines += [
         f"staged={len(light.staged)} deepCandidates={len(ranking.candidates)}",
         "",
@@ -250,7 +284,7 @@ def run_backfill_verb(ctx: Context) -> int:
             lines.append(f"Removed {rows} and {signals}.")
         ctx.emit(result, "\n".join(lines))
         return 0
-    sources = find_sources(resolve_target(args.path, root), root=root, limit=_limit(ctx))
+    sources = find_sources(resolve_target(_from_cwd(args.path), root), root=root, limit=_limit(ctx))
     progress = progress_on_stderr("rem-backfill", len(sources.files), quiet=ctx.json)
     stage = args.stage_short_term
     result = run_backfill(

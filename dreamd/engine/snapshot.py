@@ -25,8 +25,9 @@ from dreamd.engine.state import (
     Table,
 )
 from dreamd.engine.transcripts import TranscriptRead
+from dreamd.layout import BANK_LEDGER
 
-__all__ = ["NoteStat", "Snapshot", "TextFile"]
+__all__ = ["BankFiles", "DreamworkFiles", "NoteStat", "Snapshot", "TextFile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,32 @@ class NoteStat:
     day: str
     mtime_ms: float
     size: int
+
+
+@dataclass(frozen=True)
+class BankFiles:
+    """What reflecting reads: the pages under ``bank/``, the bank's ledger, and the notes whose
+    facts it reads afresh (the others' facts come from the ledger)."""
+
+    pages: Mapping[str, TextFile] = field(default_factory=dict)
+    ledger: TextFile = field(default_factory=lambda: TextFile(BANK_LEDGER, "", None))
+    notes: Mapping[str, TextFile] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DreamworkFiles:
+    """What the graph, the patterns and the report read: the graph ledger, the texts of the
+    graph's notes (those it holds and those in its lookback), every note's (mtime, size), the
+    export, the pattern and topic pages, ``.learnings/``, today's report and the dream log."""
+
+    ledger: TextFile
+    sources: Mapping[str, TextFile] = field(default_factory=dict)
+    stats: Mapping[str, tuple[float, int]] = field(default_factory=dict)
+    exports: Mapping[str, TextFile] = field(default_factory=dict)
+    pages: Mapping[str, TextFile] = field(default_factory=dict)
+    learnings: Mapping[str, TextFile] = field(default_factory=dict)
+    report: TextFile | None = None
+    log: TextFile | None = None
 
 
 def _empty_store() -> Table[RecallEntry]:
@@ -86,3 +113,8 @@ class Snapshot:
     session_seen: Table[SeenMessages] = field(default_factory=SESSION_SEEN.empty)
     skipped: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    note_warnings: tuple[str, ...] = ()  # notes skipped or read with a fallback, for status
+    bank: BankFiles | None = None  # read when reflecting is on (``[dreaming.reflect]``)
+    dreamwork: DreamworkFiles | None = None  # read when the graph is on (``[dreaming.graph]``)
+    state_sources: tuple[str, ...] = ()  # where the state tables came from, in words
+    openclaw: bool = False  # OpenClaw dreamed here too (its SQLite state or renamed files)

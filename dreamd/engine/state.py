@@ -25,6 +25,8 @@ from dreamd.layout import normalize_relpath
 
 __all__ = [
     "DAILY_CHECKPOINTS",
+    "FORGOTTEN",
+    "NOTE_WARNINGS",
     "PHASE_SIGNALS",
     "RECALL_STORE",
     "SESSION_CHECKPOINTS",
@@ -82,6 +84,10 @@ class RecallEntry(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
     user_query_hashes: tuple[str, ...] | None = None
     project_key: str | None = None
     provenance: Provenance | None = None
+    # dreamd's own: the MEMORY.md entry this row repeats (its marker key, or ``MEMORY.md#<claim
+    # hash>`` for a person's line), and when its entry was forgotten on request (never again).
+    duplicate_of: str | None = None
+    forgotten_at: str | None = None
 
     @property
     def signal_count(self) -> int:
@@ -249,6 +255,12 @@ def _row_problem(row: msgspec.Struct) -> str | None:
 
 
 RECALL_STORE = TableFormat("short-term-recall.json", RecallEntry, "entries")
+FORGOTTEN = "dreamdForgotten"
+"""Top-level field of the recall store: ``[{"key", "text", "at"}]``, the entries forgotten on
+request, kept even after their rows leave the store, so the same claim is never promoted again."""
+NOTE_WARNINGS = "dreamdNoteWarnings"
+"""Top-level field of the recall store: the notes the last sweep skipped or read with a
+fallback, so ``status`` keeps showing them until they are fixed."""
 PHASE_SIGNALS = TableFormat("phase-signals.json", PhaseSignal, "entries")
 DAILY_CHECKPOINTS = TableFormat("daily-ingestion.json", DailyCheckpoint, "files")
 SESSION_CHECKPOINTS = TableFormat("session-ingestion.json", SessionCheckpoint, "files")

@@ -4,8 +4,8 @@ Rules:
 
 * Historical notes are files named ``YYYY-MM-DD.md`` or ``YYYY-MM-DD-<slug>.md`` under ``--path``
   (a file, or a folder walked in name order). Skipped, each with its reason: ``.git``,
-  ``node_modules`` and ``.dreams`` folders and dreaming's own ``memory/dreaming`` reports,
-  symlinks, files over 1 MB (1,000,000 bytes); beyond the file limit (512 unless
+  ``node_modules`` and ``.dreams`` folders and dreaming's own reports (``memory/dreaming``,
+  ``memory/dreams``), symlinks, files over 1 MB (1,000,000 bytes); beyond the file limit (512 unless
   ``--limit-files``) the newest notes are kept. A relative ``--path`` is taken from the current
   directory when it exists there, else from the workspace.
 * A note inside the workspace is named by its workspace path; one outside by its absolute path
@@ -40,12 +40,13 @@ from dreamd.engine.grounded.preview import GroundedNote, plan_grounded
 from dreamd.engine.plan import SweepPlan
 from dreamd.engine.snapshot import Snapshot
 from dreamd.engine.state import RECALL_STORE
-from dreamd.errors import DreamdError, WorkspaceError
+from dreamd.engine.text.decoding import decode_note
+from dreamd.errors import DreamdError
 from dreamd.layout import check_workspace_folders
 from dreamd.runs.progress import Progress
 from dreamd.runs.sweep import run_planned
 from dreamd.store.statefiles import state_path
-from dreamd.workspace.reader import read_text
+from dreamd.workspace.reader import read_note
 
 __all__ = [
     "DEFAULT_FILE_LIMIT",
@@ -99,6 +100,9 @@ def _note_day(name: str) -> str | None:
     return found.group(1) if found and parse_day(found.group(1)) else None
 
 
+_OWN_REPORTS = ("dreaming", "dreams")  # memory/dreaming/ phase reports, memory/dreams/ reports
+
+
 def _walk(directory: Path, files: list[Path], skipped: list[str]) -> None:
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
@@ -112,7 +116,7 @@ def _walk(directory: Path, files: list[Path], skipped: list[str]) -> None:
                 skipped.append(f"{path}: symlink")
             continue
         if entry.is_dir():
-            own_reports = entry.name == "dreaming" and directory.name == "memory"
+            own_reports = entry.name in _OWN_REPORTS and directory.name == "memory"
             if entry.name not in _SKIP_DIRS and not own_reports:
                 _walk(path, files, skipped)
             continue
@@ -123,7 +127,8 @@ def _walk(directory: Path, files: list[Path], skipped: list[str]) -> None:
 def _is_machinery(path: Path, base: Path) -> bool:
     """True inside a state folder or dreaming's own reports (even when ``--path`` points there)."""
     parts = path.relative_to(base).parts if path.is_relative_to(base) else path.parts
-    return bool(_SKIP_DIRS & set(parts)) or ("memory", "dreaming") in itertools.pairwise(parts)
+    pairs = set(itertools.pairwise(parts))
+    return bool(_SKIP_DIRS & set(parts)) or any(("memory", own) in pairs for own in _OWN_REPORTS)
 
 
 def _sort_key(path: Path) -> tuple[str, int, str]:
@@ -162,33 +167,46 @@ def find_sources(target: Path, *, root: Path, limit: int = DEFAULT_FILE_LIMIT) -
     return Sources(target, tuple(files), tuple(skipped))
 
 
-def _read(path: Path, root: Path, target: Path) -> SourceNote:
+def _read(path: Path, root: Path, target: Path) -> SourceNote | str:
+    """The note as read, or why it was skipped (unreadable, not text)."""
     day = _note_day(path.name) or ""
     if path.is_relative_to(root):
         label = path.relative_to(root).as_posix()
-        loaded = read_text(root, label, strip_nul=True)
+        loaded, problem = read_note(root, label)
+        if loaded is None:
+            return f"{path}: {(problem or 'skipped').removeprefix(label + ': ')}"
         return SourceNote(label, label, day, loaded.text, loaded.digest)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise WorkspaceError(f"cannot read {path}: {exc.strerror}") from exc
-    text = data.decode("utf-8", errors="replace").replace("\x00", "")
+        return f"{path}: cannot read ({exc.strerror or exc}); skipped"
+    decoded = decode_note(data, strip_nul=True)
+    if decoded.text is None:
+        return f"{path}: {decoded.problem}"
     inner = path.relative_to(target).as_posix() if path != target else path.name
-    return SourceNote(str(path), f"memory/{inner}", day, text, None)
+    return SourceNote(str(path), f"memory/{inner}", day, decoded.text, None)
 
 
 def analyse(
     sources: Sources, root: Path, progress: Progress
-) -> tuple[list[SourceNote], list[GroundedNote]]:
-    """Read each note and plan its grounded preview, advancing ``progress`` per file."""
+) -> tuple[list[SourceNote], list[GroundedNote], list[str]]:
+    """Read each note and plan its grounded preview, advancing ``progress`` per file.
+
+    A note that cannot be read or is not text is skipped, named in the third list; the others
+    are replayed as usual.
+    """
     notes: list[SourceNote] = []
     grounded: list[GroundedNote] = []
+    unread: list[str] = []
     for path in sources.files:
         note = _read(path, root, sources.target)
-        notes.append(note)
-        grounded.append(plan_grounded(note.label, note.day, note.text))
+        if isinstance(note, str):
+            unread.append(note)
+        else:
+            notes.append(note)
+            grounded.append(plan_grounded(note.label, note.day, note.text))
         progress.advance()
-    return notes, grounded
+    return notes, grounded, unread
 
 
 def _run(
@@ -221,7 +239,7 @@ def run_backfill(
 ) -> dict[str, Any]:
     """Write the backfill entries (and stage grounded rows) for ``sources`` into ``root``."""
     check_workspace_folders(root)
-    notes, grounded = analyse(sources, root, progress)
+    notes, grounded, unread = analyse(sources, root, progress)
 
     digests = {note.label: note.digest for note in notes if note.digest is not None}
 
@@ -235,7 +253,7 @@ def run_backfill(
         "workspaceDir": str(root),
         "sourcePath": str(sources.target),
         "sourceFiles": [note.label for note in notes],
-        "skippedFiles": list(sources.skipped),
+        "skippedFiles": [*sources.skipped, *unread],
         "groundedFiles": sum(1 for note in grounded if note.statements),
         **result,
     }

@@ -77,12 +77,12 @@ def backfill_action(
             agents=agents,
             stage=stage,
         )
-    notes, grounded = analyse(sources, root, progress)
+    notes, grounded, unread = analyse(sources, root, progress)
     return {
         "workspaceDir": str(root),
         "preview": True,
         "sourcePath": str(sources.target),
         "sourceFiles": [note.label for note in notes],
-        "skippedFiles": list(sources.skipped),
+        "skippedFiles": [*sources.skipped, *unread],
         "files": [note_json(note) for note in grounded],
     }

@@ -1,22 +1,25 @@
-"""``rem-harness`` over historical notes: replay them in a temporary copy of the workspace.
+"""``rem-harness`` over historical notes: replay them in a clean temporary workspace.
 
 Rules:
 
 * The live workspace is only read (a read-only snapshot, no lock, nothing set aside): the
   harness writes nothing there, ever.
-* The copy is a fresh temporary folder holding ``MEMORY.md``, ``DREAMS.md``, every short-term
-  note of the workspace, the historical notes (a note from outside the workspace goes to
-  ``memory/<its path under --path>`` and wins over a workspace note of the same name), and the
-  recall store, phase signals and checkpoints. It is scratch space, not a workspace: notes are
-  written plainly (no fsync), state tables with the writer's encoder, and the folder is removed
-  when the preview is done, also on error.
-* In the copy, with ``stage``, the grounded claims of the notes are staged exactly as
-  ``rem-backfill --stage-short-term`` would stage them (notes from outside the workspace under
-  their name in the copy, so their claims count too); with ``seed`` (historical import), up to
-  6 chunks of each note, newest first, are recorded as daily signals of the note's own day,
-  never evicting a row of the store. Then light and REM run as a sweep would and deep ranks the
-  result, so the preview shows the REM reflections, candidate truths and deep candidates that
-  would follow.
+* With ``seed`` (``--path``: historical import) the replay runs, as OpenClaw's does, in a **clean**
+  temporary workspace: the historical notes (a note from outside the workspace goes to
+  ``memory/<its path under --path>``), ``MEMORY.md`` and ``DREAMS.md`` (what was promoted and
+  told already), and empty state: no live recall rows, phase signals or checkpoints, so a live
+  store that is full at 512 rows hides nothing. Without ``seed`` (``--grounded`` alone) the copy
+  also holds every short-term note and the live state tables. The copy is scratch space, not a
+  workspace: notes are written plainly (no fsync), state tables with the writer's encoder, and
+  the folder is removed when the preview is done, also on error.
+* With ``stage``, the grounded claims of the notes are staged in the copy (notes from outside the
+  workspace under their name in the copy, so their claims count too), and, apart, in the live
+  store exactly as ``rem-backfill --stage-short-term`` would stage them: that count (with the
+  claims a full store leaves out) is the one the harness reports as staged, so it equals what
+  the backfill then stages. With ``seed``, up to 6 chunks of each note, newest first, are
+  recorded as daily signals of the note's own day, never evicting a row. Then light and REM run
+  as a sweep would and deep ranks the result, so the preview shows the REM reflections,
+  candidate truths and deep candidates that would follow.
 """
 
 from __future__ import annotations
@@ -33,9 +36,10 @@ from dreamd.engine.grounded.staging import Staging, stage_grounded
 from dreamd.engine.hits import Hit
 from dreamd.engine.phases.chunks import chunk_daily_note
 from dreamd.engine.phases.cycle import plan_light_rem, thresholds_of
-from dreamd.engine.phases.deep import Ranking, rank
+from dreamd.engine.phases.deep import Ranking
 from dreamd.engine.phases.light import DAILY_SCORE, LightResult
 from dreamd.engine.phases.rem import RemResult
+from dreamd.engine.phases.screen import rank_screened
 from dreamd.engine.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
@@ -65,7 +69,8 @@ class HarnessRun:
     ranking: Ranking
     imported_files: int
     imported_signals: int
-    staging: Staging | None
+    staging: Staging | None  # in the copy
+    live_staging: Staging | None = None  # what rem-backfill --stage-short-term would stage
 
 
 def _seed(
@@ -89,6 +94,7 @@ def _seed(
             day=note.day,
             signal="daily",
             dedupe_per_day=True,
+            claim_keys=True,
         )
         files += bool(outcome.recorded)
         signals += len(outcome.recorded)
@@ -132,12 +138,20 @@ def preview_in_copy(
         if loaded.exists:
             texts[path] = loaded.text
     replayed = {note.copy_path: note.text for note in notes}
-    for path in sorted(live.notes.keys() - replayed.keys()):
-        texts[path] = read_text(root, path, strip_nul=True).text
+    if not seed:
+        for path in sorted(live.notes.keys() - replayed.keys()):
+            texts[path] = read_text(root, path, strip_nul=True).text
     texts.update(replayed)
-    store, signals = live.store, live.signals
-    staging = None
+    store, signals, daily = live.store, live.signals, live.daily
+    if seed:
+        store, signals, daily = (
+            RECALL_STORE.empty(),
+            PHASE_SIGNALS.empty(),
+            DAILY_CHECKPOINTS.empty(),
+        )
+    staging = live_staging = None
     if stage:
+        live_staging = stage_grounded(live.store, live.signals, grounded, now=now)
         renamed = [
             found
             if note.copy_path == note.label
@@ -151,16 +165,17 @@ def preview_in_copy(
         store, files, count = _seed(store, notes, now)
     with tempfile.TemporaryDirectory(prefix="dreamd-harness-") as scratch:
         copy = Path(scratch) / "workspace"
-        _fill_copy(copy, texts, store, signals, live.daily)
+        _fill_copy(copy, texts, store, signals, daily)
         snapshot = read_snapshot(
             copy, dreaming=dreaming, now=now, zone=zone, agents=agents, readonly=True
         )
         light, rem = plan_light_rem(snapshot, dreaming, now=now, zone=zone)
-        ranking = rank(
-            light.store.rows,
+        ranking = rank_screened(
+            light.store,
             rem.signals.rows,
             thresholds_of(dreaming),
+            memory_text=snapshot.memory.text,
             now=now,
             include_promoted=include_promoted,
-        )
-    return HarnessRun(light, rem, ranking, files, count, staging)
+        ).ranking
+    return HarnessRun(light, rem, ranking, files, count, staging, live_staging)

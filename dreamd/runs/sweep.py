@@ -4,7 +4,8 @@ Both the full sweep (light -> REM -> deep -> diary) and ``memory promote --apply
 run the same loop: take the workspace lock, read a snapshot, plan purely, apply through the
 writer. When a person edits a file between reading and writing, the writer refuses and the
 loop re-reads and re-plans (up to 3 times); if the workspace keeps changing, the run is skipped
-and says so. A failure is returned as an outcome with ``error`` set, never swallowed.
+and says so. A failure is returned as an outcome with ``error`` set, never swallowed. A
+``fence`` from a fleet (:mod:`dreamd.fleet.fence`) goes to the writer unchanged.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def run_planned(
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
     memo: Memo | None = None,
+    fence: Callable[[], object] | None = None,
 ) -> Outcome:
     """Lock ``root``, plan with ``planner`` over a fresh snapshot, apply (see the module rules).
 
@@ -114,7 +116,7 @@ def run_planned(
                 if stopping():
                     return Outcome(label, agents, "stopped", error="shutting down; nothing written")
                 try:
-                    result = apply_plan(snapshot.root, plan)
+                    result = apply_plan(snapshot.root, plan, fence=fence)
                 except ConflictError as exc:
                     conflicts.append(f"re-planned: {exc}")
                     continue
@@ -164,6 +166,7 @@ def sweep_workspace(
     model: ModelConfig | None = None,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
+    fence: Callable[[], object] | None = None,
 ) -> Outcome:
     """One full light -> REM -> deep -> diary sweep of ``root`` (and its agents' transcripts).
 
@@ -186,6 +189,7 @@ def sweep_workspace(
         owners=owners,
         lock_timeout=lock_timeout,
         should_stop=should_stop,
+        fence=fence,
         memo=Memo(
             settings_key(
                 dreaming,

@@ -14,8 +14,10 @@ What the fingerprint covers:
 * the path, size and modification time of every file under ``memory/`` that the notes walk
   could see (reports and state aside, the session corpus included), and of every file in the
   transcript folders;
-* the bytes of ``MEMORY.md``, ``DREAMS.md``/``dreams.md``, the state tables and today's
-  reports (files the sweep itself writes are compared by content, never by time).
+* the bytes of ``MEMORY.md``, ``DREAMS.md``/``dreams.md``, the state tables, today's reports,
+  the graph's ledger and export, today's dream report and the dream log (files the sweep itself
+  writes are compared by content, never by time);
+* the size and time of OpenClaw's state database (and its WAL), whose rows a sweep merges.
 
 A note modified while the verifying sweep ran, or within :data:`RACY_NS` of its start, might
 share its size and time stamp with a later edit; such a fingerprint is not stored (the next
@@ -38,6 +40,7 @@ import msgspec
 from dreamd import __version__
 from dreamd.clock import day_of
 from dreamd.config import DreamingConfig, ModelConfig
+from dreamd.engine.graph.export import EXPORT_FILES as GRAPH_EXPORTS
 from dreamd.engine.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
@@ -46,9 +49,15 @@ from dreamd.engine.state import (
     SESSION_SEEN,
 )
 from dreamd.layout import (
+    BANK_LEDGER,
+    DREAM_LOG,
+    DREAM_REPORTS_DIR,
     DREAMS_FILE,
     DREAMS_FILE_LOWER,
+    GRAPH_DIR,
+    GRAPH_LEDGER,
     MEMORY_FILE,
+    MEMORY_FILE_LOWER,
     NOTES_DIR,
     REPORTS_DIR,
     SESSION_CORPUS_DIR,
@@ -149,8 +158,10 @@ def _walk(directory: str, rel: str, out: list[tuple[str, int, int]]) -> None:
             if entry.is_dir(follow_symlinks=False):
                 if child == STATE_DIR:
                     _walk(f"{entry.path}/session-corpus", SESSION_CORPUS_DIR, out)
-                elif child != REPORTS_DIR:
+                elif child not in (REPORTS_DIR, GRAPH_DIR, DREAM_REPORTS_DIR):
                     _walk(entry.path, child, out)
+                continue
+            if child == DREAM_LOG:  # written by the sweep: compared by content in take()
                 continue
             stat = entry.stat()
         except OSError:
@@ -171,8 +182,12 @@ def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[st
     for _, directory in sessions:
         for line in _stats(_folder(directory)):
             digest.update(f"t\0{line}\n".encode())
+    for line in _stats_of(_openclaw_databases()):  # OpenClaw's SQLite state, merged on read
+        digest.update(f"o\0{line}\n".encode())
     today = day_of(now, zone)
-    owned = [MEMORY_FILE, DREAMS_FILE, DREAMS_FILE_LOWER]
+    owned = [MEMORY_FILE, MEMORY_FILE_LOWER, DREAMS_FILE, DREAMS_FILE_LOWER, BANK_LEDGER]
+    owned += [GRAPH_LEDGER, DREAM_LOG, f"{DREAM_REPORTS_DIR}/{today}.md"]
+    owned += [f"{GRAPH_DIR}/{name}.json" for name in GRAPH_EXPORTS]
     owned += [f"{STATE_DIR}/{fmt.name}" for fmt in _TABLES]
     owned += [report_path(phase, today) for phase in ("light", "rem", "deep")]
     for relpath in owned:
@@ -183,6 +198,25 @@ def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[st
             continue
         digest.update(f"f\0{relpath}\0{hashlib.sha256(data).hexdigest()}\n".encode())
     return Taken(digest.hexdigest(), newest)
+
+
+def _openclaw_databases() -> list[Path]:
+    """Where OpenClaw's state database may be (as :mod:`dreamd.workspace.openclaw_state`)."""
+    dirs = [os.environ.get("OPENCLAW_STATE_DIR", "").strip()]
+    config = os.environ.get("OPENCLAW_CONFIG_PATH", "").strip()
+    dirs.append(str(Path(config).expanduser().parent) if config else "")
+    dirs.append(str(Path.home() / ".openclaw"))
+    base = [Path(d).expanduser() / "state" / "openclaw.sqlite" for d in dirs if d]
+    return [Path(f"{path}{suffix}") for path in base for suffix in ("", "-wal")]
+
+
+def _stats_of(paths: Iterable[Path]) -> list[str]:
+    found = []
+    for path in paths:
+        with contextlib.suppress(OSError):
+            info = path.stat()
+            found.append(f"{path}\0{info.st_size}\0{info.st_mtime_ns}")
+    return found
 
 
 def _path(root: Path) -> Path:

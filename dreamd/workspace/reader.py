@@ -4,10 +4,14 @@ Rules: daily notes are found under ``memory/`` (subfolders too), never under
 ``memory/dreaming/`` or the state dir (session-corpus files excepted), never through a symlinked
 folder, never ``.git`` or ``node_modules``. A file over 16 MiB is skipped and named in
 ``skipped``; a symlinked note is read only when it stays inside the workspace. A symlinked
-``MEMORY.md`` or ``DREAMS.md`` is refused (:class:`UnsafePathError`). Texts are read for the notes
+``MEMORY.md`` or ``DREAMS.md`` is refused (:class:`UnsafePathError`); ``memory.md`` is
+``MEMORY.md`` when it is the one that exists. With ``[dreaming.reflect]`` on, the memory bank
+is read too (:mod:`dreamd.workspace.bank`); with ``[dreaming.graph]`` on, what the graph and the
+report need (:mod:`dreamd.workspace.dreamwork`). Texts are read for the notes
 the phases may need: those inside the light lookback, today's note, and every note a recall row
-points at. Invalid UTF-8 is decoded with replacement characters and flagged; NUL bytes in notes
-are dropped.
+points at. Invalid UTF-8 is read byte by byte as cp1252 and flagged; NUL bytes in notes are
+dropped. A note that cannot be read (permissions, an I/O error) or is not text at all is skipped
+and named in ``skipped``: the rest of the workspace sweeps.
 
 A workspace whose ``memory/``, ``memory/.dreams/`` or another folder dreamd writes into is a
 symbolic link is refused here too, with the writer's message
@@ -18,21 +22,15 @@ would refuse to do, and the person sees the same fix wherever they look.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
 
 from dreamd.clock import day_of
 from dreamd.config import DreamingConfig
 from dreamd.engine.phases.light import in_lookback
-from dreamd.engine.snapshot import NoteStat, Snapshot, TextFile
-from dreamd.engine.state import (
-    DAILY_CHECKPOINTS,
-    PHASE_SIGNALS,
-    RECALL_STORE,
-    SESSION_CHECKPOINTS,
-    SESSION_SEEN,
-)
+from dreamd.engine.snapshot import BankFiles, NoteStat, Snapshot, TextFile
+from dreamd.engine.text.decoding import decode_note
 from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import UnsafePathError, WorkspaceError
 from dreamd.layout import (
@@ -40,6 +38,7 @@ from dreamd.layout import (
     DREAMS_FILE_LOWER,
     MAX_FILE_BYTES,
     MEMORY_FILE,
+    MEMORY_FILE_LOWER,
     NOTES_DIR,
     REPORTS_DIR,
     SESSION_CORPUS_DIR,
@@ -50,10 +49,20 @@ from dreamd.layout import (
     report_path,
     resolve_inside,
 )
-from dreamd.store.statefiles import load_table
+from dreamd.workspace.bank import read_ledger, read_pages
+from dreamd.workspace.dreamwork import read_dreamwork
 from dreamd.workspace.sessions import read_transcripts
+from dreamd.workspace.statesources import load_state
 
-__all__ = ["check_workspace", "list_notes", "read_snapshot", "read_text"]
+__all__ = [
+    "check_workspace",
+    "list_notes",
+    "memory_file",
+    "read_bank",
+    "read_note",
+    "read_snapshot",
+    "read_text",
+]
 
 _SKIP_DIRS = frozenset({".git", "node_modules"})
 
@@ -68,7 +77,12 @@ def check_workspace(root: Path) -> Path:
 
 
 def read_text(root: Path, relpath: str, *, strip_nul: bool = False) -> TextFile:
-    """A workspace file as text with the digest of its bytes (absent: empty, digest ``None``)."""
+    """A workspace file as text with the digest of its bytes (absent: empty, digest ``None``).
+
+    Decoded by :func:`~dreamd.engine.text.decoding.decode_note`; bytes that are not text at all
+    are kept as UTF-8 with replacement characters here (``valid_utf8`` false): the notes walk
+    skips such a note (:func:`read_note`), ``MEMORY.md`` is then never rewritten.
+    """
     path = resolve_inside(root, relpath)
     try:
         data = path.read_bytes()
@@ -78,13 +92,58 @@ def read_text(root: Path, relpath: str, *, strip_nul: bool = False) -> TextFile:
         raise WorkspaceError(f"{path} is a directory, expected a file") from exc
     except OSError as exc:
         raise WorkspaceError(f"cannot read {path}: {exc.strerror}") from exc
+    decoded = decode_note(data, strip_nul=strip_nul)
+    text = decoded.text
+    if text is None:
+        text = data.decode("utf-8", errors="replace")
+        text = text.replace("\x00", "") if strip_nul else text
+    return TextFile(relpath, text, content_hash(data), decoded.encoding == "utf-8")
+
+
+def read_note(root: Path, relpath: str) -> tuple[TextFile | None, str | None]:
+    """A note's text, or ``None`` and why it was skipped; a fallback decoding is a warning too.
+
+    One unreadable or undecodable note is that note's problem: the caller skips it and says so,
+    the rest of the workspace is read as usual.
+    """
+    path = resolve_inside(root, relpath)
     try:
-        text, valid = data.decode("utf-8"), True
-    except UnicodeDecodeError:
-        text, valid = data.decode("utf-8", errors="replace"), False
-    if strip_nul:
-        text = text.replace("\x00", "")
-    return TextFile(relpath, text, content_hash(data), valid)
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return TextFile(relpath, "", None), None
+    except OSError as exc:
+        return None, f"{relpath}: cannot read ({exc.strerror or exc}); skipped"
+    decoded = decode_note(data, strip_nul=True)
+    if decoded.text is None:
+        return None, f"{relpath}: {decoded.problem}"
+    loaded = TextFile(relpath, decoded.text, content_hash(data), decoded.encoding == "utf-8")
+    return loaded, f"{relpath}: {decoded.problem}" if decoded.problem else None
+
+
+def read_bank(
+    root: Path, paths: Sequence[str], texts: Mapping[str, TextFile], skipped: list[str]
+) -> BankFiles:
+    """The bank's pages and ledger, and the texts of the notes at ``paths`` (an unreadable note
+    is added to ``skipped``; one already in ``texts`` is not read twice)."""
+    read: dict[str, TextFile] = {}
+    for path in sorted(paths):
+        loaded, problem = (texts[path], None) if path in texts else read_note(root, path)
+        if loaded is None:
+            skipped.append(problem or f"{path}: skipped")
+        else:
+            read[path] = loaded
+    return BankFiles(read_pages(root), read_ledger(root), read)
+
+
+def memory_file(root: Path) -> str:
+    """``MEMORY.md``, or ``memory.md`` when that is the one that exists: never a second one."""
+    try:
+        names = {path.name for path in root.iterdir()}
+    except OSError:
+        return MEMORY_FILE
+    if MEMORY_FILE not in names and MEMORY_FILE_LOWER in names:
+        return MEMORY_FILE_LOWER
+    return MEMORY_FILE
 
 
 def _protected(root: Path, name: str) -> TextFile:
@@ -153,23 +212,17 @@ def read_snapshot(
     """
     root = check_workspace(root)
     check_workspace_folders(root)
-    memory = _protected(root, MEMORY_FILE)
+    memory = _protected(root, memory_file(root))
     dreams_name = DREAMS_FILE
     if not (root / DREAMS_FILE).exists() and (root / DREAMS_FILE_LOWER).exists():
         dreams_name = DREAMS_FILE_LOWER
     dreams = _protected(root, dreams_name)
     notes, skipped = list_notes(root)
     warnings: list[str] = []
-    store, issues = load_table(root, RECALL_STORE, readonly=readonly)
-    warnings += issues
-    signals, issues = load_table(root, PHASE_SIGNALS, readonly=readonly)
-    warnings += issues
-    daily, issues = load_table(root, DAILY_CHECKPOINTS, readonly=readonly)
-    warnings += issues
-    session_checkpoints, issues = load_table(root, SESSION_CHECKPOINTS, readonly=readonly)
-    warnings += issues
-    session_seen, issues = load_table(root, SESSION_SEEN, readonly=readonly)
-    warnings += issues
+    state = load_state(root, readonly=readonly)  # with OpenClaw's renamed files and SQLite rows
+    warnings += state.warnings
+    store, signals, daily = state.store, state.signals, state.daily
+    session_checkpoints, session_seen = state.session_checkpoints, state.session_seen
     transcripts, issues = read_transcripts(sessions, session_checkpoints)
     warnings += issues
     today = day_of(now, zone)
@@ -183,10 +236,29 @@ def read_snapshot(
         f"{NOTES_DIR}/{entry.path}" for entry in store.rows.values() if "/" not in entry.path
     } & notes.keys()
     wanted.add(f"{NOTES_DIR}/{today}.md")
-    texts = {path: read_text(root, path, strip_nul=True) for path in sorted(wanted)}
-    for text in texts.values():
-        if text.exists and not text.valid_utf8:
-            warnings.append(f"{text.path}: not valid UTF-8; undecodable bytes replaced")
+    texts: dict[str, TextFile] = {}
+    fallbacks: list[str] = []
+    for path in sorted(wanted):
+        loaded, problem = read_note(root, path)
+        if loaded is None:
+            skipped.append(problem or f"{path}: skipped")
+            notes.pop(path, None)
+        else:
+            texts[path] = loaded
+            if problem:
+                fallbacks.append(problem)
+    warnings += fallbacks
+    bank = None
+    if dreaming.reflect.enabled:  # the memory bank: its files and the notes it reads facts from
+        days = dreaming.reflect.lookback_days
+        recent = [n for n in notes.values() if in_lookback(n.day, now=now, days=days, zone=zone)]
+        bank = read_bank(root, [n.path for n in recent], texts, skipped)
+    dreamwork = None
+    if dreaming.graph.enabled:  # the graph, patterns and report (dreamd.workspace.dreamwork)
+        days = dreaming.graph.lookback_days
+        dreamwork = read_dreamwork(
+            root, notes, texts, lookback_days=days, now=now, zone=zone, today=today
+        )
     reports = {
         path: read_text(root, path)
         for path in (report_path(phase, today) for phase in ("light", "rem", "deep"))
@@ -208,4 +280,9 @@ def read_snapshot(
         session_seen=session_seen,
         skipped=tuple(skipped),
         warnings=tuple(warnings),
+        note_warnings=(*skipped, *fallbacks),
+        bank=bank,
+        dreamwork=dreamwork,
+        state_sources=state.sources,
+        openclaw=state.openclaw,
     )

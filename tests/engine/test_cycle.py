@@ -6,7 +6,7 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from dreamd.config import DreamingConfig
@@ -58,6 +58,13 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(  # a lone CR moves the promoted line: the REM report must name where deep found it
+    notes=[
+        "- Billing.\n- Billing.\n- Billing.\n\r0\n- Billing.\n- Billing.\n- Billing billing billing."
+    ],
+    recalls=[(0, 7, q, "agent", 2 * q) for q in range(5)],
+    storage="separate",
+)
 @given(
     notes=st.lists(strategies.note, min_size=1, max_size=6),
     recalls=st.tuples(st.lists(strategies.recall, max_size=30), strategies.strong_recalls).map(

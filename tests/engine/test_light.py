@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from dreamd.config import DreamingConfig
+from dreamd.engine.phases.chunks import daily_claim_key
 from dreamd.engine.phases.light import plan_light
 from dreamd.engine.snapshot import NoteStat, Snapshot, TextFile
 from dreamd.engine.state import DailyCheckpoint, Table
@@ -43,9 +44,17 @@ def light(snap: Snapshot, **overrides: object):  # type: ignore[no-untyped-def]
 def test_recent_notes_are_ingested_as_daily_signals() -> None:
     """Chunks of notes in the lookback become rows with one daily signal at score 0.62."""
     result = light(snapshot({"memory/2026-11-28.md": NOTE}))
-    row = result.store.rows["memory:memory/2026-11-28.md:4:5"]
-    assert (
-        row.snippet == "Infra: The queue runs on Postgres 16 now.; Backups go to the NAS nightly."
+    queue, backups = (
+        daily_claim_key("Infra: The queue runs on Postgres 16 now."),
+        daily_claim_key("Infra: Backups go to the NAS nightly."),
+    )
+    assert list(result.store.rows) == [queue, backups]
+    row = result.store.rows[queue]
+    assert (row.snippet, row.path, row.start_line, row.end_line) == (
+        "Infra: The queue runs on Postgres 16 now.",
+        "memory/2026-11-28.md",
+        4,
+        4,
     )
     assert (row.daily_count, row.recall_count, row.total_score, row.recall_days) == (
         1,
@@ -57,8 +66,8 @@ def test_recent_notes_are_ingested_as_daily_signals() -> None:
     assert result.daily.rows["memory/2026-11-28.md"] == DailyCheckpoint(
         mtime_ms=1000.0, size=len(NOTE), last_dreaming_day_ingested="2026-11-29"
     )
-    assert [item.entry.key for item in result.staged] == ["memory:memory/2026-11-28.md:4:5"]
-    assert result.newly_staged == ("memory:memory/2026-11-28.md:4:5",)
+    assert [item.entry.key for item in result.staged] == [queue, backups]
+    assert result.newly_staged == (queue, backups)
 
 
 def test_unchanged_note_is_skipped_the_same_day_and_read_again_the_next() -> None:
@@ -208,7 +217,7 @@ def test_light_hits_count_once_per_dreaming_day() -> None:
         ),
         now=NOW.replace(hour=9),
     )
-    key = "memory:memory/2026-11-28.md:4:5"
+    key = daily_claim_key("Infra: The queue runs on Postgres 16 now.")
     assert first.signals.rows[key].light_hits == 1
     assert again.signals.rows[key] == first.signals.rows[key]
     assert again.newly_staged == ()

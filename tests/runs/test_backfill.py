@@ -30,10 +30,11 @@ from dreamd.engine.phases.cycle import is_grounded_led
 from dreamd.engine.phases.deep import Thresholds, rank
 from dreamd.engine.phases.diary import add_entry, diary_entries, render_entry
 from dreamd.engine.phases.reports import deep_body
-from dreamd.engine.state import PhaseSignal, Table
+from dreamd.engine.state import RECALL_STORE, PhaseSignal, Table
 from dreamd.runs.backfill import find_sources
 from dreamd.runs.progress import Progress
 from dreamd.store.fingerprint import FINGERPRINT_FILE
+from dreamd.store.writer import save_table
 from tests.builders import entry, table, write
 
 NOW = datetime(2026, 11, 30, 3, 0, tzinfo=UTC)
@@ -498,7 +499,7 @@ def test_progress_goes_to_stderr_as_plain_lines(
         "memory",
         "rem-backfill",
         "--path",
-        "memory",
+        str(tmp_path / "memory"),
     )
     assert code == 0
     assert [line.rsplit(", ETA ", 1)[0] for line in err.splitlines()] == [
@@ -538,7 +539,13 @@ def test_backfill_then_rollback_restores_dreams_and_store_exactly(
     run_json(capsys, tmp_path, "memory", "search", "billing service pages")
     before = tree(tmp_path)
     staged = run_json(
-        capsys, tmp_path, "memory", "rem-backfill", "--path", "memory", "--stage-short-term"
+        capsys,
+        tmp_path,
+        "memory",
+        "rem-backfill",
+        "--path",
+        str(tmp_path / "memory"),
+        "--stage-short-term",
     )
     assert (staged["writtenEntries"], staged["stagedShortTermEntries"]) == (40, 42)
     undone = run_json(
@@ -546,9 +553,15 @@ def test_backfill_then_rollback_restores_dreams_and_store_exactly(
     )
     assert (undone["removedEntries"], undone["removedShortTermEntries"]) == (40, 42)
     after = tree(tmp_path)
+    # Each rewrite of DREAMS.md keeps the text it replaced under backups/ (like MEMORY.md): the
+    # backfill kept the diary as it was, the rollback the backfilled one.
+    kept = sorted(
+        (k, v) for k, v in after.items() if k.startswith("memory/.dreams/backups/DREAMS.md.")
+    )
+    assert len(kept) == 2 and before["DREAMS.md"] in {v for _, v in kept}
     assert {k: v for k, v in after.items() if k != "memory/.dreams/events.jsonl"} == {
         k: v for k, v in before.items() if k != "memory/.dreams/events.jsonl"
-    }
+    } | dict(kept)
 
 
 def test_a_year_of_notes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -561,13 +574,21 @@ def test_a_year_of_notes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
     store_path = tmp_path / "memory" / ".dreams" / "short-term-recall.json"
     rows_before = json.loads(store_path.read_text())["entries"]
 
-    harness = run_json(capsys, tmp_path, "memory", "rem-harness", "--path", "memory", "--grounded")
+    harness = run_json(
+        capsys, tmp_path, "memory", "rem-harness", "--path", str(tmp_path / "memory"), "--grounded"
+    )
     assert tree(tmp_path) == hashes
     assert (len(harness["sourceFiles"]), len(harness["grounded"]["files"])) == (365, 365)
     assert sorted(c["snippet"] for c in harness["deep"]["candidates"]) == sorted(RECURRING)
 
     backfill = run_json(
-        capsys, tmp_path, "memory", "rem-backfill", "--path", "memory", "--stage-short-term"
+        capsys,
+        tmp_path,
+        "memory",
+        "rem-backfill",
+        "--path",
+        str(tmp_path / "memory"),
+        "--stage-short-term",
     )
     assert (backfill["writtenEntries"], backfill["skippedFiles"]) == (365, [])
     sweep = run_json(capsys, tmp_path, "--now", "2026-11-30T04:00:00Z", "sweep")["workspaces"][0]
@@ -596,3 +617,62 @@ def test_a_year_of_notes_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
         : len(diary_entries(dreams_before))
     ] == diary_entries(dreams_before)
     assert json.loads(store_path.read_text())["entries"] == rows_before
+
+
+def test_harness_replays_into_a_clean_workspace_and_stages_what_backfill_stages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A live store full at 512 rows hides nothing from the replay (a clean workspace, as
+    OpenClaw's), and the staged count the harness reports is the one rem-backfill then stages."""
+    year_of_notes(tmp_path, days=40)
+    filler = (
+        entry(
+            path=f"memory/2026-11-{1 + i % 29:02d}.md",
+            start=100 + i,
+            end=100 + i,
+            snippet=f"- Filler fact number {i} that fills the store.",
+            last_recalled_at=AT,
+        )
+        for i in range(512)
+    )
+    save_table(tmp_path, RECALL_STORE, table(filler))
+    before = tree(tmp_path)
+    harness = run_json(
+        capsys, tmp_path, "memory", "rem-harness", "--path", str(tmp_path / "memory"), "--grounded"
+    )
+    assert tree(tmp_path) == before
+    grounded = harness["grounded"]
+    assert harness["historicalImport"] == {"importedFiles": 40, "importedSignals": 123}
+    assert grounded["replayedShortTermEntries"] == 42
+    assert harness["rem"]["sourceEntryCount"] > 0
+    rem = harness["rem"]
+    assert (rem["skipped"], rem["candidateKeys"]) == (
+        False,
+        list(dict.fromkeys(truth["key"] for truth in rem["candidateTruths"])),
+    )
+    assert harness["remConfig"] == {
+        "enabled": True,
+        "cron": "0 3 * * *",
+        "timezone": None,
+        "lookbackDays": 7,
+        "limit": 10,
+        "minPatternStrength": 0.75,
+        "storage": {"mode": "separate"},
+    }
+    assert (grounded["stagedShortTermEntries"], grounded["skippedClaims"]) == (
+        0,
+        {"storeFull": 42, "refused": 0},
+    )
+    staged = run_json(
+        capsys,
+        tmp_path,
+        "memory",
+        "rem-backfill",
+        "--path",
+        str(tmp_path / "memory"),
+        "--stage-short-term",
+    )
+    assert (staged["stagedShortTermEntries"], staged["skippedClaims"]) == (
+        grounded["stagedShortTermEntries"],
+        grounded["skippedClaims"],
+    )

@@ -277,7 +277,7 @@ def test_merge_applies_openclaw_values_under_explicit_dreamd_ones(home: Path) ->
     merged = merge_openclaw(config, read_openclaw_config(path).dreaming)
     deep = DeepConfig(min_score=0.8, limit=5)
     assert merged == Config(
-        dreaming=DreamingConfig(enabled=False, deep=deep),
+        dreaming=DreamingConfig(enabled=True, deep=deep),  # OpenClaw's off switch is its own
         explicit=frozenset({"dreaming.deep.limit"}),
     )
 

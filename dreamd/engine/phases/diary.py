@@ -19,8 +19,13 @@ _SEPARATOR = re.compile(r"^---\s*$", re.MULTILINE)
 
 
 def diary_entries(dreams_text: str) -> list[str]:
-    """The diary's entries, oldest first, each without its separator."""
-    body = read_block(dreams_text.replace("\r\n", "\n"), "diary")
+    """The diary's entries, oldest first, each without its separator (every diary block's,
+    each entry once: OpenClaw and dreamd may each have written one)."""
+    text = dreams_text.replace("\r\n", "\n")
+    first = read_block(text, "diary")
+    if first is not None:
+        text = replace_block(text, "diary", first)
+    body = read_block(text, "diary")
     if not body:
         return []
     return [part.strip() for part in _SEPARATOR.split(body) if part.strip()]
@@ -31,10 +36,14 @@ def render_entry(date_line: str, text: str) -> str:
     return f"---\n\n*{date_line}*\n\n{text.strip()}\n"
 
 
-def add_entry(dreams_text: str, entry: str) -> str:
-    """``dreams_text`` with ``entry`` appended at the end of the diary (created first if needed)."""
+def add_entry(dreams_text: str, entry: str, *, brand: str | None = None) -> str:
+    """``dreams_text`` with ``entry`` appended at the end of the diary (created first if needed;
+    ``brand`` as in :func:`~dreamd.engine.text.blocks.replace_block`)."""
     text = dreams_text.replace("\r\n", "\n")
     body = read_block(text, "diary")
+    if body is not None:  # every diary block's entries first, then the new one
+        text = replace_block(text, "diary", body)
+        body = read_block(text, "diary")
     existing = (body or "").strip("\n")
     new_body = f"{existing}\n\n{entry.rstrip()}" if existing else f"\n{entry.rstrip()}"
-    return replace_block(text, "diary", new_body + "\n")
+    return replace_block(text, "diary", new_body + "\n", brand=brand)

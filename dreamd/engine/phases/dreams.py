@@ -1,11 +1,12 @@
 """DREAMS.md as one sweep leaves it: the diary entry, the Deep Sleep block, consolidation history.
 
 The file is rebuilt from the text it had when the sweep read it: the diary entry (if any) goes
-at the end of the ``# Dream Diary`` block, the ``## Deep Sleep`` block is replaced, and a
-consolidation attempt appends one ``### <time>`` entry under ``## Memory Consolidation
-History`` (created at the end of the file when missing): counts and highlights for an accepted
-rewrite — the removed entries kept in full under ``Replaced``, so nothing is just gone — or the
-reason it was skipped and ``Fallback: append-only promotion.``. Pure.
+at the end of the ``# Dream Diary`` block (a second diary block, as OpenClaw adds one beside
+dreamd's, is merged into the first entry by entry, never dropped), the ``## Deep Sleep``
+block is replaced, and a consolidation attempt appends one ``### <time>`` entry under
+``## Memory Consolidation History`` (created at the end of the file when missing): counts and
+highlights for an accepted rewrite — the removed entries kept in full under ``Replaced``, so
+nothing is just gone — or the reason it was skipped and ``Fallback: append-only promotion.``. Pure.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamd.engine.phases.diary import add_entry, render_entry
-from dreamd.engine.text.blocks import replace_block
+from dreamd.engine.text.blocks import read_block, replace_block
 
 __all__ = [
     "HISTORY_HEADING",
@@ -39,6 +40,7 @@ class DreamsDraft:
     deep_text: str
     date_line: str
     stamp: str
+    brand: str | None = None  # marker spelling for the blocks (None: dreamd's)
 
 
 def _cut(line: str) -> str:
@@ -77,8 +79,10 @@ def compose_dreams(draft: DreamsDraft, entry: str | None, history: Sequence[str]
     """The new DREAMS.md text."""
     text = draft.base.replace("\r\n", "\n")
     if entry is not None:
-        text = add_entry(text, render_entry(draft.date_line, entry))
-    text = replace_block(text, "deep", draft.deep_text)
+        text = add_entry(text, render_entry(draft.date_line, entry), brand=draft.brand)
+    elif read_block(text, "diary") is not None:
+        text = replace_block(text, "diary", read_block(text, "diary") or "", brand=draft.brand)
+    text = replace_block(text, "deep", draft.deep_text, brand=draft.brand)
     if history:
         if HISTORY_HEADING not in text:
             text = text.rstrip("\n") + f"\n\n{HISTORY_HEADING}\n"

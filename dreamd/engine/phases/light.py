@@ -1,6 +1,8 @@
 """Light phase: ingest recent daily notes, select live recall entries, dedupe, stage.
 
-Steps (SPEC §4): daily notes inside the lookback are chunked and recorded as ``daily`` signals
+Steps (SPEC §4): daily notes inside the lookback are chunked (every line that holds a secret or
+personal data blanked first, on the whole note: :func:`dreamd.redaction.blank_secret_lines`) and
+recorded as ``daily`` signals
 (score 0.62, query ``__dreaming_daily__:<day>``, once per query per day); a note whose
 checkpoint (mtime, size) is unchanged and that was already ingested on this dreaming day is
 skipped, so an unchanged note is re-ingested once per dreaming day. Then live entries recalled
@@ -29,6 +31,7 @@ from dreamd.engine.text.salience import weight
 from dreamd.engine.text.tokens import similarity
 from dreamd.engine.traces import DAILY_QUERY_PREFIX, record_hits
 from dreamd.layout import is_short_term_path, note_sort_key
+from dreamd.redaction import blank_secret_lines
 
 __all__ = [
     "DAILY_SCORE",
@@ -134,7 +137,10 @@ def _ingest_daily(
         loaded = snapshot.texts.get(note.path)
         if loaded is None or chunk_count >= total_cap:
             continue
-        chunks = chunk_daily_note(loaded.text)[: min(per_file, total_cap - chunk_count)]
+        # The whole note is read for secrets first: a key block's lines are blank before any
+        # chunk could hold half of one.
+        note_text = blank_secret_lines(loaded.text)
+        chunks = chunk_daily_note(note_text)[: min(per_file, total_cap - chunk_count)]
         hits = [Hit(note.path, c.start_line, c.end_line, c.snippet, DAILY_SCORE) for c in chunks]
         store, _ = record_hits(
             store,
@@ -144,6 +150,7 @@ def _ingest_daily(
             day=today,
             signal="daily",
             dedupe_per_day=True,
+            claim_keys=True,
         )
         checkpoints[note.path] = DailyCheckpoint(
             mtime_ms=note.mtime_ms, size=note.size, last_dreaming_day_ingested=today

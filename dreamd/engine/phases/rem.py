@@ -4,7 +4,11 @@ Input (SPEC §5): live entries recalled inside the REM lookback, preferring keys
 staged and REM has not yet considered (staged today counts as not yet considered, so a repeated
 sweep sees the same input); otherwise all live entries.
 
-* Theme: a concept tag (not assistant/user/system/subagent/the) carried by many entries;
+* Theme: a concept tag (not assistant/user/system/subagent/the) carried by many entries that
+  names a thing (:func:`~dreamd.engine.text.themes.is_theme`: no stop word of any language,
+  everyday word, common verb, word for the notes' own machinery, agent or session id or hash);
+  stored tags are re-normalised first (:func:`~dreamd.engine.text.themes.theme_tag`), so a
+  migrated store's ``Note`` and ``note`` are one tag and neither is a theme;
   ``strength = min(1, 2 * count / entries)``, kept when ``>= min_pattern_strength``, best
   ``limit`` by strength, count, tag.
 * Possible lasting truth: an entry not promoted before today, deduped (Jaccard >= 0.88, same
@@ -17,8 +21,9 @@ REM never writes MEMORY.md.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
@@ -28,9 +33,10 @@ from dreamd.clock import day_of, format_instant, parse_instant
 from dreamd.engine.phases.light import live_entries, record_phase_hits
 from dreamd.engine.snapshot import Snapshot
 from dreamd.engine.state import PhaseSignal, RecallEntry, Table
+from dreamd.engine.text.themes import is_theme, theme_tag
 from dreamd.engine.text.tokens import similarity
 
-__all__ = ["RemResult", "Theme", "Truth", "plan_rem", "truth_confidence"]
+__all__ = ["RemResult", "Theme", "Truth", "follow_moves", "plan_rem", "truth_confidence"]
 
 IGNORED_THEME_TAGS = frozenset({"assistant", "user", "system", "subagent", "the"})
 TRUTH_DEDUPE_SIMILARITY = 0.88
@@ -71,6 +77,34 @@ def _ref(entry: RecallEntry) -> str:
     return f"{entry.path}:{entry.start_line}-{entry.end_line}"
 
 
+def follow_moves(
+    rem: RemResult, before: Mapping[str, RecallEntry], moved: Mapping[str, RecallEntry]
+) -> RemResult:
+    """``rem`` with every entry the deep phase found at new lines (re-hydration) shown there.
+
+    REM runs before deep; without this, the night's REM report would name a row's old lines
+    and the next sweep, reading the corrected row, would rewrite the report with no new input.
+    """
+    refs = {
+        _ref(before[key]): _ref(row)
+        for key, row in moved.items()
+        if key in before and _ref(before[key]) != _ref(row)
+    }
+    if not refs:
+        return rem
+    truths = tuple(
+        dataclasses.replace(truth, entry=moved[truth.entry.key])
+        if truth.entry.key in moved and _ref(truth.entry) in refs
+        else truth
+        for truth in rem.truths
+    )
+    themes = tuple(
+        dataclasses.replace(theme, evidence=tuple(refs.get(ref, ref) for ref in theme.evidence))
+        for theme in rem.themes
+    )
+    return dataclasses.replace(rem, themes=themes, truths=truths)
+
+
 def _moment(stamp: str | None) -> float:
     parsed = parse_instant(stamp) if stamp else None
     return parsed.timestamp() if parsed else -math.inf
@@ -93,12 +127,20 @@ def _preferred(
     return chosen
 
 
-def themes_of(entries: Sequence[RecallEntry], *, min_strength: float, limit: int) -> list[Theme]:
-    """Concept tags shared by enough of ``entries``."""
+def themes_of(
+    entries: Sequence[RecallEntry],
+    *,
+    min_strength: float,
+    limit: int,
+    ids: Iterable[str] = (),
+) -> list[Theme]:
+    """Concept tags shared by enough of ``entries`` that name a thing (``ids``: agent ids)."""
+    known = tuple(ids)
     counts: dict[str, list[str]] = {}
     for entry in entries:
-        for tag in dict.fromkeys(entry.concept_tags):
-            if tag not in IGNORED_THEME_TAGS:
+        tags = (theme_tag(raw) for raw in entry.concept_tags)  # stored tags, re-normalised
+        for tag in dict.fromkeys(tag for tag in tags if tag):
+            if tag not in IGNORED_THEME_TAGS and is_theme(tag, ids=known):
                 counts.setdefault(tag, []).append(_ref(entry))
     themes = [
         Theme(tag, len(refs), min(1.0, 2 * len(refs) / len(entries)), tuple(refs[:3]))
@@ -186,7 +228,7 @@ def plan_rem(
     entries = preferred or live
     if not entries:
         return RemResult(signals, 0, (), (), ())
-    themes = themes_of(entries, min_strength=min_pattern_strength, limit=limit)
+    themes = themes_of(entries, min_strength=min_pattern_strength, limit=limit, ids=snapshot.agents)
     truths = truths_of(entries, today=day_of(now, zone), zone=zone, limit=limit)
     signals = _mark_considered(signals, [entry.key for entry in preferred], now, zone)
     signals, fresh = record_phase_hits(

@@ -44,6 +44,12 @@ def claim_hash(snippet: str) -> str:
     return _sha1_12(collapse(snippet).lower())
 
 
+def openclaw_claim_hash(snippet: str) -> str:
+    """OpenClaw 2026.9's claim hash: ``sha1`` of the whitespace-collapsed snippet, case kept,
+    first 12 hex digits (the suffix of its claim-keyed recall keys)."""
+    return _sha1_12(collapse(snippet))
+
+
 def query_hash(query: str) -> str:
     """``sha1`` of the lowercased, trimmed query, first 12 hex digits."""
     return _sha1_12(query.strip().lower())

@@ -1,0 +1,120 @@
+"""dreamd's machine state for one workspace, from wherever it lives now: the one loader of it.
+
+A workspace's state tables are ``memory/.dreams/*.json``. Two other places may hold them:
+
+* ``<name>.migrated``: OpenClaw 2026.6 and later rename the JSON state to this on first use
+  (dreamd's own files included). When ``<name>`` is missing and ``<name>.migrated`` exists,
+  the renamed file is read: dreamd's state survives the rename, and the next save writes
+  ``<name>`` again. The renamed file is never touched.
+* OpenClaw's SQLite state (:mod:`dreamd.workspace.openclaw_state`), merged in by
+  :func:`dreamd.engine.merge.merge_imported`: no row and no ``promotedAt`` lost.
+
+``sources`` says in words where the state came from, for ``status``. Reading never writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dreamd.engine.merge import MergeReport, merge_imported
+from dreamd.engine.state import (
+    DAILY_CHECKPOINTS,
+    PHASE_SIGNALS,
+    RECALL_STORE,
+    SESSION_CHECKPOINTS,
+    SESSION_SEEN,
+    DailyCheckpoint,
+    PhaseSignal,
+    RecallEntry,
+    RowT,
+    SeenMessages,
+    SessionCheckpoint,
+    Table,
+    TableFormat,
+)
+from dreamd.layout import STATE_DIR
+from dreamd.store.statefiles import load_table, state_path
+from dreamd.workspace.openclaw_state import find_state_databases, read_openclaw_state
+
+__all__ = ["MIGRATED", "LoadedState", "load_state"]
+
+MIGRATED = ".migrated"
+
+
+@dataclass(frozen=True)
+class LoadedState:
+    """Every state table of a workspace, merged, and where it came from."""
+
+    store: Table[RecallEntry]
+    signals: Table[PhaseSignal]
+    daily: Table[DailyCheckpoint]
+    session_checkpoints: Table[SessionCheckpoint]
+    session_seen: Table[SeenMessages]
+    warnings: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    merges: tuple[MergeReport, ...] = field(default=())
+
+    @property
+    def openclaw(self) -> bool:
+        """True when OpenClaw has dreamed here (its SQLite rows or its renamed files)."""
+        return bool(self.merges) or any(MIGRATED in source for source in self.sources)
+
+
+def _load(
+    root: Path, fmt: TableFormat[RowT], readonly: bool, sources: list[str], warnings: list[str]
+) -> Table[RowT]:
+    if state_path(root, fmt).exists() or state_path(root, fmt).is_symlink():
+        table, issues = load_table(root, fmt, readonly=readonly)
+        warnings += issues
+        if table.rows:
+            sources.append(f"{STATE_DIR}/{fmt.name} ({len(table.rows)} row(s))")
+        return table
+    renamed = dataclasses.replace(fmt, name=fmt.name + MIGRATED)
+    if not state_path(root, renamed).is_file():
+        return fmt.empty()
+    table, issues = load_table(root, renamed, readonly=True)  # OpenClaw's file: never moved
+    warnings += issues
+    sources.append(
+        f"{STATE_DIR}/{renamed.name} ({len(table.rows)} row(s); renamed by OpenClaw, read back)"
+    )
+    return table
+
+
+def load_state(
+    root: Path,
+    *,
+    readonly: bool = False,
+    databases: Sequence[Path] | None = None,
+) -> LoadedState:
+    """The state tables of ``root`` (see the module rules); ``databases`` default: every
+    OpenClaw state database found on this host."""
+    sources: list[str] = []
+    warnings: list[str] = []
+    store = _load(root, RECALL_STORE, readonly, sources, warnings)
+    signals = _load(root, PHASE_SIGNALS, readonly, sources, warnings)
+    daily = _load(root, DAILY_CHECKPOINTS, readonly, sources, warnings)
+    checkpoints = _load(root, SESSION_CHECKPOINTS, readonly, sources, warnings)
+    seen = _load(root, SESSION_SEEN, readonly, sources, warnings)
+    found, problems = read_openclaw_state(
+        root, find_state_databases() if databases is None else databases
+    )
+    warnings += problems
+    merges = []
+    for imported in found:
+        store, signals, daily, report = merge_imported(store, signals, daily, imported)
+        warnings += report.issues
+        sources.append(report.describe())
+        merges.append(report)
+    return LoadedState(
+        store,
+        signals,
+        daily,
+        checkpoints,
+        seen,
+        tuple(warnings),
+        tuple(sources),
+        tuple(merges),
+    )
