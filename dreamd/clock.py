@@ -8,7 +8,6 @@ in the dreaming timezone.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import os
 import re
@@ -175,4 +174,6 @@ class SystemClock:
 
     async def sleep(self, seconds: float) -> None:
         """``asyncio.sleep``."""
+        import asyncio  # here, not at the top: a CLI process never needs the event loop
+
         await asyncio.sleep(seconds)

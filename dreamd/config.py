@@ -10,10 +10,16 @@ Rules:
   is missing.
 * ``Config.explicit`` records the dotted keys the file set, so :func:`merge_openclaw` can apply an
   OpenClaw install's dreaming values only where the dreamd file is silent.
+* One rule for relative paths: a path a config file names (:data:`PATH_KEYS`) is relative to
+  that file's folder; :func:`load_config` makes each absolute once, so no reader guesses.
+  (Command-line paths are relative to the shell's current directory.)
+* ``[model]`` with an ``endpoint`` needs a ``name``: a model server without a model to ask would
+  be ignored in silence.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
@@ -32,6 +38,7 @@ from dreamd.clock import resolve_timezone
 from dreamd.errors import ConfigError
 
 __all__ = [
+    "PATH_KEYS",
     "AdaptersConfig",
     "AgentConfig",
     "AgentsConfig",
@@ -40,20 +47,26 @@ __all__ = [
     "DeepConfig",
     "DiscordConfig",
     "DreamingConfig",
+    "FleetConfig",
+    "GraphConfig",
     "HealthConfig",
     "HeartbeatConfig",
     "ImportedDreaming",
     "JobsConfig",
     "LightConfig",
+    "LogConfig",
     "ModelConfig",
     "OpenClawConfig",
     "ReadersConfig",
+    "ReflectConfig",
     "RemConfig",
     "TelegramConfig",
     "load_config",
     "merge_openclaw",
     "parse_config",
     "parse_duration",
+    "resolve_paths",
+    "setting_reference",
 ]
 
 Fraction = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
@@ -100,6 +113,22 @@ class DeepConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, froze
     max_promoted_snippet_tokens: Annotated[int, msgspec.Meta(ge=1)] = 160
     memory_file_max_chars: Annotated[int, msgspec.Meta(ge=1000)] = 10_000
     max_prior_entry_loss_fraction: Fraction = 0.25
+    # opt-in; bounded by dreamd.engine.phases.scoring.MAX_SALIENCE_BOOST (0 keeps OpenClaw's score)
+    salience_boost: Annotated[float, msgspec.Meta(ge=0.0, le=0.1)] = 0.0
+
+
+class GraphConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[dreaming.graph]``: the inverted-cone graph, patterns, topic files and the report."""
+
+    enabled: bool = True
+    lookback_days: Count = 7
+
+
+class ReflectConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[dreaming.reflect]``: the memory bank, reflected after deep in every sweep (SPEC §15)."""
+
+    enabled: bool = True
+    lookback_days: Count = 7
 
 
 class DreamingConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -110,9 +139,12 @@ class DreamingConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
     timezone: Text | None = None
     storage: Literal["separate", "inline", "both"] = "separate"
     catch_up: bool = True
+    markers: Literal["auto", "openclaw", "dreamd"] = "auto"
     light: LightConfig = msgspec.field(default_factory=LightConfig)
     rem: RemConfig = msgspec.field(default_factory=RemConfig)
     deep: DeepConfig = msgspec.field(default_factory=DeepConfig)
+    reflect: ReflectConfig = msgspec.field(default_factory=ReflectConfig)
+    graph: GraphConfig = msgspec.field(default_factory=GraphConfig)
 
 
 class ModelConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -127,6 +159,8 @@ class ModelConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, froz
     token_budget: Annotated[int, msgspec.Meta(ge=0)] = 0
     consolidation: bool = True
     diary: bool = True
+    facts: bool = True
+    report: bool = True
 
 
 class HeartbeatConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -165,6 +199,7 @@ class OpenClawConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
     """``[openclaw]``: where an OpenClaw install's ``openclaw.json`` lives."""
 
     config: Text | None = None
+    follow_enabled: bool = False  # take OpenClaw's ``dreaming.enabled`` as dreamd's own switch
 
 
 class JobsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -215,6 +250,29 @@ class TelegramConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
     base_url: Text = "https://api.telegram.org/bot"
 
 
+class FleetConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[fleet]``: hosts sharing workspaces coordinate through one Redis (README, "fleet").
+
+    The URL (``redis``, or the environment variable ``redis_url_env`` names) may carry a
+    password; it is never logged or shown.
+    """
+
+    redis: Text | None = None
+    redis_url_env: Text | None = None
+    host_id: Text | None = None
+    name: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")] = "dreamd"
+    max_concurrent: Annotated[int, msgspec.Meta(ge=0, le=4096)] = 0
+    host_ttl_s: Annotated[float, msgspec.Meta(ge=3.0, le=3600.0)] = 30.0
+
+
+class LogConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[log]``: how much the daemon logs, in which form, and to which file besides stderr."""
+
+    level: Literal["debug", "info", "warning", "error"] = "info"
+    format: Literal["text", "json"] = "text"
+    file: Text | None = None
+
+
 class AdaptersConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     """``[adapters]``: the chat adapters the daemon runs."""
 
@@ -233,6 +291,8 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=Tr
     api: ApiConfig = msgspec.field(default_factory=ApiConfig)
     health: HealthConfig = msgspec.field(default_factory=HealthConfig)
     adapters: AdaptersConfig = msgspec.field(default_factory=AdaptersConfig)
+    log: LogConfig = msgspec.field(default_factory=LogConfig)
+    fleet: FleetConfig | None = None
     explicit: frozenset[str] = frozenset()
 
 
@@ -254,6 +314,7 @@ _SPECIAL_FORMS = {
     "agents.list[].readers.discord": "an array of Discord user ids (whole numbers)",
     "agents.list[].readers.telegram": "an array of Telegram user ids (whole numbers)",
     "adapters.telegram.base_url": "an http(s) URL like 'https://api.telegram.org/bot'",
+    "fleet.name": "letters, digits, '.', '_' or '-' (at most 64)",
 }
 
 
@@ -295,12 +356,66 @@ def _describe(info: mi.Type) -> str:
     return str(info)
 
 
-_TYPES = dict(_leaves(mi.type_info(Config), ""))
-_FORMS = {key: _SPECIAL_FORMS.get(key, _describe(info)) for key, info in _TYPES.items()}
-for _name in _ADAPTERS:
-    for _list in (f"adapters.{_name}.owners", f"adapters.{_name}.readers"):
-        _FORMS[f"{_list}[]"] = "a user id (a whole number >= 1)"
-    _FORMS[f"agents.list[].readers.{_name}[]"] = "a user id (a whole number >= 1)"
+@functools.cache
+def _tables() -> tuple[dict[str, mi.Type], dict[str, str]]:
+    """Every setting's type and expected form, worked out when an error first needs them."""
+    types = dict(_leaves(mi.type_info(Config), ""))
+    forms = {key: _SPECIAL_FORMS.get(key, _describe(info)) for key, info in types.items()}
+    for name in _ADAPTERS:
+        for listed in (f"adapters.{name}.owners", f"adapters.{name}.readers"):
+            forms[f"{listed}[]"] = "a user id (a whole number >= 1)"
+        forms[f"agents.list[].readers.{name}[]"] = "a user id (a whole number >= 1)"
+    return types, forms
+
+
+def _unwrapped(info: mi.Type) -> mi.Type:
+    if isinstance(info, mi.UnionType):
+        return next(t for t in info.types if not isinstance(t, mi.NoneType))
+    return info
+
+
+def _default_text(value: object) -> str:
+    """A default as a config file would spell it."""
+    if value is None:
+        return "none"
+    if isinstance(value, frozenset | tuple | list):
+        return "[]" if not value else str(sorted(value))
+    if isinstance(value, str):
+        return repr(value)
+    return _show(value)
+
+
+def setting_reference() -> list[tuple[str, str, str]]:
+    """Every setting as (dotted key, expected form, default), read from the Structs above; the
+    README's reference table is built from it (``dreamd.settings.reference_table``)."""
+    forms = _tables()[1]
+    rows: list[tuple[str, str, str]] = []
+
+    def walk(info: mi.Type, prefix: str) -> None:
+        info = _unwrapped(info)
+        if isinstance(info, mi.VarTupleType):
+            walk(info.item_type, prefix + "[]")
+            return
+        assert isinstance(info, mi.StructType)
+        for setting in info.fields:
+            if setting.name in _INTERNAL:
+                continue
+            key = f"{prefix}.{setting.name}".lstrip(".")
+            if isinstance(_unwrapped(setting.type), mi.StructType | mi.VarTupleType):
+                walk(setting.type, key)
+                continue
+            if setting.required:
+                default = "required"
+            elif setting.default is not msgspec.NODEFAULT:
+                default = _default_text(setting.default)
+            else:
+                default = _default_text(setting.default_factory())
+            rows.append((key, forms[key], default))
+
+    walk(mi.type_info(Config), "")
+    return rows
+
+
 _AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
 _FIELD = re.compile(r"(?:unknown|required) field `(?P<name>[^`]*)`")
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
@@ -345,7 +460,7 @@ class _Reporter:
         return ConfigError(f"{self.source}: {shown}: {detail}{hint}")
 
     def expected(self, key: str, value: object) -> ConfigError:
-        form = _FORMS.get(re.sub(r"\[\d+\]", "[]", key), "a valid value")
+        form = _tables()[1].get(re.sub(r"\[\d+\]", "[]", key), "a valid value")
         return self.fail(key, f"expected {form}, got {_show(value)}")
 
     def translate(self, exc: msgspec.ValidationError, raw: Mapping[str, Any]) -> ConfigError:
@@ -357,12 +472,12 @@ class _Reporter:
             key = f"{key}.{field['name']}".lstrip(".")
         pattern = re.sub(r"\[\d+\]", "[]", key)
         if "unknown field" in what:
-            parent = _TYPES.get(pattern.rpartition(".")[0])
+            parent = _tables()[0].get(pattern.rpartition(".")[0])
             names = [f.name for f in getattr(parent, "fields", ()) if f.name not in _INTERNAL]
             return self.fail(key, "unknown key; expected one of " + ", ".join(names))
         if "required field" in what:
             return self.fail(
-                key, f"required key is missing; expected {_FORMS.get(pattern, 'a value')}"
+                key, f"required key is missing; expected {_tables()[1].get(pattern, 'a value')}"
             )
         value: object = raw
         for name, index in _STEP.findall(path):
@@ -445,6 +560,23 @@ def _check_api(api: ApiConfig, report: _Reporter) -> None:
         raise report.fail("api.tokens_file", "required when api.listen is set; TCP needs tokens")
 
 
+_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def _check_fleet(fleet: FleetConfig | None, report: _Reporter) -> None:
+    """A fleet names its Redis in exactly one way; the URL itself is never echoed back."""
+    if fleet is None:
+        return
+    if (fleet.redis is None) == (fleet.redis_url_env is None):
+        raise report.fail("fleet.redis", "set redis or redis_url_env (exactly one)")
+    if fleet.redis is not None and not fleet.redis.startswith(_REDIS_SCHEMES):
+        raise report.fail(
+            "fleet.redis",
+            "expected a URL like 'redis://host:6379/0' (rediss:// for TLS, or unix://); "
+            "the value is not shown, it may hold a password",
+        )
+
+
 def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) -> Config:
     """Convert raw TOML-shaped data into a checked :class:`Config`."""
     if "explicit" in raw:
@@ -462,8 +594,14 @@ def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) 
         raise report.expected("dreaming.timezone", dreaming.timezone) from exc
     if model.endpoint is not None and not model.endpoint.startswith(("http://", "https://")):
         raise report.expected("model.endpoint", model.endpoint)
+    if model.endpoint is not None and model.name is None:
+        raise report.fail(
+            "model.name",
+            "required when model.endpoint is set; name the model to ask, like 'qwen3'",
+        )
     _check_api(config.api, report)
     _check_adapters(config.adapters, report)
+    _check_fleet(config.fleet, report)
     agents = _checked_agents(config.agents, report)
     return msgspec.structs.replace(config, agents=agents, explicit=explicit)
 
@@ -496,12 +634,78 @@ def load_config(path: Path | None) -> tuple[Config, Path | None]:
         raise ConfigError(f"{chosen}: cannot read config file: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{chosen}: config file is not UTF-8 text: {exc.reason}") from exc
-    return parse_config(text, source=str(chosen)), chosen
+    config = parse_config(text, source=str(chosen))
+    return resolve_paths(config, chosen.absolute().parent), chosen
+
+
+PATH_KEYS = (
+    "api.socket",
+    "api.tokens_file",
+    "openclaw.config",
+    "log.file",
+    "adapters.discord.token_file",
+    "adapters.telegram.token_file",
+    "agents.list[].workspace",
+    "agents.list[].sessions",
+)
+"""The keys that name a file or folder: relative to the config file's folder."""
+
+
+def _against(base: Path, value: str | None) -> str | None:
+    if value is None:
+        return None
+    path = Path(value).expanduser()
+    return str(path if path.is_absolute() else base / path)
+
+
+def resolve_paths(config: Config, base: Path) -> Config:
+    """``config`` with every :data:`PATH_KEYS` value absolute, relative ones from ``base``."""
+    replace = msgspec.structs.replace
+    api = replace(
+        config.api,
+        socket=_against(base, config.api.socket),
+        tokens_file=_against(base, config.api.tokens_file),
+    )
+    adapters = replace(
+        config.adapters,
+        discord=replace(
+            config.adapters.discord, token_file=_against(base, config.adapters.discord.token_file)
+        ),
+        telegram=replace(
+            config.adapters.telegram,
+            token_file=_against(base, config.adapters.telegram.token_file),
+        ),
+    )
+    agents = replace(
+        config.agents,
+        list=tuple(
+            replace(
+                agent,
+                workspace=_against(base, agent.workspace) or agent.workspace,
+                sessions=_against(base, agent.sessions),
+            )
+            for agent in config.agents.list
+        ),
+    )
+    return replace(
+        config,
+        api=api,
+        adapters=adapters,
+        agents=agents,
+        openclaw=replace(config.openclaw, config=_against(base, config.openclaw.config)),
+        log=replace(config.log, file=_against(base, config.log.file)),
+    )
 
 
 def merge_openclaw(config: Config, imported: ImportedDreaming) -> Config:
-    """Apply OpenClaw's dreaming values for keys the dreamd file did not set."""
+    """Apply OpenClaw's dreaming values for keys the dreamd file did not set.
+
+    OpenClaw's ``dreaming.enabled`` is its own on/off switch (turning it off is the first step
+    of switching to dreamd), so it is taken as dreamd's only with ``openclaw.follow_enabled``.
+    """
     todo = {k: v for k, v in imported.values.items() if k not in config.explicit}
+    if not config.openclaw.follow_enabled:
+        todo.pop("dreaming.enabled", None)
     if not todo:
         return config
     raw: dict[str, Any] = msgspec.to_builtins(config)

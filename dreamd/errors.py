@@ -12,6 +12,8 @@
      +-- ConflictError          a file changed between planning and writing (compare-and-swap)
      +-- SelectorError          a selector (promote-explain) matched nothing
      +-- ListenError            the control API cannot listen where it was told (port in use)
+     +-- FleetError             the fleet's Redis is unreachable or misconfigured
+          +-- FencedError       the fleet lock on a workspace passed on before a write
 
 Anything else reaching the CLI is a bug: it writes a traceback log and exits 3.
 """
@@ -22,6 +24,8 @@ __all__ = [
     "ConfigError",
     "ConflictError",
     "DreamdError",
+    "FencedError",
+    "FleetError",
     "ListenError",
     "LockError",
     "SelectorError",
@@ -65,3 +69,11 @@ class SelectorError(DreamdError):
 
 class ListenError(DreamdError):
     """The control API's socket or ``api.listen`` address could not be opened."""
+
+
+class FleetError(DreamdError):
+    """The fleet's coordinator (Redis) cannot be reached or is misconfigured."""
+
+
+class FencedError(FleetError):
+    """This host no longer holds a workspace's fleet lock: it must not write there."""

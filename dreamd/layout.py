@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path, PurePosixPath
 
@@ -26,27 +27,40 @@ from dreamd.errors import UnsafePathError
 __all__ = [
     "BACKUP_DIR",
     "BANK_DIR",
+    "BANK_LEDGER",
     "DREAMS_FILE",
     "DREAMS_FILE_LOWER",
+    "DREAM_LOG",
+    "DREAM_REPORTS_DIR",
+    "GRAPH_DIR",
+    "GRAPH_LEDGER",
     "INDEX_FILE",
+    "LEARNINGS_DIR",
     "LONGTERM_DIR",
     "MAX_FILE_BYTES",
     "MEMORY_FILE",
+    "MEMORY_FILE_LOWER",
     "NOTES_DIR",
+    "PATTERNS_DIR",
     "REPORTS_DIR",
     "SESSION_CORPUS_DIR",
+    "STABLE_FILES",
     "STATE_DIR",
+    "TOPICS_DIR",
     "WRITTEN_FOLDERS",
     "check_workspace_folders",
     "daily_note_day",
     "is_short_term_path",
     "normalize_relpath",
     "note_sort_key",
+    "refuse_stable",
     "report_path",
     "resolve_inside",
 ]
 
 MEMORY_FILE = "MEMORY.md"
+MEMORY_FILE_LOWER = "memory.md"  # the seed's spelling: used when it is the one that exists
+STABLE_FILES = ("SOUL.md", "USER.md")  # read (and indexed), never written
 DREAMS_FILE = "DREAMS.md"
 DREAMS_FILE_LOWER = "dreams.md"
 NOTES_DIR = "memory"
@@ -57,6 +71,14 @@ SESSION_CORPUS_DIR = "memory/.dreams/session-corpus"
 BACKUP_DIR = "memory/.dreams/backups"
 LONGTERM_DIR = "memory/.rag"
 BANK_DIR = "bank"
+BANK_LEDGER = "memory/.dreams/bank.json"
+GRAPH_LEDGER = "memory/.dreams/graph.json"  # the graph's fragments, kept between sweeps
+GRAPH_DIR = "memory/graph"  # the inverted-cone graph, exported as JSON (derived)
+PATTERNS_DIR = "memory/patterns"  # p-<slug>.md, the pattern library
+TOPICS_DIR = "memory/topics"  # {user,feedback,project,reference}_<slug>.md
+DREAM_REPORTS_DIR = "memory/dreams"  # the dream report of each day, YYYY-MM-DD.md
+DREAM_LOG = "memory/dream-log.md"  # one line per dream report
+LEARNINGS_DIR = ".learnings"  # LEARNINGS.md, ERRORS.md, FEATURE_REQUESTS.md: read, never written
 # Every folder dreamd writes into (or will: ``bank/``), parents before children.
 WRITTEN_FOLDERS = (
     NOTES_DIR,
@@ -72,7 +94,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 _DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-([^/]+))?\.md$")
 _DAILY_PATH = re.compile(r"(?:^|/)memory/(?:[^/]+/)*(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$")
 _CORPUS_PATH = re.compile(r"(?:^|/)memory/\.dreams/session-corpus/(\d{4}-\d{2}-\d{2})\.(?:md|txt)$")
-_REPORTS = re.compile(r"(?:^|/)memory/dreaming/")
+_REPORTS = re.compile(r"(?:^|/)memory/(?:dreaming|dreams|graph|patterns|topics)/")
 
 
 def normalize_relpath(path: str) -> str:
@@ -136,6 +158,13 @@ def resolve_inside(root: Path, relpath: str) -> Path:
     if real != real_root and real_root not in real.parents:
         raise UnsafePathError(f"{relpath!r} resolves outside the workspace {root}; refused")
     return candidate
+
+
+def refuse_stable(relpaths: Iterable[str]) -> None:
+    """Refuse a write to ``SOUL.md`` or ``USER.md``: the person's stable files, read only."""
+    for relpath in relpaths:
+        if normalize_relpath(relpath) in STABLE_FILES:
+            raise UnsafePathError(f"{relpath} is read, never written, by dreamd; not written")
 
 
 def check_workspace_folders(root: Path, *relpaths: str) -> None:

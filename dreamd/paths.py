@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-
-import platformdirs
+from typing import Any
 
 __all__ = [
     "config_dir",
@@ -26,6 +25,13 @@ __all__ = [
 ]
 
 _APP = "dreamd"
+
+
+def _dirs() -> Any:
+    """``platformdirs``, imported when a path is first worked out from it."""
+    import platformdirs
+
+    return platformdirs
 
 
 def _home() -> Path | None:
@@ -45,7 +51,7 @@ def config_dir() -> Path:
     if home is not None:
         return home / "config"
     return _systemd("CONFIGURATION_DIRECTORY") or Path(
-        platformdirs.user_config_dir(_APP, appauthor=False)
+        _dirs().user_config_dir(_APP, appauthor=False)
     )
 
 
@@ -54,7 +60,7 @@ def state_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "state"
-    return _systemd("STATE_DIRECTORY") or Path(platformdirs.user_state_dir(_APP, appauthor=False))
+    return _systemd("STATE_DIRECTORY") or Path(_dirs().user_state_dir(_APP, appauthor=False))
 
 
 def data_dir() -> Path:
@@ -62,7 +68,7 @@ def data_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "data"
-    return _systemd("STATE_DIRECTORY") or Path(platformdirs.user_data_dir(_APP, appauthor=False))
+    return _systemd("STATE_DIRECTORY") or Path(_dirs().user_data_dir(_APP, appauthor=False))
 
 
 def runtime_dir() -> Path:
@@ -76,7 +82,7 @@ def runtime_dir() -> Path:
     if sys.platform.startswith("linux") and not os.environ.get("XDG_RUNTIME_DIR"):
         # platformdirs would fall back to /tmp, where cleaners delete sockets and lock files.
         return state_dir() / "run"
-    return Path(platformdirs.user_runtime_dir(_APP, appauthor=False))
+    return Path(_dirs().user_runtime_dir(_APP, appauthor=False))
 
 
 def log_dir() -> Path:
@@ -84,7 +90,7 @@ def log_dir() -> Path:
     home = _home()
     if home is not None:
         return home / "log"
-    return _systemd("LOGS_DIRECTORY") or Path(platformdirs.user_log_dir(_APP, appauthor=False))
+    return _systemd("LOGS_DIRECTORY") or Path(_dirs().user_log_dir(_APP, appauthor=False))
 
 
 def default_config_path() -> Path:

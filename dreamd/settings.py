@@ -1,12 +1,14 @@
 """Help text for every configuration key: the README's table and ``tests/test_docs.py`` use it.
 
 Each dotted key of :class:`dreamd.config.Config` has one line with its default; a test fails when
-a setting exists without a line here, or a line here is missing from the README.
+a setting exists without a line here, or when the README's reference table differs from
+:func:`reference_table` (built from the config Structs: key, expected form, default, help).
+Refresh it with ``python -m dreamd.settings``.
 """
 
 from __future__ import annotations
 
-__all__ = ["SETTINGS"]
+__all__ = ["SETTINGS", "reference_table"]
 
 SETTINGS: dict[str, str] = {
     "dreaming.enabled": "Run scheduled sweeps; /dreaming on|off overrides it (default true).",
@@ -14,6 +16,8 @@ SETTINGS: dict[str, str] = {
     "dreaming.timezone": "IANA zone for the schedule and dreaming days (default: user, host).",
     "dreaming.storage": "Where light/REM output goes: separate, inline or both (default separate).",
     "dreaming.catch_up": "Run one missed sweep after the host wakes (default true).",
+    "dreaming.markers": "Marker spelling written: auto, openclaw or dreamd; auto writes "
+    "OpenClaw's where OpenClaw dreamed too (default auto).",
     "dreaming.light.lookback_days": "Days of daily notes the light phase ingests (default 2).",
     "dreaming.light.limit": "Most entries light stages; 0 turns the phase off (default 100).",
     "dreaming.light.dedupe_similarity": "Jaccard at which light merges entries (default 0.9).",
@@ -30,6 +34,17 @@ SETTINGS: dict[str, str] = {
     "dreaming.deep.memory_file_max_chars": "Size budget of MEMORY.md in chars (default 10000).",
     "dreaming.deep.max_prior_entry_loss_fraction": "Most prior entries one write may drop or "
     "replace (default 0.25).",
+    "dreaming.deep.salience_boost": "Score added to a candidate whose text is a correction, "
+    "decision, error, insight or completion, at most 0.1; 0 keeps OpenClaw's score exactly "
+    "(default 0.0).",
+    "dreaming.reflect.enabled": "Reflect the notes into the memory bank (bank/) after deep in "
+    "every sweep (default true).",
+    "dreaming.reflect.lookback_days": "Days of daily notes a sweep reads facts from; older "
+    "notes keep the facts read before (default 7).",
+    "dreaming.graph.enabled": "Build the inverted-cone graph (memory/graph/), the pattern "
+    "library, topic files and the dream report in every sweep (default true).",
+    "dreaming.graph.lookback_days": "Days of daily notes a sweep adds to the graph; notes "
+    "read before stay in it (default 7).",
     "model.endpoint": "OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (default none).",
     "model.name": "Model for consolidation and the diary (default none: no model is used).",
     "model.diary_name": "Model tried first for the diary, then model.name once (default none).",
@@ -39,6 +54,10 @@ SETTINGS: dict[str, str] = {
     "model.token_budget": "Tokens one sweep may spend; 0 means no limit (default 0).",
     "model.consolidation": "Let the model merge or supersede MEMORY.md entries (default true).",
     "model.diary": "Let the model write the diary entries (default true).",
+    "model.facts": "Let the model propose bank facts for notes without a Retain section "
+    "(default true).",
+    "model.report": "Let the model phrase patterns' trigger and response and write the dream "
+    "report's prose, checked against the night's notes (default true).",
     "agents.system_agent": "Agent that owns the sweep job (default: the only agent).",
     "agents.heartbeat.every": "Default heartbeat interval, e.g. 30m; 0m is off (default '30m').",
     "agents.heartbeat.target": "Default heartbeat target; 'none' is off (default 'last').",
@@ -52,6 +71,8 @@ SETTINGS: dict[str, str] = {
     "agents.list[].readers.telegram": "Telegram user ids who may read this agent's memory "
     "(default []).",
     "openclaw.config": "Path to openclaw.json (default $OPENCLAW_CONFIG_PATH, ~/.openclaw).",
+    "openclaw.follow_enabled": "Take OpenClaw's dreaming.enabled as dreamd's own on/off "
+    "(default false).",
     "jobs.max_concurrent": "Background jobs at once on this host, all processes (default 3).",
     "api.socket": "Control socket path, mode 0600 (default <runtime dir>/dreamd.sock).",
     "api.listen": "Also listen on loopback TCP, e.g. '127.0.0.1:8765' (default off).",
@@ -80,4 +101,38 @@ SETTINGS: dict[str, str] = {
     "adapters.telegram.notify": "Send health events and blocked to owners (default false).",
     "adapters.telegram.base_url": "Bot API base URL, for a self-hosted server "
     "(default 'https://api.telegram.org/bot').",
+    "log.level": "Daemon log level: debug, info, warning or error; --log-level and "
+    "$DREAMD_LOG_LEVEL win (default 'info').",
+    "log.format": "Log lines as 'text' or 'json' (one JSON object a line) (default 'text').",
+    "log.file": "Also append log lines to this file, relative to this file's folder; "
+    "reopened when rotated (default none: stderr only).",
+    "fleet.redis": "Redis URL the fleet coordinates through, redis:// or rediss:// "
+    "(default none; [fleet] needs it or redis_url_env).",
+    "fleet.redis_url_env": "Environment variable holding that URL, instead of redis "
+    "(default none).",
+    "fleet.host_id": "This host's id in the fleet, unique per host (default the hostname).",
+    "fleet.name": "Fleet name, the prefix of its Redis keys (default 'dreamd').",
+    "fleet.max_concurrent": "Jobs at once across the fleet; 0 means jobs.max_concurrent "
+    "per live host (default 0).",
+    "fleet.host_ttl_s": "Seconds without an announcement before a host shows as lost "
+    "(default 30.0).",
 }
+
+
+def reference_table() -> str:
+    """The README's configuration reference, one row per setting of the config Structs."""
+    from dreamd.config import setting_reference
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| key | expected | default | meaning |", "|---|---|---|---|"]
+    lines += [
+        f"| `{key}` | {cell(form)} | {cell(default)} | {cell(SETTINGS.get(key, ''))} |"
+        for key, form, default in setting_reference()
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(reference_table())

@@ -5,8 +5,10 @@
 #
 # The package is a self-contained virtual environment in /opt/dreamd (dreamd and every
 # dependency, on Debian's own python3.X), /usr/bin/dreamd, the system unit
-# /usr/lib/systemd/system/dreamd.service (systemd/dreamd.service) and maintainer scripts that
-# add the `dreamd` system user (packaging/debian/). The version comes from dreamd/__init__.py.
+# /usr/lib/systemd/system/dreamd.service (systemd/dreamd.service), the man page dreamd(1) (built
+# from the argument parser by argparse-manpage, which is fetched into the build directory only)
+# and maintainer scripts that add the `dreamd` system user (packaging/debian/). The version
+# comes from dreamd/__init__.py.
 #
 # The venv is relocatable: its console scripts find their interpreter next to themselves (the
 # /bin/sh trampoline of `uv venv --relocatable`), so the unpacked tree runs from anywhere, e.g.
@@ -77,7 +79,19 @@ if leftover=$(grep -rlF -- "$stage" "$venv"); then
     exit 1
 fi
 
-# 4. The rest of the tree and the package metadata.
+# 4. The man page, from the parser the installed dreamd runs (so it never drifts from --help).
+"$python" -m pip install --quiet --no-deps --disable-pip-version-check --target "$work/manpage" \
+    "argparse-manpage>=4.5"
+mkdir -p -- "$stage/usr/share/man/man1"
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$work/manpage" "$venv/bin/python" -c \
+    'import sys; from argparse_manpage.cli import main; sys.exit(main())' \
+    --module dreamd.cli.main --function build_parser --prog dreamd --project-name dreamd \
+    --version "$version" --manual-section 1 --manual-title "dreamd manual" \
+    --description "background memory consolidation for AI-agent workspaces" \
+    --output "$work/dreamd.1"
+gzip -9n -c -- "$work/dreamd.1" > "$stage/usr/share/man/man1/dreamd.1.gz"
+
+# 5. The rest of the tree and the package metadata.
 install -D -m 644 -- "$source_dir/systemd/dreamd.service" "$stage/usr/lib/systemd/system/dreamd.service"
 mkdir -p -- "$stage/usr/bin"
 ln -s -- "$prefix/bin/dreamd" "$stage/usr/bin/dreamd"

@@ -19,6 +19,7 @@ LAYERS = {
     "runs": 7,
     "chat": 8,
     "service": 8,
+    "fleet": 8,
     "daemon": 9,
     "cli": 10,
 }

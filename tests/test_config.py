@@ -112,6 +112,7 @@ def test_defaults_match_the_spec() -> None:
             "timezone": None,
             "storage": "separate",
             "catch_up": True,
+            "markers": "auto",
             "light": {"lookback_days": 2, "limit": 100, "dedupe_similarity": 0.9},
             "rem": {"lookback_days": 7, "limit": 10, "min_pattern_strength": 0.75},
             "deep": {
@@ -124,7 +125,10 @@ def test_defaults_match_the_spec() -> None:
                 "max_promoted_snippet_tokens": 160,
                 "memory_file_max_chars": 10000,
                 "max_prior_entry_loss_fraction": 0.25,
+                "salience_boost": 0.0,
             },
+            "reflect": {"enabled": True, "lookback_days": 7},
+            "graph": {"enabled": True, "lookback_days": 7},
         },
         "model": {
             "endpoint": None,
@@ -136,13 +140,15 @@ def test_defaults_match_the_spec() -> None:
             "token_budget": 0,
             "consolidation": True,
             "diary": True,
+            "facts": True,
+            "report": True,
         },
         "agents": {
             "system_agent": None,
             "heartbeat": {"every": "30m", "target": "last"},
             "list": (),
         },
-        "openclaw": {"config": None},
+        "openclaw": {"config": None, "follow_enabled": False},
         "jobs": {"max_concurrent": 3},
         "api": {"socket": None, "listen": None, "tokens_file": None},
         "health": {"idle_sweeps": 3},
@@ -167,6 +173,8 @@ def test_defaults_match_the_spec() -> None:
                 "base_url": "https://api.telegram.org/bot",
             },
         },
+        "log": {"level": "info", "format": "text", "file": None},
+        "fleet": None,
         "explicit": [],
     }
 
@@ -236,7 +244,7 @@ def test_explicit_records_the_keys_the_file_sets() -> None:
     [
         (
             "colour = 1",
-            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw, jobs, api, health, adapters",
+            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw, jobs, api, health, adapters, log, fleet",
         ),
         (
             "[dreaming.light]\nlookback = 3",
@@ -505,7 +513,7 @@ def test_load_config_errors_name_the_full_path(tmp_path: Path) -> None:
         load_config(path)
     assert str(caught.value) == (
         f"{path}: dreaming.limit: unknown key; expected one of enabled, frequency, timezone, "
-        "storage, catch_up, light, rem, deep"
+        "storage, catch_up, markers, light, rem, deep, reflect, graph"
     )
 
 
@@ -538,7 +546,8 @@ def test_merge_openclaw_fills_only_keys_the_file_did_not_set() -> None:
         ),
     )
     expected_deep = msgspec.structs.replace(DeepConfig(), min_score=0.9, limit=4)
-    expected = DreamingConfig(enabled=False, timezone="Asia/Tokyo", deep=expected_deep)
+    # OpenClaw's own on/off is not dreamd's unless openclaw.follow_enabled says so
+    expected = DreamingConfig(enabled=True, timezone="Asia/Tokyo", deep=expected_deep)
     assert merged == Config(dreaming=expected, explicit=frozenset({"dreaming.deep.min_score"}))
 
 
@@ -633,8 +642,18 @@ def _toml(value: dict[str, object]) -> str:
             "[jobs]\nmax_concurrent = 0",
             "jobs.max_concurrent: expected a whole number between 1 and 64",
         ),
+        ("[fleet]", "fleet.redis: set redis or redis_url_env (exactly one)"),
+        (
+            '[fleet]\nredis = "redis://x"\nredis_url_env = "URL"',
+            "fleet.redis: set redis or redis_url_env (exactly one)",
+        ),
+        (
+            '[fleet]\nredis = "http://:hunter2@x"',
+            "fleet.redis: expected a URL like 'redis://host:6379/0' (rediss:// for TLS, or "
+            "unix://); the value is not shown, it may hold a password",
+        ),
     ],
 )
 def test_api_and_jobs_are_checked(text: str, message: str) -> None:
-    """TCP listens on loopback only and never without tokens; the budget is at least 1."""
+    """TCP is loopback only, with tokens; budgets are at least 1; a fleet names its Redis once."""
     assert message in _error(text)

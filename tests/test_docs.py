@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from dreamd.cli.main import build_parser
-from dreamd.settings import SETTINGS
+from dreamd.config import setting_reference
+from dreamd.settings import SETTINGS, reference_table
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -32,10 +33,21 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert test_command in ci_lines
 
 
+def config_keys() -> list[str]:
+    """Every setting the config Structs hold, as dotted keys (``agents.list[].id``)."""
+    return [key for key, _, _ in setting_reference()]
+
+
 def test_every_setting_is_documented_in_the_readme() -> None:
-    """Each config key appears in the README's configuration table with its help text."""
+    """The README's reference table is the one built from the config Structs (run
+    ``python -m dreamd.settings`` to refresh it), and every setting has its help text."""
+    assert sorted(config_keys()) == sorted(SETTINGS)
+    block = re.search(r"<!-- config-reference:[^\n]*-->\n(.*?)\n<!-- config-reference: end -->",
+                      README, re.DOTALL)  # fmt: skip
+    assert block is not None
+    assert block.group(1) == reference_table()
     for key, text in SETTINGS.items():
-        assert f"| `{key}` | {text.replace('|', chr(92) + '|')} |" in README, key
+        assert f"| {text.replace('|', chr(92) + '|')} |" in block.group(1), key
 
 
 def test_every_command_is_in_the_readme() -> None:

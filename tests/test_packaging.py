@@ -130,6 +130,17 @@ def test_deb_lays_out_venv_command_and_unit(built: Built) -> None:
     assert str(built.root) not in built.dreamd.read_text(encoding="utf-8")
 
 
+def test_deb_ships_the_man_page_built_from_the_parser(built: Built) -> None:
+    """dreamd(1) is in the package and documents the verbs and their options."""
+    import gzip
+
+    page = built.root / "usr" / "share" / "man" / "man1" / "dreamd.1.gz"
+    text = gzip.decompress(page.read_bytes()).decode()
+    assert ".TH DREAMD" in text.upper()
+    for word in ("memory promote", "config show", "completion", "--log-level"):
+        assert word.replace("-", "\\-") in text or word in text, word
+
+
 def test_unpacked_deb_runs_version_and_demo(built: Built, tmp_path: Path) -> None:
     """The unpacked files alone run `dreamd --version` and `dreamd demo` (a relocatable venv)."""
     env = clean_env(tmp_path)

@@ -12,16 +12,17 @@ import json
 import sys
 from datetime import datetime, tzinfo
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamd.clock import resolve_now
-from dreamd.config import Config
-from dreamd.engine.snapshot import Snapshot
 from dreamd.errors import DreamdError
-from dreamd.host.runtime import Runtime, load_runtime
-from dreamd.host.state import EnabledState, effective_enabled
-from dreamd.workspace.discovery import Discovery, Workspace
-from dreamd.workspace.reader import read_snapshot
+
+if TYPE_CHECKING:  # imported where used: a command pays only for what it asks for
+    from dreamd.config import Config
+    from dreamd.engine.snapshot import Snapshot
+    from dreamd.host.runtime import Runtime
+    from dreamd.host.state import EnabledState
+    from dreamd.workspace.discovery import Discovery, Workspace
 
 __all__ = ["Context"]
 
@@ -37,6 +38,8 @@ class Context:
     @cached_property
     def runtime(self) -> Runtime:
         """Config, OpenClaw install, workspaces and timezone."""
+        from dreamd.host.runtime import load_runtime
+
         return load_runtime(self.args.config, self.args.workspace)
 
     @property
@@ -57,6 +60,8 @@ class Context:
     @cached_property
     def enabled(self) -> EnabledState:
         """Whether dreaming is on (host override over config)."""
+        from dreamd.host.state import effective_enabled
+
         return effective_enabled(self.config.dreaming.enabled)
 
     def refresh_enabled(self) -> EnabledState:
@@ -82,6 +87,8 @@ class Context:
 
     def snapshot(self, *, readonly: bool = True) -> Snapshot:
         """A snapshot of the one workspace a memory command works on."""
+        from dreamd.workspace.reader import read_snapshot
+
         workspace = self.workspace(getattr(self.args, "agent", None))
         return read_snapshot(
             workspace.root,

@@ -34,6 +34,24 @@ def _target(chosen: Path | None) -> Path:
     return chosen
 
 
+def _bank_lines(root: Path, bank: Any) -> list[str]:
+    """The memory bank the nights grew, and where to look."""
+    lines = ["", f"Memory bank ({len(bank['pages'])} pages in {root / 'bank'}):"]
+    for opinion in bank["opinions"]:
+        start, now = opinion["start"], opinion["confidence"]
+        move = "rose" if now > start else "fell" if now < start else "held"
+        lines.append(
+            f"  {move} {start:.2f} -> {now:.2f}: {opinion['statement']} "
+            f"({len(opinion['supporting'])} for, {len(opinion['contradicting'])} against)"
+        )
+    lines += [
+        f"  cat {root / 'bank' / 'opinions.md'}",
+        f"  cat {root / 'bank' / 'entities' / 'Dana.md'}",
+        f'  dreamd --workspace {root} memory recall "what does Dana prefer?"',
+    ]
+    return lines
+
+
 def run(ctx: Context) -> int:
     """Run the demo with the built-in defaults (no config, no model, no network)."""
     from dreamd.config import DreamingConfig
@@ -53,6 +71,8 @@ def run(ctx: Context) -> int:
             f"    from {item['source']}, promoted {item['promotedAt'][:10]}: {item['recalls']} "
             f"recalls by {item['userQueries']} distinct questions on {item['days']} days"
         )
+        if item["alsoIn"]:
+            lines.append(f"    also stated in {', '.join(item['alsoIn'])} (written once)")
     if not result.promoted:
         lines.append("  (nothing)")
     lines += ["", "Kept out, and why:"]
@@ -69,5 +89,6 @@ def run(ctx: Context) -> int:
         f"  cat {root / 'DREAMS.md'}",
         f"  dreamd --workspace {root} memory promote-explain billing",
     ]
+    lines += _bank_lines(root, result.bank)
     ctx.emit(result.as_json(), "\n".join(lines))
     return 0

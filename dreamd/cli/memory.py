@@ -1,4 +1,5 @@
-"""``dreamd memory search|index|promote|promote-explain|status`` (and the REM verbs)."""
+"""``dreamd memory search|index|promote|promote-explain|status`` (and the REM, undo, bank and
+dream-report verbs)."""
 
 from __future__ import annotations
 
@@ -7,39 +8,91 @@ import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dreamd.cli import rem
-from dreamd.cli.context import Context
-from dreamd.cli.render import candidate_json
-from dreamd.engine.explain import explain
-from dreamd.engine.hits import hit_json
-from dreamd.engine.phases.cycle import plan_promote, thresholds_of
-from dreamd.engine.phases.deep import Thresholds
+from dreamd.engine.bank.kinds import FACT_KINDS
 from dreamd.engine.state import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.errors import DreamdError
-from dreamd.recall.dates import day_bound
-from dreamd.recall.index import RecallIndex
-from dreamd.recall.longterm import query_longterm
-from dreamd.recall.record import record_search
-from dreamd.recall.retain import KINDS as FACT_KINDS
-from dreamd.recall.search import search
-from dreamd.redaction import redact
-from dreamd.runs.sweep import run_planned
-from dreamd.store.longterm import read_longterm
 
-__all__ = ["register"]
+if TYPE_CHECKING:  # the verbs import what they use when they run: ``search`` starts fast
+    from dreamd.cli.context import Context
+    from dreamd.engine.phases.deep import Thresholds
+
+__all__ = ["register", "register_quick", "register_search"]
 
 JsonFlag = Callable[[argparse.ArgumentParser], None]
-KINDS = ("daily", "memory", "note", "corpus", *FACT_KINDS.values())
+KINDS = ("daily", "memory", "note", "corpus", *FACT_KINDS)
+
+
+def _memory(commands: Any) -> Any:
+    """The ``memory`` parser; returns its verbs' subparsers."""
+    memory = commands.add_parser("memory", help="search, index and promote workspace memory")
+    memory.add_argument("--agent", help="the agent whose workspace to use, when there are several")
+    return memory.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+
+def register_quick(commands: Any, json_flag: JsonFlag) -> None:
+    """Only ``memory search`` and ``memory recall``: what an agent runs on every turn.
+
+    :mod:`dreamd.cli.main` parses those two with this parser, so their process imports no other
+    verb's module; their arguments, help and errors are the same as in the full parser.
+    """
+    from dreamd.cli import bank
+
+    verbs = _memory(commands)
+    register_search(verbs, json_flag)
+    bank.register(verbs, json_flag)
 
 
 def register(commands: Any, json_flag: JsonFlag) -> None:
     """Add ``memory`` and its subcommands."""
-    memory = commands.add_parser("memory", help="search, index and promote workspace memory")
-    memory.add_argument("--agent", help="the agent whose workspace to use, when there are several")
-    verbs = memory.add_subparsers(dest="verb", metavar="VERB", required=True)
+    verbs = _memory(commands)
+    from dreamd.cli import bank, dreamwork, rem, undo  # a quick ``search`` never imports them
 
+    register_search(verbs, json_flag)
+
+    index = verbs.add_parser("index", help="update the recall index (incremental)")
+    index.add_argument("--rebuild", action="store_true", help="rebuild it from scratch")
+    json_flag(index)
+    index.set_defaults(handler=run_index)
+
+    promote = verbs.add_parser("promote", help="preview (or --apply) promotions into MEMORY.md")
+    promote.add_argument("--apply", action="store_true", help="write the promotions")
+    promote.add_argument("--limit", type=int, help="most candidates")
+    promote.add_argument("--min-score", type=float, help="score a candidate needs (0-1)")
+    promote.add_argument("--min-recall-count", type=int, help="signals a candidate needs")
+    promote.add_argument(
+        "--min-unique-queries", type=int, help="distinct queries a candidate needs"
+    )
+    promote.add_argument(
+        "--include-promoted", action="store_true", help="also rank entries promoted before"
+    )
+    json_flag(promote)
+    promote.set_defaults(handler=run_promote)
+
+    explain = verbs.add_parser("promote-explain", help="why one entry would or would not promote")
+    explain.add_argument("selector", help="a key, or text of its key, path or snippet")
+    explain.add_argument(
+        "--include-promoted", action="store_true", help="also match entries promoted before"
+    )
+    json_flag(explain)
+    explain.set_defaults(handler=run_explain)
+
+    rem.register(verbs, json_flag)
+    bank.register(verbs, json_flag)
+    undo.register(verbs, json_flag)
+    dreamwork.register(verbs, json_flag)
+
+    status = verbs.add_parser("status", help="recall store, index and diary health")
+    status.add_argument(
+        "--deep", action="store_true", help="also probe the index against the files it reads"
+    )
+    json_flag(status)
+    status.set_defaults(handler=run_memory_status)
+
+
+def register_search(verbs: Any, json_flag: JsonFlag) -> None:
+    """Add ``memory search`` (also the quick parser of :mod:`dreamd.cli.main`)."""
     found = verbs.add_parser("search", help="search memory (records recall traces)")
     found.add_argument("query", nargs="?", help="the query (or --stdin)")
     found.add_argument("--k", type=int, default=5, help="hits to return (default 5)")
@@ -56,38 +109,25 @@ def register(commands: Any, json_flag: JsonFlag) -> None:
         "--long-term", action="store_true", help="search the long-term layer (records nothing)"
     )
     found.add_argument("--origin", choices=ORIGIN_CLASSES, default="agent", help="who is asking")
-    found.add_argument("--session-kind", choices=SESSION_KINDS, default="interactive")
+    found.add_argument(
+        "--session-kind",
+        choices=SESSION_KINDS,
+        default="interactive",
+        help="the kind of session asking (default interactive)",
+    )
     found.add_argument("--no-record", action="store_true", help="do not record recall traces")
+    found.add_argument(
+        "--mode",
+        choices=("hybrid", "lexical", "bundle"),
+        default="hybrid",
+        help="ranking: hybrid (default: lexical, then bundle search), lexical or bundle",
+    )
+    found.add_argument(
+        "--explain", action="store_true", help="show each hit's route through the graph"
+    )
     found.add_argument("--stdin", action="store_true", help="one query per input line")
     json_flag(found)
     found.set_defaults(handler=run_search)
-
-    index = verbs.add_parser("index", help="update the recall index (incremental)")
-    index.add_argument("--rebuild", action="store_true", help="rebuild it from scratch")
-    json_flag(index)
-    index.set_defaults(handler=run_index)
-
-    promote = verbs.add_parser("promote", help="preview (or --apply) promotions into MEMORY.md")
-    promote.add_argument("--apply", action="store_true", help="write the promotions")
-    promote.add_argument("--limit", type=int, help="most candidates")
-    promote.add_argument("--min-score", type=float)
-    promote.add_argument("--min-recall-count", type=int)
-    promote.add_argument("--min-unique-queries", type=int)
-    promote.add_argument("--include-promoted", action="store_true")
-    json_flag(promote)
-    promote.set_defaults(handler=run_promote)
-
-    explain = verbs.add_parser("promote-explain", help="why one entry would or would not promote")
-    explain.add_argument("selector", help="a key, or text of its key, path or snippet")
-    explain.add_argument("--include-promoted", action="store_true")
-    json_flag(explain)
-    explain.set_defaults(handler=run_explain)
-
-    rem.register(verbs, json_flag)
-
-    status = verbs.add_parser("status", help="recall store, index and diary health")
-    json_flag(status)
-    status.set_defaults(handler=run_memory_status)
 
 
 def _queries(ctx: Context) -> Iterable[str]:
@@ -99,6 +139,8 @@ def _queries(ctx: Context) -> Iterable[str]:
 
 
 def _bound(ctx: Context, flag: str) -> str | None:
+    from dreamd.recall.dates import day_bound
+
     value = getattr(ctx.args, flag)
     if value is None:
         return None
@@ -110,8 +152,24 @@ def _bound(ctx: Context, flag: str) -> str | None:
     return day
 
 
+def _ranked(index: Any, query: str, mode: str, options: dict[str, Any]) -> list[Any]:
+    """The hits of ``query`` in ``mode``, each with its route (empty for lexical hits)."""
+    from dreamd.recall.bundle import Routed, bundle_search, hybrid_search
+    from dreamd.recall.search import search
+
+    if mode == "lexical":
+        return [Routed(hit) for hit in search(index, query, **options)]
+    if mode == "bundle":
+        return bundle_search(index, query, k=options["k"], now=options["now"])
+    return hybrid_search(index, query, **options)
+
+
 def run_search(ctx: Context) -> int:
     """Search, print hits, and record traces (when dreaming is on and not --no-record)."""
+    from dreamd.engine.hits import hit_json
+    from dreamd.recall.index import RecallIndex
+    from dreamd.redaction import redact
+
     workspace = ctx.workspace(ctx.args.agent)
     first, last = _bound(ctx, "since"), _bound(ctx, "until")
     options: dict[str, Any] = {"k": ctx.args.k, "now": ctx.now, "first_day": first}
@@ -121,13 +179,22 @@ def run_search(ctx: Context) -> int:
     with RecallIndex.open(workspace.root) as index:
         if not long_term:
             index.update()
-        retired = read_longterm(workspace.root)[0].values() if long_term else ()
+        retired: Any = ()
+        if long_term:
+            from dreamd.recall.longterm import query_longterm
+            from dreamd.store.longterm import read_longterm
+
+            retired = read_longterm(workspace.root)[0].values()
         for query in _queries(ctx):
+            routes: list[Any] = []
             if long_term:  # the long-term layer is read, never recorded into
                 hits = query_longterm(retired, query, **options)
             else:
-                hits = search(index, query, **options)
+                routes = _ranked(index, query, ctx.args.mode, options)
+                hits = [routed.hit for routed in routes]
             if record and hits:
+                from dreamd.recall.record import record_search
+
                 record_search(
                     workspace.root,
                     query,
@@ -136,12 +203,19 @@ def run_search(ctx: Context) -> int:
                     zone=ctx.zone,
                     origin=ctx.args.origin,
                     session_kind=ctx.args.session_kind,
+                    redacted=index.redaction_current and not long_term,
                 )
-            shown = [(h, redact(h.snippet)) for h in hits]  # output is redacted, whatever is stored
+            # Output is redacted, whatever is stored; text read from an index redacted under
+            # the rules in force already is (redacting twice changes nothing).
+            trusted = index.redaction_current and not long_term
+            shown = [(h, h.snippet if trusted else redact(h.snippet)) for h in hits]
             document: dict[str, Any] = {
                 "query": query,
                 "hits": [{**hit_json(h), "snippet": snippet} for h, snippet in shown],
             }
+            if ctx.args.explain and not long_term:
+                for item, routed in zip(document["hits"], routes, strict=True):
+                    item["route"] = [redact(node) for node in routed.route]
             if long_term:
                 document["layer"] = "long-term"
             if ctx.json:
@@ -149,7 +223,8 @@ def run_search(ctx: Context) -> int:
             else:
                 lines = [
                     f"{h.score:.3f} {h.source}{' (context)' if h.context else ''}\n  {snippet}"
-                    for h, snippet in shown
+                    + (f"\n  route: {' -> '.join(item['route'])}" if item.get("route") else "")
+                    for (h, snippet), item in zip(shown, document["hits"], strict=True)
                 ]
                 print("\n".join(lines) if lines else f"No results for {query!r}.", flush=True)
     return 0
@@ -157,6 +232,8 @@ def run_search(ctx: Context) -> int:
 
 def run_index(ctx: Context) -> int:
     """Update or rebuild the recall index."""
+    from dreamd.recall.index import RecallIndex
+
     workspace = ctx.workspace(ctx.args.agent)
     with RecallIndex.open(workspace.root) as index:
         stats = index.rebuild() if ctx.args.rebuild else index.update()
@@ -177,6 +254,8 @@ def run_index(ctx: Context) -> int:
 
 
 def _thresholds(ctx: Context) -> Thresholds:
+    from dreamd.engine.phases.cycle import thresholds_of
+
     base = thresholds_of(ctx.config.dreaming)
     args = ctx.args
     values = {
@@ -192,14 +271,42 @@ def _thresholds(ctx: Context) -> Thresholds:
     return dataclasses.replace(base, **chosen)
 
 
+def _audit(snapshot: Any, store_path: str, lock_path: str) -> dict[str, Any]:
+    """The recall store's audit, in the shape ``openclaw memory promote --json`` prints it,
+    with ``sources``: where the rows came from (dreamd's files, OpenClaw's renamed files and
+    SQLite state)."""
+    rows = list(snapshot.store.rows.values())
+    return {
+        "storePath": store_path,
+        "lockPath": lock_path,
+        "updatedAt": snapshot.store.updated_at,
+        "exists": bool(rows) or bool(snapshot.state_sources),
+        "entryCount": len(rows),
+        "promotedCount": sum(1 for row in rows if row.promoted_at),
+        "spacedEntryCount": sum(1 for row in rows if len(row.recall_days) > 1),
+        "conceptTaggedEntryCount": sum(1 for row in rows if row.concept_tags),
+        "danglingEntryCount": sum(1 for row in rows if row.path not in snapshot.notes),
+        "issues": list(snapshot.warnings),
+        "sources": list(snapshot.state_sources),
+    }
+
+
 def run_promote(ctx: Context) -> int:
     """Preview the candidates that pass every gate; with --apply, write them."""
+    from dreamd.cli.render import candidate_json
+    from dreamd.engine.phases.cycle import plan_promote
+    from dreamd.engine.state import RECALL_STORE
+    from dreamd.layout import STATE_DIR
+    from dreamd.runs.sweep import run_planned
+    from dreamd.store.lock import LOCK_FILE
+
     thresholds = _thresholds(ctx)
     workspace = ctx.workspace(ctx.args.agent)
     include = ctx.args.include_promoted
     dreaming = ctx.config.dreaming
+    snapshot = ctx.snapshot()
     ranking, promotion, _ = plan_promote(
-        ctx.snapshot(), dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
+        snapshot, dreaming, thresholds, now=ctx.now, zone=ctx.zone, include_promoted=include
     )
     apply_json = None
     if ctx.args.apply:
@@ -232,8 +339,13 @@ def run_promote(ctx: Context) -> int:
             "rejected": dict(promotion.rejected),
             "changedFiles": list(outcome.changed),
         }
+    store_path = str(workspace.root / STATE_DIR / RECALL_STORE.name)
+    lock_path = str(workspace.root / LOCK_FILE)
     document = {
         "workspaceDir": str(workspace.root),
+        "storePath": store_path,
+        "lockPath": lock_path,
+        "audit": _audit(snapshot, store_path, lock_path),
         "thresholds": thresholds.as_json(),
         "candidates": [candidate_json(s) for s in ranking.candidates],
         "rejected": dict(sorted(ranking.rejected.items())),
@@ -270,6 +382,9 @@ def run_promote(ctx: Context) -> int:
 
 def run_explain(ctx: Context) -> int:
     """Show one entry's components, boost and the gate verdicts."""
+    from dreamd.engine.explain import explain, verdict_lines
+    from dreamd.engine.phases.cycle import thresholds_of
+
     thresholds = thresholds_of(ctx.config.dreaming)
     snapshot = ctx.snapshot()
     scored, document = explain(
@@ -278,8 +393,8 @@ def run_explain(ctx: Context) -> int:
         ctx.args.selector,
         now=ctx.now,
         include_promoted=ctx.args.include_promoted,
+        zone=ctx.zone,
     )
-    verdict = document["rejection"]
     entry, c = scored.entry, scored.components
     text = "\n".join(
         [
@@ -296,7 +411,7 @@ def run_explain(ctx: Context) -> int:
             f"minUniqueQueries={thresholds.min_unique_queries} "
             f"maxAgeDays={thresholds.max_age_days:g}",
             f"concepts={', '.join(entry.concept_tags)}",
-            f"verdict: {'promotable' if verdict is None else 'not promoted: ' + verdict}",
+            *verdict_lines(document),
         ]
     )
     ctx.emit(document, text)
@@ -307,6 +422,7 @@ def run_memory_status(ctx: Context) -> int:
     """Audit the recall store, long-term layer, index and diary of each workspace."""
     from dreamd.recall.audit import audit_report
 
-    document, text = audit_report(ctx.discovery.workspaces, now=ctx.now)
+    deep = bool(getattr(ctx.args, "deep", False))
+    document, text = audit_report(ctx.discovery.workspaces, now=ctx.now, deep=deep)
     ctx.emit(document, text)
     return 0

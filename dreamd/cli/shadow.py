@@ -24,7 +24,12 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
     trial.add_argument("--trial-prompt", required=True, help="what was asked in the trial")
     trial.add_argument("--baseline-outcome", required=True, help="the answer without the memory")
     trial.add_argument("--candidate-outcome", required=True, help="the answer with the memory")
-    trial.add_argument("--verdict", required=True, choices=("helpful", "neutral", "harmful"))
+    trial.add_argument(
+        "--verdict",
+        required=True,
+        choices=("helpful", "neutral", "harmful"),
+        help="how the candidate did in the trial",
+    )
     trial.add_argument("--reason", required=True, help="why this verdict")
     trial.add_argument("--risk-flag", action="append", default=[], help="repeatable")
     trial.add_argument("--evidence-ref", action="append", default=[], help="repeatable")

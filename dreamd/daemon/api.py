@@ -1,14 +1,18 @@
 """The control API: an aiohttp app over a :class:`Service` (the daemon); scopes; one error shape.
 
 Routes (JSON unless noted): ``GET /v1/status``, ``GET /v1/workspaces``, ``GET /v1/candidates``
-(``?workspace=&selector=``), ``GET /v1/diary`` (``?workspace=&limit=``), ``GET /v1/events``,
-``GET /v1/history`` (sweep history and last phase summaries), ``GET /v1/grounded``
-(``?workspace=``), ``POST /v1/dreaming`` (``{"enabled": bool}``, admin), ``POST /v1/sweep``
-(admin), ``POST /v1/grounded/clear`` (``{"workspace": ...}``, admin), ``POST /v1/backfill``
-(``{"workspace", "action": "preview"|"write"|"rollback", "path", "stage"}``, admin; only notes
-inside the chosen workspace, see :mod:`dreamd.runs.backfill_steps`), ``GET /metrics``
-(Prometheus text), and the Dreams page (``GET /``, ``/dreams``, ``/static/...``; see
-:mod:`dreamd.daemon.page`), which needs no token because it holds no data.
+(``?workspace=&selector=``; without a selector: the candidates, today's promotions and the near
+misses), ``GET /v1/diary`` (``?workspace=&limit=``), ``GET /v1/events``, ``GET /v1/history``
+(sweep history and last phase summaries), ``GET /v1/fleet`` (hosts and every workspace's last
+sweep, as ``dreamd fleet status --json``), ``GET /v1/grounded`` (``?workspace=``),
+``GET /v1/whoami`` (the caller's scopes, so the page shows admin buttons to admins only),
+``POST /v1/dreaming`` (``{"enabled": bool}``; ``null`` clears the host's override; admin),
+``POST /v1/sweep`` (admin), ``POST /v1/grounded/clear`` (``{"workspace": ...}``, admin),
+``POST /v1/backfill`` (``{"workspace", "action": "preview"|"write"|"rollback", "path",
+"stage"}``, admin; only notes inside the chosen workspace, see
+:mod:`dreamd.runs.backfill_steps`), ``GET /metrics`` (Prometheus text; ``operator.read``: open
+on the Unix socket, a read token over TCP), and the Dreams page (``GET /``, ``/dreams``,
+``/static/...``; see :mod:`dreamd.daemon.page`), which needs no token because it holds no data.
 
 Who may do what: a request over the Unix socket (mode 0600: only its owner can connect) holds
 ``operator.read`` and ``operator.admin``; a request over loopback TCP needs
@@ -51,6 +55,7 @@ import msgspec
 from aiohttp import web
 
 from dreamd.control import ADMIN, READ, BusyError, Service
+from dreamd.daemon.metrics import CONTENT_TYPE
 from dreamd.daemon.page import add_page_routes, is_page_path
 from dreamd.errors import ConfigError, DreamdError, SelectorError
 from dreamd.redaction import redact
@@ -381,15 +386,22 @@ def build_app(
 
     async def dreaming(request: web.Request) -> web.Response:
         body = await _body(request, '{"enabled": true}')
-        if not isinstance(body.get("enabled"), bool):
+        if "enabled" not in body or not isinstance(body["enabled"], bool | None):
             raise DreamdError('expected a JSON body like {"enabled": true}')
         return _json(await service.set_enabled(body["enabled"]))
+
+    async def whoami(request: web.Request) -> web.Response:
+        scopes = _scopes_of(request, tokens or Tokens({}))
+        return _json({"scopes": sorted(scopes), "admin": ADMIN in scopes})
 
     async def sweep(_: web.Request) -> web.Response:
         return _json(await service.sweep_now())
 
+    async def fleet(_: web.Request) -> web.Response:
+        return _json(await service.fleet())
+
     async def metrics(_: web.Request) -> web.Response:
-        return web.Response(text=service.metrics(), content_type="text/plain", charset="utf-8")
+        return web.Response(body=service.metrics().encode(), headers={"Content-Type": CONTENT_TYPE})
 
     app.router.add_get("/v1/status", status)
     app.router.add_get("/v1/workspaces", workspaces)
@@ -397,7 +409,9 @@ def build_app(
     app.router.add_get("/v1/diary", diary)
     app.router.add_get("/v1/events", events)
     app.router.add_get("/v1/history", history)
+    app.router.add_get("/v1/fleet", fleet)
     app.router.add_get("/v1/grounded", grounded)
+    app.router.add_get("/v1/whoami", whoami)
     app.router.add_post("/v1/grounded/clear", clear_grounded)
     app.router.add_post("/v1/backfill", backfill)
     app.router.add_post("/v1/dreaming", dreaming)

@@ -19,24 +19,25 @@ import msgspec
 from dreamd.chat.adapters import Adapters
 from dreamd.clock import Clock, format_instant
 from dreamd.control import BusyError
+from dreamd.daemon.dreams import candidates_document
 from dreamd.daemon.metrics import Metrics
 from dreamd.daemon.scheduler import Scheduler
-from dreamd.engine.explain import candidate_json, explain
+from dreamd.engine.explain import explain, verdict_lines
 from dreamd.engine.phases.cycle import is_grounded_led, thresholds_of
-from dreamd.engine.phases.deep import rank
 from dreamd.engine.phases.diary import diary_entries
 from dreamd.engine.state import RECALL_STORE
 from dreamd.errors import DreamdError, LockError
+from dreamd.fleet.coordinator import Fleet
 from dreamd.host.health import HealthEvent
 from dreamd.host.history import History
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime
 from dreamd.host.state import effective_enabled, load_host_state
-from dreamd.host.status import WorkspacesSummary, build_status
+from dreamd.host.status import WorkspacesSummary, build_status, files_of
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
+from dreamd.recall.bundle import hybrid_search
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
-from dreamd.recall.search import search
 from dreamd.runs.backfill import run_rollback
 from dreamd.runs.backfill_steps import backfill_action
 from dreamd.store.statefiles import load_table
@@ -62,10 +63,13 @@ class DaemonState(Protocol):
     histories: History
     last_outcomes: list[dict[str, Any]]
     started_at: str
+    fleet: Fleet | None
+    progress: dict[str, Any] | None
+    reload_error: str | None
 
     def enabled(self) -> bool: ...
 
-    async def set_enabled(self, enabled: bool) -> None: ...
+    async def set_enabled(self, enabled: bool | None) -> None: ...
 
     async def warm_counts(self) -> None: ...
 
@@ -94,6 +98,8 @@ class DaemonService:
         daemon = self.daemon
         runtime = daemon.runtime
         summary, encoded = daemon.workspace_summary()
+        rejected = daemon.reload_error
+        openclaw = runtime.openclaw.path if runtime.openclaw else None
         document = build_status(
             runtime.config,
             runtime.discovery,
@@ -103,6 +109,11 @@ class DaemonService:
             now=daemon.clock.now(),
             zone=runtime.zone,
             workspaces=encoded,
+            files=files_of(runtime.config_path, openclaw),
+            sweeping=daemon.progress,
+            warnings=[f"config reload rejected at {rejected}; running with the previous one"]
+            if rejected
+            else (),
         )
         document["daemon"] = {
             "pid": os.getpid(),
@@ -111,14 +122,28 @@ class DaemonService:
             "jobs": self.daemon.budget.statistics(),
             "adapters": self.daemon.adapters.statistics(),
         }
+        fleet = self.daemon.fleet
+        if fleet is not None:
+            shared = document["fleet"] = fleet.summary()
+            if shared["state"] == "degraded" and document["status"] == "ok":
+                document["status"] = "degraded"
         return document
+
+    async def fleet(self) -> dict[str, Any]:
+        """The ``fleet status`` document (hosts, and every workspace's last sweep)."""
+        fleet = self.daemon.fleet
+        if fleet is None:
+            raise DreamdError("this host is not in a fleet: there is no [fleet] in its config")
+        known = [str(ws.root) for ws in self.daemon.runtime.discovery.workspaces]
+        return await fleet.document(known)
 
     async def workspaces(self) -> list[dict[str, Any]]:
         """Each workspace's counts (the status document's list)."""
         return self.daemon.workspace_summary()[0].entries
 
     async def explain(self, workspace: str | None, selector: str | None) -> dict[str, Any]:
-        """One entry explained, or (no selector) the candidates passing every gate."""
+        """One entry explained, or (no selector) the candidates passing every gate, today's
+        promotions and the near misses (:mod:`dreamd.daemon.dreams`)."""
         runtime = self.daemon.runtime
         chosen = self._workspace(workspace)
         now = self.daemon.clock.now()
@@ -134,14 +159,9 @@ class DaemonService:
                 readonly=True,
             )
             if selector:
-                return explain(snapshot, thresholds, selector, now=now)[1]
-            ranking = rank(snapshot.store.rows, snapshot.signals.rows, thresholds, now=now)
-            return {
-                "workspaceDir": str(snapshot.root),
-                "thresholds": thresholds.as_json(),
-                "candidates": [candidate_json(s) for s in ranking.candidates],
-                "rejected": dict(sorted(ranking.rejected.items())),
-            }
+                document = explain(snapshot, thresholds, selector, now=now, zone=runtime.zone)[1]
+                return {**document, "verdictLines": verdict_lines(document)}
+            return candidates_document(snapshot, thresholds, now=now, zone=runtime.zone)
 
         return await asyncio.to_thread(work)
 
@@ -256,8 +276,9 @@ class DaemonService:
             await daemon.warm_counts()
         return result
 
-    async def set_enabled(self, enabled: bool) -> dict[str, Any]:
-        """Turn dreaming on or off for the host; answers with the new status."""
+    async def set_enabled(self, enabled: bool | None) -> dict[str, Any]:
+        """Turn dreaming on or off for the host (``None``: clear the override); answers with
+        the new status."""
         await self.daemon.set_enabled(enabled)
         return await self.status()
 
@@ -277,9 +298,12 @@ class DaemonService:
     ) -> dict[str, Any]:
         """The ``k`` best hits in one workspace, or (none named) in all of them, best first.
 
-        With an ``origin`` (``owner``, ``agent``, ...) and dreaming on, the hits are recorded as
-        recall traces like ``dreamd memory search`` records them; without one, nothing is
-        recorded. A workspace busy with a sweep still answers; its traces are then skipped.
+        The ranking is the CLI's default, the hybrid (:func:`~dreamd.recall.bundle.hybrid_search`):
+        lexical hits first, by score across workspaces, then the episodes only the graph
+        reached, by score, in the places left. With an ``origin`` (``owner``, ``agent``, ...)
+        and dreaming on, the hits are recorded as recall traces like ``dreamd memory search``
+        records them; without one, nothing is recorded. A workspace busy with a sweep still
+        answers; its traces are then skipped.
         """
         daemon = self.daemon
         spaces = (
@@ -289,29 +313,33 @@ class DaemonService:
         record = origin is not None and daemon.enabled()
 
         def work() -> list[dict[str, Any]]:
-            found: list[dict[str, Any]] = []
+            found: list[tuple[bool, dict[str, Any]]] = []  # (only the graph reached it, hit)
             for chosen in spaces:
                 with RecallIndex.open(chosen.root) as index:
                     index.update()
-                    hits = search(index, query, k=k, now=now)
+                    routed = hybrid_search(index, query, k=k, now=now)
+                hits = [r.hit for r in routed]
                 if record and origin and hits:
                     with contextlib.suppress(LockError):
                         record_search(chosen.root, query, hits, now=now, zone=zone, origin=origin)
                 found += [
-                    {
-                        "workspace": str(chosen.root),
-                        "agents": list(chosen.agents),
-                        "path": h.path,
-                        "startLine": h.start_line,
-                        "endLine": h.end_line,
-                        "snippet": h.snippet,
-                        "score": h.score,
-                        "source": h.source,
-                    }
-                    for h in hits
+                    (
+                        bool(r.route),
+                        {
+                            "workspace": str(chosen.root),
+                            "agents": list(chosen.agents),
+                            "path": h.path,
+                            "startLine": h.start_line,
+                            "endLine": h.end_line,
+                            "snippet": h.snippet,
+                            "score": h.score,
+                            "source": h.source,
+                        },
+                    )
+                    for h, r in zip(hits, routed, strict=True)
                 ]
-            found.sort(key=lambda hit: -hit["score"])
-            return found[:k]
+            found.sort(key=lambda item: (item[0], -item[1]["score"]))
+            return [hit for _, hit in found[:k]]
 
         return {"query": query, "hits": await asyncio.to_thread(work)}
 

@@ -5,16 +5,28 @@ control API and systemd notifications, and owns their lifetimes:
 
 * start: take the single-instance lock, open the API (Unix socket 0600, optional loopback TCP),
   send ``READY=1``, start the scheduler generation;
-* ``SIGHUP``: load config and workspaces again; a bad new config is logged and the old one kept;
-  a good one replaces the scheduler generation (the API stays up);
-* ``SIGTERM``/``SIGINT``: ``STOPPING=1``, no new workspace sweep starts, the ones running finish
-  (every write is atomic), exit 0.
+* ``SIGHUP``: load config and workspaces again; a bad new config is logged and the old one kept
+  (status then warns with the error); a good one replaces the scheduler generation (the API
+  stays up) and the log settings;
+* ``SIGTERM``/``SIGINT``: ``STOPPING=1``, a "stopping" line, no new workspace sweep starts, the
+  ones running finish (every write is atomic), "sweep interrupted: N workspace(s) not swept"
+  when a sweep was cut short, a "stopped" line, exit 0.
+
+Each sweep logs one summary line (workspaces, promoted, refused by gate, failed, skipped,
+duration; the same as fields in JSON logs) and keeps its progress (done, running, waiting) for
+status while it runs.
 
 Sweeps fan out over workspaces concurrently; each workspace sweep holds one job slot and runs
 in a worker process (:mod:`dreamd.daemon.workers`), so the event loop keeps answering the API in
 milliseconds; status reads counts cached after each workspace sweep, never the workspaces.
 Each outcome goes to metrics, to the sweep history, and through :mod:`dreamd.host.health` to health
 events.
+
+With ``[fleet]`` the daemon is one host of several (:mod:`dreamd.fleet.coordinator`): each
+workspace sweep goes through the fleet (once per slot fleet-wide, fenced writes), workspaces
+are taken in a host-specific order, chat adapters run only where this host leads them, health
+events travel through the fleet to the leaders, and ``/dreaming on|off`` is fleet-wide.
+Workspaces another host swept are counted again here, so status stays true on every host.
 """
 
 from __future__ import annotations
@@ -27,8 +39,9 @@ import os
 import signal
 import threading
 import time
-from collections import deque
-from collections.abc import Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Collection, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +53,8 @@ from dreamd import paths
 from dreamd.chat.access import grants_of
 from dreamd.chat.adapters import Adapters
 from dreamd.chat.router import Router
-from dreamd.clock import Clock, SystemClock, format_instant
+from dreamd.clock import Clock, SystemClock, format_instant, parse_instant
+from dreamd.config import LogConfig
 from dreamd.daemon.api import build_app, load_tokens
 from dreamd.daemon.backend import DaemonService
 from dreamd.daemon.listener import (
@@ -51,16 +65,19 @@ from dreamd.daemon.listener import (
     connection_caps,
     read_nofile,
 )
+from dreamd.daemon.logs import configure_logging
 from dreamd.daemon.metrics import Metrics
 from dreamd.daemon.scheduler import Scheduler, ScheduleSettings
 from dreamd.daemon.sdnotify import notify, watchdog_interval
 from dreamd.daemon.workers import Workers, count_workspaces, sweep_and_count
 from dreamd.errors import DreamdError, ListenError
+from dreamd.fleet.coordinator import Fleet, rotated
+from dreamd.fleet.slots import slot_end, slot_of
 from dreamd.host.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
 from dreamd.host.history import load_histories, save_histories
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime, load_runtime, socket_path
-from dreamd.host.state import effective_enabled, set_enabled_override
+from dreamd.host.state import effective_enabled, load_host_state, set_enabled_override
 from dreamd.host.status import WorkspacesSummary, status_entry, summary_of
 from dreamd.workspace.discovery import Workspace
 
@@ -68,6 +85,8 @@ __all__ = ["Daemon", "run_daemon"]
 
 _log = logging.getLogger("dreamd")
 STOP_GRACE_SECONDS = 8.0
+MANUAL_WAIT_SECONDS = 600.0  # a manual sweep in a fleet waits this long for a busy workspace
+_NOT_SWEPT = ("stopped", "skipped")  # outcomes that leave no trace in the history
 
 
 def _dir(runtime: Runtime) -> Path | None:
@@ -96,15 +115,31 @@ class Daemon:
         config_arg: Path | None = None,
         workspaces_arg: Sequence[Path] = (),
         clock: Clock | None = None,
+        log_level: str | None = None,
     ) -> None:
         self.runtime = runtime
+        self._log_level = log_level
+        self.progress: dict[str, Any] | None = None  # the sweep running now (see status)
+        self.reload_error: str | None = None  # the last rejected reload, until one succeeds
         self._config_arg = config_arg
         self._workspaces_arg = tuple(workspaces_arg)
         self.clock: Clock = clock or SystemClock()
         self.budget = JobBudget(runtime.config.jobs.max_concurrent)
         self.workers = Workers(runtime.config.jobs.max_concurrent)
-        self.metrics = Metrics()
         self.events: deque[HealthEvent] = deque(maxlen=100)
+        self.fleet: Fleet | None = None
+        if runtime.config.fleet is not None:
+            self.fleet = Fleet(
+                runtime.config.fleet,
+                clock=self.clock,
+                host_jobs=self.budget.statistics,
+                on_enabled=self._mirror_enabled,
+                deliver=self._deliver,
+                note=self.events.append,
+            )
+        self.metrics = Metrics(host=self.fleet.host if self.fleet else None)
+        self.metrics.last_success = self._last_success
+        self.metrics.agents_of = self._agents_of
         self.subscribers: list[asyncio.Queue[HealthEvent]] = []
         self.started_at = format_instant(self.clock.now())
         self.last_outcomes: list[dict[str, Any]] = []
@@ -118,9 +153,13 @@ class Daemon:
         self._regenerate = asyncio.Event()
         self.scheduler = self._new_scheduler()
         self.adapters = Adapters(
-            runtime.config.adapters, clock=self.clock, config_dir=_dir(runtime)
+            runtime.config.adapters,
+            clock=self.clock,
+            config_dir=_dir(runtime),
+            leadership=self.fleet.leadership if self.fleet else None,
         )
         self._blocked: str | None = None
+        self._recount: asyncio.Task[None] | None = None
         self.metrics.gauges.update(
             {
                 "dreamd_job_slots_in_use": lambda: float(self.budget.statistics()["inUse"]),
@@ -129,6 +168,38 @@ class Daemon:
                 "dreamd_enabled": lambda: float(self.enabled()),
             }
         )
+        if self.fleet is not None:
+            self._fleet_metrics(self.fleet)
+
+    def _agents_of(self, path: str) -> str:
+        """The agent ids sharing a workspace, for metrics labels."""
+        for workspace in self.runtime.discovery.workspaces:
+            if str(workspace.root) == path:
+                return ",".join(workspace.agents)
+        return ""
+
+    def _last_success(self) -> dict[str, float]:
+        """Each workspace's newest successful sweep (seconds since the epoch), from history."""
+        found: dict[str, float] = {}
+        known = {str(workspace.root) for workspace in self.runtime.discovery.workspaces}
+        for path, history in self.histories.items():
+            if path not in known:
+                continue
+            for record in reversed(history):
+                moment = parse_instant(str(record.get("at") or ""))
+                if record.get("status") == "ok" and moment is not None:
+                    found[path] = moment.timestamp()
+                    break
+        return found
+
+    def _fleet_metrics(self, fleet: Fleet) -> None:
+        def hosts() -> list[tuple[dict[str, str], float]]:
+            lost = sum(1 for host in fleet.hosts if host.get("lost"))
+            return [({"state": "up"}, len(fleet.hosts) - lost), ({"state": "lost"}, lost)]
+
+        self.metrics.gauges["dreamd_fleet_up"] = lambda: float(fleet.connected.is_set())
+        self.metrics.gauges["dreamd_fleet_jobs_limit"] = lambda: float(fleet.jobs_limit())
+        self.metrics.labelled["dreamd_fleet_hosts"] = hosts
 
     def _changed(self, *paths: str) -> None:
         """These workspaces' counts or histories changed (none named: all of them)."""
@@ -171,37 +242,116 @@ class Daemon:
         """Sweep every workspace concurrently within the job budget (holds no slot itself)."""
         started = time.perf_counter()
         runtime = self.runtime
-        notify(f"STATUS=sweeping {len(runtime.discovery.workspaces)} workspace(s) ({reason})")
-        async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(self._sweep_one(ws)) for ws in runtime.discovery.workspaces]
+        spaces = list(runtime.discovery.workspaces)
+        notify(f"STATUS=sweeping {len(spaces)} workspace(s) ({reason})")
+        self.progress = {
+            "reason": reason,
+            "startedAt": format_instant(self.clock.now()),
+            "total": len(spaces),
+            "done": 0,
+            "running": 0,
+            "waiting": len(spaces),
+        }
+        slot, until = self._slot(reason)
+        if self.fleet is not None:
+            spaces = rotated(spaces, self.fleet.host)
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(self._sweep_one(ws, slot, until)) for ws in spaces]
+        finally:
+            self.progress = None
         outcomes = [task.result() for task in tasks]
-        self.metrics.last_sweep_seconds = time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        self.metrics.last_sweep_seconds = seconds
         for outcome in outcomes:
             self.metrics.record_outcome(outcome)
         await self._remember(outcomes)
         self.last_outcomes = outcomes
-        failed = sum(1 for o in outcomes if o["status"] not in ("ok", "stopped"))
-        notify(f"STATUS=last sweep: {len(outcomes)} workspace(s), {failed} failed")
-        _log.info("sweep (%s): %d workspace(s), %d failed", reason, len(outcomes), failed)
+        failed = [o for o in outcomes if o["status"] not in ("ok", *_NOT_SWEPT)]
+        skipped = [o for o in outcomes if o["status"] == "skipped"]
+        notify(f"STATUS=last sweep: {len(outcomes)} workspace(s), {len(failed)} failed")
+        _log_summary(reason, outcomes, seconds, failed=len(failed), skipped=skipped)
+        for outcome in skipped:
+            _log.debug("skipped %s: %s", outcome["workspace"], outcome.get("reason"))
+        if self.fleet is not None:
+            self.fleet.swept_last = len(outcomes) - len(skipped)
+            self.fleet.last_error = next((str(o.get("error")) for o in failed), None)
+            elsewhere = {str(o["workspace"]) for o in skipped}
+            if elsewhere:  # in the background: the next slot need not wait for the counting
+                self._recount = asyncio.create_task(self.warm_counts(only=elsewhere))
         return outcomes
 
-    async def _sweep_one(self, workspace: Workspace) -> dict[str, Any]:
+    def _slot(self, reason: str) -> tuple[str | None, datetime]:
+        """The slot a scheduled sweep belongs to, and when it ends (a manual one has none)."""
+        now = self.clock.now()
+        if self.fleet is None or reason not in ("cron", "catch-up"):
+            return None, now + timedelta(seconds=MANUAL_WAIT_SECONDS)
+        dreaming = self.runtime.config.dreaming
+        slot = slot_of(dreaming.frequency, self.runtime.zone, now)
+        began = parse_instant(slot) or now
+        return slot, slot_end(dreaming.frequency, self.runtime.zone, began)
+
+    async def _sweep_one(
+        self, workspace: Workspace, slot: str | None, until: datetime
+    ) -> dict[str, Any]:
         root = str(workspace.root)
         if self._halt.is_set():
+            self._progress(waiting=-1, done=1)
             return {"workspace": root, "agents": list(workspace.agents), "status": "stopped"}
         runtime = self.runtime
-        async with self.budget.slot("sweep", root):
-            outcome, counts = await self.workers.run(
-                sweep_and_count, workspace, runtime.config, runtime.zone, self.clock.now()
-            )
-        self.counts[root] = counts
-        self._changed(root)
-        return outcome
 
-    async def warm_counts(self) -> None:
-        """Count every workspace once, in the background, so status never reads them all."""
+        started = False
+
+        async def sweep(fence: Callable[[], object] | None = None) -> dict[str, Any]:
+            nonlocal started
+            started = True
+            self._progress(waiting=-1, running=1)
+            try:
+                outcome, counts = await self.workers.run(
+                    sweep_and_count,
+                    workspace,
+                    runtime.config,
+                    runtime.zone,
+                    self.clock.now(),
+                    fence,
+                )
+            finally:
+                self._progress(running=-1, done=1)
+            self.counts[root] = counts
+            self._changed(root)
+            return outcome
+
+        try:
+            if self.fleet is None:
+                async with self.budget.slot("sweep", root):
+                    return await sweep()
+            return await self.fleet.sweep(
+                root,
+                workspace.agents,
+                slot=slot,
+                until=until,
+                hold=lambda: self.budget.slot("sweep", root),
+                run=sweep,
+                stopping=self._halt.is_set,
+            )
+        finally:
+            if not started:  # swept elsewhere in the fleet, or stopped while waiting
+                self._progress(waiting=-1, done=1)
+
+    def _progress(self, **change: int) -> None:
+        """Move the running sweep's counts (done, running, waiting)."""
+        if self.progress is not None:
+            for key, step in change.items():
+                self.progress[key] += step
+
+    async def warm_counts(self, only: Collection[str] | None = None) -> None:
+        """Count every workspace (or ``only`` these) in the background: status never reads."""
         runtime = self.runtime
-        spaces = [(ws.root, ws.agents) for ws in runtime.discovery.workspaces]
+        spaces = [
+            (ws.root, ws.agents)
+            for ws in runtime.discovery.workspaces
+            if only is None or str(ws.root) in only
+        ]
         for start in range(0, len(spaces), 50):
             if self._halt.is_set():
                 return
@@ -221,7 +371,7 @@ class Daemon:
         idle = self.runtime.config.health.idle_sweeps
         fresh: list[HealthEvent] = []
         for outcome in outcomes:
-            if outcome["status"] == "stopped":
+            if outcome["status"] in _NOT_SWEPT:
                 continue
             path = outcome["workspace"]
             before = self.histories.get(path, [])
@@ -234,14 +384,34 @@ class Daemon:
             self.publish(event)
 
     def publish(self, event: HealthEvent) -> None:
-        """Keep a health event and hand it to every subscriber (chat adapters)."""
+        """Keep a health event and hand it to every subscriber (chat adapters).
+
+        In a fleet the event goes through the fleet, which hands it to every host's adapters.
+        """
         _log.warning("health: %s: %s", event.workspace, event.message)
         self.events.append(event)
+        if self.fleet is not None:
+            self.fleet.share(event)
+        else:
+            self._deliver(event)
+
+    def _deliver(self, event: HealthEvent) -> None:
         for queue in self.subscribers:
             queue.put_nowait(event)
 
-    async def set_enabled(self, enabled: bool) -> None:
-        """Persist the host override and start or stop the schedule accordingly."""
+    async def set_enabled(self, enabled: bool | None) -> None:
+        """Persist the override (fleet-wide in a fleet; ``None`` clears this host's) and start
+        or stop the schedule."""
+        if self.fleet is not None and enabled is not None:
+            await self.fleet.set_enabled(enabled)
+        await asyncio.to_thread(set_enabled_override, enabled, now=self.clock.now())
+        self._regenerate.set()
+
+    async def _mirror_enabled(self, enabled: bool) -> None:
+        """The fleet-wide value changed (or was read first): keep it in this host's state."""
+        if load_host_state().get("enabledOverride") is enabled:
+            return
+        _log.info("fleet: dreaming turned %s fleet-wide", "on" if enabled else "off")
         await asyncio.to_thread(set_enabled_override, enabled, now=self.clock.now())
         self._regenerate.set()
 
@@ -252,7 +422,13 @@ class Daemon:
         except DreamdError as exc:
             _log.error("reload rejected, keeping the previous configuration: %s", exc)
             notify(f"STATUS=reload rejected: {exc}")
+            self.reload_error = f"{format_instant(self.clock.now())}: {exc}"
             return False
+        self.reload_error = None
+        try:
+            configure_logging(runtime.config.log, flag=self._log_level)
+        except DreamdError as exc:
+            _log.error("log settings not changed: %s", exc)
         self.runtime = runtime
         self._changed()
         self.budget.limit = runtime.config.jobs.max_concurrent
@@ -261,8 +437,16 @@ class Daemon:
         self._regenerate.set()
         return True
 
-    def request_stop(self) -> None:
-        """Begin a graceful stop (signal handlers call this)."""
+    def request_stop(self, reason: str = "requested") -> None:
+        """Begin a graceful stop (signal handlers call this with the signal's name)."""
+        if not self._halt.is_set():
+            running = self.progress["running"] if self.progress else 0
+            _log.info(
+                "stopping (%s): no new workspace sweep starts; %d running will finish",
+                reason,
+                running,
+                extra={"fields": {"event": "stopping", "reason": reason, "running": running}},
+            )
         self._halt.set()
         self._stop.set()
 
@@ -270,7 +454,7 @@ class Daemon:
         """Serve until stopped; returns the exit code."""
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, self.request_stop)
+            loop.add_signal_handler(sig, self.request_stop, sig.name)
         loop.add_signal_handler(signal.SIGHUP, lambda: loop.create_task(self.reload()))
         runner = await self._serve_api()
         events: asyncio.Queue[HealthEvent] = asyncio.Queue()  # chat adapters notify owners
@@ -288,6 +472,8 @@ class Daemon:
                     group.create_task(self.warm_counts()),
                     group.create_task(self.adapters.run(chat.dispatch, events)),
                 ]
+                if self.fleet is not None:
+                    helpers.append(group.create_task(self.fleet.run()))
                 await self._generations()
                 for helper in helpers:
                     helper.cancel()
@@ -299,6 +485,7 @@ class Daemon:
             self.socket.unlink(missing_ok=True)
             for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 loop.remove_signal_handler(sig)
+            _log.info("stopped", extra={"fields": {"event": "stopped"}})
         return 0
 
     async def _generations(self) -> None:
@@ -435,16 +622,69 @@ def _instance_lock() -> portalocker.Lock:
     return lock
 
 
-def run_daemon(config_arg: Path | None, workspaces: Sequence[Path]) -> int:
-    """``dreamd run``: serve until SIGTERM/SIGINT."""
-    logging.basicConfig(
-        level=os.environ.get("DREAMD_LOG_LEVEL", "INFO").upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+def _log_summary(
+    reason: str,
+    outcomes: Sequence[dict[str, Any]],
+    seconds: float,
+    *,
+    failed: int,
+    skipped: Sequence[dict[str, Any]],
+) -> None:
+    """One line per sweep: workspaces, promoted, refused by gate, failures, duration."""
+    refused: Counter[str] = Counter()
+    promoted = 0
+    for outcome in outcomes:
+        deep = outcome.get("deep") or {}
+        promoted += int(deep.get("promoted") or 0)
+        refused.update({str(k): int(v) for k, v in (deep.get("rejected") or {}).items()})
+    stopped = sum(1 for o in outcomes if o.get("status") == "stopped")
+    swept = len(outcomes) - stopped - len(skipped)
+    gates = ", ".join(f"{gate} {count}" for gate, count in sorted(refused.items())) or "none"
+    fields = {
+        "event": "sweep",
+        "reason": reason,
+        "workspaces": len(outcomes),
+        "swept": swept,
+        "promoted": promoted,
+        "refused": dict(sorted(refused.items())),
+        "failed": failed,
+        "skipped": len(skipped),
+        "stopped": stopped,
+        "durationS": round(seconds, 3),
+    }
+    _log.info(
+        "sweep (%s): %d workspace(s) swept, %d promoted, refused by gate: %s; %d failed, "
+        "%d skipped%s in %.1f s",
+        reason,
+        swept,
+        promoted,
+        gates,
+        failed,
+        len(skipped),
+        f" (first: {skipped[0].get('reason')})" if skipped else "",
+        seconds,
+        extra={"fields": fields},
     )
+    if stopped:
+        _log.warning(
+            "sweep interrupted: %d workspace(s) not swept",
+            stopped,
+            extra={"fields": {"event": "interrupted", "notSwept": stopped}},
+        )
+
+
+def run_daemon(
+    config_arg: Path | None, workspaces: Sequence[Path], *, log_level: str | None = None
+) -> int:
+    """``dreamd run``: serve until SIGTERM/SIGINT."""
+    configure_logging(LogConfig(), flag=log_level)  # until the config is read
     lock = _instance_lock()
     try:
         runtime = load_runtime(config_arg, workspaces)
-        daemon = Daemon(runtime, config_arg=config_arg, workspaces_arg=workspaces)
+        configure_logging(runtime.config.log, flag=log_level)
+        daemon = Daemon(
+            runtime, config_arg=config_arg, workspaces_arg=workspaces, log_level=log_level
+        )
         return asyncio.run(daemon.run())
     finally:
         lock.release()

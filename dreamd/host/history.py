@@ -1,8 +1,9 @@
 """Sweep history per workspace, kept by the daemon in ``history.json`` (state dir).
 
 ``{"version": 1, "workspaces": {"<path>": [{"at", "status", "ranked", "promoted", "rejected",
-"diary", "error", "durationMs"}, ...]}}``, newest last, at most ``health.HISTORY_KEPT`` per
-workspace; ``rejected`` counts the candidates held back, by gate.
+"diary", "error", "durationMs", "changed"}, ...]}}``, newest last, at most
+``health.HISTORY_KEPT`` per workspace; ``rejected`` counts the candidates held back, by gate,
+``changed`` the files the sweep wrote.
 The daemon holds it in memory and writes it atomically after each sweep; a CLI ``sweep`` that
 works without a daemon appends its own outcomes.
 It is separate from ``host.json`` so that the small, often-read on/off and schedule state never

@@ -19,12 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import portalocker
 
 from dreamd import paths
 from dreamd.clock import format_instant
 from dreamd.errors import StateError
-from dreamd.store.writer import write_atomic
 
 __all__ = [
     "EnabledState",
@@ -61,6 +59,10 @@ def load_host_state() -> dict[str, Any]:
 
 def update_host_state(change: Callable[[dict[str, Any]], None], *, now: datetime) -> dict[str, Any]:
     """Apply ``change`` to the host state and save it atomically; returns the new document."""
+    import portalocker  # here: reading the state (every command does) needs no lock library
+
+    from dreamd.store.writer import write_atomic
+
     path = _path()
     path.parent.mkdir(parents=True, exist_ok=True)
     with portalocker.Lock(path.with_name("host.lock"), mode="a", timeout=10):

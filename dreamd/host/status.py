@@ -2,14 +2,22 @@
 
 The overall ``status`` is one of ``disabled`` (dreaming is off), ``blocked`` (on, but the
 owner cannot run sweeps: see ``owner``; pending sweep events are listed with their age),
-``degraded`` (a workspace cannot be read or has a symlinked folder every sweep refuses, or
-``health`` found a problem: the last sweep failed,
-the diary degraded, or sweeps keep ranking without promoting) or ``ok``. Gathering only
-reads: corrupt state is reported, never set aside.
+``degraded`` (a workspace cannot be read or has a symlinked folder every sweep refuses, the
+fleet's Redis is unreachable, or ``health`` found a problem: the last sweep failed,
+the diary degraded, or sweeps keep ranking without promoting) or ``ok``. Notes the last sweep
+skipped (unreadable, not text) or read with a fallback encoding are listed in ``warnings``
+until a sweep reads them cleanly. Gathering only reads: corrupt state is reported, never set
+aside.
+
+Truth rules: a workspace's ``lastSweep`` is its newest sweep of any kind, one that changed
+nothing included (``lastSweepChanged`` is then 0: "no change"); ``sweeping`` is the progress of
+a sweep running now (done, running, waiting), else null; ``files`` names the config files in
+force. JSON instants are ISO-8601 (UTC); the text shows every instant in the dreaming zone.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -19,9 +27,9 @@ from typing import Any
 from dreamd.clock import day_of, format_instant, parse_instant
 from dreamd.config import Config
 from dreamd.engine.phases.cycle import thresholds_of
-from dreamd.engine.phases.deep import rank
 from dreamd.engine.phases.diary import diary_entries
-from dreamd.engine.state import PHASE_SIGNALS, RECALL_STORE
+from dreamd.engine.phases.screen import rank_screened
+from dreamd.engine.state import NOTE_WARNINGS
 from dreamd.engine.text.blocks import read_block
 from dreamd.errors import DreamdError
 from dreamd.host.health import problems
@@ -37,20 +45,45 @@ from dreamd.layout import (
     is_short_term_path,
 )
 from dreamd.store.events import read_events
-from dreamd.store.statefiles import load_table
 from dreamd.workspace.discovery import Discovery, Workspace
+from dreamd.workspace.openclaw import find_openclaw_config, read_openclaw_config
+from dreamd.workspace.statesources import load_state
 
 __all__ = [
     "WorkspacesSummary",
     "build_status",
     "counts_or_error",
+    "files_of",
     "gather_status",
     "render_status",
+    "shown_time",
     "status_entry",
     "summarize_workspaces",
     "summary_of",
     "workspace_counts",
 ]
+
+
+def files_of(config_path: Path | None, openclaw_path: Path | None) -> dict[str, str | None]:
+    """The config files in force: dreamd's and OpenClaw's (None: none was read)."""
+    return {
+        "config": str(config_path) if config_path else None,
+        "openclaw": str(openclaw_path) if openclaw_path else None,
+    }
+
+
+def shown_time(stamp: object, zone: tzinfo) -> str:
+    """An ISO instant as ``2026-12-02 03:00 CET`` in ``zone``; ``never`` when there is none."""
+    moment = parse_instant(str(stamp)) if stamp else None
+    if moment is None:
+        return str(stamp) if stamp else "never"
+    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _newest(*stamps: object) -> str | None:
+    """The latest of ISO instants (None and unparsable ones ignored)."""
+    known = [(moment, str(s)) for s in stamps if s and (moment := parse_instant(str(s)))]
+    return max(known)[1] if known else None
 
 
 def _tz_name(zone: tzinfo, now: datetime) -> str:
@@ -73,9 +106,8 @@ def workspace_counts(
     """
     root = workspace.root
     check_workspace_folders(root)  # a workspace every sweep refuses shows that, not stale counts
-    store, warnings = load_table(root, RECALL_STORE, readonly=True)
-    signals, more = load_table(root, PHASE_SIGNALS, readonly=True)
-    warnings += more
+    state = load_state(root, readonly=True)  # with OpenClaw's renamed files and SQLite rows
+    store, signals, warnings = state.store, state.signals, list(state.warnings)
     rows = list(store.rows.values())
     today = day_of(now, zone)
     promoted_today = sum(
@@ -85,7 +117,15 @@ def workspace_counts(
         and (moment := parse_instant(row.promoted_at)) is not None
         and day_of(moment, zone) == today
     )
-    ranking = rank(store.rows, signals.rows, thresholds_of(config.dreaming), now=now, zone=zone)
+    memory = _read(root, MEMORY_FILE)
+    ranking = rank_screened(
+        store,
+        signals.rows,
+        thresholds_of(config.dreaming),
+        memory_text=memory,
+        now=now,
+        zone=zone,
+    ).ranking
     dreams = _read(root, DREAMS_FILE) or _read(root, DREAMS_FILE_LOWER)
     last_sweep = None
     for event in read_events(root, tail_bytes=65_536):
@@ -95,19 +135,26 @@ def workspace_counts(
         "path": str(root),
         "agents": list(workspace.agents),
         "shortTerm": sum(1 for row in rows if is_short_term_path(row.path)),
-        "promoted": sum(1 for row in rows if row.promoted_at),
+        "promoted": sum(1 for row in rows if row.promoted_at and not row.forgotten_at),
         "promotedToday": promoted_today,
         "grounded": sum(1 for row in rows if row.grounded_count > 0),
         "signals": len(signals.rows),
         "candidates": len(ranking.candidates),
-        "memoryChars": len(_read(root, MEMORY_FILE)),
+        "memoryChars": len(memory),
         "diaryEntries": len(diary_entries(dreams)),
         "lastSweep": last_sweep,
         "warnings": warnings,
+        "noteWarnings": _note_warnings(store.top.get(NOTE_WARNINGS)),
+        "stateSources": list(state.sources),
     }
     if deep:
         counts["deepReport"] = read_block(dreams, "deep")
     return counts
+
+
+def _note_warnings(value: object) -> list[str]:
+    """The notes the last sweep skipped or read with a fallback, as the store keeps them."""
+    return [str(item) for item in value] if isinstance(value, list) else []
 
 
 def _schedule(schedule: Mapping[str, Any], now: datetime) -> dict[str, Any]:
@@ -145,6 +192,11 @@ def status_entry(
     entry = dict(counts or {"path": path, "agents": list(workspace.agents), "counting": True})
     entry["health"] = problems(history, idle_sweeps=idle_sweeps)
     entry["lastOutcome"] = dict(history[-1]) if history else None
+    if history and "counting" not in entry:  # every sweep counts, one that changed nothing too
+        last = history[-1]
+        entry["lastSweep"] = _newest(entry.get("lastSweep"), last.get("at"))
+        if entry["lastSweep"] == last.get("at"):
+            entry["lastSweepChanged"] = last.get("changed")
     return entry
 
 
@@ -152,6 +204,11 @@ def summary_of(entries: Sequence[dict[str, Any]]) -> WorkspacesSummary:
     """Warnings and the degraded flag over status entries."""
     warnings = [
         f"{entry['path']}: {message}" for entry in entries for message in entry["health"].values()
+    ]
+    warnings += [
+        f"{entry['path']}: {message}"
+        for entry in entries
+        for message in entry.get("noteWarnings") or ()
     ]
     degraded = any(
         "error" in entry or entry.get("warnings") or entry["health"] for entry in entries
@@ -187,6 +244,9 @@ def build_status(
     now: datetime,
     zone: tzinfo,
     workspaces: Any = None,
+    files: Mapping[str, str | None] | None = None,
+    sweeping: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The status document from its parts; ``workspaces`` may be the entries pre-encoded."""
     readiness = assess(discovery)
@@ -207,7 +267,9 @@ def build_status(
         if readiness.blocked
         else None,
         "owner": readiness.owner,
-        "warnings": [*discovery.warnings, *readiness.warnings, *summary.warnings],
+        "warnings": [*warnings, *discovery.warnings, *readiness.warnings, *summary.warnings],
+        "files": dict(files) if files is not None else {"config": None, "openclaw": None},
+        "sweeping": dict(sweeping) if sweeping else None,
         "timezone": _tz_name(zone, now),
         "frequency": config.dreaming.frequency,
         "nextRun": format_instant(next_fire(config.dreaming.frequency, zone, now)),
@@ -237,6 +299,28 @@ def counts_or_error(
     return {"path": str(workspace.root), "agents": list(workspace.agents), "error": error}
 
 
+def openclaw_dreaming_warnings(config: Config, discovery: Discovery) -> list[str]:
+    """A warning per workspace dreamd dreams that OpenClaw's own dreaming would dream too.
+
+    OpenClaw 2026.9 and later dream by default, so an unset ``enabled`` counts as on.
+    """
+    try:
+        found = find_openclaw_config(config)
+        install = read_openclaw_config(found) if found is not None else None
+    except DreamdError:
+        return []
+    if install is None or install.dreaming.values.get("dreaming.enabled", True) is not True:
+        return []
+    theirs = {os.path.realpath(agent.workspace) for agent in install.agents}
+    return [
+        f"{ws.root}: OpenClaw's own dreaming is on for this workspace too ({install.path}); "
+        "set plugins.entries.memory-core.config.dreaming.enabled to false there "
+        "(docs/migrating-from-openclaw.md)"
+        for ws in discovery.workspaces
+        if os.path.realpath(ws.root) in theirs
+    ]
+
+
 def gather_status(
     config: Config,
     discovery: Discovery,
@@ -245,6 +329,7 @@ def gather_status(
     now: datetime,
     zone: tzinfo,
     deep: bool = False,
+    files: Mapping[str, str | None] | None = None,
 ) -> dict[str, Any]:
     """The whole status document, read from disk now (see the module rules)."""
     counts = {
@@ -252,9 +337,17 @@ def gather_status(
         for ws in discovery.workspaces
     }
     summary = summarize_workspaces(config, discovery, counts=counts, histories=load_histories())
+    summary.warnings.extend(openclaw_dreaming_warnings(config, discovery))
     schedule = load_host_state().get("schedule") or {}
     return build_status(
-        config, discovery, enabled, summary=summary, schedule=schedule, now=now, zone=zone
+        config,
+        discovery,
+        enabled,
+        summary=summary,
+        schedule=schedule,
+        now=now,
+        zone=zone,
+        files=files,
     )
 
 
@@ -271,11 +364,14 @@ def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] 
         f"uniqueQueries>={policy['minUniqueQueries']}",
     ]
     if status["enabled"]:
-        moment = parse_instant(status["nextRun"])
-        when = (
-            moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") if moment else status["nextRun"]
+        lines.append(f"- next run: {shown_time(status['nextRun'], zone)}")
+    sweeping = status.get("sweeping")
+    if sweeping:
+        lines.append(
+            f"- sweeping now ({sweeping['reason']}, since {shown_time(sweeping['startedAt'], zone)}"
+            f"): {sweeping['done']} done, {sweeping['running']} running, "
+            f"{sweeping['waiting']} waiting"
         )
-        lines.append(f"- next run: {when}")
     if status["blocked"]:
         lines.append(f"- blocked: {status['blocked']['reason']}; fix: {status['blocked']['fix']}")
         for event in status["schedule"]["pending"]:
@@ -285,6 +381,11 @@ def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] 
             )
     elif status["owner"]:
         lines.append(f"- owner: {status['owner']}")
+    if status.get("fleet"):
+        lines.append(f"- {status['fleet']['line']}")
+    files = status.get("files") or {}
+    in_force = [f"{path} ({kind})" for kind, path in files.items() if path]
+    lines.append(f"- config in force: {', '.join(in_force) or 'none (defaults)'}")
     for workspace in status["workspaces"]:
         if "error" in workspace:
             lines.append(f"- workspace {workspace['path']}: error: {workspace['error']}")
@@ -292,11 +393,26 @@ def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] 
         if workspace.get("counting"):
             lines.append(f"- workspace {workspace['path']}: counting…")
             continue
+        unchanged = " (no change)" if workspace.get("lastSweepChanged") == 0 else ""
         lines.append(
             f"- workspace {workspace['path']}: {workspace['shortTerm']} short-term, "
             f"{workspace['candidates']} ready, {workspace['promoted']} promoted "
-            f"({workspace['promotedToday']} today), last sweep {workspace['lastSweep'] or 'never'}"
+            f"({workspace['promotedToday']} today), "
+            f"last sweep {shown_time(workspace['lastSweep'], zone)}{unchanged}"
         )
+    model = status.get("model")
+    if model:
+        lines.append(f"- model: {_model_line(model)}")
     lines += [f"- warning: {warning}" for warning in status["warnings"]]
     lines += list(extra)
     return "\n".join(lines)
+
+
+def _model_line(model: Mapping[str, Any]) -> str:
+    """``status --deep``'s model probe in words."""
+    if not model.get("configured"):
+        return "none configured (sweeps use no model)"
+    where = f"{model.get('name')} at {model.get('endpoint')}"
+    if model.get("ok"):
+        return f"{where}: answered in {model.get('latencyMs'):.0f} ms"
+    return f"{where}: error after {model.get('latencyMs'):.0f} ms: {model.get('error')}"

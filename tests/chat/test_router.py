@@ -64,6 +64,8 @@ def test_parse_accepts_this_bot_and_ignores_other_bots_and_other_text() -> None:
         ("/dream status", "dream status"),
         ("/dream search", "dream usage"),
         ("/dream search billing host", "dream search"),
+        ("/dream about The Castle", "dream about"),
+        ("/dream about", "dream usage"),
         ("/dream report", "dream report"),
         ("/dream rag status", "dream rag status"),
         ("/dream rag", "dream usage"),
@@ -95,6 +97,7 @@ def test_authorize_denies_by_default_and_ranks_the_three_roles() -> None:
     assert {
         "dream status",
         "dream search",
+        "dream about",
         "dream report",
         "dream rag status",
         "dream explain",
@@ -125,7 +128,7 @@ def test_help_lists_only_what_the_actor_may_run() -> None:
     """Owners see OpenClaw's usage lines; strangers do not see on/off or now."""
     everything = set(POLICY)
     public = {key for key in POLICY if authorize(POLICY, Role.STRANGER, key)}
-    assert usage("dreaming", everything) == sweeping.HELP_TEXT
+    assert usage("dreaming", everything) == "Usage: /dreaming status\nUsage: /dreaming on|off"
     assert usage("dreaming", public) == "Usage: /dreaming status"
     assert "Usage: /dream now" in usage("dream", everything)
     assert "/dream now" not in usage("dream", public)

@@ -2,13 +2,15 @@
 
 Needs Debian's ``chromium`` (``/usr/bin/chromium``, installed by ``.ci/browser-deps``) and
 Playwright for Python. Without them the test skips, except under CI, where it fails. The
-screenshot is saved to ``artifacts/dreams-page.png`` at the repository root.
+screenshots are saved to ``artifacts/dreams-page.png`` (desktop, 1200 px) and
+``artifacts/dreams-page-phone.png`` (a phone, 390 px) at the repository root.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import urllib.error
@@ -28,6 +30,8 @@ from tests.processes import run_cli, running_daemon
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACT = Path(__file__).resolve().parents[2] / "artifacts" / "dreams-page.png"
+PHONE_ARTIFACT = ARTIFACT.with_name("dreams-page-phone.png")
+PHONE = {"width": 390, "height": 844}
 READ_TOKEN = "read-" + "r" * 24
 ADMIN_TOKEN = "admin-" + "a" * 24
 ZONE = "Europe/Berlin"
@@ -100,6 +104,12 @@ def _cli(env: dict[str, str], *argv: str) -> str:
     return done.stdout
 
 
+def _diary_body(entry: str) -> str:
+    """The first line of a diary entry's body as the page shows it (comments left out)."""
+    rest = re.sub(r"<!--.*?-->", "", "\n".join(entry.split("\n")[1:]), flags=re.DOTALL)
+    return next((line.strip() for line in rest.strip().splitlines() if line.strip()), "")
+
+
 def _get(base: str, path: str, token: str = ADMIN_TOKEN) -> Any:
     request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=10) as response:
@@ -133,7 +143,7 @@ def daemon(tmp_path: Path, isolated_home: Path) -> Iterator[tuple[str, Path]]:
     env = {**os.environ, "DREAMD_HOME": str(isolated_home), "DREAMD_CONFIG": str(config)}
     env.pop("DREAMD_NOW", None)
     _cli(env, "sweep")
-    _cli(env, "--workspace", str(root), "memory", "rem-backfill", "--path", "memory",
+    _cli(env, "--workspace", str(root), "memory", "rem-backfill", "--path", str(root / "memory"),
          "--stage-short-term")  # fmt: skip
     base = f"http://127.0.0.1:{port}"
 
@@ -163,15 +173,35 @@ def _next_three_oclock() -> str:
     return f"{fire:%Y-%m-%d %H:%M} {ZONE}"
 
 
+def _refused(base: str, path: str, body: Any, token: str) -> int:
+    """The HTTP status of a POST the daemon refuses."""
+    try:
+        _post(base, path, body, token=token)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    return 200
+
+
 def test_dreams_page_in_chromium(daemon: tuple[str, Path]) -> None:
-    """Counts and next run show; a read token is refused the toggle, an admin turns dreaming off
-    and previews a backfill; a diary entry opens; the screenshot is saved."""
+    """Counts and next run show; a read token sees no admin buttons (and the API refuses it), an
+    admin turns dreaming off and previews a backfill; today's promotions and near misses list
+    with explain; a diary entry opens; the desktop screenshot is saved."""
     sync_api = _need_browser()
     base, root = daemon
     status = _get(base, "/v1/status")
     counts = status["workspaces"][0]
     assert (counts["promotedToday"], counts["grounded"]) == (2, 3)
-    assert len(_get(base, "/v1/candidates")["candidates"]) == 1
+    document = _get(base, "/v1/candidates")
+    assert len(document["candidates"]) == 1
+    assert [item["source"] for item in document["promotions"]] == [
+        f"{item['path']}:{item['startLine']}-{item['endLine']}" for item in document["promotions"]
+    ]
+    assert len(document["promotions"]) == 2
+    assert all(item["gate"] for item in document["nearMisses"])
+    assert _get(base, "/v1/whoami", token=READ_TOKEN) == {
+        "scopes": ["operator.read"],
+        "admin": False,
+    }
     with sync_api.sync_playwright() as driver:
         browser = driver.chromium.launch(
             executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
@@ -195,10 +225,15 @@ def test_dreams_page_in_chromium(daemon: tuple[str, Path]) -> None:
             expect(page.locator(".candidate")).to_have_count(1)
             expect(page.locator("#chart svg rect.promoted")).to_have_count(1)
 
-            page.get_by_role("button", name="Turn dreaming off").click()
-            refusal = page.get_by_role("alert").filter(has_text="Refused")
-            expect(refusal).to_contain_text("this needs the operator.admin scope")
+            expect(page.locator(".promotion-list li")).to_have_count(2)
+            expect(page.locator("#toggle")).to_be_hidden()  # a read token sees no admin buttons
+            expect(page.locator("form.backfill")).to_be_hidden()
+            expect(page.locator(".clear-grounded")).to_be_hidden()
+            assert _refused(base, "/v1/dreaming", {"enabled": False}, READ_TOKEN) == 403
             assert _get(base, "/v1/status")["enabled"] is True
+            first = page.locator(".promotion-list li").first
+            first.get_by_role("button", name="explain").click()
+            expect(first.locator(".explain-lines")).to_contain_text("verdict:")
 
             page.get_by_role("button", name="Forget").click()
             page.get_by_label("API token").fill(ADMIN_TOKEN)
@@ -215,16 +250,61 @@ def test_dreams_page_in_chromium(daemon: tuple[str, Path]) -> None:
 
             expect(page.locator("details.diary-entry")).to_have_count(5)  # 2 sweeps, 3 replays
             entry = page.locator("details.diary-entry").first  # the newest
-            expect(entry.get_by_text(FALLBACK_ENTRY)).to_be_hidden()
+            newest = _get(base, "/v1/diary?limit=30")["entries"][-1]
+            body = _diary_body(newest)
+            assert body and FALLBACK_ENTRY not in body  # composed from the night, no model
+            expect(entry.get_by_text(body)).to_be_hidden()
             entry.locator("summary").click()
             expect(entry).to_have_attribute("open", "")
-            expect(entry.get_by_text(FALLBACK_ENTRY)).to_be_visible()
+            expect(entry.get_by_text(body)).to_be_visible()
 
             ARTIFACT.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACT), full_page=True)
-            refused = "the server responded with a status of 403 (Forbidden)"
-            assert [e for e in errors if refused not in e] == []  # only the refused toggle
+            sizes = {"desktop": _page_size(page)}
+            sizes["phone"] = _phone(sync_api, browser, base, errors)
+            assert errors == []
         finally:
             browser.close()
-    assert ARTIFACT.stat().st_size > 10_000
-    shutil.copyfile(ARTIFACT, root.parent / ARTIFACT.name)
+    for width, size in sizes.items():
+        assert size["scrollWidth"] <= size["innerWidth"], (width, size)
+    (ARTIFACT.parent / "dreams-page-sizes.json").write_text(json.dumps(sizes, indent=2) + "\n")
+    for shot in (ARTIFACT, PHONE_ARTIFACT):
+        assert shot.stat().st_size > 10_000
+        shutil.copyfile(shot, root.parent / shot.name)
+
+
+def _page_size(page: Any) -> dict[str, int]:
+    """The document's scroll width and height against the viewport's width."""
+    return dict(
+        page.evaluate(
+            "() => ({scrollWidth: document.documentElement.scrollWidth,"
+            " innerWidth: window.innerWidth,"
+            " scrollHeight: document.documentElement.scrollHeight})"
+        )
+    )
+
+
+def _phone(sync_api: Any, browser: Any, base: str, errors: list[str]) -> dict[str, int]:
+    """The page at 390 px with an admin token: no sideways scroll, stacked rows, folded
+    sections that open; the phone screenshot is saved."""
+    expect = sync_api.expect
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(base + "/")
+    page.get_by_label("API token").fill(ADMIN_TOKEN)
+    page.get_by_role("button", name="Use token").click()
+    expect(page.locator("#count-promotedToday")).to_have_text("2")
+    expect(page.locator(".promotion-list li")).to_have_count(2)
+    expect(page.locator("#toggle")).to_be_visible()  # an admin token sees the buttons
+    row = page.locator("#ws-table tbody tr").first
+    expect(row.locator("td").first).to_have_attribute("data-label", "Workspace")
+    diary = page.locator("details.diary")
+    expect(diary).not_to_have_attribute("open", "")  # long sections start folded on a phone
+    diary.locator("summary").first.click()
+    expect(diary).to_have_attribute("open", "")
+    size = _page_size(page)
+    page.screenshot(path=str(PHONE_ARTIFACT), full_page=True)
+    context.close()
+    return size

@@ -20,7 +20,7 @@ def _backfill(root: Path) -> None:
     """Two old notes replayed with ``rem-backfill --stage-short-term``."""
     for day in ("2026-03-01", "2026-03-08"):
         (root / "memory" / f"{day}.md").write_text(OLD_NOTE.format(day=day))
-    argv = ["--workspace", str(root), "memory", "rem-backfill", "--path", "memory"]
+    argv = ["--workspace", str(root), "memory", "rem-backfill", "--path", str(root / "memory")]
     done = subprocess.run(
         [sys.executable, "-m", "dreamd", *argv, "--stage-short-term"],
         capture_output=True,

@@ -57,9 +57,15 @@ def test_metrics_text() -> None:
     )
     metrics.record_outcome({"status": "error"})
     metrics.gauges["dreamd_enabled"] = lambda: 1.0
-    text = metrics.render()
-    assert 'dreamd_sweeps_total{outcome="ok"} 1\n' in text
-    assert 'dreamd_sweeps_total{outcome="error"} 1\n' in text
-    assert "dreamd_promotions_total 2\n" in text
-    assert 'dreamd_rejections_total{category="query threshold"} 3\n' in text
-    assert "# TYPE dreamd_enabled gauge\ndreamd_enabled 1\n" in text
+    from prometheus_client.parser import text_string_to_metric_families
+
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(metrics.render())
+        for s in family.samples
+    }
+    assert samples[("dreamd_sweeps_total", (("outcome", "ok"),))] == 1
+    assert samples[("dreamd_sweeps_total", (("outcome", "error"),))] == 1
+    assert samples[("dreamd_promotions_total", ())] == 2
+    assert samples[("dreamd_rejections_total", (("category", "query threshold"),))] == 3
+    assert samples[("dreamd_enabled", ())] == 1

@@ -86,7 +86,9 @@ def test_dreaming_help_and_unknown_arguments(
     workspace = ["--workspace", str(tmp_path / "ws")]
     assert main(["--now", AT, *workspace, "dreaming"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Usage: /dreaming status\nUsage: /dreaming on|off\n\nDreaming status:")
+    assert out.startswith(
+        "usage: dreamd dreaming status\nusage: dreamd dreaming on|off|reset\n\nDreaming status:"
+    )
     assert "- deep is the only stage that writes durable entries to MEMORY.md." in out
     assert main(["--now", AT, *workspace, "dreaming", "sideways"]) == 2
 

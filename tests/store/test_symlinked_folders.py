@@ -9,6 +9,7 @@ neither in the workspace nor in the folder the link points at.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -153,8 +154,10 @@ COMMANDS = {
 
 
 def run(capsys: pytest.CaptureFixture[str], root: Path, argv: list[str]) -> tuple[int, str, str]:
-    """``dreamd --workspace ROOT --now NOW argv`` in-process: (exit code, stdout, stderr)."""
-    code = main(["--workspace", str(root), "--now", NOW, *argv])
+    """``dreamd --workspace ROOT --now NOW argv`` in-process, from ROOT (``--path memory`` is
+    from the current directory): (exit code, stdout, stderr)."""
+    with contextlib.chdir(root):
+        code = main(["--workspace", str(root), "--now", NOW, *argv])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 

@@ -1,11 +1,21 @@
 // The Dreams page: reads the daemon's JSON API with the operator's bearer token and polls it.
+// Workspaces are one compact table (sortable, filterable: a fleet has hundreds of them); only the
+// chosen workspace's details are fetched and shown. In a fleet, a table of hosts comes first.
+// Buttons that change anything are shown only to an admin token (/v1/whoami says which). On a
+// phone, tables become stacked rows (each cell labelled with its column) and the long sections
+// start folded.
 "use strict";
 
 const POLL_MS = 10000;
 const CHART_SWEEPS = 30;
 const TOKEN_KEY = "dreamd.token";
 const COLOURS = ["#b3461b", "#7a4fb3", "#a0006e", "#00677f", "#6b5d00", "#5d6b7a", "#8a3a00"];
-const state = { status: null, timer: null, rendered: new Map(), keys: {} };
+const NUMERIC = new Set(["shortTerm", "candidates", "promotedToday"]);
+const PHONE = window.matchMedia("(max-width: 40rem)");
+const state = {
+  admin: false, status: null, timer: null, rendered: new Map(), keys: {},
+  sort: { key: "path", direction: 1 }, filter: "", selected: null, rows: [], histories: new Map(),
+};
 
 function $(selector, root = document) {
   return root.querySelector(selector);
@@ -81,6 +91,36 @@ function inZone(instant, zone) {
   return `${part("year")}-${part("month")}-${part("day")} ${part("hour")}:${part("minute")} ${zone}`;
 }
 
+// Show admin-only controls to admin tokens alone (under ``root``: the page or a new card).
+function applyAdmin(root = document) {
+  for (const node of root.querySelectorAll(".admin-only")) node.hidden = !state.admin;
+}
+
+// On a phone, sections marked data-phone="closed" start folded (the reader opens what they need).
+function foldForPhone(root = document) {
+  if (!PHONE.matches) return;
+  for (const node of root.querySelectorAll('details[data-phone="closed"]')) node.open = false;
+}
+
+// Each cell carries its column's name, shown beside it when a row is stacked on a phone.
+function labelCells(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent.replace(/[▲▼]/g, "").trim());
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, index) => {
+      if (names[index]) cell.dataset.label = names[index];
+    });
+  }
+}
+
+async function loadScopes() {
+  try {
+    state.admin = Boolean((await api("/v1/whoami")).admin);
+  } catch (_) {
+    state.admin = false;
+  }
+  applyAdmin();
+}
+
 function setConnection(text, isError) {
   const node = $("#connection");
   node.textContent = text;
@@ -136,6 +176,8 @@ function workspaceCard(path) {
   for (const button of form.querySelectorAll("button[type=button]")) {
     button.addEventListener("click", () => backfill(node, path, button.dataset.action));
   }
+  applyAdmin(node);
+  foldForPhone(node);
   $("#workspaces").append(node);
   card = { node, keys: {} };
   state.rendered.set(path, card);
@@ -178,6 +220,7 @@ function renderWorkspace(entry, history) {
   for (const message of entry.warnings || []) warnings.append(el("li", { text: message }));
   if (entry.counting) warnings.append(el("li", { text: "Counting…" }));
   node.querySelector(".phases tbody").replaceChildren(...phaseRows(entry, history));
+  labelCells(node.querySelector(".phases"));
   return card;
 }
 
@@ -237,6 +280,49 @@ function renderCandidates(card, document) {
       el("p", {}, el("code", { text: `${c.path}:${c.startLine}-${c.endLine}` }), ` ${c.snippet}`),
       el("div", { class: "bars" }, ...rows));
   }));
+}
+
+async function explainInto(button, path, key) {
+  const target = button.parentElement.querySelector(".explain-lines");
+  if (!target.hidden) {
+    target.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+    return;
+  }
+  try {
+    const query = `workspace=${encodeURIComponent(path)}&selector=${encodeURIComponent(key)}`;
+    const result = await api(`/v1/candidates?${query}`);
+    target.textContent = (result.verdictLines || []).join("\n") || "No verdicts.";
+  } catch (error) {
+    target.textContent = refusal(error);
+  }
+  target.hidden = false;
+  button.setAttribute("aria-expanded", "true");
+}
+
+function explainable(path, item, ...children) {
+  const button = el("button", { type: "button", class: "link", "aria-expanded": "false", text: "explain" });
+  button.addEventListener("click", () => explainInto(button, path, item.key));
+  const lines = el("pre", { class: "explain-lines" });
+  lines.hidden = true;
+  return el("li", {}, ...children, button, lines);
+}
+
+function renderPromotions(card, path, document) {
+  if (!changed(card, "promotions", [document.promotions, document.nearMisses])) return;
+  const node = card.node;
+  const promotions = document.promotions || [];
+  node.querySelector(".promotions-summary").textContent = promotions.length
+    ? `${promotions.length} promoted into MEMORY.md today.` : "Nothing promoted today.";
+  node.querySelector(".promotion-list").replaceChildren(...promotions.map((item) =>
+    explainable(path, item, el("code", { text: item.source }), ` ${item.snippet} `)));
+  const near = document.nearMisses || [];
+  node.querySelector(".near-summary").textContent = near.length
+    ? "The best candidates each gate held back." : "No candidate was held back.";
+  node.querySelector(".near-list").replaceChildren(...near.map((item) =>
+    explainable(path, item, el("span", { class: "tag", text: item.gate }), " ",
+      el("code", { text: item.source }), ` ${item.snippet} `,
+      el("span", { class: "muted", text: `(score ${item.score.toFixed(3)}${item.detail ? `; ${item.detail}` : ""})` }))));
 }
 
 function renderDiary(card, entries) {
@@ -330,25 +416,133 @@ function renderChart(history) {
   box.replaceChildren(chart, legend);
 }
 
+function renderHosts(summary, fleet) {
+  const section = $("#fleet");
+  section.hidden = !summary;
+  if (!summary) return;
+  $("#fleet-line").textContent = summary.line;
+  const hosts = (fleet && fleet.hosts) || summary.hosts || [];
+  if (!changed(state, "hosts", hosts)) return;
+  const zone = state.status.timezone;
+  $("#hosts tbody").replaceChildren(...hosts.map((host) => {
+    const condition = host.lost ? "lost" : host.state || "ok";
+    return el("tr", {},
+      el("th", { scope: "row", text: host.id }),
+      el("td", { class: host.lost ? "lost" : "", text: condition }),
+      el("td", { text: inZone(host.lastSeen, zone) }),
+      el("td", { text: `${host.jobsInUse || 0}/${host.jobsLimit || "?"}` }),
+      el("td", { text: (host.leads || []).join(", ") || "–" }),
+      el("td", { text: String(host.sweptLast || 0) }),
+      el("td", { text: host.lastError || "–" }));
+  }));
+  labelCells($("#hosts"));
+}
+
+function tableRows(status, fleet) {
+  const swept = new Map(((fleet && fleet.workspaces) || []).map((w) => [w.path, w.lastSweep]));
+  return status.workspaces.map((entry) => {
+    const last = swept.get(entry.path);
+    const own = entry.lastOutcome;
+    return {
+      entry,
+      path: entry.path,
+      agents: (entry.agents || []).join(", "),
+      shortTerm: Number(entry.shortTerm || 0),
+      candidates: Number(entry.candidates || 0),
+      promotedToday: Number(entry.promotedToday || 0),
+      lastSweep: (last && last.at) || entry.lastSweep || "",
+      host: last ? last.host : fleet ? "" : "this host",
+      outcome: entry.error ? "error" : (last && last.status) || (own && own.status) || "never",
+    };
+  });
+}
+
+function shownRows() {
+  const words = state.filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const { key, direction } = state.sort;
+  const kept = state.rows.filter((row) => {
+    const text = `${row.path} ${row.agents} ${row.host} ${row.outcome}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+  kept.sort((a, b) => {
+    const x = a[key], y = b[key];
+    const order = NUMERIC.has(key) ? x - y : String(x).localeCompare(String(y));
+    return order * direction || a.path.localeCompare(b.path);
+  });
+  return kept;
+}
+
+function renderTable() {
+  const rows = shownRows();
+  const zone = state.status.timezone;
+  for (const th of document.querySelectorAll("#ws-table th[data-key]")) {
+    const sorted = th.dataset.key === state.sort.key;
+    if (sorted) th.setAttribute("aria-sort", state.sort.direction > 0 ? "ascending" : "descending");
+    else th.removeAttribute("aria-sort");
+  }
+  $("#ws-count").textContent = `${rows.length} of ${state.rows.length} workspaces shown`;
+  if (!changed(state, "table", [rows.map((r) => [r.path, r.shortTerm, r.candidates, r.promotedToday,
+    r.lastSweep, r.host, r.outcome]), state.selected])) return;
+  $("#ws-table tbody").replaceChildren(...rows.map((row) => {
+    const tr = el("tr", { tabindex: "0", "aria-selected": String(row.path === state.selected) },
+      el("td", {}, el("code", { text: row.path }), row.agents ? el("span", { class: "muted", text: ` (${row.agents})` }) : ""),
+      el("td", { text: String(row.shortTerm) }),
+      el("td", { text: String(row.candidates) }),
+      el("td", { text: String(row.promotedToday) }),
+      el("td", { text: row.lastSweep ? inZone(row.lastSweep, zone) : "never" }),
+      el("td", { text: row.host || "–" }),
+      el("td", { text: row.outcome }));
+    tr.dataset.workspace = row.path;
+    return tr;
+  }));
+  labelCells($("#ws-table"));
+}
+
+function choose(path) {
+  if (!path || path === state.selected) return;
+  state.selected = path;
+  renderTable();
+  refreshDetails();
+}
+
+async function refreshDetails() {
+  const row = state.rows.find((r) => r.path === state.selected);
+  for (const [path, card] of state.rendered) {
+    if (path !== state.selected) {
+      card.node.remove();
+      state.rendered.delete(path);
+    }
+  }
+  if (!row) return;
+  const hist = state.histories.get(row.path);
+  const card = renderWorkspace(row.entry, hist);
+  const query = `workspace=${encodeURIComponent(row.path)}`;
+  const [lane, candidates, diary] = await Promise.all([
+    api(`/v1/grounded?${query}`), api(`/v1/candidates?${query}`), api(`/v1/diary?${query}&limit=30`),
+  ]);
+  const led = (hist && hist.phases && hist.phases.deep && hist.phases.deep.groundedLed) || [];
+  renderGrounded(card, lane, led);
+  renderCandidates(card, candidates);
+  renderPromotions(card, row.path, candidates);
+  renderDiary(card, diary.entries);
+}
+
 async function refresh() {
   if (!sessionStorage.getItem(TOKEN_KEY)) return;
   try {
     const [status, history] = await Promise.all([api("/v1/status"), api("/v1/history")]);
     renderStatus(status);
     $("#main").hidden = false;
-    const histories = new Map(history.workspaces.map((w) => [w.path, w]));
-    for (const entry of status.workspaces) {
-      const hist = histories.get(entry.path);
-      const card = renderWorkspace(entry, hist);
-      const query = `workspace=${encodeURIComponent(entry.path)}`;
-      const [lane, candidates, diary] = await Promise.all([
-        api(`/v1/grounded?${query}`), api(`/v1/candidates?${query}`), api(`/v1/diary?${query}&limit=30`),
-      ]);
-      const led = (hist && hist.phases && hist.phases.deep && hist.phases.deep.groundedLed) || [];
-      renderGrounded(card, lane, led);
-      renderCandidates(card, candidates);
-      renderDiary(card, diary.entries);
+    const fleet = status.fleet ? await api("/v1/fleet").catch(() => null) : null;
+    renderHosts(status.fleet, fleet);
+    state.histories = new Map(history.workspaces.map((w) => [w.path, w]));
+    state.rows = tableRows(status, fleet);
+    if (!state.rows.some((row) => row.path === state.selected)) {
+      const first = shownRows()[0];
+      state.selected = first ? first.path : null;
     }
+    renderTable();
+    await refreshDetails();
     renderChart(history);
     setConnection(`Live: refreshed at ${inZone(status.now, status.timezone)}, every ${POLL_MS / 1000} s.`, false);
   } catch (error) {
@@ -429,13 +623,15 @@ async function backfill(node, path, action) {
   }
 }
 
-function start() {
+async function start() {
   clearInterval(state.timer);
+  await loadScopes();
   state.timer = setInterval(refresh, POLL_MS);
   refresh();
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  foldForPhone();
   $("#token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, $("#token").value.trim());
@@ -450,5 +646,29 @@ document.addEventListener("DOMContentLoaded", () => {
     setConnection("Token forgotten. Enter an API token to load the dreams.", false);
   });
   $("#toggle").addEventListener("click", toggle);
+  $("#ws-filter").addEventListener("input", (event) => {
+    state.filter = event.target.value;
+    if (state.status) renderTable();
+  });
+  for (const th of document.querySelectorAll("#ws-table th[data-key]")) {
+    th.querySelector("button").addEventListener("click", () => {
+      const key = th.dataset.key;
+      const direction = state.sort.key === key ? -state.sort.direction : NUMERIC.has(key) ? -1 : 1;
+      state.sort = { key, direction };
+      if (state.status) renderTable();
+    });
+  }
+  const body = $("#ws-table tbody");
+  body.addEventListener("click", (event) => {
+    const tr = event.target.closest("tr");
+    if (tr) choose(tr.dataset.workspace);
+  });
+  body.addEventListener("keydown", (event) => {
+    const tr = event.target.closest("tr");
+    if (tr && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      choose(tr.dataset.workspace);
+    }
+  });
   if (sessionStorage.getItem(TOKEN_KEY)) start();
 });

@@ -1,0 +1,74 @@
+"""``dreamd config show`` (every effective setting and where it came from) and ``config check``.
+
+``show --json`` prints ``{"files": [paths in force], "values": {"<dotted.key>": {"value",
+"source"}}}`` with ``source`` one of ``default``, ``config``, ``openclaw``, ``override``, ``env``
+(:mod:`dreamd.host.sources`). ``check FILE`` parses one file as the daemon would and names the
+first problem (exit 1), changing nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dreamd.cli.context import Context
+
+__all__ = ["register"]
+
+
+def register(commands: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add ``config show`` and ``config check``."""
+    config = commands.add_parser("config", help="show the effective config, or check a file")
+    verbs = config.add_subparsers(dest="verb", metavar="VERB", required=True)
+    show = verbs.add_parser("show", help="every setting with its value and where it came from")
+    json_flag(show)
+    show.set_defaults(handler=run_show)
+    check = verbs.add_parser("check", help="parse a config file as the daemon would")
+    check.add_argument(
+        "file", type=lambda raw: Path(raw).expanduser().absolute(), help="the config file"
+    )
+    json_flag(check)
+    check.set_defaults(handler=run_check)
+
+
+def _shown(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def run_show(ctx: Context) -> int:
+    """Print the effective config with the source of every value."""
+    from dreamd.host.sources import config_sources
+    from dreamd.host.state import load_host_state
+
+    runtime = ctx.runtime
+    overrides: dict[str, object] = {}
+    override = load_host_state().get("enabledOverride")
+    if isinstance(override, bool):
+        overrides["dreaming.enabled"] = override
+    if ctx.args.log_level:
+        overrides["log.level"] = ctx.args.log_level
+    imported = runtime.openclaw.dreaming if runtime.openclaw else None
+    values = config_sources(runtime.config, imported=imported, overrides=overrides, env=os.environ)
+    files = [str(p) for p in (runtime.config_path, runtime.openclaw and runtime.openclaw.path) if p]
+    width = max(len(key) for key in values)
+    lines = [f"# files in force: {', '.join(files) or 'none (defaults)'}"]
+    lines += [
+        f"{key:<{width}} = {_shown(item['value'])}  # {item['source']}"
+        for key, item in values.items()
+    ]
+    ctx.emit({"files": files, "values": values}, "\n".join(lines))
+    return 0
+
+
+def run_check(ctx: Context) -> int:
+    """Parse ``FILE``; an error names the file, the key and the expected form."""
+    from dreamd.config import load_config
+
+    config, path = load_config(ctx.args.file)
+    document = {"ok": True, "file": str(path), "keys": sorted(config.explicit)}
+    ctx.emit(document, f"{path}: ok ({len(config.explicit)} setting(s))")
+    return 0
