@@ -1,6 +1,11 @@
 """LoCoMo recall benchmark: does ``dreamd memory search`` find the turns a question is about?
 
-Usage: ``python bench/recall.py [--data PATH] [--conversations N] [--json]``
+Usage: ``python bench/recall.py [--data PATH] [--conversations N] [--mode M] [--json]``
+
+``--mode`` picks the ranking: ``lexical`` (:func:`dreamd.recall.search.search`), ``bundle``
+(:func:`dreamd.recall.bundle.bundle_search` alone) or ``hybrid`` (the default of ``memory
+search``: :func:`dreamd.recall.bundle.hybrid_search`); ``--mode both`` prints lexical and
+hybrid side by side (the hybrid must not fall below lexical).
 
 The LoCoMo data (Maharana et al. 2024, CC BY-NC 4.0) is read at run time from
 ``../shared/eval/locomo/locomo10.json`` beside the checkout, or ``--data``, or ``$DREAMD_LOCOMO``;
@@ -42,6 +47,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
 
 from dreamd.recall.analysis import STOP_WORDS
+from dreamd.recall.bundle import bundle_search, hybrid_search
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.search import search
 
@@ -150,7 +156,16 @@ def recall(
     return turns, days
 
 
-def run(data: Path, limit: int | None) -> dict[str, Any]:
+def find(index: RecallIndex, question: str, *, k: int, now: datetime, mode: str) -> list[Any]:
+    """The hits of one ranking."""
+    if mode == "bundle":
+        return [routed.hit for routed in bundle_search(index, question, k=k, now=now)]
+    if mode == "hybrid":
+        return [routed.hit for routed in hybrid_search(index, question, k=k, now=now)]
+    return search(index, question, k=k, now=now)
+
+
+def run(data: Path, limit: int | None, mode: str = "lexical") -> dict[str, Any]:
     """Score every question of the first ``limit`` conversations; return the table's numbers."""
     samples = json.loads(data.read_text(encoding="utf-8"))[:limit]
     sums: dict[tuple[str, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -168,7 +183,7 @@ def run(data: Path, limit: int | None) -> dict[str, Any]:
                 index.update()
                 for category, question, evidence in questions(sample, set(where)):
                     started = time.perf_counter()
-                    hits = search(index, question, k=max(KS), now=now)
+                    hits = find(index, question, k=max(KS), now=now, mode=mode)
                     latencies.append(time.perf_counter() - started)
                     ours = expand(hits, turn_at, max(KS))
                     theirs = baseline_turns(base, question, max(KS))
@@ -233,11 +248,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=default, help="path to locomo10.json")
     parser.add_argument("--conversations", type=int, help="only the first N conversations")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    parser.add_argument(
+        "--mode", choices=["lexical", "bundle", "hybrid", "both"], default="lexical"
+    )
     args = parser.parse_args(argv)
     if not args.data.is_file():
         print(f"recall bench: no LoCoMo data at {args.data} (use --data PATH)", file=sys.stderr)
         return 1
-    result = run(args.data, args.conversations)
+    if args.mode == "both":
+        figures = {}
+        for mode in ("lexical", "hybrid"):
+            figures[mode] = table(run(args.data, args.conversations, mode))["1-4"]["ours"]
+        for mode, values in figures.items():
+            print(
+                f"{mode:<8} R@1 {values['turn@1']:.3f}  R@5 {values['turn@5']:.3f}"
+                f"  R@10 {values['turn@10']:.3f}"
+            )
+        fell = figures["hybrid"]["turn@5"] < figures["lexical"]["turn@5"]
+        print("hybrid R@5 fell below lexical" if fell else "hybrid R@5 >= lexical")
+        return 1 if fell else 0
+    result = run(args.data, args.conversations, args.mode)
     numbers = table(result)
     if args.json:
         print(json.dumps({"recall": numbers, "queries": len(result["latencies"])}, indent=2))

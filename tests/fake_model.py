@@ -2,7 +2,9 @@
 
 Each request takes the next scripted reply: ``(status, body)`` where ``body`` is a dict (sent as
 JSON), a string (sent as is), or ``("sleep", seconds)`` to stall past the client's timeout. When
-the script runs out, the last reply repeats. Requests are kept for assertions.
+the script runs out, the last reply repeats. Requests are kept for assertions. With ``delay``
+every reply waits that long first (a slow model); :attr:`FakeModel.most_in_flight` is the most
+requests it ever held at once.
 """
 
 from __future__ import annotations
@@ -30,12 +32,25 @@ def chat_reply(content: str, model: str = "test-model", tokens: int = 50) -> dic
 class FakeModel:
     """The server's script and what it received."""
 
-    def __init__(self, script: list[Any]) -> None:
+    def __init__(self, script: list[Any], *, delay: float = 0.0) -> None:
         self.script = list(script)
         self.requests: list[dict[str, Any]] = []
         self.url = ""
+        self.delay = delay
+        self.in_flight = 0
+        self.most_in_flight = 0
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            return await self._answer(request)
+        finally:
+            self.in_flight -= 1
+
+    async def _answer(self, request: web.Request) -> web.StreamResponse:
         self.requests.append(await request.json())
         step = self.script.pop(0) if len(self.script) > 1 else self.script[0]
         if isinstance(step, tuple) and step[0] == "sleep":
@@ -52,9 +67,9 @@ class FakeModel:
 
 
 @contextmanager
-def serve(script: list[Any]) -> Iterator[FakeModel]:
+def serve(script: list[Any], *, delay: float = 0.0) -> Iterator[FakeModel]:
     """Run a :class:`FakeModel` on a loopback port in a background thread."""
-    fake = FakeModel(script)
+    fake = FakeModel(script, delay=delay)
     loop = asyncio.new_event_loop()
     ready = threading.Event()
     done = asyncio.Event()

@@ -14,6 +14,7 @@ may see: the reduced status.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterable
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
@@ -28,6 +29,7 @@ from dreamd.chat.text import (
     WELCOME,
     adapter_lines,
     label_of,
+    render_about,
     render_candidates,
     render_dream_status,
     render_explain,
@@ -41,13 +43,16 @@ from dreamd.chat.text import (
 )
 from dreamd.clock import parse_instant
 from dreamd.control import Service
+from dreamd.engine.bank.pages import read_page
 from dreamd.engine.text.blocks import read_block
 from dreamd.errors import SelectorError
 from dreamd.host.status import render_status
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
+from dreamd.recall.answers import entity_page_of
 from dreamd.recall.audit import audit_workspace
 
 __all__ = [
+    "dream_about",
     "dream_explain",
     "dream_report",
     "dream_search",
@@ -63,6 +68,7 @@ __all__ = [
 ]
 
 SEARCH_HITS = 5
+ABOUT_ITEMS = 8
 CHOICES = 25  # Discord shows at most 25 autocomplete choices
 
 
@@ -121,7 +127,9 @@ def _status_block(status: dict[str, Any], readable: Agents | None) -> str:
         if ws.get("counting")
     ]
     extra += adapter_lines((status.get("daemon") or {}).get("adapters") or {})
-    return render_status({**status, "workspaces": counted}, zone=zone, extra=extra)
+    # Config files by name only: a chat never learns the host's paths.
+    files = {kind: Path(path).name for kind, path in (status.get("files") or {}).items() if path}
+    return render_status({**status, "workspaces": counted, "files": files}, zone=zone, extra=extra)
 
 
 async def welcome(service: Service, allowed: Iterable[str]) -> str:
@@ -150,10 +158,32 @@ async def set_dreaming(service: Service, *, enabled: bool, readable: Agents | No
     return f"{said}\n\n{_status_block(await _status(service), readable)}"
 
 
+def _graph(root: Path) -> dict[str, Any] | None:
+    """The graph's counts, the latest report's health score and the number of patterns."""
+    from dreamd.engine.dreamwork.report import report_sections
+    from dreamd.layout import GRAPH_DIR, PATTERNS_DIR
+    from dreamd.workspace.dreamwork import read_pages, read_report
+
+    index = root / GRAPH_DIR / "index.json"
+    try:
+        counts = json.loads(index.read_text(encoding="utf-8"))["counts"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    report = read_report(root)
+    lines = report_sections(report.text).get("Health Insights", []) if report else []
+    score = next((line.split(": ", 1)[1] for line in lines if "score" in line), None)
+    patterns = len(read_pages(root, PATTERNS_DIR))
+    return {"counts": counts, "health": score, "patterns": patterns}
+
+
 async def dream_status(service: Service, readable: Agents) -> str:
-    """``/dream status``: store, signal and diary counts."""
+    """``/dream status``: store, signal and diary counts; the graph, health and patterns."""
     status = _shown(await _status(service), readable)
-    return render_dream_status(status, zone=_zone(status))
+    spaces = []
+    for ws in status["workspaces"]:
+        graph = await asyncio.to_thread(_graph, Path(str(ws["path"]))) if "path" in ws else None
+        spaces.append({**ws, "graph": graph} if graph else ws)
+    return render_dream_status({**status, "workspaces": spaces}, zone=_zone(status))
 
 
 async def dream_search(
@@ -169,6 +199,35 @@ async def dream_search(
     return render_search({"query": query, "hits": hits[:SEARCH_HITS]})
 
 
+def _about(root: Path, name: str) -> dict[str, Any] | None:
+    """The entity page of ``name`` in the workspace at ``root``: title, summary, a few items."""
+    path = entity_page_of(root, name)
+    if path is None:
+        return None
+    items = read_page(path, (root / path).read_text(encoding="utf-8", errors="replace"))
+    summary = next((item.content for item in items if item.key == "summary"), "")
+    facts = [
+        f"{item.content} (c={item.confidence:.2f})"
+        if item.confidence is not None
+        else f"{item.content} [{item.source}]"
+        for item in items
+        if item.key != "summary"
+    ]
+    title = path.rsplit("/", 1)[1].removesuffix(".md").replace("-", " ")
+    return {"title": title, "path": path, "summary": summary, "items": facts[:ABOUT_ITEMS]}
+
+
+async def dream_about(service: Service, name: str, readable: Agents) -> str:
+    """``/dream about <entity>``: the entity page's summary and facts, in the asker's agents."""
+    pages = []
+    for entry in _readable(await service.workspaces(), readable):
+        root = Path(str(entry["path"]))
+        page = await asyncio.to_thread(_about, root, name)
+        if page is not None:
+            pages.append({**page, "label": label_of(entry)})
+    return render_about(name, pages)
+
+
 def _deep_block(root: Path) -> str | None:
     for name in (DREAMS_FILE, DREAMS_FILE_LOWER):
         path = root / name
@@ -177,8 +236,16 @@ def _deep_block(root: Path) -> str | None:
     return None
 
 
+def _dream_report(root: Path) -> str | None:
+    from dreamd.workspace.dreamwork import read_report
+
+    found = read_report(root)
+    return found.text if found is not None else None
+
+
 async def dream_report(service: Service, readable: Agents) -> str:
-    """``/dream report``: the latest diary entry and deep report of each workspace."""
+    """``/dream report``: the latest diary entry, deep report and dream report of each
+    workspace."""
     zone = _zone(await _status(service))
     reports = []
     for entry in _readable(await service.workspaces(), readable):
@@ -190,6 +257,7 @@ async def dream_report(service: Service, readable: Agents) -> str:
                 "lastOutcome": entry.get("lastOutcome"),
                 "diary": diary["entries"][-1] if diary["entries"] else None,
                 "deep": await asyncio.to_thread(_deep_block, Path(path)),
+                "dream": await asyncio.to_thread(_dream_report, Path(path)),
             }
         )
     return render_report(reports, zone=zone)

@@ -4,12 +4,13 @@ An adapter turns a platform event into an :class:`Invocation` (who, which comman
 and where it was said) and sends the :class:`Reply` back; everything else is decided here:
 
 * :func:`parse` reads ``/dreaming status`` or ``/dream@thisbot search billing host`` (a command
-  addressed to another bot is not ours: ``None``), and Telegram's ``/start`` and ``/help``. Pure.
+  addressed to another bot is not ours: ``None``), and Telegram's ``/start`` and ``/help``; a
+  message that says only "dream report" (or "梦境报告") is ``/dream report``. Pure.
 * :func:`command_key` names what an invocation asks for (``"dreaming on"``, ``"dream search"``);
   no argument is help, an unknown argument is usage. Pure.
 * :func:`authorize` is pure and denies by default: a key missing from the policy is refused.
   Three roles (:mod:`dreamd.chat.access`): everyone may ask for help and the reduced status;
-  owners and readers may read memory (``/dream status|search|report|rag status|explain``) of
+  owners and readers may read memory (``/dream status|search|about|report|rag status|explain``) of
   the agents they read; only owners (channel callers) or ``operator.admin`` (API clients) turn
   dreaming on or off and start a sweep. Help lists only what the actor may run.
 * **Groups never see memory.** An invocation says where a reply would show (:class:`Place`).
@@ -85,10 +86,20 @@ POLICY: Mapping[str, Permission] = {
     "dream report": Permission.READER,
     "dream rag status": Permission.READER,
     "dream explain": Permission.READER,
+    "dream about": Permission.READER,
     "dream now": Permission.OWNER,
 }
 MEMORY = frozenset(key for key, needed in POLICY.items() if needed is Permission.READER)
-SLOW = frozenset({"dream search", "dream report", "dream rag status", "dream explain", "dream now"})
+SLOW = frozenset(
+    {
+        "dream search",
+        "dream about",
+        "dream report",
+        "dream rag status",
+        "dream explain",
+        "dream now",
+    }
+)
 PUBLIC_REPLIES = frozenset({"dreaming on", "dreaming off", "dream now"})  # visible to the channel
 _RANK = {Role.STRANGER: 0, Role.READER: 1, Role.OWNER: 2}
 _NEEDS = {Permission.ANYONE: 0, Permission.READER: 1, Permission.OWNER: 2}
@@ -152,11 +163,18 @@ class Notifier(Protocol):
         """Send ``text`` to every owner who opted in."""
 
 
+SPOKEN: Mapping[str, tuple[str, ...]] = {"dream report": ("report",), "梦境报告": ("report",)}
+"""Whole messages in words that mean a command (the seed's "dream report" / "梦境报告")."""
+
+
 def parse(
     text: str, *, actor: Actor, platform: str, bot_username: str | None = None
 ) -> Invocation | None:
     """The invocation in a command message; ``None`` when it is not one of ours."""
     words = text.strip().split()
+    said = " ".join(words).lower().rstrip("!?.。！？")
+    if said in SPOKEN:  # "dream report" in words means /dream report
+        return Invocation(actor, "dream", SPOKEN[said], platform)
     if not words or not words[0].startswith("/"):
         return None
     name, _, addressee = words[0][1:].partition("@")
@@ -186,7 +204,7 @@ def command_key(invocation: Invocation) -> str:
             return "dream help"
         if first in ("status", "report", "now") and count == 1:
             return f"dream {first}"
-        if (first == "search" and count > 1) or first == "explain":
+        if (first in ("search", "about") and count > 1) or first == "explain":
             return f"dream {first}"
         if first == "rag" and args[1:] == ["status"] and count == 2:
             return "dream rag status"
@@ -305,6 +323,8 @@ class Router:
             return await run.rag_status(service, readable)
         if key == "dream explain":
             return await run.dream_explain(service, _rest(args), readable)
+        if key == "dream about":
+            return await run.dream_about(service, _rest(args), readable)
         if key == "dream now":
             return await run.sweep_now(service)
         raise DreamdError(f"no handler for {key!r}")  # the policy and this table disagree

@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dreamd.engine.dreamwork.request import DreamworkRequest
 from dreamd.engine.phases.consolidate import Candidate
 from dreamd.engine.phases.dreams import DreamsDraft
 from dreamd.engine.phases.promotion import PromotionEntry
 from dreamd.engine.retirement import Retired
+from dreamd.engine.snapshot import BankFiles, NoteStat
 from dreamd.engine.state import (
     DailyCheckpoint,
     PhaseSignal,
@@ -25,7 +27,14 @@ from dreamd.engine.state import (
     Table,
 )
 
-__all__ = ["ConsolidationInput", "DiaryInput", "FileWrite", "ModelRequests", "SweepPlan"]
+__all__ = [
+    "BankRequest",
+    "ConsolidationInput",
+    "DiaryInput",
+    "FileWrite",
+    "ModelRequests",
+    "SweepPlan",
+]
 
 Event = Mapping[str, Any]
 
@@ -37,7 +46,7 @@ class FileWrite:
     path: str
     text: str
     expected: str | None
-    kind: str  # "memory", "dreams", "report", "note" or "corpus"
+    kind: str  # "memory", "dreams", "report", "note", "corpus" or "bank"
     events: tuple[Event, ...] = ()
 
 
@@ -80,9 +89,20 @@ class ConsolidationInput:
 
 
 @dataclass(frozen=True)
+class BankRequest:
+    """The notes a model could read bank facts from, and the bank as read (to plan it again)."""
+
+    bank: BankFiles
+    notes: Mapping[str, NoteStat]
+    texts: Mapping[str, str]  # path -> text of the notes the claim rule read
+
+
+@dataclass(frozen=True)
 class ModelRequests:
     """What a sweep could ask a model, and how to write DREAMS.md afterwards."""
 
     dreams: DreamsDraft
     diary: DiaryInput | None
     consolidation: ConsolidationInput | None
+    bank: BankRequest | None = None
+    dreamwork: DreamworkRequest | None = None  # patterns and the dream report's prose

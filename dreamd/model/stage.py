@@ -7,7 +7,12 @@ one JSON completion for the eligible candidates — with related memories from t
 layer as context — and checks the answer
 (:mod:`dreamd.engine.phases.consolidate`); any failure — timeout, unavailable model, spent token
 budget, an invalid plan — keeps the append-only promotion and says why in DREAMS.md. A failed
-diary writes the fixed fallback entry and marks the sweep's diary ``degraded``.
+diary writes the fixed fallback entry and marks the sweep's diary ``degraded``. With
+``model.facts``, the notes the bank's claim rule read are shown to the model, whose facts pass
+the checks of :mod:`dreamd.engine.bank.proposals`; any failure keeps the deterministic facts.
+With ``model.report``, the night's report and the patterns created or updated are shown to the
+model, whose words pass the checks of :mod:`dreamd.engine.dreamwork.prose`; any failure keeps
+the deterministic patterns and report.
 """
 
 from __future__ import annotations
@@ -19,6 +24,15 @@ from pathlib import Path
 
 from dreamd.clock import parse_instant
 from dreamd.config import ModelConfig
+from dreamd.engine.bank.facts import Fact
+from dreamd.engine.bank.proposals import RefusedFacts, fact_messages, finish_bank, parse_proposals
+from dreamd.engine.dreamwork.prose import (
+    RefusedProse,
+    finish_dreamwork,
+    parse_prose,
+    prose_messages,
+)
+from dreamd.engine.dreamwork.request import DreamworkRequest, Prose
 from dreamd.engine.phases.consolidate import (
     Consolidated,
     RejectedPlan,
@@ -28,7 +42,7 @@ from dreamd.engine.phases.consolidate import (
 )
 from dreamd.engine.phases.modelwork import DiaryAnswer, finish
 from dreamd.engine.phases.narrative import clean_entry, diary_messages
-from dreamd.engine.plan import ConsolidationInput, DiaryInput, SweepPlan
+from dreamd.engine.plan import BankRequest, ConsolidationInput, DiaryInput, SweepPlan
 from dreamd.model.client import (
     ModelClient,
     ModelError,
@@ -39,7 +53,7 @@ from dreamd.model.client import (
 from dreamd.recall.longterm import query_longterm
 from dreamd.store.longterm import read_longterm
 
-__all__ = ["run_model_stage"]
+__all__ = ["run_fact_stage", "run_model_stage"]
 
 _log = logging.getLogger(__name__)
 
@@ -102,6 +116,28 @@ async def _consolidate(
     )
 
 
+async def _facts(
+    client: ModelClient, request: BankRequest, budget: TokenBudget
+) -> dict[str, tuple[Fact, ...]] | RefusedFacts:
+    """The model's checked facts for the notes the claim rule read (or why there are none)."""
+    try:
+        completion = await client.complete(fact_messages(request), json_mode=True, budget=budget)
+    except ModelError as exc:
+        return RefusedFacts(f"the model was not available ({exc})")
+    return parse_proposals(completion.text, request)
+
+
+async def _prose(
+    client: ModelClient, request: DreamworkRequest, budget: TokenBudget
+) -> Prose | RefusedProse:
+    """The model's checked words for the night's patterns and report (or why there are none)."""
+    try:
+        completion = await client.complete(prose_messages(request), json_mode=True, budget=budget)
+    except ModelError as exc:
+        return RefusedProse(f"the model was not available ({exc})")
+    return parse_prose(completion.text, request)
+
+
 async def _ask(plan: SweepPlan, client: ModelClient, config: ModelConfig, root: Path) -> SweepPlan:
     requests = plan.model
     assert requests is not None
@@ -120,7 +156,22 @@ async def _ask(plan: SweepPlan, client: ModelClient, config: ModelConfig, root: 
         budget.errors.append(consolidation.reason)
     if diary.reason:
         budget.errors.append(diary.reason)
+    if requests.bank is not None and config.facts:
+        plan = finish_bank(plan, requests.bank, await _facts(client, requests.bank, budget))
+    if requests.dreamwork is not None and config.report:
+        night = requests.dreamwork
+        plan = finish_dreamwork(plan, night, await _prose(client, night, budget))
     return finish(plan, requests, diary=diary, consolidation=consolidation, usage=budget.as_json())
+
+
+def run_fact_stage(
+    request: BankRequest, config: ModelConfig
+) -> dict[str, tuple[Fact, ...]] | RefusedFacts | None:
+    """The model's checked facts for ``request`` (``memory reflect``); None without a model."""
+    client = client_from_config(config)
+    if client is None or not config.facts:
+        return None
+    return asyncio.run(_facts(client, request, TokenBudget(config.token_budget)))
 
 
 def run_model_stage(plan: SweepPlan, config: ModelConfig, *, root: Path) -> SweepPlan:
@@ -128,6 +179,8 @@ def run_model_stage(plan: SweepPlan, config: ModelConfig, *, root: Path) -> Swee
     client = client_from_config(config)
     if client is None or plan.model is None:
         return plan
-    if plan.model.diary is None and plan.model.consolidation is None:
+    requests = plan.model
+    asks = (requests.diary, requests.consolidation, requests.bank, requests.dreamwork)
+    if all(ask is None for ask in asks):
         return plan
     return asyncio.run(_ask(plan, client, config, root))

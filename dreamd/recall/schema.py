@@ -9,6 +9,10 @@ Rules:
 - ``chunks_fts`` is an external-content FTS5 table over ``chunks`` with four fields: the heading,
   the speaker label, the text, and the CJK grams. It stems with FTS5's ``porter`` tokenizer over
   ``unicode61 remove_diacritics 2``; its own rank is bm25 with the heading weighted half.
+- ``graph_nodes``/``graph_edges``/``graph_episodes`` hold each file's part of the inverted-cone
+  graph (:mod:`dreamd.recall.graph`); ``graph_fts`` indexes the nodes' words the same way.
+- ``meta`` holds ``redaction``: the rules the stored text was redacted under
+  (:func:`dreamd.redaction.rules_fingerprint`); under other rules the index is rebuilt.
 - Only parameterised SQL; WAL mode; one connection is used by one thread at a time.
 """
 
@@ -32,12 +36,13 @@ __all__ = [
     "transaction",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 _log = logging.getLogger(__name__)
 
 SCHEMA = (
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files(path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL,"
     " size INTEGER NOT NULL, sha256 TEXT NOT NULL)",
     "CREATE TABLE chunks(id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,"
@@ -50,6 +55,19 @@ SCHEMA = (
     "CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row)",
     "CREATE VIRTUAL TABLE chunks_fields USING fts5vocab(chunks_fts, col)",
     "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('rank', 'bm25(0.5, 1.0, 1.0, 1.0)')",
+    # the inverted-cone graph (dreamd.recall.graph): each file's nodes and edges
+    "CREATE TABLE graph_nodes(id INTEGER PRIMARY KEY, path TEXT NOT NULL, node TEXT NOT NULL,"
+    " layer INTEGER NOT NULL, label TEXT NOT NULL, text TEXT NOT NULL)",
+    "CREATE INDEX graph_nodes_path ON graph_nodes(path)",
+    "CREATE VIRTUAL TABLE graph_fts USING fts5(text, content='graph_nodes', content_rowid='id',"
+    f" tokenize='{TOKENIZER}')",
+    "CREATE TABLE graph_edges(path TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL,"
+    " cost REAL NOT NULL, reason TEXT NOT NULL, line INTEGER NOT NULL)",
+    "CREATE INDEX graph_edges_src ON graph_edges(src, cost)",
+    "CREATE INDEX graph_edges_path ON graph_edges(path)",
+    "CREATE TABLE graph_episodes(node TEXT PRIMARY KEY, path TEXT NOT NULL,"
+    " start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, title TEXT NOT NULL, day TEXT)",
+    "CREATE INDEX graph_episodes_path ON graph_episodes(path)",
 )
 FTS_ADD = (
     "INSERT INTO chunks_fts(rowid, heading, speaker, text, grams)"
@@ -59,7 +77,18 @@ FTS_REMOVE = (
     "INSERT INTO chunks_fts(chunks_fts, rowid, heading, speaker, text, grams)"
     " SELECT 'delete', id, heading, speaker, text, grams FROM chunks WHERE path = ?"
 )
-_TABLES = ("chunks_fields", "chunks_vocab", "chunks_fts", "chunks", "files")
+_TABLES = (
+    "graph_fts",
+    "graph_nodes",
+    "graph_edges",
+    "graph_episodes",
+    "chunks_fields",
+    "chunks_vocab",
+    "chunks_fts",
+    "chunks",
+    "files",
+    "meta",
+)
 
 
 class SchemaMismatchError(Exception):

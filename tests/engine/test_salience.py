@@ -44,9 +44,22 @@ def test_kinds(text: str, kind: str) -> None:
 
 
 def test_high_salience_weighs_more() -> None:
-    """Decisions, corrections, errors and insights weigh 1.15; the rest 1.0."""
+    """Decisions, corrections, errors, insights and completions weigh 1.15; the rest 1.0."""
     assert weight("We decided to ship") == 1.15
-    assert weight("Shipped it") == 1.0
+    assert weight("Shipped it") == 1.15
+    assert weight("The weather is nice today") == 1.0
+
+
+_PIECES = ["actually ", "we'll use ", "not ", "fail", "done", "i was wrong", "bug", "the "]
+
+
+@given(st.lists(st.sampled_from([*_PIECES, *"abdefilnorstuw' ,.X"])).map("".join))
+def test_the_literal_shortcut_changes_no_kind(text: str) -> None:
+    """Skipping the patterns on ASCII lines without a cue literal gives the patterns' answer."""
+    from dreamd.engine.text.salience import _COMPILED
+
+    expected = next((kind for kind, pattern in _COMPILED if pattern.search(text)), "event")
+    assert kind_of.__wrapped__(text) == expected
 
 
 @given(st.text())

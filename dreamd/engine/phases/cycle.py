@@ -1,13 +1,21 @@
-"""One dreaming cycle for one workspace: light -> REM -> deep -> diary, chained in memory.
+"""One dreaming cycle for one workspace: light -> REM -> deep -> diary -> reflect, in memory.
 
 ``plan_sweep`` is the functional core of a sweep: it takes a :class:`Snapshot` and returns a
 :class:`SweepPlan` without touching the disk or the clock. Placement of reports follows the
 storage mode: ``separate`` (default) writes light/REM/deep reports under ``memory/dreaming/``;
 ``inline`` writes light/REM blocks into today's daily note; ``both`` does both. The deep summary
 always goes into DREAMS.md's ``## Deep Sleep`` block, which names the day's *grounded-led*
-promotions (rows whose grounded signals are the majority of their signals). A diary entry is
+promotions (rows whose grounded signals are the majority of their signals). Deep ranks, then
+screens (:mod:`dreamd.engine.phases.screen`: forgotten, secret, instruction, filler, duplicate);
+the summary's ``ranked`` counts only the candidates that could still be promoted (what health's
+idle rule reads), ``screened`` names the keys the screen refused. A diary entry is
 added only when this sweep found something new (freshly staged, freshly reflected or promoted),
-so sweeping again with no new input plans no change at all.
+so sweeping again with no new input plans no change at all. After deep, with
+``[dreaming.reflect]`` on, the memory bank is reflected (:mod:`dreamd.engine.bank.reflect`):
+its writes follow the others', so a workspace without facts or a bank plans what it did before.
+Then, with ``[dreaming.graph]`` on, :func:`~dreamd.engine.dreamwork.plan.plan_dreamwork` plans
+the graph, patterns, topic files and the dream report; the diary entry is composed from the
+night's themes, promotions and patterns (:func:`~dreamd.engine.phases.narrative.compose_entry`).
 """
 
 from __future__ import annotations
@@ -22,23 +30,35 @@ from msgspec.structs import replace
 
 from dreamd.clock import day_of, format_instant, long_date
 from dreamd.config import DreamingConfig
-from dreamd.engine.phases.deep import Ranking, Thresholds, rank
-from dreamd.engine.phases.diary import FALLBACK_ENTRY, diary_entries
+from dreamd.engine.bank.reflect import BankPlan, plan_reflect
+from dreamd.engine.dreamwork.plan import DreamworkPlan, Tonight, plan_dreamwork
+from dreamd.engine.phases.deep import Ranking, Thresholds
+from dreamd.engine.phases.diary import diary_entries
 from dreamd.engine.phases.dreams import DreamsDraft, compose_dreams
 from dreamd.engine.phases.light import LightResult, plan_light, prune_signals
 from dreamd.engine.phases.modelwork import eligible, split_candidates
+from dreamd.engine.phases.narrative import compose_entry
 from dreamd.engine.phases.promote import PromotionPlan, plan_promotions
-from dreamd.engine.phases.rem import RemResult, plan_rem
+from dreamd.engine.phases.rem import RemResult, follow_moves, plan_rem
 from dreamd.engine.phases.reports import deep_body, light_body, rem_body, report_document
+from dreamd.engine.phases.screen import SCREEN_GATES, mark_duplicates, rank_screened
 from dreamd.engine.phases.sessions import plan_sessions
-from dreamd.engine.plan import ConsolidationInput, DiaryInput, FileWrite, ModelRequests, SweepPlan
+from dreamd.engine.plan import (
+    BankRequest,
+    ConsolidationInput,
+    DiaryInput,
+    FileWrite,
+    ModelRequests,
+    SweepPlan,
+)
 from dreamd.engine.retirement import plan_retirement
 from dreamd.engine.snapshot import NoteStat, Snapshot, TextFile
-from dreamd.engine.state import RecallEntry, Table
-from dreamd.engine.text.blocks import replace_block
+from dreamd.engine.state import NOTE_WARNINGS, RecallEntry, Table
+from dreamd.engine.text.blocks import choose_brand, replace_block
 from dreamd.engine.text.concepts import concept_tags
-from dreamd.engine.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS
-from dreamd.layout import daily_note_day, report_path
+from dreamd.engine.text.snippets import content_hash
+from dreamd.engine.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS, MAX_STORE_ENTRIES
+from dreamd.layout import daily_note_day, is_short_term_path, report_path
 
 __all__ = [
     "is_grounded_led",
@@ -48,6 +68,9 @@ __all__ = [
     "repair_store",
     "thresholds_of",
 ]
+
+
+MAX_NOTE_WARNINGS = 50
 
 
 def thresholds_of(dreaming: DreamingConfig) -> Thresholds:
@@ -60,6 +83,7 @@ def thresholds_of(dreaming: DreamingConfig) -> Thresholds:
         max_age_days=deep.max_age_days,
         limit=deep.limit,
         half_life_days=deep.recency_half_life_days,
+        salience_boost=deep.salience_boost,
     )
 
 
@@ -128,6 +152,8 @@ def _inline_note(ctx: _Context, light: str, rem: str) -> list[FileWrite]:
         return []
     path = f"memory/{ctx.today}.md"
     current = ctx.snapshot.texts.get(path) or TextFile(path, "", None)
+    if current.exists and not current.valid_utf8:
+        return []  # rewriting it as UTF-8 would change every byte a person wrote in cp1252
     text = current.text if current.exists else f"# {ctx.today}\n"
     text = replace_block(text, "light", light)
     text = replace_block(text, "rem", rem)
@@ -138,19 +164,23 @@ def _inline_note(ctx: _Context, light: str, rem: str) -> list[FileWrite]:
     return [FileWrite(path, text, current.digest, "note", events)]
 
 
-def _deep(ctx: _Context, light: LightResult, rem: RemResult) -> tuple[Ranking, PromotionPlan]:
+def _deep(
+    ctx: _Context, light: LightResult, rem: RemResult
+) -> tuple[Ranking, PromotionPlan, dict[str, RecallEntry]]:
+    """Rank, screen, plan the MEMORY.md append; also the rows of the night's duplicates."""
     store = light.store
-    ranking = rank(
-        store.rows,
+    screened = rank_screened(
+        store,
         rem.signals.rows,
         thresholds_of(ctx.dreaming),
+        memory_text=ctx.snapshot.memory.text,
         now=ctx.now,
         zone=ctx.zone,
     )
     deep = ctx.dreaming.deep
     texts = {**ctx.snapshot.texts}
     promotion = plan_promotions(
-        ranking.candidates,
+        screened.ranking.candidates,
         memory=ctx.snapshot.memory,
         texts=texts,
         day=ctx.today,
@@ -158,8 +188,22 @@ def _deep(ctx: _Context, light: LightResult, rem: RemResult) -> tuple[Ranking, P
         max_snippet_chars=deep.max_promoted_snippet_tokens * 4,
         max_chars=deep.memory_file_max_chars,
         max_loss=deep.max_prior_entry_loss_fraction,
+        day_limit=deep.limit,
+        brand=brand_of(ctx.snapshot, ctx.dreaming),
     )
-    return ranking, promotion
+    marks = mark_duplicates(screened, store.rows, written=_written(promotion), now=ctx.now)
+    return screened.ranking, promotion, marks
+
+
+def brand_of(snapshot: Snapshot, dreaming: DreamingConfig) -> str:
+    """Whose marker spelling this sweep writes (``dreaming.markers``; see ``choose_brand``)."""
+    texts = (snapshot.memory.text, snapshot.dreams.text)
+    return choose_brand(dreaming.markers, openclaw=snapshot.openclaw, texts=texts)
+
+
+def _written(promotion: PromotionPlan) -> frozenset[str]:
+    """Keys whose entry is in MEMORY.md once the plan is applied."""
+    return frozenset(s.entry.key for s in promotion.applied) | frozenset(promotion.reconciled)
 
 
 def is_grounded_led(entry: RecallEntry) -> bool:
@@ -204,7 +248,7 @@ def _memory_writes(
     event = {
         "type": "memory.promotion.applied",
         "timestamp": format_instant(now),
-        "memoryPath": "MEMORY.md",
+        "memoryPath": snapshot.memory.path,
         "applied": len(promotion.applied),
         "candidates": [
             {key: item[key] for key in ("key", "path", "startLine", "endLine", "score")}
@@ -212,7 +256,9 @@ def _memory_writes(
         ],
     }
     return (
-        FileWrite("MEMORY.md", promotion.memory_text, snapshot.memory.digest, "memory", (event,)),
+        FileWrite(
+            snapshot.memory.path, promotion.memory_text, snapshot.memory.digest, "memory", (event,)
+        ),
     )
 
 
@@ -224,6 +270,8 @@ def _summary_of(
         rejected[name] = rejected.get(name, 0) + count
     promotions = _promotion_items(promotion)
     grounded_led = _grounded_led_today(ranking, promotion)
+    # could still be promoted: selected, and not already in MEMORY.md under its own marker
+    promotable = len(ranking.candidates) - len(promotion.reconciled)
     return {
         "light": {
             "ingestedFiles": len(light.ingested_files),
@@ -233,7 +281,8 @@ def _summary_of(
         },
         "rem": {"considered": rem.considered, "themes": len(rem.themes), "truths": len(rem.truths)},
         "deep": {
-            "ranked": len(ranking.candidates) + ranking.promoted_today,
+            "ranked": promotable,
+            "rankedToday": len(ranking.candidates) + ranking.promoted_today,
             "promoted": len(promotion.applied),
             "promotedToday": ranking.promoted_today
             + len(promotion.applied)
@@ -242,6 +291,11 @@ def _summary_of(
             "rejected": dict(sorted(rejected.items())),
             "compactedSections": list(promotion.compacted_days),
             "promotions": promotions,
+            "screened": {
+                v.scored.entry.key: v.rejection
+                for v in ranking.verdicts
+                if v.rejection in SCREEN_GATES
+            },
             "groundedLed": list(grounded_led),
         },
     }
@@ -303,13 +357,14 @@ def plan_sweep(
     light, rem = plan_light_rem(
         snapshot, dreaming, store=sessions.store, diary=diary, now=now, zone=zone
     )
-    ranking, promotion = _deep(ctx, light, rem)
+    ranking, promotion, duplicates = _deep(ctx, light, rem)
     summary = _summary_of(light, rem, ranking, promotion)
     deep_summary = summary["deep"]
     light_text = light_body(light.staged)
-    rem_text = rem_body(rem.themes, rem.truths)
+    shown = follow_moves(rem, light.store.rows, {**duplicates, **promotion.rows})
+    rem_text = rem_body(shown.themes, shown.truths)
     deep_text = deep_body(
-        ranked=deep_summary["ranked"],
+        ranked=deep_summary["rankedToday"],
         promoted=deep_summary["promotedToday"],
         rejected=deep_summary["rejected"],
         compacted=promotion.compacted_days,
@@ -326,15 +381,13 @@ def plan_sweep(
     writes += _phase_writes(ctx, "deep", deep_text)
     fresh = bool(light.newly_staged or rem.newly_reflected or promotion.applied)
     requests = _model_requests(ctx, light, rem, promotion, diary, deep_text, fresh=fresh)
-    dreams = compose_dreams(requests.dreams, FALLBACK_ENTRY if fresh else None)
-    writes.append(FileWrite(snapshot.dreams.path, dreams, snapshot.dreams.digest, "dreams"))
-    summary["diary"] = {"written": fresh, "entry": "fallback" if fresh else None}
     summary["repairs"] = list(repairs)
     summary["notes"] = list(promotion.notes)
     new_store = light.store.with_rows(
-        {**light.store.rows, **promotion.rows},
-        updated_at=format_instant(now) if promotion.rows else light.store.updated_at,
+        {**light.store.rows, **duplicates, **promotion.rows},
+        updated_at=format_instant(now) if promotion.rows or duplicates else light.store.updated_at,
     )
+    new_store = _with_note_warnings(new_store, snapshot)
     evicted = [row for key, row in snapshot.store.rows.items() if key not in new_store.rows]
     kept, retired = plan_retirement(
         new_store.rows, now=now, extras=new_store.extras, evicted=evicted
@@ -342,6 +395,23 @@ def plan_sweep(
     if retired:
         new_store = new_store.with_rows(kept, updated_at=format_instant(now))
     summary["longTerm"] = {"retired": len(retired)}
+    reflected = _reflect(ctx, writes)
+    if reflected is not None:
+        writes += reflected.writes
+        summary["reflect"] = reflected.summary()
+        requests = dataclasses.replace(requests, bank=_bank_request(ctx, reflected))
+    ranked = int(summary["deep"]["rankedToday"])
+    refused = {g: n for g, n in summary["deep"]["rejected"].items() if g in SCREEN_GATES}
+    worked = _dreamwork(
+        ctx, writes, promotion, new_store, len(retired), ranked, fresh=fresh, refused=refused
+    )
+    if worked is not None:
+        writes += worked.writes
+        summary["graph"] = worked.summary()
+        requests = dataclasses.replace(requests, dreamwork=worked.request)
+    dreams = compose_dreams(requests.dreams, _diary_entry(requests, rem, worked))
+    writes.append(FileWrite(snapshot.dreams.path, dreams, snapshot.dreams.digest, "dreams"))
+    summary["diary"] = {"written": fresh, "entry": "composed" if fresh else None}
     return SweepPlan(
         writes=tuple(writes),
         sources=dict(promotion.sources),
@@ -354,6 +424,95 @@ def plan_sweep(
         model=requests,
         retired=retired,
     )
+
+
+def _dreamwork(
+    ctx: _Context,
+    writes: Sequence[FileWrite],
+    promotion: PromotionPlan,
+    store: Table[RecallEntry],
+    retired: int,
+    ranked: int,
+    *,
+    fresh: bool,
+    refused: Mapping[str, int],
+) -> DreamworkPlan | None:
+    """The graph, patterns, topic files and report (``[dreaming.graph]``); None when off.
+
+    Notes this sweep writes (transcript lines, inline blocks) are read as they will be.
+    """
+    files = ctx.snapshot.dreamwork
+    if files is None or not ctx.dreaming.graph.enabled:
+        return None
+    own = {
+        w.path: TextFile(w.path, w.text, None)
+        for w in writes
+        if w.kind in ("note", "corpus") and is_short_term_path(w.path)
+    }
+    if own:
+        files = dataclasses.replace(files, sources={**files.sources, **own})
+    tonight = Tonight(
+        day=ctx.today,
+        stamp=format_instant(ctx.now),
+        fresh=fresh,
+        store_rows=len(store.rows),
+        store_cap=MAX_STORE_ENTRIES,
+        ranked=ranked,
+        promoted=tuple(entry.text for entry in promotion.entries),
+        retired=retired,
+        refused=refused,
+    )
+    return plan_dreamwork(files, tonight)
+
+
+def _diary_entry(
+    requests: ModelRequests, rem: RemResult, worked: DreamworkPlan | None
+) -> str | None:
+    """The night's diary entry without a model (None when the sweep found nothing new)."""
+    diary = requests.diary
+    if diary is None:
+        return None
+    patterns = [p.name for p in worked.patterns if p.change in ("created",)] if worked else []
+    patterns += (
+        [p.name for p in worked.patterns if p.change.startswith("updated")] if worked else []
+    )
+    return compose_entry(
+        themes=[theme.tag for theme in rem.themes],
+        promotions=diary.promotions,
+        patterns=patterns,
+        fragments=diary.fragments,
+        recent=diary.recent,
+    )
+
+
+def _reflect(ctx: _Context, writes: Sequence[FileWrite]) -> BankPlan | None:
+    """The memory bank after deep (``[dreaming.reflect]``); None when it is off or unread.
+
+    A note this sweep writes too (inline blocks) is read as it will be, so the next sweep does
+    not take dreamd's own block for a person's edit.
+    """
+    bank = ctx.snapshot.bank
+    if bank is None or not ctx.dreaming.reflect.enabled:
+        return None
+    notes = dict(ctx.snapshot.notes)
+    own = {}
+    for write in writes:
+        if write.kind == "note":
+            data = write.text.encode("utf-8")
+            own[write.path] = TextFile(write.path, write.text, content_hash(data))
+            day = daily_note_day(write.path) or ""
+            notes.setdefault(write.path, NoteStat(write.path, day, 0.0, len(data)))
+    if own:
+        bank = dataclasses.replace(bank, notes={**bank.notes, **own})
+    return plan_reflect(bank, notes)
+
+
+def _bank_request(ctx: _Context, reflected: BankPlan) -> BankRequest | None:
+    """The notes a model could read facts from (those the claim rule just read)."""
+    bank = ctx.snapshot.bank
+    if bank is None or not reflected.claims:
+        return None
+    return BankRequest(bank, ctx.snapshot.notes, dict(reflected.claims))
 
 
 def _model_requests(
@@ -375,6 +534,7 @@ def _model_requests(
         deep_text=deep_text,
         date_line=long_date(ctx.now, ctx.zone),
         stamp=format_instant(ctx.now),
+        brand=brand_of(snapshot, ctx.dreaming),
     )
     diary_input = None
     if fresh:
@@ -402,6 +562,17 @@ def _model_requests(
             max_loss=deep.max_prior_entry_loss_fraction,
         )
     return ModelRequests(draft, diary_input, work)
+
+
+def _with_note_warnings(store: Table[RecallEntry], snapshot: Snapshot) -> Table[RecallEntry]:
+    """The store carrying the notes this sweep skipped or read with a fallback (for status)."""
+    warnings = list(snapshot.note_warnings[:MAX_NOTE_WARNINGS])
+    if store.top.get(NOTE_WARNINGS) == (warnings or None):
+        return store
+    top = {key: value for key, value in store.top.items() if key != NOTE_WARNINGS}
+    if warnings:
+        top[NOTE_WARNINGS] = warnings
+    return dataclasses.replace(store, top=top)
 
 
 def _disk_digest(snapshot: Snapshot, path: str) -> str | None:
@@ -437,13 +608,15 @@ def plan_promote(
     include_promoted: bool = False,
 ) -> tuple[Ranking, PromotionPlan, SweepPlan]:
     """Deep only (``memory promote``): rank with ``thresholds`` and plan the MEMORY.md append."""
-    ranking = rank(
-        snapshot.store.rows,
+    screened = rank_screened(
+        snapshot.store,
         snapshot.signals.rows,
         thresholds,
+        memory_text=snapshot.memory.text,
         now=now,
         include_promoted=include_promoted,
     )
+    ranking = screened.ranking
     deep = dreaming.deep
     promotion = plan_promotions(
         ranking.candidates,
@@ -454,10 +627,14 @@ def plan_promote(
         max_snippet_chars=deep.max_promoted_snippet_tokens * 4,
         max_chars=deep.memory_file_max_chars,
         max_loss=deep.max_prior_entry_loss_fraction,
+        day_limit=thresholds.limit,
+        brand=brand_of(snapshot, dreaming),
     )
     writes = _memory_writes(promotion, snapshot, now)
+    marks = mark_duplicates(screened, snapshot.store.rows, written=_written(promotion), now=now)
     store = snapshot.store
-    if promotion.rows:
-        store = store.with_rows({**store.rows, **promotion.rows}, updated_at=format_instant(now))
+    if promotion.rows or marks:
+        rows = {**store.rows, **marks, **promotion.rows}
+        store = store.with_rows(rows, updated_at=format_instant(now))
     plan = SweepPlan(writes=writes, sources=dict(promotion.sources), store=store)
     return ranking, promotion, plan

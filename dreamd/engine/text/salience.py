@@ -4,8 +4,13 @@ Attention drops pure greetings and acknowledgements: a text under 20 characters 
 content word ("ok", "thanks!", "hola", "merci", "好的"). Salience tags every kept text with one
 kind, by cue words in English, Spanish, French, German and CJK, first match wins in this order:
 ``correction``, ``decision``, ``error``, ``insight``, ``completed``, else ``event``.
-Corrections, errors, decisions and insights are *high* salience: light stages them first and
-their session signals weigh more. Deterministic and explainable; pure.
+Corrections, errors, decisions, insights and completions are *high* salience (the amygdala's
+HIGH weight): light stages them first, their session signals weigh more, and the graph's
+pattern mining, REM's themes and the dream report put them first. The deep score does not
+read the weight (it stays OpenClaw's). Deterministic and explainable; pure. The cue patterns
+are slow on long lines, so an ASCII line that holds none of their literal starts is an event
+without running them, and a kind's pattern runs only on an ASCII line that holds one of that
+kind's literal starts (the same answer, a fraction of the searches).
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["HIGH", "KINDS", "is_noise", "kind_of", "weight"]
+__all__ = ["HIGH", "KINDS", "has_cue", "is_noise", "kind_of", "weight"]
 
 KINDS = ("event", "decision", "correction", "completed", "insight", "error")
-HIGH = frozenset({"decision", "correction", "error", "insight"})
+HIGH = frozenset({"decision", "correction", "error", "insight", "completed"})
 
 _CUES: tuple[tuple[str, str], ...] = (
     (
@@ -29,7 +34,8 @@ _CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "decision",
-        r"\bdecid(?:e|ed|ing)\b|\bdecision\b|\bwe(?:'ll| will) (?:use|go|ship|keep|switch)"
+        r"\bdecid(?:e|ed|ing)\b|\bdecision\b|\bwe'll (?:use|go|ship|keep|switch)"
+        r"|\bwe will (?:use|go|ship|keep|switch)"
         r"|\blet'?s (?:go with|use|keep)\b|\bgoing with\b|\bchose\b|\bchosen\b|\bagreed\b"
         r"|\bfrom now on\b|\bdecidimos\b|\bdecidido\b|\bdécid|\bon garde\b|\bentschieden\b"
         r"|\bbeschlossen\b|决定|选择了|決定|決めた|결정",
@@ -55,6 +61,47 @@ _CUES: tuple[tuple[str, str], ...] = (
 )
 _COMPILED = tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _CUES)
 
+
+def _cue_literals(cues: tuple[tuple[str, str], ...] = _CUES) -> tuple[str, ...]:
+    """The literal start of every ASCII cue (``fail`` of ``fail(?:ed|s|ure)?``): an ASCII line
+    that holds none of them cannot match, so the cue patterns (slow on long lines) are skipped."""
+    found: set[str] = set()
+    for _, pattern in cues:
+        for alternative in pattern.split("|"):
+            literal = re.match(r"\\b([a-z' ]+)", alternative)
+            if literal is None:
+                continue  # a CJK or accented cue: a non-ASCII line runs every pattern
+            text = literal.group(1)
+            rest = alternative[literal.end() :]
+            if rest[:1] and not rest[:1].isascii():
+                continue  # "décid", "leçon": an ASCII line cannot hold it
+            if rest[:1] in ("?", "*", "{"):
+                text = text[:-1]  # its last letter is optional
+            found.add(text)
+    return tuple(sorted(found, key=len))
+
+
+def _starts(literals: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of ``literals`` at a word's start: every ASCII cue begins with ``\\b``."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(literal) for literal in literals) + ")")
+
+
+_LITERALS = _cue_literals()
+_ANY_LITERAL = _starts(_LITERALS)
+_KIND_LITERALS = tuple(
+    (kind, pattern, _starts(_cue_literals(((kind, cue),))))
+    for (kind, pattern), (_, cue) in zip(_COMPILED, _CUES, strict=True)
+)
+
+
+def has_cue(text: str) -> bool:
+    """False when no line of ``text`` can be anything but an event (asked once per section)."""
+    if not text.isascii():
+        return True
+    lowered = text.lower()  # substrings: on a whole section, faster than one word-start search
+    return any(literal in lowered for literal in _LITERALS)
+
+
 _ACKS = frozenset(
     """
     ok okay okey kk k yes yeah yep yup no nope sure thanks thank thx ty cheers cool nice great
@@ -79,8 +126,13 @@ def is_noise(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def kind_of(text: str) -> str:
     """The salience kind of ``text`` (see the module rules); memoised, as a sweep asks twice."""
-    for kind, pattern in _COMPILED:
-        if pattern.search(text):
+    if not text.isascii():
+        return next((kind for kind, pattern in _COMPILED if pattern.search(text)), "event")
+    lowered = text.lower()
+    if _ANY_LITERAL.search(lowered) is None:
+        return "event"
+    for kind, pattern, literals in _KIND_LITERALS:
+        if literals.search(lowered) and pattern.search(text):
             return kind
     return "event"
 
