@@ -4,9 +4,15 @@ Pure: :func:`record_hits` takes a store and returns a new one. Rules, in the ord
 
 * Only short-term paths are recorded; others come back as ``skipped`` (``MEMORY.md`` hits
   among them). Contaminated snippets are skipped too, and so are snippets holding a secret or
-  personal data (:mod:`dreamd.redaction`): they never enter the store, reports, MEMORY.md or a
-  model prompt.
+  personal data, or a mask where one was (:mod:`dreamd.redaction`: a hit from the redacted
+  index or session corpus): they never enter the store, reports, MEMORY.md or a model prompt.
+  With ``redacted`` (the hits were cut from the recall index, redacted under the rules in
+  force) only the mask check runs: the secret check would find nothing new.
 * A hit lands on the claim-keyed row (``<key>:<claimHash>``) when one exists, else the base key.
+  With ``claim_keys`` (daily-note ingestion, as OpenClaw 2026.9 does it) a ``daily`` hit is keyed
+  by its text alone, ``memory:claim:<hash>`` (the first path and lines that said it are kept),
+  unless a recalled or grounded row already holds the same claim; any other hit whose text has
+  a ``memory:claim:`` row lands on that row.
 * ``recall`` signals add ``recallCount``; ``daily`` signals ``dailyCount``; ``grounded``
   signals add ``n`` to ``groundedCount`` and ``score * n`` to ``totalScore``.
 * With ``dedupe_per_day`` (ingestion), a query already recorded on the same day changes nothing.
@@ -35,14 +41,14 @@ from dreamd.engine.hits import Hit
 from dreamd.engine.state import Provenance, RecallEntry, Table
 from dreamd.engine.text.concepts import concept_tags
 from dreamd.engine.text.contamination import is_contaminated
-from dreamd.engine.text.snippets import cap, claim_hash, query_hash
+from dreamd.engine.text.snippets import cap, claim_hash, openclaw_claim_hash, query_hash
 from dreamd.layout import (
     SESSION_CORPUS_DIR,
     daily_note_day,
     is_short_term_path,
     normalize_relpath,
 )
-from dreamd.redaction import redact
+from dreamd.redaction import holds_mask, holds_secret
 
 __all__ = [
     "MAX_QUERY_HASHES",
@@ -63,6 +69,7 @@ MAX_RECALL_DAYS = 16
 DAILY_QUERY_PREFIX = "__dreaming_daily__:"
 SESSIONS_QUERY_PREFIX = "__dreaming_sessions__:"
 TAINTED_ORIGINS = frozenset({"untrusted", "system"})
+CLAIM_KEY_PREFIX = "memory:claim:"
 
 Signal = Literal["recall", "daily", "grounded"]
 
@@ -132,6 +139,22 @@ def _origin_of(path: str, snippet: str, origin: str) -> str:
     return origin
 
 
+def _claim_keyed(
+    rows: Mapping[str, RecallEntry], snippet: str, *, daily: bool
+) -> tuple[str, str] | None:
+    """The (key, claim hash) a claim-keyed hit lands on, or ``None`` to keep the usual key."""
+    claim = openclaw_claim_hash(snippet)
+    own = CLAIM_KEY_PREFIX + claim
+    if not daily:
+        return (own, claim) if own in rows else None
+    hashes = {claim, claim_hash(snippet)}
+    for row in rows.values():
+        recalled = row.recall_count + row.grounded_count > 0
+        if recalled and row.claim_hash in hashes and not row.key.startswith(CLAIM_KEY_PREFIX):
+            return row.key, row.claim_hash or claim
+    return own, claim
+
+
 def _new_entry(key: str, hit: Hit, path: str) -> RecallEntry:
     return RecallEntry(
         key=key, path=path, start_line=hit.start_line, end_line=hit.end_line, snippet=""
@@ -150,6 +173,8 @@ def record_hits(
     session_kind: str = "interactive",
     dedupe_per_day: bool = False,
     grounded_signals: int = 1,
+    claim_keys: bool = False,
+    redacted: bool = False,
 ) -> tuple[Table[RecallEntry], RecordOutcome]:
     """Record ``hits`` of ``query`` on ``day`` into ``store``; see the module rules."""
     rows: dict[str, RecallEntry] = dict(store.rows)
@@ -168,13 +193,15 @@ def record_hits(
         if is_contaminated(snippet):
             skipped.append((hit, "contaminated"))
             continue
-        if redact(snippet) != snippet:
+        if holds_mask(snippet) or (not redacted and holds_secret(snippet)):
             skipped.append((hit, "sensitive"))
             continue
         claim = claim_hash(snippet)
         key = base_key(path, hit.start_line, hit.end_line)
         if signal == "grounded" or f"{key}:{claim}" in rows:
             key = f"{key}:{claim}"
+        if claim_keys or CLAIM_KEY_PREFIX + openclaw_claim_hash(snippet) in rows:
+            key, claim = _claim_keyed(rows, snippet, daily=signal == "daily") or (key, claim)
         entry = rows.get(key) or _new_entry(key, hit, path)
         if dedupe_per_day and qhash in entry.query_hashes and day in entry.recall_days:
             unchanged.append(key)

@@ -12,13 +12,22 @@ Rules:
   hidden directories (``memory/.dreams/``, ``.git``, ...) and ``node_modules``; and
   ``memory/.dreams/session-corpus/*.txt``. A symlink is followed only when it resolves inside the
   workspace (and not into the excluded folders); files over ``MAX_FILE_BYTES`` are skipped.
-  Content is decoded as UTF-8 with replacement characters and NULs dropped.
+  Content is decoded as the workspace reader decodes notes (:mod:`dreamd.engine.text.decoding`:
+  UTF-8, stray bytes as cp1252, NULs dropped); a file that is not text is indexed empty.
 - Updates are incremental and run in one transaction: a file whose (mtime_ns, size) is unchanged
   is not read; a changed one is re-hashed and re-chunked only when its sha256 differs; files that
   are gone are removed.
+- Text is redacted before it is chunked (:func:`dreamd.redaction.redact`, on the whole file,
+  lines kept): no secret or personal datum is ever written to the index. The index keeps the
+  rules it was redacted under (:func:`dreamd.redaction.rules_fingerprint`); when they change
+  (an upgrade, a new detector), the next update rebuilds it, so text the new rules would mask
+  leaves the disk, and :attr:`RecallIndex.redaction_current` tells readers that what they read
+  needs no second pass.
 - Each chunk is stored with its labels (:mod:`dreamd.recall.labels`: speaker, entities, Retain
   kind and confidence, CJK grams). ``chunks_fts`` (:mod:`dreamd.recall.schema`) is kept in sync
   here: per file on an incremental update, rebuilt in one pass when an empty index is filled.
+  Each note's part of the inverted-cone graph is kept beside its chunks, the same way
+  (:mod:`dreamd.recall.graph`).
   Searching is :mod:`dreamd.recall.search`'s job, through :meth:`RecallIndex.read`.
 - A connection is used by one thread at a time (the daemon may hand it to a worker thread,
   hence ``check_same_thread=False``).
@@ -33,12 +42,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self, TypeVar
 
+from dreamd.engine.text.decoding import decode_note
 from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import StateError
 from dreamd.layout import (
     INDEX_FILE,
     MAX_FILE_BYTES,
     MEMORY_FILE,
+    MEMORY_FILE_LOWER,
     check_workspace_folders,
     is_short_term_path,
     resolve_inside,
@@ -46,7 +57,7 @@ from dreamd.layout import (
 from dreamd.recall.analysis import stems
 from dreamd.recall.candidates import read_frequency
 from dreamd.recall.chunking import chunk_for_index
-from dreamd.recall.labels import label_chunk
+from dreamd.recall.graph import rebuild_graph_fts, remove_graph, store_graph
 from dreamd.recall.schema import (
     FTS_ADD,
     FTS_REMOVE,
@@ -57,6 +68,7 @@ from dreamd.recall.schema import (
     transaction,
 )
 from dreamd.recall.sources import CORPUS_DIR, Source, discover_sources
+from dreamd.redaction import redact, rules_fingerprint
 
 __all__ = ["SCHEMA_VERSION", "IndexStats", "RecallIndex", "kind_of"]
 
@@ -82,7 +94,7 @@ class IndexStats:
 
 def kind_of(path: str) -> str:
     """``memory``, ``corpus``, ``daily`` or ``note`` for a workspace-relative path."""
-    if path == MEMORY_FILE:
+    if path in (MEMORY_FILE, MEMORY_FILE_LOWER):
         return "memory"
     if path.startswith(f"{CORPUS_DIR}/"):
         return "corpus"
@@ -97,6 +109,9 @@ class RecallIndex:
         self.db = db
         self._conn = connection
         self._memo = _Memo(-1)
+        # True once an update has made every stored chunk redacted under the rules in force:
+        # hits read then need no second redaction (redacting twice changes nothing).
+        self.redaction_current = False
 
     @classmethod
     def open(cls, root: Path) -> RecallIndex:
@@ -191,9 +206,12 @@ class RecallIndex:
     def _sync(self, *, rebuild: bool) -> IndexStats:
         found = discover_sources(self.root)
         self._memo = _Memo(-1)
+        rules = rules_fingerprint()
         with transaction(self._conn) as conn:
-            if rebuild:
-                reset(conn)
+            stored = conn.execute("SELECT value FROM meta WHERE key = 'redaction'").fetchone()
+            if rebuild or stored is None or stored[0] != rules:
+                reset(conn)  # text redacted under other rules is redacted again, whole
+                conn.execute("INSERT INTO meta(key, value) VALUES ('redaction', ?)", (rules,))
             # Filling an empty index, FTS5 is built once at the end: much faster than per file.
             tally = _Tally(bulk=conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None)
             rows = conn.execute("SELECT path, mtime_ns, size, sha256 FROM files").fetchall()
@@ -210,7 +228,9 @@ class RecallIndex:
                 conn.execute("DELETE FROM files WHERE path = ?", (path,))
             if tally.bulk:
                 conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
+                rebuild_graph_fts(conn)
             total = int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        self.redaction_current = True
         if tally.bulk and tally.written:
             # A bulk fill leaves the whole database in the WAL; fold it back so reads are direct.
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -258,8 +278,11 @@ class _Tally:
         digest = content_hash(data)
         if old is None or old[2] != digest:
             self.changed += 1
-            text = data.decode("utf-8", errors="replace").replace("\x00", "")
-            chunks = chunk_for_index(path, text)
+            text = decode_note(data, strip_nul=True).text
+            from dreamd.recall.labels import label_chunk  # only when a file changed
+
+            redacted = redact(text) if text is not None else ""
+            chunks = chunk_for_index(path, redacted) if text is not None else []
             kind = kind_of(path)
             self.remove(conn, path)
             rows = []
@@ -283,6 +306,8 @@ class _Tally:
             conn.executemany(_INSERT, rows)
             if not self.bulk:
                 conn.execute(FTS_ADD, (path,))
+            if text is not None:  # the file's part of the graph, from the same redacted text
+                store_graph(conn, path, redacted, digest, bulk=self.bulk)
             self.written += len(chunks)
         conn.execute(
             "INSERT OR REPLACE INTO files(path, mtime_ns, size, sha256) VALUES (?, ?, ?, ?)",
@@ -295,3 +320,4 @@ class _Tally:
         if not self.bulk:
             conn.execute(FTS_REMOVE, (path,))
         conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        remove_graph(conn, path, bulk=self.bulk)

@@ -40,8 +40,10 @@ def record_search(
     origin: str = "agent",
     session_kind: str = "interactive",
     lock_timeout: float = 10.0,
+    redacted: bool = False,
 ) -> RecordOutcome:
-    """Record ``hits`` for ``query`` in the workspace at ``root``."""
+    """Record ``hits`` for ``query`` in the workspace at ``root`` (``redacted``: they were read
+    from an index redacted under the rules in force; see :func:`record_hits`)."""
     hits = [hit for hit in hits if not hit.context]
     with workspace_lock(root, timeout=lock_timeout):
         store, _ = load_table(root, RECALL_STORE)
@@ -53,6 +55,7 @@ def record_search(
             day=day_of(now, zone),
             origin=origin,
             session_kind=session_kind,
+            redacted=redacted,
         )
         kept, retired = plan_retirement(
             updated.rows,

@@ -227,13 +227,14 @@ def test_oversized_files_are_skipped(workspace: Path) -> None:
         assert index.update() == IndexStats(5, 5, 5, 0, 5, 5, TOTAL_BYTES)
 
 
-def test_bad_bytes_are_replaced_and_nul_dropped(workspace: Path) -> None:
-    """Invalid UTF-8 becomes U+FFFD and NUL characters disappear from indexed text."""
+def test_bad_bytes_are_read_as_cp1252_and_nul_dropped(workspace: Path) -> None:
+    """Stray bytes are read as cp1252 (as the sweep reads them), NULs vanish, binary is empty."""
     (workspace / "memory/bad.md").write_bytes(b"- caf\xe9 and nu\x00ll\n")
+    (workspace / "memory/blob.md").write_bytes(bytes(range(256)) * 8)
     with RecallIndex.open(workspace) as index:
         index.update()
-        assert [row for row in chunks(index) if row[0] == "memory/bad.md"] == [
-            ("memory/bad.md", 1, 1, "- caf\ufffd and null", None, "note"),
+        assert [row for row in chunks(index) if row[0] in ("memory/bad.md", "memory/blob.md")] == [
+            ("memory/bad.md", 1, 1, "- café and null", None, "note"),
         ]
 
 
