@@ -192,6 +192,7 @@ def run_recall(ctx: Context) -> int:
             entity=ctx.args.entity,
             kinds=ctx.args.kind,
         )
+        current = index.redaction_current
     if answer.hits and not ctx.args.no_record and ctx.enabled.enabled:
         from dreamd.recall.record import record_search
 
@@ -202,8 +203,18 @@ def run_recall(ctx: Context) -> int:
             now=ctx.now,
             zone=ctx.zone,
             origin=ctx.args.origin,
+            redacted=current,
         )
-    results = [{**r.as_json(), "content": redact(r.content)} for r in answer.results]
+    # Lines read from an index redacted under the rules in force are shown as stored; bank
+    # pages (a person may edit them) are redacted on the way out.
+    from_index = {(h.source, h.snippet) for h in answer.hits} if current else set()
+    results = [
+        {
+            **r.as_json(),
+            "content": r.content if (r.source, r.content) in from_index else redact(r.content),
+        }
+        for r in answer.results
+    ]
     document = {"query": ctx.args.query, "results": results}
     if ctx.json:
         print(json.dumps(document, ensure_ascii=False), flush=True)

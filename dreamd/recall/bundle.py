@@ -42,7 +42,7 @@ from dreamd.recall.search import search
 
 if TYPE_CHECKING:  # the graph's modules load when a bundle search runs, not with the CLI
     from dreamd.engine.graph.bundle import Route
-    from dreamd.engine.graph.fragments import Edge
+    from dreamd.engine.graph.edge import Edge
 
 __all__ = ["ENTRY_POOL", "FANOUT", "Routed", "bundle_search", "hybrid_search"]
 
@@ -85,7 +85,7 @@ def _entries(
 
 
 def _neighbours(conn: sqlite3.Connection) -> object:
-    from dreamd.engine.graph.fragments import Edge
+    from dreamd.engine.graph.edge import Edge
 
     def fetch(ids: Sequence[str]) -> dict[str, list[Edge]]:
         found: dict[str, list[Edge]] = {}

@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from dreamd.engine.graph.fragments import Edge
+from dreamd.engine.graph.edge import Edge
 
 __all__ = ["Route", "propagate"]
 

@@ -31,6 +31,7 @@ from pathlib import PurePosixPath
 import msgspec
 
 from dreamd.engine.bank.retain import mentions
+from dreamd.engine.graph.edge import Edge
 from dreamd.engine.graph.episodes import Episode, episodes_of
 from dreamd.engine.graph.keywords import keywords, line_keywords
 from dreamd.engine.text.concepts import STOP_WORDS
@@ -75,16 +76,6 @@ class Node(msgspec.Struct, frozen=True, array_like=True):
     layer: int
     label: str
     text: str
-
-
-class Edge(msgspec.Struct, frozen=True, array_like=True):
-    """A directed edge from the tip towards the base, with its cost and why it exists."""
-
-    src: str
-    dst: str
-    cost: float
-    reason: str
-    line: int = 0
 
 
 class EpisodeRef(msgspec.Struct, frozen=True, array_like=True):
