@@ -5,8 +5,8 @@ Corpora: ``tests/redaction_corpus.py`` (the project's first corpus), ``tests/
 redaction_corpus_fresh.py`` (written as careless note-takers and attackers write, never used to
 tune the rules) and ``tests/redaction_corpus_holdout.py`` (three batches, each written after the
 previous corpus had been measured and its misses fixed, to measure again on unseen text) and
-``tests/redaction_corpus_attacker.py`` (two batches written as an attacker would; the second
-written after the first's misses were fixed, and never tuned to).
+``tests/redaction_corpus_attacker.py`` (three batches written as an attacker would, each after
+the previous one's misses were fixed; each was first measured as it stood).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -113,6 +113,13 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
                 for s in redaction_corpus_attacker.secret_samples_second()
             ],
             [(x.family, x.text) for x in redaction_corpus_attacker.lookalikes_second()],
+        ),
+        "attacker, third batch": (
+            [
+                (s.family, s.text, s.secrets)
+                for s in redaction_corpus_attacker.secret_samples_third()
+            ],
+            [(x.family, x.text) for x in redaction_corpus_attacker.lookalikes_third()],
         ),
     }
 

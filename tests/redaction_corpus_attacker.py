@@ -237,3 +237,80 @@ def lookalikes() -> list[Lookalike]:
         ("dates", "Alice's birthday party is on 2026-03-14"),
     ]
     return [Lookalike(family, text) for family, text in texts]
+
+
+def secret_samples_third() -> list[Sample]:
+    """A third batch, written after the second was measured and its one miss fixed; as is."""
+    do = f"dop_v1_{_t(64, _HEX)}"
+    gl = f"glpat-{_t(20)}"
+    pat = f"github_pat_{_t(22)}_{_t(59)}"
+    lin = f"lin_api_{_t(40)}"
+    vault = f"hvs.{_t(24)}"
+    azure = f"{_t(3)}8Q~{_t(34, _ALNUM + '_-.~')}"
+    b64 = base64.b64encode(b"admin:S3cure-Pa55").decode()
+    return [
+        _s("prose", "the safe combination is 31-7-22", "31-7-22"),
+        _s("prose", "my garage opener code: 88213", "88213"),
+        _s("prose", "netflix login: dana.k@mail.example / Popcorn!2026", "Popcorn!2026"),
+        _s("prose", "Passwort für das WLAN: Sonnenblume#12", "Sonnenblume#12"),
+        _s("prose", "le mot de passe du routeur est Azur-Bleu-77", "Azur-Bleu-77"),
+        _s("env", f"DIGITALOCEAN_TOKEN={do}", do),
+        _s("env", f"export GITLAB_TOKEN='{gl}'", gl),
+        _s("env", f"GH_PAT: {pat}", pat),
+        _s("env", f"LINEAR_API_KEY={lin}", lin),
+        _s("env", f"VAULT_TOKEN={vault}", vault),
+        _s("env", f"AZURE_CLIENT_SECRET={azure}", azure),
+        _s("code", f'headers = {{"Authorization": "Basic {b64}"}}', b64),
+        _s("code", 'db = connect(user="app", password="Tr1cky,pass word")', "Tr1cky,pass word"),
+        _s(
+            "code",
+            "const SECRET = process.env.JWT_SECRET || 'dev-jwt-s3cret-42';",
+            "dev-jwt-s3cret-42",
+        ),
+        _s("url", "smtp://mailer:Ma1l-Pass@smtp.example.com:587", "Ma1l-Pass"),
+        _s("url", "ftp://backup:Bkp%40ss99@files.example.net/", "Bkp%40ss99"),
+        _s("cli", "mysql -u root -pR00tPass! -h db", "R00tPass!"),
+        _s("cli", "curl -u ops:Curl-Secret-1 https://ci.example.com/api", "Curl-Secret-1"),
+        _s("cli", "sshpass -p 'Ssh!Pass22' ssh pi@10.0.0.5", "Ssh!Pass22"),
+        _s("phone", "call the plumber at +44 7700 900123", "+44 7700 900123"),
+        _s("phone", "Oma: 030 12345678", "030 12345678"),
+        _s("email", "her private mail is maria.lópez@correo.es", "maria.lópez@correo.es"),
+        _s("card", "visa 4012 8888 8888 1881 exp 11/28", "4012 8888 8888 1881"),
+        _s("iban", "IBAN fr76 3000 6000 0112 3456 7890 189", "fr76 3000 6000 0112 3456 7890 189"),
+        _s("national id", "SSN: 219-09-9999", "219-09-9999"),
+        _s("date of birth", "born on 1979-08-23 in Porto", "1979-08-23"),
+        _s("postal address", "deliver to 350 Fifth Avenue, New York, NY 10118", "350 Fifth Avenue"),
+        _s("postal address", "Ich wohne in der Hauptstraße 5, 10115 Berlin", "Hauptstraße 5"),
+    ]
+
+
+def lookalikes_third() -> list[Lookalike]:
+    """Harmless lines of the third batch."""
+    texts = [
+        ("prose", "the safe is in the basement, behind the boiler"),
+        ("prose", "netflix login screen froze on the TV again"),
+        ("prose", "Das WLAN im Büro ist heute langsam"),
+        ("prose", "le mot de passe doit changer tous les 90 jours"),
+        ("code", "password = getpass.getpass()"),
+        ("code", 'token_url = "https://auth.example.com/oauth/token"'),
+        ("code", "const SECRET_HEADER = 'X-Signature';"),
+        ("code", "for key, value in settings.items(): print(key)"),
+        ("cli", "mysql -u root -p -h db"),
+        ("cli", "curl -s https://ci.example.com/api/health"),
+        ("cli", "ssh -p 2222 pi@10.0.0.5"),
+        ("counts", "we served 4012 requests in 8888 ms"),
+        ("counts", "born-on date labels print at 300 dpi"),
+        ("ids", "run 219-09-9999 of the nightly batch is cached"),
+        ("ids", "the git tag is v2026.11.30"),
+        ("ids", "md5 9e107d9d372bb6826bd81d3542a419d6"),
+        ("numbers", "Fifth Avenue parade was moved to noon"),
+        ("numbers", "temperatures of -3 to 5 degrees"),
+        ("places", "Hauptstraße is closed for the market"),
+        ("places", "we flew from Porto to Berlin"),
+        ("dates", "the sprint runs 2026-11-23 to 2026-12-04"),
+        ("references", "rotate the GITLAB_TOKEN every quarter"),
+        ("references", "AZURE_CLIENT_SECRET comes from the key vault"),
+        ("references", "see RFC 7617 for Basic auth"),
+        ("network", "SMTP on port 587 needs STARTTLS"),
+    ]
+    return [Lookalike(family, text) for family, text in texts]

@@ -63,6 +63,9 @@ def test_prose_of_list_words_is_not_a_phrase() -> None:
         ('password = os.environ.get("DB_PW", "fallbackPw123!")', "fallbackPw123!"),
         ('const k = process.env.API_KEY ?? "abcd1234efgh"', "abcd1234efgh"),
         ("psql -W ${DB_PASSWORD:-s3cretXY}", "s3cretXY"),
+        ("the safe combination is 31-7-22", "31-7-22"),
+        ("my garage opener code: 88213", "88213"),
+        ("SSN: 219-09-9999", "219-09-9999"),  # never issued, but named: still an SSN
     ],
 )
 def test_jotted_credentials_are_masked(text: str, secret: str) -> None:
@@ -81,6 +84,9 @@ def test_jotted_credentials_are_masked(text: str, secret: str) -> None:
         'host = os.getenv("DB_HOST", "localhost")',
         'os.getenv("DB_PASSWORD", "changeme")',
         "${PORT:-8080}",
+        "run 219-09-9999 of the nightly batch is cached",
+        "error code: 500 on the gate",
+        "combination of 3-4-5 triangles",
     ],
 )
 def test_their_lookalikes_stay(text: str) -> None:

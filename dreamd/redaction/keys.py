@@ -268,7 +268,7 @@ _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_]\w*)+")
 _EXPRESSION = re.compile(r"[A-Za-z_][\w.]*[(\[]")
 _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
-_PIN_VALUE = re.compile(r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{2}(?:-\d{2}){2,3}")
+_PIN_VALUE = re.compile(r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$")
 _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
@@ -427,13 +427,14 @@ def _list_values(text: str, pos: int, pattern: str) -> list[tuple[int, int]]:
 
 
 def _qualified(low: str, start: int, end: int, head: str) -> bool:
-    """A bare ``code`` is a PIN's only after a door word or before a preposition (``door
-    code``, ``code du portail``); a ``combination``, after a lock word."""
-    previous = low[max(0, start - 16) : start].replace("-", " ").split()[-1:]
+    """A bare ``code`` is a PIN's only after a door word (one of the two words before it:
+    ``garage opener code``) or before a preposition (``code du portail``); a
+    ``combination``, after a lock word."""
+    previous = low[max(0, start - 24) : start].replace("-", " ").split()[-2:]
     if head == "combination":
-        return bool(previous) and previous[0] in _LOCKS
+        return any(word in _LOCKS for word in previous)
     following = low[end : end + 8].split()[:1]
-    return bool(previous and previous[0] in _DOORS) or bool(
+    return any(word in _DOORS for word in previous) or bool(
         following and following[0] in _PREPOSITIONS
     )
 

@@ -165,8 +165,10 @@ def _national_ids(text: str, spans: list[tuple[int, int]]) -> list[Finding]:
                     ok = True  # the id's name and its shape: a wrong check digit is still it
                 elif not modules:
                     ok = _nino_ok(value)
-                else:
-                    ok = any(_validator(m)(value) for m in modules)
+                else:  # a number the id's name announces is that id, issued or not
+                    ok = any(_validator(m)(value) for m in modules) or bool(
+                        names and _named_before(text, match.start(), names)
+                    )
                 if ok:
                     found.append(Finding("national-id", match.start(), match.end()))
     return found
