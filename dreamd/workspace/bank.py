@@ -18,7 +18,7 @@ from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import WorkspaceError
 from dreamd.layout import BANK_DIR, BANK_LEDGER, MAX_FILE_BYTES, resolve_inside
 
-__all__ = ["read_bank_file", "read_ledger", "read_pages"]
+__all__ = ["markdown_files", "read_bank_file", "read_ledger", "read_pages"]
 
 
 def read_bank_file(root: Path, relpath: str) -> TextFile:
@@ -34,7 +34,8 @@ def read_bank_file(root: Path, relpath: str) -> TextFile:
     return TextFile(relpath, text, content_hash(data), "\ufffd" not in text)
 
 
-def _markdown(root: Path, folder: str) -> list[str]:
+def markdown_files(root: Path, folder: str) -> list[str]:
+    """The ``*.md`` regular files of ``folder`` (16 MiB at most), as workspace paths, sorted."""
     try:
         entries = sorted(os.scandir(root / folder), key=lambda entry: entry.name)
     except OSError:
@@ -56,10 +57,10 @@ def read_pages(root: Path) -> dict[str, TextFile]:
     top = root / BANK_DIR
     if not top.is_dir() or top.is_symlink():
         return {}
-    paths = _markdown(root, BANK_DIR)
+    paths = markdown_files(root, BANK_DIR)
     entities = top / "entities"
     if entities.is_dir() and not entities.is_symlink():
-        paths += _markdown(root, f"{BANK_DIR}/entities")
+        paths += markdown_files(root, f"{BANK_DIR}/entities")
     return {path: read_bank_file(root, path) for path in paths}
 
 

@@ -10,9 +10,7 @@ report and ``memory/dream-log.md``, whose digests the writer checks. Reading nev
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from collections.abc import Mapping
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -31,7 +29,7 @@ from dreamd.layout import (
     PATTERNS_DIR,
     TOPICS_DIR,
 )
-from dreamd.workspace.bank import read_bank_file
+from dreamd.workspace.bank import markdown_files, read_bank_file
 
 __all__ = ["LEARNINGS_FILES", "read_dreamwork", "read_pages", "read_report"]
 
@@ -43,21 +41,7 @@ def read_pages(root: Path, folder: str) -> dict[str, TextFile]:
     folder is a symbolic link (the writer refuses to write through one, too)."""
     if (root / folder).is_symlink():
         return {}
-    try:
-        entries = sorted(os.scandir(root / folder), key=lambda entry: entry.name)
-    except OSError:
-        return {}
-    found = {}
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        regular = stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES
-        if entry.name.endswith(".md") and regular:
-            path = f"{folder}/{entry.name}"
-            found[path] = read_bank_file(root, path)
-    return found
+    return {path: read_bank_file(root, path) for path in markdown_files(root, folder)}
 
 
 def read_dreamwork(
@@ -109,9 +93,11 @@ def read_report(root: Path, day: str | None = None) -> TextFile | None:
     if day is not None:
         found = read_bank_file(root, f"{DREAM_REPORTS_DIR}/{day}.md")
         return found if found.exists else None
-    names = sorted(
+    if (root / DREAM_REPORTS_DIR).is_symlink():
+        return None
+    names = [
         name
-        for name in read_pages(root, DREAM_REPORTS_DIR)
+        for name in markdown_files(root, DREAM_REPORTS_DIR)
         if re.fullmatch(rf"{DREAM_REPORTS_DIR}/\d{{4}}-\d{{2}}-\d{{2}}\.md", name)
-    )
-    return read_bank_file(root, names[-1]) if names else None
+    ]
+    return read_bank_file(root, names[-1]) if names else None  # listed in name order
