@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from dreamd.cli.context import Context
 from dreamd.clock import long_date
@@ -31,6 +31,8 @@ from dreamd.runs.sweep import run_planned
 from dreamd.workspace.backups import list_backups, read_backup
 
 __all__ = ["register"]
+
+_Planned = TypeVar("_Planned", ForgetPlan, RevertPlan)
 
 
 def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -72,8 +74,15 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
     revert.set_defaults(handler=run_revert)
 
 
-def _apply(ctx: Context, planner: Callable[[Snapshot], SweepPlan]) -> tuple[str, ...]:
-    """Run ``planner`` under the lock and write its plan; the files it changed."""
+def _apply(ctx: Context, plan_of: Callable[..., _Planned]) -> tuple[_Planned, tuple[str, ...]]:
+    """Plan again under the lock from a fresh read (``--force`` as given) and write it: the
+    plan carried out and the files it changed."""
+    planned: list[_Planned] = []
+
+    def planner(fresh: Snapshot) -> SweepPlan:
+        planned.append(plan_of(fresh, force=ctx.args.force))
+        return planned[-1].plan
+
     workspace = ctx.workspace(ctx.args.agent)
     outcome = run_planned(
         workspace.root,
@@ -85,7 +94,7 @@ def _apply(ctx: Context, planner: Callable[[Snapshot], SweepPlan]) -> tuple[str,
     )
     if outcome.error:
         raise DreamdError(outcome.error)
-    return outcome.changed
+    return planned[-1], outcome.changed
 
 
 def _newest_backup(ctx: Context) -> str | None:
@@ -125,14 +134,7 @@ def run_forget(ctx: Context) -> int:
     diff = memory_diff(snapshot.memory.text, preview.memory_text)
     changed: tuple[str, ...] = ()
     if args.apply:
-        planned: list[ForgetPlan] = []
-
-        def planner(fresh: Snapshot) -> SweepPlan:
-            planned.append(plan_of(fresh, force=args.force))
-            return planned[-1].plan
-
-        changed = _apply(ctx, planner)
-        preview = planned[-1]
+        preview, changed = _apply(ctx, plan_of)
     entry = preview.entry
     backup = _newest_backup(ctx) if changed else None
     refused = (
@@ -213,14 +215,7 @@ def run_revert(ctx: Context) -> int:
     diff = memory_diff(snapshot.memory.text, text)
     changed: tuple[str, ...] = ()
     if args.apply:
-        planned: list[RevertPlan] = []
-
-        def planner(fresh: Snapshot) -> SweepPlan:
-            planned.append(plan_of(fresh, force=args.force))
-            return planned[-1].plan
-
-        changed = _apply(ctx, planner)
-        preview = planned[-1]
+        preview, changed = _apply(ctx, plan_of)
     backup = _newest_backup(ctx) if changed else None
     document = {
         "workspaceDir": str(snapshot.root),
