@@ -52,3 +52,16 @@ def write(root: Path, relpath: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def stored_rows(root: Path) -> dict[str, Any]:
+    """The recall store's rows as JSON objects, as dreamd reads the store: the searches still
+    pending (:mod:`dreamd.store.pending`) replayed."""
+    import json
+
+    from dreamd.engine.state import RECALL_STORE
+    from dreamd.store.statefiles import load_table
+
+    store, _ = load_table(root, RECALL_STORE, readonly=True)
+    entries: dict[str, Any] = json.loads(RECALL_STORE.encode(store))["entries"]
+    return entries

@@ -38,17 +38,11 @@ from msgspec.structs import replace
 
 from dreamd.clock import format_instant, parse_day
 from dreamd.engine.hits import Hit
+from dreamd.engine.recordable import PendingSearch, skip_reason
 from dreamd.engine.state import Provenance, RecallEntry, Table
 from dreamd.engine.text.concepts import concept_tags
-from dreamd.engine.text.contamination import is_contaminated
 from dreamd.engine.text.snippets import cap, claim_hash, openclaw_claim_hash, query_hash
-from dreamd.layout import (
-    SESSION_CORPUS_DIR,
-    daily_note_day,
-    is_short_term_path,
-    normalize_relpath,
-)
-from dreamd.redaction import holds_mask, holds_secret
+from dreamd.layout import SESSION_CORPUS_DIR, daily_note_day, normalize_relpath
 
 __all__ = [
     "MAX_QUERY_HASHES",
@@ -58,6 +52,7 @@ __all__ = [
     "Signal",
     "base_key",
     "record_hits",
+    "replay_pending",
     "synthetic_query_hashes",
     "trim_store",
     "user_query_hashes",
@@ -175,27 +170,24 @@ def record_hits(
     grounded_signals: int = 1,
     claim_keys: bool = False,
     redacted: bool = False,
+    query_digest: str | None = None,
+    limit: int | None = MAX_STORE_ENTRIES,
 ) -> tuple[Table[RecallEntry], RecordOutcome]:
-    """Record ``hits`` of ``query`` on ``day`` into ``store``; see the module rules."""
+    """Record ``hits`` of ``query`` (or of the query whose hash is ``query_digest``) on ``day``
+    into ``store``; see the module rules. ``limit=None`` leaves the row cap to whoever saves."""
     rows: dict[str, RecallEntry] = dict(store.rows)
-    qhash = query_hash(query)
+    qhash = query_digest or query_hash(query)
     stamp = format_instant(now)
     counts_queries = signal != "daily" and session_kind == "interactive"
     recorded: list[str] = []
     unchanged: list[str] = []
     skipped: list[tuple[Hit, str]] = []
     for hit in hits:
-        path = normalize_relpath(hit.path)
-        if not is_short_term_path(path):
-            skipped.append((hit, "non-short-term-memory-path"))
+        reason = skip_reason(hit.path, hit.snippet, redacted=redacted)
+        if reason is not None:
+            skipped.append((hit, reason))
             continue
-        snippet = cap(hit.snippet)
-        if is_contaminated(snippet):
-            skipped.append((hit, "contaminated"))
-            continue
-        if holds_mask(snippet) or (not redacted and holds_secret(snippet)):
-            skipped.append((hit, "sensitive"))
-            continue
+        path, snippet = normalize_relpath(hit.path), cap(hit.snippet)
         claim = claim_hash(snippet)
         key = base_key(path, hit.start_line, hit.end_line)
         if signal == "grounded" or f"{key}:{claim}" in rows:
@@ -230,11 +222,32 @@ def record_hits(
             provenance=_provenance(entry.provenance, hit_origin, session_kind, now),
         )
         recorded.append(key)
-    kept, dropped = trim_store(rows)
+    kept, dropped = trim_store(rows) if limit is not None else (rows, ())
     table = store.with_rows(kept, updated_at=stamp if recorded else store.updated_at)
     evicted = tuple(rows[key] for key in dropped)
     outcome = RecordOutcome(tuple(recorded), tuple(unchanged), tuple(skipped), dropped, evicted)
     return table, outcome
+
+
+def replay_pending(
+    store: Table[RecallEntry], searches: Iterable[PendingSearch]
+) -> Table[RecallEntry]:
+    """``store`` with the searches recorded ahead of it applied in order, as each would have
+    recorded itself; the row cap is left to whoever saves (it retires what is over)."""
+    for each in searches:
+        store, _ = record_hits(
+            store,
+            each.hits,
+            query="",
+            query_digest=each.query_digest,
+            now=each.now,
+            day=each.day,
+            origin=each.origin,
+            session_kind=each.session_kind,
+            redacted=each.redacted,
+            limit=None,
+        )
+    return store
 
 
 def _keep_order(entry: RecallEntry) -> tuple[str, int, float, float, str, str]:

@@ -1,12 +1,16 @@
 """Recording a search's hits as recall traces on disk (the shell around ``traces``).
 
-Under the workspace lock: read the store, record, write it back atomically, and append
-``memory.recall.recorded`` / ``memory.recall.skipped`` events. Events carry the query's hash,
-never its text, so nothing a person typed into a search is stored in the clear. A *context* hit
-(a line holding no query term, shown for its neighbours) is not a recall and is not recorded.
+A search appends what it recorded to the pending file (:mod:`dreamd.store.pending`) under the
+workspace lock, with ``memory.recall.recorded`` / ``memory.recall.skipped`` events, and the
+recall store replays it when next read: the store is not rewritten on every turn. Events carry
+the query's hash, never its text, so nothing a person typed into a search is stored in the
+clear. A *context* hit (a line holding no query term, shown for its neighbours) is not a recall
+and is not recorded; a hit :func:`~dreamd.engine.recordable.skip_reason` refuses is skipped.
 
-Rows leaving the store — stale ones, and those the 512-row cap evicts — are appended to the
-long-term layer first (:mod:`dreamd.recall.longterm`), then the store is saved without them.
+Once the pending file passes :data:`~dreamd.store.pending.FOLD_BYTES` the recording process
+replays it into the store and saves that, under the same lock: rows leaving the store (stale
+ones, and those over the 512-row cap) are appended to the long-term layer first
+(:mod:`dreamd.recall.longterm`), then the store is saved without them.
 """
 
 from __future__ import annotations
@@ -14,20 +18,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import NamedTuple
 
 from dreamd.clock import day_of, format_instant
 from dreamd.engine.hits import Hit
-from dreamd.engine.retirement import plan_retirement
-from dreamd.engine.state import RECALL_STORE
+from dreamd.engine.recordable import skip_reason
 from dreamd.engine.text.snippets import query_hash
-from dreamd.engine.traces import RecordOutcome, record_hits
 from dreamd.store.events import append_events
 from dreamd.store.lock import workspace_lock
-from dreamd.store.longterm import append_longterm
-from dreamd.store.statefiles import load_table
-from dreamd.store.writer import save_table
+from dreamd.store.pending import FOLD_BYTES, append_pending, encode_search
 
-__all__ = ["record_search"]
+__all__ = ["Recorded", "fold_pending", "record_search"]
+
+
+class Recorded(NamedTuple):
+    """What recording one search did: the hits recorded, and those skipped with the reason."""
+
+    recorded: tuple[Hit, ...]
+    skipped: tuple[tuple[Hit, str], ...]
 
 
 def record_search(
@@ -41,62 +49,75 @@ def record_search(
     session_kind: str = "interactive",
     lock_timeout: float = 10.0,
     redacted: bool = False,
-) -> RecordOutcome:
+) -> Recorded:
     """Record ``hits`` for ``query`` in the workspace at ``root`` (``redacted``: they were read
-    from an index redacted under the rules in force; see :func:`record_hits`)."""
-    hits = [hit for hit in hits if not hit.context]
-    with workspace_lock(root, timeout=lock_timeout):
-        store, _ = load_table(root, RECALL_STORE)
-        updated, outcome = record_hits(
-            store,
-            hits,
-            query=query,
-            now=now,
-            day=day_of(now, zone),
-            origin=origin,
-            session_kind=session_kind,
-            redacted=redacted,
-        )
-        kept, retired = plan_retirement(
-            updated.rows,
-            now=now,
-            extras={**store.extras, **updated.extras},  # evicted rows' extras are only in store
-            evicted=outcome.evicted,
-        )
-        append_longterm(root, retired)
-        if outcome.recorded or retired:
-            save_table(root, RECALL_STORE, updated.with_rows(kept, updated_at=updated.updated_at))
-        stamp = format_instant(now)
-        recorded = [hit for hit in hits if not any(hit is s for s, _ in outcome.skipped)]
-        events = []
-        if recorded:
-            events.append(
-                {
-                    "type": "memory.recall.recorded",
-                    "timestamp": stamp,
-                    "queryHash": query_hash(query),
-                    "origin": origin,
-                    "sessionKind": session_kind,
-                    "resultCount": len(recorded),
-                    "results": [
-                        {
-                            "path": h.path,
-                            "startLine": h.start_line,
-                            "endLine": h.end_line,
-                            "score": h.score,
-                        }
-                        for h in recorded
-                    ],
-                }
-            )
-        events += [
+    from an index redacted under the rules in force; see :func:`skip_reason`)."""
+    recorded: list[Hit] = []
+    skipped: list[tuple[Hit, str]] = []
+    for hit in hits:
+        if hit.context:
+            continue
+        reason = skip_reason(hit.path, hit.snippet, redacted=redacted)
+        if reason is None:
+            recorded.append(hit)
+        else:
+            skipped.append((hit, reason))
+    stamp, digest = format_instant(now), query_hash(query)
+    events = []
+    if recorded:
+        events.append(
             {
-                "type": "memory.recall.skipped",
+                "type": "memory.recall.recorded",
                 "timestamp": stamp,
-                "path": hit.path,
-                "reason": reason,
+                "queryHash": digest,
+                "origin": origin,
+                "sessionKind": session_kind,
+                "resultCount": len(recorded),
+                "results": [
+                    {
+                        "path": h.path,
+                        "startLine": h.start_line,
+                        "endLine": h.end_line,
+                        "score": h.score,
+                    }
+                    for h in recorded
+                ],
             }
-            for hit, reason in outcome.skipped
-        ]
+        )
+    events += [
+        {"type": "memory.recall.skipped", "timestamp": stamp, "path": hit.path, "reason": reason}
+        for hit, reason in skipped
+    ]
+    with workspace_lock(root, timeout=lock_timeout):
+        size = 0
+        if recorded:
+            line = encode_search(
+                recorded,
+                timestamp=stamp,
+                day=day_of(now, zone),
+                query_digest=digest,
+                origin=origin,
+                session_kind=session_kind,
+                redacted=redacted,
+            )
+            size = append_pending(root, line)
         append_events(root, events)
-    return outcome
+        if size > FOLD_BYTES:
+            fold_pending(root, now=now)
+    return Recorded(tuple(recorded), tuple(skipped))
+
+
+def fold_pending(root: Path, *, now: datetime) -> None:
+    """Replay the pending searches into the recall store and save it (caller holds the lock),
+    retiring stale rows and those over the cap to the long-term layer first."""
+    from dreamd.engine.retirement import plan_retirement
+    from dreamd.engine.state import RECALL_STORE
+    from dreamd.store.longterm import append_longterm
+    from dreamd.store.statefiles import load_table
+    from dreamd.store.writer import save_store
+
+    store, _ = load_table(root, RECALL_STORE)
+    kept, retired = plan_retirement(store.rows, now=now, extras=store.extras)
+    append_longterm(root, retired)
+    updated_at = format_instant(now) if retired else store.updated_at
+    save_store(root, store.with_rows(kept, updated_at=updated_at))

@@ -6,12 +6,11 @@ planted there is refused, not followed) and fsync. Reading skips malformed lines
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
-
-import msgspec
 
 from dreamd.errors import StateError
 from dreamd.layout import STATE_DIR
@@ -21,9 +20,21 @@ __all__ = ["EVENTS_FILE", "append_events", "read_events"]
 EVENTS_FILE = f"{STATE_DIR}/events.jsonl"
 
 
+def _builtins(value: Any) -> Any:
+    import msgspec  # a struct inside an event: rare, and not worth importing on every search
+
+    return msgspec.to_builtins(value)
+
+
+def _line(event: Mapping[str, Any]) -> bytes:
+    """One event as a compact JSON line (stdlib ``json``: recording a search stays light)."""
+    text = json.dumps(dict(event), ensure_ascii=False, separators=(",", ":"), default=_builtins)
+    return text.encode() + b"\n"
+
+
 def append_events(root: Path, events: Iterable[Mapping[str, Any]]) -> int:
     """Append ``events`` to the workspace's log; returns how many were written."""
-    lines = b"".join(msgspec.json.encode(dict(event)) + b"\n" for event in events)
+    lines = b"".join(_line(event) for event in events)
     if not lines:
         return 0
     path = root / EVENTS_FILE
@@ -57,8 +68,8 @@ def read_events(root: Path, *, tail_bytes: int | None = None) -> Iterator[dict[s
         lines = lines[1:]  # the first line may be cut
     for line in lines:
         try:
-            event = msgspec.json.decode(line)
-        except (msgspec.DecodeError, RecursionError):
+            event = json.loads(line)
+        except (ValueError, RecursionError):
             continue
         if isinstance(event, dict):
             yield event

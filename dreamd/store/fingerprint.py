@@ -64,6 +64,7 @@ from dreamd.layout import (
     STATE_DIR,
     report_path,
 )
+from dreamd.store.pending import PENDING_FILE
 from dreamd.store.writer import write_atomic
 
 __all__ = [
@@ -188,7 +189,7 @@ def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[st
     owned = [MEMORY_FILE, MEMORY_FILE_LOWER, DREAMS_FILE, DREAMS_FILE_LOWER, BANK_LEDGER]
     owned += [GRAPH_LEDGER, DREAM_LOG, f"{DREAM_REPORTS_DIR}/{today}.md"]
     owned += [f"{GRAPH_DIR}/{name}.json" for name in GRAPH_EXPORTS]
-    owned += [f"{STATE_DIR}/{fmt.name}" for fmt in _TABLES]
+    owned += [f"{STATE_DIR}/{fmt.name}" for fmt in _TABLES] + [PENDING_FILE]
     owned += [report_path(phase, today) for phase in ("light", "rem", "deep")]
     for relpath in owned:
         try:

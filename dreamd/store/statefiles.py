@@ -11,14 +11,16 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
+from typing import cast
 
 import msgspec
 
-from dreamd.engine.state import RowT, Table, TableFormat
+from dreamd.engine.state import RECALL_STORE, RecallEntry, RowT, Table, TableFormat
 from dreamd.errors import StateError
 from dreamd.layout import STATE_DIR
+from dreamd.store.pending import APPLIED, read_pending, unapplied
 
-__all__ = ["load_table", "state_path"]
+__all__ = ["load_table", "state_path", "with_pending"]
 
 
 def state_path(root: Path, fmt: TableFormat[RowT]) -> Path:
@@ -41,8 +43,30 @@ def load_table(
 ) -> tuple[Table[RowT], list[str]]:
     """The table stored in ``root`` (empty when absent) and warnings about what was set aside.
 
-    ``readonly`` (status, previews) reports problems without setting anything aside.
+    ``readonly`` (status, previews) reports problems without setting anything aside. The recall
+    store comes with the searches recorded ahead of it replayed (:mod:`dreamd.store.pending`).
     """
+    table, issues = _read(root, fmt, readonly=readonly)
+    if fmt is not RECALL_STORE:
+        return table, issues
+    store, pending_issues = with_pending(root, cast(Table[RecallEntry], table))
+    return cast(Table[RowT], store), issues + pending_issues
+
+
+def with_pending(root: Path, store: Table[RecallEntry]) -> tuple[Table[RecallEntry], list[str]]:
+    """``store`` with the searches recorded ahead of it replayed (and what was unreadable)."""
+    searches, issues = read_pending(root)
+    todo = unapplied(searches, store.top)
+    if not todo:
+        return store, issues
+    from dreamd.engine.traces import replay_pending
+
+    replayed = replay_pending(store, todo)
+    top = {**replayed.top, APPLIED: todo[-1].id}
+    return Table(replayed.rows, replayed.updated_at, replayed.version, replayed.extras, top), issues
+
+
+def _read(root: Path, fmt: TableFormat[RowT], *, readonly: bool) -> tuple[Table[RowT], list[str]]:
     path = state_path(root, fmt)
     if path.is_symlink():
         raise StateError(f"{path} is a symlink; refusing to use it as state")

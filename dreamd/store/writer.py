@@ -28,12 +28,15 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 
+from dreamd.clock import format_instant
+from dreamd.engine.retirement import Retired
 from dreamd.engine.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
@@ -41,11 +44,13 @@ from dreamd.engine.state import (
     SESSION_CHECKPOINTS,
     SESSION_SEEN,
     DailyCheckpoint,
+    RecallEntry,
     RowT,
     Table,
     TableFormat,
 )
 from dreamd.engine.text.snippets import content_hash
+from dreamd.engine.traces import trim_store
 from dreamd.errors import ConflictError, StateError, UnsafePathError, WorkspaceError
 from dreamd.layout import (
     BACKUP_DIR,
@@ -56,12 +61,21 @@ from dreamd.layout import (
 )
 from dreamd.store.events import append_events
 from dreamd.store.longterm import append_longterm
+from dreamd.store.pending import discard_applied
 from dreamd.store.statefiles import state_path
 
 if TYPE_CHECKING:  # types only: recording a search must not import every planner
     from dreamd.engine.plan import FileWrite, SweepPlan
 
-__all__ = ["ApplyResult", "apply_plan", "current_digest", "save_table", "write_atomic"]
+__all__ = [
+    "ApplyResult",
+    "apply_plan",
+    "capped",
+    "current_digest",
+    "save_store",
+    "save_table",
+    "write_atomic",
+]
 
 BACKUPS_KEPT = 8
 STALE_TEMP_SECONDS = 600
@@ -165,6 +179,31 @@ def save_table(
     return True
 
 
+def save_store(
+    root: Path,
+    store: Table[RecallEntry],
+    *,
+    before_rename: Callable[[], object] | None = None,
+) -> bool:
+    """Save the recall store, then drop the searches recorded ahead that it now holds
+    (:mod:`dreamd.store.pending`); returns whether the store's file changed."""
+    wrote = save_table(root, RECALL_STORE, store, before_rename=before_rename)
+    discard_applied(root, store.top)
+    return wrote
+
+
+def capped(store: Table[RecallEntry], stamp: str) -> tuple[Table[RecallEntry], tuple[Retired, ...]]:
+    """``store`` within the row cap, and the rows over it, retired (``evicted``) at ``stamp``:
+    searches replayed from the pending file may have taken it past the cap."""
+    kept, dropped = trim_store(store.rows)
+    if not dropped:
+        return store, ()
+    retired = tuple(
+        Retired(store.rows[key], stamp, "evicted", store.extras.get(key, {})) for key in dropped
+    )
+    return store.with_rows(kept, updated_at=store.updated_at), retired
+
+
 @dataclass(frozen=True)
 class ApplyResult:
     """What applying a plan changed."""
@@ -254,11 +293,15 @@ def apply_plan(
         if write.kind == "note" and daily is not None and checkpoint_notes:
             daily = _follow_own_write(daily, write.path, before, target.stat())
     saved = []
-    if plan.retired:  # before the store drops them: a crash here duplicates, never loses
+    store, retired = plan.store, plan.retired
+    if store is not None:
+        store, over = capped(store, store.updated_at or format_instant(datetime.now(UTC)))
+        retired += over
+    if retired:  # before the store drops them: a crash here duplicates, never loses
         guard()
-        append_longterm(root, plan.retired)
+        append_longterm(root, retired)
     save = partial(save_table, root, before_rename=guard)
-    if plan.store is not None and save(RECALL_STORE, plan.store):
+    if store is not None and save_store(root, store, before_rename=guard):
         saved.append(RECALL_STORE.name)
     if plan.signals is not None and save(PHASE_SIGNALS, plan.signals):
         saved.append(PHASE_SIGNALS.name)

@@ -18,6 +18,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from dreamd.engine.merge import MergeReport, merge_imported
 from dreamd.engine.state import (
@@ -36,7 +37,7 @@ from dreamd.engine.state import (
     TableFormat,
 )
 from dreamd.layout import STATE_DIR
-from dreamd.store.statefiles import load_table, state_path
+from dreamd.store.statefiles import load_table, state_path, with_pending
 from dreamd.workspace.openclaw_state import find_state_databases, read_openclaw_state
 
 __all__ = ["MIGRATED", "LoadedState", "load_state"]
@@ -74,9 +75,15 @@ def _load(
         return table
     renamed = dataclasses.replace(fmt, name=fmt.name + MIGRATED)
     if not state_path(root, renamed).is_file():
-        return fmt.empty()
+        table, issues = load_table(root, fmt, readonly=readonly)  # none yet: searches ahead
+        warnings += issues
+        return table
     table, issues = load_table(root, renamed, readonly=True)  # OpenClaw's file: never moved
     warnings += issues
+    if fmt is RECALL_STORE:
+        store, issues = with_pending(root, cast(Table[RecallEntry], table))
+        table = cast(Table[RowT], store)
+        warnings += issues
     sources.append(
         f"{STATE_DIR}/{renamed.name} ({len(table.rows)} row(s); renamed by OpenClaw, read back)"
     )

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dreamd.cli.main import main
+from tests.builders import stored_rows
 
 GOLDEN = Path(__file__).parents[1] / "fixtures" / "openclaw-golden"
 AT = "2026-11-29T12:00:00Z"
@@ -129,13 +130,11 @@ def test_search_json_and_recording(tmp_path: Path, capsys: pytest.CaptureFixture
             "why": {"lexical": 1.0, "note": 1.0, "recency": 0.989},
         }
     ]
-    store = json.loads((root / "memory/.dreams/short-term-recall.json").read_text())
-    assert store["entries"]["memory:memory/2026-11-28.md:3:3"]["recallCount"] == 1
+    assert stored_rows(root)["memory:memory/2026-11-28.md:3:3"]["recallCount"] == 1
     run_json(
         capsys, "--workspace", str(root), "--now", AT, "memory", "search", "--no-record", "billing"
     )
-    store = json.loads((root / "memory/.dreams/short-term-recall.json").read_text())
-    assert store["entries"]["memory:memory/2026-11-28.md:3:3"]["recallCount"] == 1
+    assert stored_rows(root)["memory:memory/2026-11-28.md:3:3"]["recallCount"] == 1
 
 
 def test_search_filters_by_entity_kind_and_days(

@@ -13,8 +13,10 @@ from dreamd.engine.hits import Hit
 from dreamd.engine.retirement import Retired, decode_lines, encode_lines, plan_retirement
 from dreamd.engine.state import RECALL_STORE
 from dreamd.recall.longterm import consolidation_query, query_longterm, recall_for_consolidation
-from dreamd.recall.record import record_search
+from dreamd.recall.record import fold_pending, record_search
+from dreamd.store.lock import workspace_lock
 from dreamd.store.longterm import LONGTERM_FILE, append_longterm, read_longterm
+from dreamd.store.pending import PENDING_FILE
 from dreamd.store.statefiles import load_table
 from dreamd.store.writer import save_table
 from tests.builders import NOW, entry, table, write
@@ -78,16 +80,23 @@ def test_append_is_safe_after_a_torn_tail(tmp_path: Path) -> None:
     assert read_longterm(tmp_path / "nowhere") == ({}, [])
 
 
-def test_recording_moves_stale_rows_to_the_long_term_file(tmp_path: Path) -> None:
-    """A recorded search retires stale rows: they leave the store and land in longterm.jsonl."""
+def test_folding_recorded_searches_moves_stale_rows_to_the_long_term_file(tmp_path: Path) -> None:
+    """Saving the recorded searches into the store retires stale rows: they leave the store
+    and land in longterm.jsonl; the pending file is gone once the store holds its searches."""
     stale = entry(path="memory/2026-09-30.md", recall_count=1, last_recalled_at=OLD)
     save_table(tmp_path, RECALL_STORE, table([stale]))
     hit = Hit("memory/2026-11-28.md", 3, 3, "- The billing service runs on Postgres 16.", 0.9)
     record_search(tmp_path, "billing", [hit], now=NOW, zone=NOW.tzinfo)  # type: ignore[arg-type]
+    assert (tmp_path / PENDING_FILE).exists()
+    assert read_longterm(tmp_path) == ({}, [])  # the store is not rewritten on every search
+    with workspace_lock(tmp_path):
+        fold_pending(tmp_path, now=NOW)
     store, _ = load_table(tmp_path, RECALL_STORE)
     assert list(store.rows) == ["memory:memory/2026-11-28.md:3:3"]
+    assert store.rows["memory:memory/2026-11-28.md:3:3"].recall_count == 1
     rows, _ = read_longterm(tmp_path)
     assert rows == {stale.key: Retired(stale, STAMP, "stale")}
+    assert not (tmp_path / PENDING_FILE).exists()
 
 
 def test_context_hits_are_not_recorded(tmp_path: Path) -> None:

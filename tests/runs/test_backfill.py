@@ -31,9 +31,11 @@ from dreamd.engine.phases.deep import Thresholds, rank
 from dreamd.engine.phases.diary import add_entry, diary_entries, render_entry
 from dreamd.engine.phases.reports import deep_body
 from dreamd.engine.state import RECALL_STORE, PhaseSignal, Table
+from dreamd.recall.record import fold_pending
 from dreamd.runs.backfill import find_sources
 from dreamd.runs.progress import Progress
 from dreamd.store.fingerprint import FINGERPRINT_FILE
+from dreamd.store.lock import workspace_lock
 from dreamd.store.writer import save_table
 from tests.builders import entry, table, write
 
@@ -537,6 +539,8 @@ def test_backfill_then_rollback_restores_dreams_and_store_exactly(
     year_of_notes(tmp_path, days=40)
     run_json(capsys, tmp_path, "sweep")
     run_json(capsys, tmp_path, "memory", "search", "billing service pages")
+    with workspace_lock(tmp_path):  # the search's traces saved into the store, as a sweep would
+        fold_pending(tmp_path, now=NOW)
     before = tree(tmp_path)
     staged = run_json(
         capsys,

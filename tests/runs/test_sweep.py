@@ -187,10 +187,12 @@ def test_snapshot_skips_huge_notes(workspace: Path) -> None:
 def test_stale_rows_move_to_the_long_term_layer(workspace: Path) -> None:
     """A row last recalled over 30 days ago with few recalls leaves the store for longterm.jsonl."""
     from dreamd.engine.state import RECALL_STORE
+    from dreamd.store.statefiles import load_table
+    from dreamd.store.writer import save_store
     from tests.builders import entry, table
 
     store_path = workspace / "memory/.dreams/short-term-recall.json"
-    store, _ = RECALL_STORE.decode(store_path.read_bytes())
+    store, _ = load_table(workspace, RECALL_STORE)
     old = entry(
         key="old",
         start=9,
@@ -200,11 +202,7 @@ def test_stale_rows_move_to_the_long_term_layer(workspace: Path) -> None:
         total_score=0.8,
         last_recalled_at="2026-10-01T00:00:00.000Z",
     )
-    store_path.write_bytes(
-        RECALL_STORE.encode(
-            store.with_rows({**store.rows, "old": old}, updated_at=store.updated_at)
-        )
-    )
+    save_store(workspace, store.with_rows({**store.rows, "old": old}, updated_at=store.updated_at))
     outcome = sweep_workspace(workspace, DreamingConfig(), now=NOW, zone=UTC)
     assert outcome.summary["longTerm"] == {"retired": 1}
     assert "old" not in json.loads(store_path.read_text())["entries"]
