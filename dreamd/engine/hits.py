@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Hit", "hit_json"]
 
 
-@dataclass(frozen=True, slots=True)
 class Hit:
     """One search result: a line range of a workspace file.
 
@@ -19,19 +17,99 @@ class Hit:
     names the ranking signals that placed it; ``context`` marks a line that holds no query term
     and is shown for the lines around it — it is not recorded as recalled. Neither is part of
     equality.
+
+    Immutable and hashable. A plain class, not a dataclass: a search runs in a fresh process on
+    every agent turn and :mod:`dataclasses` is slow to import.
     """
+
+    __match_args__ = (
+        "path",
+        "start_line",
+        "end_line",
+        "snippet",
+        "score",
+        "kind",
+        "day",
+        "entities",
+        "confidence",
+        "why",
+        "context",
+    )
+    __slots__ = __match_args__
 
     path: str
     start_line: int
     end_line: int
     snippet: str
     score: float
-    kind: str = "note"  # "daily", "memory" (MEMORY.md), "note", "corpus", or a Retain kind
-    day: str | None = None
-    entities: tuple[str, ...] = field(default=())
-    confidence: float | None = None
-    why: tuple[tuple[str, float], ...] = field(default=(), compare=False)
-    context: bool = field(default=False, compare=False)
+    kind: str  # "daily", "memory" (MEMORY.md), "note", "corpus", or a Retain kind
+    day: str | None
+    entities: tuple[str, ...]
+    confidence: float | None
+    why: tuple[tuple[str, float], ...]
+    context: bool
+
+    def __init__(
+        self,
+        path: str,
+        start_line: int,
+        end_line: int,
+        snippet: str,
+        score: float,
+        kind: str = "note",
+        day: str | None = None,
+        entities: tuple[str, ...] = (),
+        confidence: float | None = None,
+        why: tuple[tuple[str, float], ...] = (),
+        context: bool = False,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "path", path)
+        put(self, "start_line", start_line)
+        put(self, "end_line", end_line)
+        put(self, "snippet", snippet)
+        put(self, "score", score)
+        put(self, "kind", kind)
+        put(self, "day", day)
+        put(self, "entities", entities)
+        put(self, "confidence", confidence)
+        put(self, "why", why)
+        put(self, "context", context)
+
+    def _key(self) -> tuple[object, ...]:
+        """The fields equality and the hash compare (``why`` and ``context`` are not)."""
+        return (
+            self.path,
+            self.start_line,
+            self.end_line,
+            self.snippet,
+            self.score,
+            self.kind,
+            self.day,
+            self.entities,
+            self.confidence,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hit) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Hit], tuple[object, ...]]:
+        return (self.__class__, tuple(getattr(self, name) for name in self.__match_args__))
 
     @property
     def source(self) -> str:

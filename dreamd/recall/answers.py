@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from dreamd.engine.bank.kinds import FACT_KINDS, infer_kind
 from dreamd.engine.bank.pages import (
@@ -54,8 +53,7 @@ __all__ = ["Answer", "Recalled", "entity_page_of", "recall"]
 _SAME_LINE = re.compile(r"#L(\d+)-L\1$")
 
 
-@dataclass(frozen=True, slots=True)
-class Recalled:
+class Recalled(NamedTuple):
     """One result: a fact, a page line or a note line, with its citation."""
 
     kind: str
@@ -79,8 +77,7 @@ class Recalled:
         return document
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """What a question found; ``hits`` are the search hits among the results (to record)."""
 
     query: Query

@@ -28,9 +28,8 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.analysis import stems
@@ -52,8 +51,7 @@ FANOUT = 200
 BUDGET = 200  # nodes expanded at most
 
 
-@dataclass(frozen=True, slots=True)
-class Routed:
+class Routed(NamedTuple):
     """A hit and, when bundle search found it, its route (entry point first)."""
 
     hit: Hit

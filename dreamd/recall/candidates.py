@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from dreamd.recall.query import Term
@@ -76,8 +75,7 @@ class Row(NamedTuple):
     entities: str
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
+class Filters(NamedTuple):
     """Hard filters of a search; ``None`` means no filter."""
 
     first_day: str | None = None

@@ -23,9 +23,8 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from dreamd.engine.text.blocks import blank_managed
 from dreamd.engine.text.snippets import cap
 from dreamd.layout import daily_note_day
 
@@ -42,8 +41,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _INDENT = re.compile(r"^[ \t]*")
 
 
-@dataclass(frozen=True, slots=True)
-class IndexChunk:
+class IndexChunk(NamedTuple):
     """One indexed line range: 1-based inclusive lines, raw text, heading context, note day."""
 
     start_line: int
@@ -161,6 +159,8 @@ class _Chunker:
 
 def chunk_for_index(path: str, text: str) -> list[IndexChunk]:
     """The chunks of the file at workspace-relative ``path`` with content ``text``."""
+    from dreamd.engine.text.blocks import blank_managed  # reading a query needs none
+
     if ":dreaming:" in text:  # every managed-block marker contains it; most files have none
         text = blank_managed(text)
     lines = text.split("\n")

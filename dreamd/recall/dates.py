@@ -27,11 +27,8 @@ from __future__ import annotations
 import calendar
 import functools
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-
-from dreamd.clock import parse_day
-from dreamd.config import parse_duration
+from typing import NamedTuple
 
 __all__ = ["DayWindow", "day_bound", "find_window"]
 
@@ -91,8 +88,7 @@ _CUE_SOURCE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class DayWindow:
+class DayWindow(NamedTuple):
     """Days ``first`` to ``last``, inclusive."""
 
     first: date
@@ -271,6 +267,8 @@ def _library_spans(chars: list[str], now: date) -> list[tuple[date, date]]:
 
 def day_bound(value: str, now: datetime) -> str | None:
     """``YYYY-MM-DD`` for a day or a duration back from ``now``; None when it is neither."""
+    from dreamd.clock import parse_day, parse_duration  # only for --since / --until
+
     day = parse_day(value.strip())
     if day is not None:
         return day.isoformat()

@@ -37,13 +37,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import NamedTuple, Self, TypeVar
 
-from dreamd.engine.text.decoding import decode_note
-from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import StateError
 from dreamd.layout import (
     INDEX_FILE,
@@ -56,8 +53,6 @@ from dreamd.layout import (
 )
 from dreamd.recall.analysis import stems
 from dreamd.recall.candidates import read_frequency
-from dreamd.recall.chunking import chunk_for_index
-from dreamd.recall.graph import rebuild_graph_fts, remove_graph, store_graph
 from dreamd.recall.schema import (
     FTS_ADD,
     FTS_REMOVE,
@@ -68,7 +63,11 @@ from dreamd.recall.schema import (
     transaction,
 )
 from dreamd.recall.sources import CORPUS_DIR, Source, discover_sources
-from dreamd.redaction import redact, rules_fingerprint
+from dreamd.redaction import rules_fingerprint
+
+# What reading, chunking, labelling and graphing a changed note takes is imported where a note
+# changed (:meth:`_Tally.refresh`): a search on an unchanged workspace, a fresh process on every
+# agent turn, never loads it.
 
 __all__ = ["SCHEMA_VERSION", "IndexStats", "RecallIndex", "kind_of"]
 
@@ -79,8 +78,7 @@ _INSERT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class IndexStats:
+class IndexStats(NamedTuple):
     """What one update did: files seen, read (hashed), re-chunked and removed; chunk totals."""
 
     scanned: int
@@ -227,6 +225,8 @@ class RecallIndex:
                 tally.remove(conn, path)
                 conn.execute("DELETE FROM files WHERE path = ?", (path,))
             if tally.bulk:
+                from dreamd.recall.graph import rebuild_graph_fts
+
                 conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
                 rebuild_graph_fts(conn)
             total = int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
@@ -239,25 +239,37 @@ class RecallIndex:
         )
 
 
-@dataclass(slots=True)
 class _Memo:
     """Counts kept between searches while the database does not change."""
 
-    version: int
-    count: int | None = None
-    speakers: dict[str, int] | None = None
-    frequency: dict[str, int] = field(default_factory=dict)
+    __slots__ = ("count", "frequency", "speakers", "version")
+
+    def __init__(
+        self,
+        version: int,
+        count: int | None = None,
+        speakers: dict[str, int] | None = None,
+        frequency: dict[str, int] | None = None,
+    ) -> None:
+        self.version = version
+        self.count = count
+        self.speakers = speakers
+        self.frequency: dict[str, int] = {} if frequency is None else frequency
 
 
-@dataclass(slots=True)
 class _Tally:
     """Counts for :class:`IndexStats`, kept while files are refreshed."""
 
-    bulk: bool
-    read: int = 0
-    changed: int = 0
-    written: int = 0
-    bytes: int = 0
+    __slots__ = ("bulk", "bytes", "changed", "read", "written")
+
+    def __init__(
+        self, bulk: bool, read: int = 0, changed: int = 0, written: int = 0, bytes: int = 0
+    ) -> None:
+        self.bulk = bulk
+        self.read = read
+        self.changed = changed
+        self.written = written
+        self.bytes = bytes
 
     def refresh(
         self,
@@ -273,14 +285,20 @@ class _Tally:
             return old is None
         if len(data) > MAX_FILE_BYTES:
             return old is None
+        from dreamd.engine.text.snippets import content_hash
+
         self.read += 1
         self.bytes += len(data)
         digest = content_hash(data)
         if old is None or old[2] != digest:
+            from dreamd.engine.text.decoding import decode_note  # only when a file changed
+            from dreamd.recall.chunking import chunk_for_index
+            from dreamd.recall.graph import store_graph
+            from dreamd.recall.labels import label_chunk
+            from dreamd.redaction import redact
+
             self.changed += 1
             text = decode_note(data, strip_nul=True).text
-            from dreamd.recall.labels import label_chunk  # only when a file changed
-
             redacted = redact(text) if text is not None else ""
             chunks = chunk_for_index(path, redacted) if text is not None else []
             kind = kind_of(path)
@@ -320,4 +338,6 @@ class _Tally:
         if not self.bulk:
             conn.execute(FTS_REMOVE, (path,))
         conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        from dreamd.recall.graph import remove_graph  # only when a file changed or is gone
+
         remove_graph(conn, path, bulk=self.bulk)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from dreamd.recall.analysis import fold, query_grams, words
 from dreamd.recall.dates import DayWindow, find_window
@@ -64,16 +64,14 @@ _TRAILING = re.compile(r"[\s?!.,;:]+$")
 _SCAFFOLD = frozenset({"happen", "true", "new", "pas", "passiert", "anyth"})
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+class Term(NamedTuple):
     """One query term: the word to ask FTS5 for, and the stem the index stores."""
 
     word: str
     stem: str
 
 
-@dataclass(frozen=True, slots=True)
-class Query:
+class Query(NamedTuple):
     """A parsed query (see the module rules)."""
 
     terms: tuple[Term, ...]

@@ -35,9 +35,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
+from typing import NamedTuple
 
 from dreamd.engine.text.tokens import token_set
 from dreamd.recall.analysis import stems
@@ -70,8 +70,7 @@ _TIME = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Ranked:
+class Ranked(NamedTuple):
     """A candidate with its score (relevance), rank (order) and the signals behind the rank."""
 
     row: Row
@@ -81,14 +80,22 @@ class Ranked:
     context: bool = False  # holds no query term: ranked only for the lines around it
 
 
-@dataclass(slots=True)
 class _Doc:
     """A candidate's analysed text."""
 
-    row: Row
-    tokens: tuple[str, ...]
-    counts: dict[str, float]  # shared through the cache: read only
-    present: frozenset[str]
+    __slots__ = ("counts", "present", "row", "tokens")
+
+    def __init__(
+        self,
+        row: Row,
+        tokens: tuple[str, ...],
+        counts: dict[str, float],  # shared through the cache: read only
+        present: frozenset[str],
+    ) -> None:
+        self.row = row
+        self.tokens = tokens
+        self.counts = counts
+        self.present = present
 
 
 @lru_cache(maxsize=4096)
@@ -288,6 +295,7 @@ def _spread(ranked: list[Ranked], span: int) -> list[Ranked]:
         return ranked
     best = ranked[0].rank
     seen: list[frozenset[str]] = []
+    known: set[frozenset[str]] = set()  # a repeat of a row seen overlaps it wholly: no scan
     distinct = 0
     spread: list[Ranked] = []
     for position, item in enumerate(ranked):
@@ -295,8 +303,12 @@ def _spread(ranked: list[Ranked], span: int) -> list[Ranked]:
             spread += ranked[position:]
             break
         words = token_set(item.row.text)
-        overlap = max((_jaccard(words, other) for other in seen), default=0.0)
-        seen.append(words)
+        if words and words in known:
+            overlap = 1.0
+        else:
+            overlap = max((_jaccard(words, other) for other in seen), default=0.0)
+            seen.append(words)
+            known.add(words)
         if overlap >= DUPLICATE_SIMILARITY:
             lower = item.rank - overlap * best / 2
             item = Ranked(item.row, item.score, lower, item.signals, item.context)

@@ -27,8 +27,8 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.candidates import (
@@ -51,8 +51,7 @@ __all__ = ["RANK_BUDGET", "match_expression", "search", "window_hits"]
 NAME_SHARE = 0.5  # a term is a name when at least this share of its chunks have it as speaker
 
 
-@dataclass(frozen=True, slots=True)
-class _Found:
+class _Found(NamedTuple):
     candidates: list[Row]
     neighbours: list[Row]
     frequency: dict[str, int]

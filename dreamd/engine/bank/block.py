@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "BEGIN",
@@ -53,8 +53,7 @@ END = "<!-- dreamd:bank:end -->"
 _KEY = re.compile(r"\s\^(summary|[fo]-[0-9a-f]{10})\s*$")
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     """One line dreamd plans for a block; ``key`` is None for a blank separator."""
 
     key: str | None
@@ -77,8 +76,7 @@ def key_of(text: str) -> str | None:
     return found.group(1) if found else None
 
 
-@dataclass(frozen=True)
-class PageParts:
+class PageParts(NamedTuple):
     """A page split around its block: ``body`` None when it has none; ``broken`` when the
     block has no end marker."""
 
@@ -112,8 +110,7 @@ def compose_page(title: str, current: str | None, body: Sequence[str]) -> str:
     return "\n".join([*parts.head, block, *parts.tail])
 
 
-@dataclass(frozen=True)
-class Merged:
+class Merged(NamedTuple):
     """The body to write, the hashes of the lines dreamd wrote in it, and the keys it placed."""
 
     body: tuple[str, ...]

@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from dreamd.engine.bank.block import Line, split_page
 from dreamd.layout import BANK_DIR
@@ -95,8 +94,7 @@ def _href(fact: Fact, page: str) -> str:
     return f"[{fact.source}]({up}{fact.path}#L{fact.line})"
 
 
-@dataclass(frozen=True)
-class Names:
+class Names(NamedTuple):
     """The entities known: key -> title, and key -> the page it already has (if any)."""
 
     titles: Mapping[str, str]
@@ -145,8 +143,7 @@ def opinion_line(opinion: Opinion, page: str, names: Names) -> Line:
     return Line(opinion.id, f"{parts[0]} {'; '.join(tail)} ^{opinion.id}")
 
 
-@dataclass(frozen=True)
-class PagePlan:
+class PagePlan(NamedTuple):
     """One page's title, kind and planned lines, and the facts it holds."""
 
     path: str
@@ -265,8 +262,7 @@ def plan_pages(
     return tuple(plans)
 
 
-@dataclass(frozen=True)
-class PageItem:
+class PageItem(NamedTuple):
     """One line of a page's block as recall reads it back (a person's lines included)."""
 
     key: str | None

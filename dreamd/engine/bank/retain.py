@@ -25,9 +25,7 @@ Pure; never raises on any input.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
-from dreamd.engine.text.blocks import blank_managed
+from typing import NamedTuple
 
 __all__ = ["KINDS", "RetainFact", "is_retain_heading", "mentions", "parse_fact", "parse_retain"]
 
@@ -45,8 +43,7 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
-@dataclass(frozen=True, slots=True)
-class RetainFact:
+class RetainFact(NamedTuple):
     """One typed fact: ``kind`` is world, experience, opinion or observation."""
 
     kind: str
@@ -97,6 +94,8 @@ def parse_fact(line: str, *, number: int = 0, day: str | None = None) -> RetainF
 
 def parse_retain(text: str, *, day: str | None = None) -> list[RetainFact]:
     """Every fact in the ``Retain`` sections of a note (lines numbered from 1)."""
+    from dreamd.engine.text.blocks import blank_managed  # reading a query needs none
+
     facts: list[RetainFact] = []
     level = 0  # the heading level of the open Retain section, 0 outside one
     fence: str | None = None

@@ -10,8 +10,8 @@ the non-blank lines that are not headings, with their 1-based numbers. Pure.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 from dreamd.layout import PATTERNS_DIR, TOPICS_DIR, daily_note_day
 
@@ -21,8 +21,7 @@ _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-@dataclass(frozen=True, slots=True)
-class Episode:
+class Episode(NamedTuple):
     """One section of a note (or a whole topic file or pattern)."""
 
     id: str

@@ -24,7 +24,7 @@ Pure string functions only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "BLOCK_HEADINGS",
@@ -86,8 +86,7 @@ def end_marker(name: str, brand: str = "dreamd") -> str:
     return f"<!-- {brand}:dreaming:{name}:end -->"
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """One managed block, as 0-based inclusive line numbers."""
 
     name: str

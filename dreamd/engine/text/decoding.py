@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Decoded", "decode_note"]
 
@@ -29,8 +29,7 @@ _NOISE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 _MAX_NOISE_FRACTION = 0.05
 
 
-@dataclass(frozen=True, slots=True)
-class Decoded:
+class Decoded(NamedTuple):
     """A file's text (``None``: not readable as text), how it was read, and what to warn."""
 
     text: str | None
