@@ -1,6 +1,6 @@
 """Process start-up: how long ``dreamd memory recall`` and ``memory search`` take as a process.
 
-Usage: ``python bench/startup.py [--runs N] [--tree PATH] [--json]``
+Usage: ``python bench/startup.py [--runs N] [--tree PATH] [--module] [--json]``
 
 Agents run recall on every turn, as a new process, so what counts is the wall time of the whole
 process: interpreter start, imports, reading the config, opening the index, searching,
@@ -9,8 +9,11 @@ recording the recall traces and printing. A workspace with a year of generated d
 entities and opinions) is built and reflected once; each command then runs ``--runs`` times
 after two warm-up runs (which also cache the bytecode, as an installed package has it), and
 its p50 and p95 wall times are printed, next to a bare ``python -c pass`` for the
-interpreter's own share. ``--tree`` runs another checkout's ``dreamd`` (an exported earlier
-commit, say) with the same interpreter, for a before/after.
+interpreter's own share. Commands start through the installed ``dreamd`` script, as an agent
+runs them (``--module``: ``python -m dreamd``, which also loads :mod:`runpy`). ``--tree`` runs
+another checkout's ``dreamd`` (an exported earlier commit, say) with ``python -m`` and the same
+interpreter, for a before/after. The warm-up runs also fill the cache of the resolved
+configuration (:mod:`dreamd.host.resolved`), as an agent's first turn does.
 
 Target (not asserted): ``memory recall`` and ``memory search`` p50 <= 120 ms.
 """
@@ -55,16 +58,15 @@ def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def measure(root: Path, *, runs: int, tree: Path) -> list[dict[str, object]]:
-    """p50/p95 wall time of each command over ``runs`` processes."""
+def measure(root: Path, *, runs: int, tree: Path, launcher: list[str]) -> list[dict[str, object]]:
+    """p50/p95 wall time of each command over ``runs`` processes started with ``launcher``."""
     env = {**os.environ, "DREAMD_HOME": str(root.parent / "home")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode cached
     now = (NOW.replace(hour=9)).isoformat()
     rows = []
     for label, words in COMMANDS:
         if words:
-            command = [sys.executable, "-m", "dreamd", "--workspace", str(root), "--now", now]
-            command += list(words)
+            command = [*launcher, "--workspace", str(root), "--now", now, *words]
         else:
             command = [sys.executable, "-c", "pass"]
         try:
@@ -91,15 +93,26 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--module",
+        action="store_true",
+        help="start 'python -m dreamd' (default: the installed 'dreamd' script, as agents run it)",
+    )
     args = parser.parse_args()
+    tree = args.tree.resolve()
+    script = Path(sys.executable).with_name("dreamd")
+    own = tree == Path(__file__).resolve().parents[1]
+    use_script = script.is_file() and own and not args.module
+    launcher = [str(script)] if use_script else [sys.executable, "-m", "dreamd"]
     with tempfile.TemporaryDirectory(prefix="dreamd-startup-") as tmp:
         root = Path(tmp) / "year"
         retain_year(root, reflect=True)
-        rows = measure(root, runs=args.runs, tree=args.tree.resolve())
+        rows = measure(root, runs=args.runs, tree=tree, launcher=launcher)
+    started = " ".join(Path(part).name for part in launcher)
     if args.json:
-        print(json.dumps({"rows": rows, "targetMs": TARGET_MS}))
+        print(json.dumps({"rows": rows, "targetMs": TARGET_MS, "launcher": started}))
         return 0
-    print(f"dreamd process start-up ({args.runs} runs each, tree {args.tree})")
+    print(f"dreamd process start-up ({args.runs} runs each, tree {args.tree}, via {started!r})")
     print(f"{'command':<28} {'p50':>9} {'p95':>9}")
     for row in rows:
         if "error" in row:

@@ -29,6 +29,7 @@ __all__ = [
     "host_timezone",
     "long_date",
     "parse_day",
+    "parse_duration",
     "parse_instant",
     "parse_now",
     "resolve_now",
@@ -37,6 +38,19 @@ __all__ = [
 
 DAY_SECONDS = 86_400.0
 _DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DURATION = re.compile(r"(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+")
+_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86_400.0}
+
+
+def parse_duration(text: str) -> float | None:
+    """Seconds in ``30m``, ``2s``, ``1h30m``, ``1d``, ``250ms`` or bare ``90``; None if not."""
+    raw = text.strip().lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", raw):
+        return float(raw)
+    if not _DURATION.fullmatch(raw):
+        return None
+    return sum(float(n) * _UNIT_SECONDS[unit] for n, unit in _PART.findall(raw))
 
 
 def format_instant(moment: datetime) -> str:

@@ -34,7 +34,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from dreamd import paths
-from dreamd.clock import resolve_timezone
+from dreamd.clock import parse_duration, resolve_timezone
 from dreamd.errors import ConfigError
 
 __all__ = [
@@ -419,20 +419,7 @@ def setting_reference() -> list[tuple[str, str, str]]:
 _AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
 _FIELD = re.compile(r"(?:unknown|required) field `(?P<name>[^`]*)`")
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
-_DURATION = re.compile(r"(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+")
-_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
-_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86_400.0}
 _CRON_ANCHOR = datetime(2000, 1, 1)  # cronsim needs a start; the expression alone is checked
-
-
-def parse_duration(text: str) -> float | None:
-    """Seconds in ``30m``, ``2s``, ``1h30m``, ``1d``, ``250ms`` or bare ``90``; None if not."""
-    raw = text.strip().lower()
-    if re.fullmatch(r"\d+(?:\.\d+)?", raw):
-        return float(raw)
-    if not _DURATION.fullmatch(raw):
-        return None
-    return sum(float(n) * _UNIT_SECONDS[unit] for n, unit in _PART.findall(raw))
 
 
 def _show(value: object) -> str:

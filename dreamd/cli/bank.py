@@ -175,15 +175,15 @@ def run_recall(ctx: Context) -> int:
 
     from dreamd.recall.answers import recall
     from dreamd.recall.index import RecallIndex
-    from dreamd.redaction import redact
+    from dreamd.store.cleantext import redact_known
 
-    workspace = ctx.workspace(ctx.args.agent)
+    root = ctx.root(ctx.args.agent)
     first, last = _day(ctx, "since"), _day(ctx, "until")
-    with RecallIndex.open(workspace.root) as index:
+    with RecallIndex.open(root) as index:
         index.update()
         answer = recall(
             index,
-            workspace.root,
+            root,
             ctx.args.query,
             k=ctx.args.k,
             now=ctx.now,
@@ -197,7 +197,7 @@ def run_recall(ctx: Context) -> int:
         from dreamd.recall.record import record_search
 
         record_search(
-            workspace.root,
+            root,
             ctx.args.query,
             answer.hits,
             now=ctx.now,
@@ -206,12 +206,14 @@ def run_recall(ctx: Context) -> int:
             redacted=current,
         )
     # Lines read from an index redacted under the rules in force are shown as stored; bank
-    # pages (a person may edit them) are redacted on the way out.
+    # pages (a person may edit them) are redacted on the way out, unless known clean.
     from_index = {(h.source, h.snippet) for h in answer.hits} if current else set()
+    paged = [r.content for r in answer.results if (r.source, r.content) not in from_index]
+    shown = iter(redact_known(root, paged))
     results = [
         {
             **r.as_json(),
-            "content": r.content if (r.source, r.content) in from_index else redact(r.content),
+            "content": r.content if (r.source, r.content) in from_index else next(shown),
         }
         for r in answer.results
     ]

@@ -10,9 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dreamd.clock import resolve_now
 from dreamd.errors import DreamdError
@@ -20,6 +22,7 @@ from dreamd.errors import DreamdError
 if TYPE_CHECKING:  # imported where used: a command pays only for what it asks for
     from dreamd.config import Config
     from dreamd.engine.snapshot import Snapshot
+    from dreamd.host.resolved import Resolved
     from dreamd.host.runtime import Runtime
     from dreamd.host.state import EnabledState
     from dreamd.workspace.discovery import Discovery, Workspace
@@ -28,12 +31,25 @@ __all__ = ["Context"]
 
 
 class Context:
-    """One command's resolved environment."""
+    """One command's resolved environment.
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    A ``quick`` command (``memory search``, ``memory recall``: run on every agent turn) takes
+    its workspace, timezone and on/off setting from :mod:`dreamd.host.resolved`, which resolves
+    the configuration in full only when a file it came from changed.
+    """
+
+    def __init__(self, args: argparse.Namespace, *, quick: bool = False) -> None:
         self.args = args
         self.json: bool = bool(getattr(args, "json", False))
         self.now: datetime = resolve_now(args.now)
+        self.quick = quick
+
+    @cached_property
+    def resolved(self) -> Resolved:
+        """The workspaces, on/off setting and timezone, from the cache while it holds."""
+        from dreamd.host.resolved import resolve
+
+        return resolve(self.args.config, self.args.workspace, lambda: self.runtime)
 
     @cached_property
     def runtime(self) -> Runtime:
@@ -52,9 +68,13 @@ class Context:
         """The workspaces and agents to work on."""
         return self.runtime.discovery
 
-    @property
+    @cached_property
     def zone(self) -> tzinfo:
         """The dreaming timezone (config, else the host's)."""
+        if self.quick:
+            from dreamd.clock import resolve_timezone
+
+            return resolve_timezone(self.resolved.timezone)
         return self.runtime.zone
 
     @cached_property
@@ -62,6 +82,8 @@ class Context:
         """Whether dreaming is on (host override over config)."""
         from dreamd.host.state import effective_enabled
 
+        if self.quick:
+            return effective_enabled(self.resolved.config_enabled)
         return effective_enabled(self.config.dreaming.enabled)
 
     def refresh_enabled(self) -> EnabledState:
@@ -69,21 +91,15 @@ class Context:
         self.__dict__.pop("enabled", None)
         return self.enabled
 
+    def root(self, agent: str | None = None) -> Path:
+        """The folder of the one workspace a memory command works on (see :meth:`workspace`)."""
+        if self.quick:
+            return _choose(self.resolved.places, agent).root
+        return self.workspace(agent).root
+
     def workspace(self, agent: str | None = None) -> Workspace:
         """The one workspace a memory command works on (``--agent`` picks among several)."""
-        spaces = self.discovery.workspaces
-        if agent:
-            chosen = [ws for ws in spaces if agent.lower() in ws.agents]
-            if not chosen:
-                known = sorted({a for ws in spaces for a in ws.agents})
-                raise DreamdError(f"no workspace for agent {agent!r}; agents: {', '.join(known)}")
-            return chosen[0]
-        if len(spaces) > 1:
-            listing = ", ".join(f"{ws.root} ({'/'.join(ws.agents)})" for ws in spaces)
-            raise DreamdError(
-                f"several workspaces ({listing}); choose one with --agent ID or --workspace PATH"
-            )
-        return spaces[0]
+        return _choose(self.discovery.workspaces, agent)
 
     def snapshot(self, *, readonly: bool = True) -> Snapshot:
         """A snapshot of the one workspace a memory command works on."""
@@ -109,3 +125,32 @@ class Context:
     def note(self, message: str) -> None:
         """A side remark for people, on stderr (never mixed into JSON output)."""
         print(f"dreamd: {message}", file=sys.stderr)
+
+
+class Place(Protocol):
+    """A workspace folder and its agents (a discovered workspace, or a cached one)."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def agents(self) -> tuple[str, ...]: ...
+
+
+P = TypeVar("P", bound=Place)
+
+
+def _choose(spaces: Sequence[P], agent: str | None) -> P:
+    """The workspace ``agent`` works in, or the only one; an error naming the choices else."""
+    if agent:
+        chosen = [ws for ws in spaces if agent.lower() in ws.agents]
+        if not chosen:
+            known = sorted({a for ws in spaces for a in ws.agents})
+            raise DreamdError(f"no workspace for agent {agent!r}; agents: {', '.join(known)}")
+        return chosen[0]
+    if len(spaces) > 1:
+        listing = ", ".join(f"{ws.root} ({'/'.join(ws.agents)})" for ws in spaces)
+        raise DreamdError(
+            f"several workspaces ({listing}); choose one with --agent ID or --workspace PATH"
+        )
+    return spaces[0]

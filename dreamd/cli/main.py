@@ -162,8 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _complete()
     words = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(words)
+    quick = _verb(words) in QUICK
     try:
-        parser = quick_parser() if _verb(words) in QUICK else build_parser()
+        parser = quick_parser() if quick else build_parser()
         args = _parse(parser, words)
     except UsageError as exc:
         return _usage(exc, as_json=as_json)
@@ -171,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     as_json = bool(getattr(args, "json", False))
     try:
-        ctx = context.Context(args)
+        ctx = context.Context(args, quick=quick)
         code: int = args.handler(ctx)
     except UsageError as exc:
         return _usage(exc, as_json=as_json)

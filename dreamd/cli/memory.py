@@ -4,14 +4,13 @@ dream-report verbs)."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from dreamd.engine.bank.kinds import FACT_KINDS
-from dreamd.engine.state import ORIGIN_CLASSES, SESSION_KINDS
+from dreamd.engine.origins import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.errors import DreamdError
 
 if TYPE_CHECKING:  # the verbs import what they use when they run: ``search`` starts fast
@@ -170,13 +169,13 @@ def run_search(ctx: Context) -> int:
     from dreamd.recall.index import RecallIndex
     from dreamd.redaction import redact
 
-    workspace = ctx.workspace(ctx.args.agent)
+    root = ctx.root(ctx.args.agent)
     first, last = _bound(ctx, "since"), _bound(ctx, "until")
     options: dict[str, Any] = {"k": ctx.args.k, "now": ctx.now, "first_day": first}
     options.update(last_day=last, kinds=ctx.args.kind, entity=ctx.args.entity)
     long_term = ctx.args.long_term
     record = ctx.enabled.enabled and not ctx.args.no_record and not long_term
-    with RecallIndex.open(workspace.root) as index:
+    with RecallIndex.open(root) as index:
         if not long_term:
             index.update()
         retired: Any = ()
@@ -184,7 +183,7 @@ def run_search(ctx: Context) -> int:
             from dreamd.recall.longterm import query_longterm
             from dreamd.store.longterm import read_longterm
 
-            retired = read_longterm(workspace.root)[0].values()
+            retired = read_longterm(root)[0].values()
         for query in _queries(ctx):
             routes: list[Any] = []
             if long_term:  # the long-term layer is read, never recorded into
@@ -196,7 +195,7 @@ def run_search(ctx: Context) -> int:
                 from dreamd.recall.record import record_search
 
                 record_search(
-                    workspace.root,
+                    root,
                     query,
                     hits,
                     now=ctx.now,
@@ -268,6 +267,8 @@ def _thresholds(ctx: Context) -> Thresholds:
         if value is not None and value < 0:
             raise DreamdError(f"--{name.replace('_', '-')} must not be negative, got {value}")
     chosen = {name: value for name, value in values.items() if value is not None}
+    import dataclasses
+
     return dataclasses.replace(base, **chosen)
 
 

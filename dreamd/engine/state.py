@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from dreamd.engine.origins import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.layout import normalize_relpath
 
 __all__ = [
@@ -40,9 +41,6 @@ __all__ = [
     "Table",
     "TableFormat",
 ]
-
-ORIGIN_CLASSES = ("owner", "agent", "system", "untrusted")
-SESSION_KINDS = ("interactive", "cron", "heartbeat", "subagent", "unknown")
 
 
 class Provenance(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):

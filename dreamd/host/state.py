@@ -12,13 +12,11 @@ CLI and the daemon never lose each other's fields; unknown fields are kept.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-import msgspec
+from typing import Any, NamedTuple
 
 from dreamd import paths
 from dreamd.clock import format_instant
@@ -49,8 +47,8 @@ def load_host_state() -> dict[str, Any]:
     except OSError as exc:
         raise StateError(f"cannot read {path}: {exc.strerror}") from exc
     try:
-        document = msgspec.json.decode(data)
-    except (msgspec.DecodeError, RecursionError):
+        document = json.loads(data)
+    except (ValueError, RecursionError):  # stdlib json: every command reads this small file
         stamp = datetime.now().strftime("%Y%m%dT%H%M%S")
         path.rename(path.with_name(f"{HOST_FILE}.corrupt-{stamp}"))
         return {}
@@ -69,7 +67,7 @@ def update_host_state(change: Callable[[dict[str, Any]], None], *, now: datetime
         document = load_host_state()
         change(document)
         document.update({"version": 1, "updatedAt": format_instant(now)})
-        encoded = msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n"
+        encoded = json.dumps(document, ensure_ascii=False, indent=2).encode() + b"\n"
         write_atomic(path, encoded, mode=0o600)
     return document
 
@@ -79,8 +77,7 @@ def set_enabled_override(value: bool | None, *, now: datetime) -> None:
     update_host_state(lambda document: document.update({"enabledOverride": value}), now=now)
 
 
-@dataclass(frozen=True)
-class EnabledState:
+class EnabledState(NamedTuple):
     """Whether dreaming is on, and which setting decided it."""
 
     enabled: bool

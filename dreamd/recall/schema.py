@@ -18,7 +18,6 @@ Rules:
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -39,7 +38,6 @@ __all__ = [
 SCHEMA_VERSION = 4
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
-_log = logging.getLogger(__name__)
 
 SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -137,7 +135,11 @@ def connect_or_recover(db: Path, *, force: bool = False) -> sqlite3.Connection:
     for suffix in ("", "-wal", "-shm"):
         with suppress(FileNotFoundError):
             Path(f"{db}{suffix}").replace(f"{db}.corrupt-{stamp}{suffix}")
-    _log.warning("recall index %s was unreadable; moved aside to %s.corrupt-%d", db, db, stamp)
+    import logging  # only when an index is set aside: opening one stays light
+
+    logging.getLogger(__name__).warning(
+        "recall index %s was unreadable; moved aside to %s.corrupt-%d", db, db, stamp
+    )
     return _connect(db)
 
 

@@ -44,7 +44,8 @@ _SUBCOMMANDS = frozenset(
 _SHELL_TOKEN = re.compile(r"^[-\w./:@=~*+,%]+$")
 _PATHLIKE = re.compile(r"^-|/|\.\w{1,5}$")
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"  # compiled on first use:
+# a class this wide takes milliseconds to compile, and most text is ASCII (no CJK to look for)
 
 
 def _is_staging_echo(text: str) -> bool:
@@ -69,8 +70,9 @@ def _is_command_listing(text: str) -> bool:
 
 def _is_half_sentence(text: str) -> bool:
     body = re.sub(r"^[-*+>\s]+|^\d+[.)]\s*", "", text)
-    if _CJK.search(body):
-        return len(_CJK.findall(body)) < 4
+    cjk = 0 if body.isascii() else len(re.findall(_CJK, body))
+    if cjk:
+        return cjk < 4
     return len(_WORDS.findall(body)) < 3
 
 
