@@ -1,7 +1,5 @@
 """``python -m dreamd`` runs the command-line interface."""
 
-import sys
+from dreamd.cli.main import entry
 
-from dreamd.cli.main import main
-
-sys.exit(main())
+entry()

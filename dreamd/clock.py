@@ -15,7 +15,6 @@ import time
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from typing import Protocol
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dreamd.errors import ConfigError, DreamdError
 
@@ -103,6 +102,8 @@ def host_timezone() -> tzinfo:
     """The host's local timezone (``TZ`` when set to a known zone)."""
     name = os.environ.get("TZ", "").strip().lstrip(":")
     if name:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # (and sysconfig): when needed
+
         try:
             return ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
@@ -117,6 +118,8 @@ def resolve_timezone(name: str | None, *, source: str = "dreaming.timezone") -> 
         return host_timezone()
     if name.upper() == "UTC":
         return UTC
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: 'Europe' is a folder

@@ -11,12 +11,14 @@ the same exit code. The verbs live in ``dreamd.cli``.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from dreamd import __version__, paths
 from dreamd.cli import context
@@ -30,7 +32,7 @@ from dreamd.cli.options import (
 )
 from dreamd.errors import DreamdError
 
-__all__ = ["QUICK", "build_parser", "main", "quick_parser"]
+__all__ = ["QUICK", "build_parser", "entry", "main", "quick_parser"]
 
 
 def _json_flag(parser: argparse.ArgumentParser) -> None:
@@ -193,3 +195,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dreamd: internal error: {exc!r}{where}", file=sys.stderr)
         return 3
     return code
+
+
+def entry() -> NoReturn:
+    """The ``dreamd`` command (and ``python -m dreamd``): :func:`main`, in a process of its own.
+
+    ``memory search`` and ``memory recall`` run as a short process on every agent turn. For
+    them the cyclic garbage collector stays off (imports allocate enough to trigger it again
+    and again) and everything still alive is frozen before the interpreter exits, so its final
+    collection does not walk every object: some 15 ms of such a process. Every other command,
+    the daemon first, runs with the collector as usual.
+    """
+    quick = _verb(sys.argv[1:]) in QUICK
+    if quick:
+        gc.disable()
+    code = main()
+    if quick:
+        gc.freeze()
+    sys.exit(code)

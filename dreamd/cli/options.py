@@ -19,9 +19,12 @@ at start-up, and ``memory search`` must start fast.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from dreamd.errors import DreamdError
 
@@ -87,12 +90,33 @@ class UsageError(DreamdError):
         self.parser = parser
 
 
+@cache
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it (``$COLUMNS``, else the
+    terminal on standard output, else 80), asked once: argparse would import shutil, and with
+    it the archive modules, for every option it adds."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class DreamdParser(argparse.ArgumentParser):
     """An argument parser that raises :class:`UsageError` rather than printing and exiting."""
 
     def error(self, message: str) -> NoReturn:
         """Hand the usage error to ``main`` (see the module docstring)."""
         raise UsageError(message, self)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        make = cast("type[argparse.HelpFormatter]", self.formatter_class)
+        return make(prog=self.prog, width=_columns() - 2)  # the width argparse's default gives
 
 
 def one_of(what: str, choices: tuple[str, ...]) -> Callable[[str], str]:

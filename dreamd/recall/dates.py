@@ -24,7 +24,6 @@ Rules:
 
 from __future__ import annotations
 
-import calendar
 import functools
 import re
 from datetime import date, datetime, timedelta
@@ -32,10 +31,19 @@ from typing import NamedTuple
 
 __all__ = ["DayWindow", "day_bound", "find_window"]
 
-_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): n for n, name in enumerate(calendar.month_abbr) if name})
+# English names, whatever the host's locale (questions in other languages go to dateparser).
+_MONTH_NAMES = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
+_MONTHS.update({name[:3]: number for name, number in tuple(_MONTHS.items())})
 _MONTHS["sept"] = 9
-_WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
+_WEEKDAYS = {
+    name: number
+    for number, name in enumerate(
+        "monday tuesday wednesday thursday friday saturday sunday".split()
+    )
+}
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
@@ -100,7 +108,8 @@ class DayWindow(NamedTuple):
 
 
 def _month_span(year: int, month: int) -> tuple[date, date]:
-    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+    following = date(year + month // 12, month % 12 + 1, 1)
+    return date(year, month, 1), following - timedelta(days=1)
 
 
 def _span(kind: str, found: re.Match[str], now: date) -> tuple[date, date]:

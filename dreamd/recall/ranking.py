@@ -279,23 +279,20 @@ def _recency(day: str | None, today: date) -> float:
     return math.exp(-max(0, age) / 90.0)
 
 
-def _jaccard(left: frozenset[str], right: frozenset[str]) -> float:
-    """Token Jaccard, skipping the set work when the sizes alone rule a near-duplicate out."""
-    small, large = len(left), len(right)
-    if small > large:
-        small, large = large, small
-    if not large or small < DUPLICATE_SIMILARITY * large:
-        return 0.0
-    return len(left & right) / len(left | right)
-
-
 def _spread(ranked: list[Ranked], span: int) -> list[Ranked]:
-    """Maximal marginal relevance against near-duplicates, until ``span`` distinct rows lead."""
+    """Maximal marginal relevance against near-duplicates, until ``span`` distinct rows lead.
+
+    A row's overlap is its largest token Jaccard similarity to the rows before it (0 when the
+    sizes alone rule a near-duplicate out), worked out on bit masks of the token sets (one bit
+    per token) in one loop: the same numbers as a set operation per pair, at a fraction of the
+    cost (a recall ranks a few hundred rows, on every turn).
+    """
     if len(ranked) < 2:
         return ranked
     best = ranked[0].rank
-    seen: list[frozenset[str]] = []
-    known: set[frozenset[str]] = set()  # a repeat of a row seen overlaps it wholly: no scan
+    bits: dict[str, int] = {}
+    seen: list[tuple[int, int]] = []  # (mask, size) of each distinct token set so far
+    known: set[int] = set()  # a repeat of a row seen overlaps it wholly: no scan
     distinct = 0
     spread: list[Ranked] = []
     for position, item in enumerate(ranked):
@@ -303,12 +300,22 @@ def _spread(ranked: list[Ranked], span: int) -> list[Ranked]:
             spread += ranked[position:]
             break
         words = token_set(item.row.text)
-        if words and words in known:
+        size, mask = len(words), 0
+        for token in words:
+            mask |= 1 << bits.setdefault(token, len(bits))
+        overlap = 0.0
+        if size and mask in known:
             overlap = 1.0
         else:
-            overlap = max((_jaccard(words, other) for other in seen), default=0.0)
-            seen.append(words)
-            known.add(words)
+            for other, other_size in seen:
+                small, large = (size, other_size) if size <= other_size else (other_size, size)
+                if not large or small < DUPLICATE_SIMILARITY * large:
+                    continue
+                shared = (mask & other).bit_count()
+                if shared / (size + other_size - shared) > overlap:
+                    overlap = shared / (size + other_size - shared)
+            seen.append((mask, size))
+            known.add(mask)
         if overlap >= DUPLICATE_SIMILARITY:
             lower = item.rank - overlap * best / 2
             item = Ranked(item.row, item.score, lower, item.signals, item.context)

@@ -17,12 +17,12 @@ the fingerprint of the rules that checked them (:func:`dreamd.redaction.rules_fi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from dreamd.engine.text.digests import sha256_hex
 from dreamd.errors import UnsafePathError
 from dreamd.layout import STATE_DIR, check_workspace_folders
 from dreamd.redaction import rules_fingerprint
@@ -34,7 +34,7 @@ KEPT = 4096
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return sha256_hex(text.encode("utf-8", "surrogatepass"))[:32]
 
 
 def _known(path: Path, rules: str) -> list[str]:

@@ -48,7 +48,7 @@ __all__ = [
 
 PENDING_FILE = f"{STATE_DIR}/recall-pending.jsonl"
 APPLIED = "dreamdPendingApplied"
-FOLD_BYTES = 256 * 1024
+FOLD_BYTES = 1024 * 1024
 
 
 def encode_search(

@@ -29,10 +29,11 @@ Pure.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
+
+from dreamd.engine.text.digests import sha1_hex, sha256_hex
 
 __all__ = [
     "BEGIN",
@@ -62,12 +63,12 @@ class Line(NamedTuple):
 
 def line_hash(text: str) -> str:
     """The hash the ledger keeps of a line dreamd wrote."""
-    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
+    return sha1_hex(text.encode("utf-8"))[:12]
 
 
 def body_digest(lines: Sequence[str]) -> str:
     """The digest of a block body (its lines between the markers)."""
-    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+    return sha256_hex("\n".join(lines).encode("utf-8"))[:16]
 
 
 def key_of(text: str) -> str | None:

@@ -25,6 +25,7 @@ Pure; never raises on any input.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 __all__ = ["KINDS", "RetainFact", "is_retain_heading", "mentions", "parse_fact", "parse_retain"]
@@ -32,15 +33,32 @@ __all__ = ["KINDS", "RetainFact", "is_retain_heading", "mentions", "parse_fact",
 KINDS = {"W": "world", "B": "experience", "O": "opinion", "S": "observation"}
 MAX_ENTITIES = 8
 
-_FACT = re.compile(
-    r"^[ \t]*[-*+][ \t]+(?P<type>[WBOS])"
-    r"(?:[ \t]*\([ \t]*c[ \t]*=[ \t]*(?P<confidence>[0-9]*\.?[0-9]+)[ \t]*\))?"
-    r"(?=[ \t:]|$)[ \t]*(?P<rest>.*)$"
-)
-_LEADING = re.compile(r"^(?:@[^\W\d_][\w.-]*[ \t,]*)+:?[ \t]*|^:[ \t]*")
 _MENTION = re.compile(r"(?<![\w@.])@([^\W\d_][\w.-]*)")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+# Compiled when a note is parsed: reading a query's @mentions needs only _MENTION.
+@cache
+def _fact() -> re.Pattern[str]:
+    return re.compile(
+        r"^[ \t]*[-*+][ \t]+(?P<type>[WBOS])"
+        r"(?:[ \t]*\([ \t]*c[ \t]*=[ \t]*(?P<confidence>[0-9]*\.?[0-9]+)[ \t]*\))?"
+        r"(?=[ \t:]|$)[ \t]*(?P<rest>.*)$"
+    )
+
+
+@cache
+def _leading() -> re.Pattern[str]:
+    return re.compile(r"^(?:@[^\W\d_][\w.-]*[ \t,]*)+:?[ \t]*|^:[ \t]*")
+
+
+@cache
+def _heading() -> re.Pattern[str]:
+    return re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
+
+
+@cache
+def _fence() -> re.Pattern[str]:
+    return re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 class RetainFact(NamedTuple):
@@ -73,7 +91,7 @@ def is_retain_heading(title: str) -> bool:
 
 def parse_fact(line: str, *, number: int = 0, day: str | None = None) -> RetainFact | None:
     """The fact a Retain bullet states, or None when ``line`` is not one."""
-    found = _FACT.match(line)
+    found = _fact().match(line)
     if found is None:
         return None
     kind = KINDS[found.group("type")]
@@ -86,7 +104,7 @@ def parse_fact(line: str, *, number: int = 0, day: str | None = None) -> RetainF
             return None
         confidence = value
     rest = found.group("rest").strip()
-    text = _LEADING.sub("", rest, count=1).strip()
+    text = _leading().sub("", rest, count=1).strip()
     if not text:
         return None
     return RetainFact(kind, text, mentions(rest), confidence, number, day)
@@ -99,8 +117,9 @@ def parse_retain(text: str, *, day: str | None = None) -> list[RetainFact]:
     facts: list[RetainFact] = []
     level = 0  # the heading level of the open Retain section, 0 outside one
     fence: str | None = None
+    fences, headings = _fence(), _heading()
     for number, line in enumerate(blank_managed(text).split("\n"), start=1):
-        opened = _FENCE.match(line)
+        opened = fences.match(line)
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = None
@@ -108,7 +127,7 @@ def parse_retain(text: str, *, day: str | None = None) -> list[RetainFact]:
         if opened:
             fence = opened.group(1)
             continue
-        heading = _HEADING.match(line)
+        heading = headings.match(line)
         if heading:
             depth = len(heading.group(1))
             if is_retain_heading(heading.group(2) or ""):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from dreamd.engine.text.tokens import is_cjk
@@ -118,8 +119,10 @@ def _name_words(path: str) -> str:
     return _DATE_PREFIX.sub("", PurePosixPath(path).stem)
 
 
+@lru_cache(maxsize=4096)
 def concept_tags(path: str, snippet: str) -> tuple[str, ...]:
-    """The first eight distinct concept tags of ``basename(path) + " " + snippet``."""
+    """The first eight distinct concept tags of ``basename(path) + " " + snippet`` (pure, so
+    remembered: replaying the searches recorded ahead tags the same snippets again and again)."""
     text = f"{_name_words(path)} {snippet}"
     seen: dict[str, None] = {}
     glossary = [(m.start(), _normalize(m.group(0))) for m in _GLOSSARY.finditer(text)]

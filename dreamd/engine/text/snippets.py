@@ -6,8 +6,9 @@ shared with OpenClaw's recall store, so their definitions must not change.
 
 from __future__ import annotations
 
-import hashlib
 import re
+
+from dreamd.engine.text.digests import sha1_hex, sha256_hex
 
 __all__ = [
     "MAX_SNIPPET_CHARS",
@@ -36,7 +37,7 @@ def cap(text: str, limit: int = MAX_SNIPPET_CHARS) -> str:
 
 
 def _sha1_12(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
+    return sha1_hex(text.encode("utf-8"))[:12]
 
 
 def claim_hash(snippet: str) -> str:
@@ -57,7 +58,7 @@ def query_hash(query: str) -> str:
 
 def content_hash(data: bytes) -> str:
     """Full sha256 of file content: the compare-and-swap token of the writer."""
-    return hashlib.sha256(data).hexdigest()
+    return sha256_hex(data)
 
 
 def strip_list_marker(text: str) -> str:
