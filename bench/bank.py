@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bank_workload import retain_year
-from startup import measure
+from startup import launcher_for, measure
 from workloads import NOW
 
 from dreamd.cli.main import main as dreamd
@@ -104,7 +104,8 @@ def main() -> int:
                     times.append((time.perf_counter() - started) * 1000)
                 inside[shape] = round(statistics.median(times), 2)
         figures["recallInProcessP50Ms"] = inside
-        rows = measure(root, runs=args.runs, tree=Path(__file__).resolve().parents[1])
+        tree = Path(__file__).resolve().parents[1]
+        rows = measure(root, runs=args.runs, tree=tree, launcher=launcher_for(tree))
         figures["processP50Ms"] = {str(r["command"]): r.get("p50_ms") for r in rows}
     if args.json:
         print(json.dumps(figures))

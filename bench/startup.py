@@ -58,6 +58,16 @@ def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def launcher_for(tree: Path, *, module: bool = False) -> list[str]:
+    """How to start dreamd from ``tree``: the installed ``dreamd`` script for this checkout (as
+    an agent runs it), else (another tree, or ``module``) ``python -m dreamd``."""
+    script = Path(sys.executable).with_name("dreamd")
+    own = tree.resolve() == Path(__file__).resolve().parents[1]
+    if script.is_file() and own and not module:
+        return [str(script)]
+    return [sys.executable, "-m", "dreamd"]
+
+
 def measure(root: Path, *, runs: int, tree: Path, launcher: list[str]) -> list[dict[str, object]]:
     """p50/p95 wall time of each command over ``runs`` processes started with ``launcher``."""
     env = {**os.environ, "DREAMD_HOME": str(root.parent / "home")}
@@ -100,10 +110,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     tree = args.tree.resolve()
-    script = Path(sys.executable).with_name("dreamd")
-    own = tree == Path(__file__).resolve().parents[1]
-    use_script = script.is_file() and own and not args.module
-    launcher = [str(script)] if use_script else [sys.executable, "-m", "dreamd"]
+    launcher = launcher_for(tree, module=args.module)
     with tempfile.TemporaryDirectory(prefix="dreamd-startup-") as tmp:
         root = Path(tmp) / "year"
         retain_year(root, reflect=True)
