@@ -7,13 +7,13 @@ process: interpreter start, imports, reading the config, opening the index, sear
 recording the recall traces and printing. A workspace with a year of generated daily notes
 (``bench/workloads.year``, with a ``## Retain`` section every fourth day so the bank has
 entities and opinions) is built and reflected once; each command then runs ``--runs`` times
-after two warm-up runs (which also cache the bytecode, as an installed package has it), and
-its p50 and p95 wall times are printed, next to a bare ``python -c pass`` for the
-interpreter's own share. Commands start through the installed ``dreamd`` script, as an agent
-runs them (``--module``: ``python -m dreamd``, which also loads :mod:`runpy`). ``--tree`` runs
-another checkout's ``dreamd`` (an exported earlier commit, say) with ``python -m`` and the same
-interpreter, for a before/after. The warm-up runs also fill the cache of the resolved
-configuration (:mod:`dreamd.host.resolved`), as an agent's first turn does.
+after two warm-up runs (which also cache the bytecode, as an installed package has it), the
+commands taking turns, and its p50 and p95 wall times are printed, next to a bare
+``python -c pass`` for the interpreter's own share. Commands start through the installed
+``dreamd`` script, as an agent runs them (``--module``: ``python -m dreamd``, which also loads
+:mod:`runpy`). ``--tree`` runs another checkout's ``dreamd`` (an exported earlier commit, say)
+with ``python -m`` and the same interpreter, for a before/after. The warm-up runs also fill the
+cache of the resolved configuration (:mod:`dreamd.host.resolved`), as an agent's first turn does.
 
 Target (not asserted): ``memory recall`` and ``memory search`` p50 <= 120 ms.
 """
@@ -69,28 +69,44 @@ def launcher_for(tree: Path, *, module: bool = False) -> list[str]:
 
 
 def measure(root: Path, *, runs: int, tree: Path, launcher: list[str]) -> list[dict[str, object]]:
-    """p50/p95 wall time of each command over ``runs`` processes started with ``launcher``."""
+    """p50/p95 wall time of each command over ``runs`` processes started with ``launcher``.
+
+    The commands take turns, one process each per round, so a host that speeds up or slows
+    down meanwhile (a shared machine does) moves every row alike.
+    """
     env = {**os.environ, "DREAMD_HOME": str(root.parent / "home")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode cached
     now = (NOW.replace(hour=9)).isoformat()
-    rows = []
+    commands: dict[str, list[str]] = {}
+    failed: set[str] = set()
     for label, words in COMMANDS:
         if words:
-            command = [*launcher, "--workspace", str(root), "--now", now, *words]
+            commands[label] = [*launcher, "--workspace", str(root), "--now", now, *words]
         else:
-            command = [sys.executable, "-c", "pass"]
-        try:
-            for _ in range(2):
-                _timed(command, tree, env)
-        except subprocess.CalledProcessError:
+            commands[label] = [sys.executable, "-c", "pass"]
+    times: dict[str, list[float]] = {label: [] for label in commands}
+    for round_ in range(runs + 2):  # two rounds of warm-up
+        for label, command in commands.items():
+            if label in failed:
+                continue
+            try:
+                took = _timed(command, tree, env)
+            except subprocess.CalledProcessError:
+                failed.add(label)
+                continue
+            if round_ >= 2:
+                times[label].append(took)
+    rows: list[dict[str, object]] = []
+    for label in commands:
+        if label in failed:
             rows.append({"command": label, "error": "failed (not in this tree?)"})
             continue
-        times = sorted(_timed(command, tree, env) for _ in range(runs))
-        p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+        ordered = sorted(times[label])
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
         rows.append(
             {
                 "command": label,
-                "p50_ms": round(statistics.median(times), 1),
+                "p50_ms": round(statistics.median(ordered), 1),
                 "p95_ms": round(p95, 1),
             }
         )

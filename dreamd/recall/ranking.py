@@ -284,14 +284,14 @@ def _spread(ranked: list[Ranked], span: int) -> list[Ranked]:
 
     A row's overlap is its largest token Jaccard similarity to the rows before it (0 when the
     sizes alone rule a near-duplicate out), worked out on bit masks of the token sets (one bit
-    per token) in one loop: the same numbers as a set operation per pair, at a fraction of the
-    cost (a recall ranks a few hundred rows, on every turn).
+    per token), the rows before grouped by size: the same numbers as a set operation per pair,
+    at a fraction of the cost (a recall ranks a few hundred rows, on every turn).
     """
     if len(ranked) < 2:
         return ranked
     best = ranked[0].rank
     bits: dict[str, int] = {}
-    seen: list[tuple[int, int]] = []  # (mask, size) of each distinct token set so far
+    by_size: dict[int, list[int]] = {}  # the masks of the distinct token sets so far, by size
     known: set[int] = set()  # a repeat of a row seen overlaps it wholly: no scan
     distinct = 0
     spread: list[Ranked] = []
@@ -307,14 +307,15 @@ def _spread(ranked: list[Ranked], span: int) -> list[Ranked]:
         if size and mask in known:
             overlap = 1.0
         else:
-            for other, other_size in seen:
+            for other_size, masks in by_size.items():
                 small, large = (size, other_size) if size <= other_size else (other_size, size)
                 if not large or small < DUPLICATE_SIMILARITY * large:
                     continue
-                shared = (mask & other).bit_count()
-                if shared / (size + other_size - shared) > overlap:
-                    overlap = shared / (size + other_size - shared)
-            seen.append((mask, size))
+                # For sets of two given sizes the similarity grows with what they share, so
+                # the most shared tokens in the group give its largest similarity.
+                shared = max(map(int.bit_count, map(mask.__and__, masks)))
+                overlap = max(overlap, shared / (size + other_size - shared))
+            by_size.setdefault(size, []).append(mask)
             known.add(mask)
         if overlap >= DUPLICATE_SIMILARITY:
             lower = item.rank - overlap * best / 2
