@@ -25,7 +25,7 @@ lines are not recalls). Reads pages, never writes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -154,6 +154,17 @@ def _facts_in(root: Path, window: DayWindow) -> list[Recalled]:
     return sorted(found, key=lambda r: (r.timestamp or "", r.source))
 
 
+def _filled(
+    found: Sequence[Recalled],
+    hits: Sequence[Hit],
+    keep: Callable[[Iterable[Recalled]], list[Recalled]],
+    limit: int,
+) -> bool:
+    """True when what was found already fills the answer: more hits after it would not show."""
+    listed = [*found, *(_from_hit(hit) for hit in hits if not hit.context)]
+    return len(keep(listed)) >= limit
+
+
 def _kept(
     results: Iterable[Recalled],
     *,
@@ -206,6 +217,11 @@ def recall(
             date.fromisoformat(last_day) if last_day else now.date(),
         )
     options: dict[str, Any] = {"k": k, "now": now, "first_day": first_day, "last_day": last_day}
+    limit = max(0, k)
+
+    def keep(ordered: Iterable[Recalled]) -> list[Recalled]:
+        return _kept(ordered, kinds=kinds, entity=entity, first=first_day, last=last_day, k=limit)
+
     if parsed.shape == "entity" and subject:
         found += _entity(root, subject)
     elif parsed.shape == "opinion":
@@ -220,14 +236,16 @@ def recall(
         found += _facts_in(root, window)
         listed = window_hits(index, window, Filters(lower, upper), k)
         found += [_from_hit(hit) for hit in listed]
-    elif parsed.terms:
-        hits += search(index, question, **options)
+    elif parsed.terms and not (parsed.shape == "opinion" and _filled(found, hits, keep, limit)):
+        hits += search(index, question, **options)  # an opinion's answer full: nothing to add
     hits = [hit for hit in hits if not hit.context]  # lines shown for their neighbours: not here
     ordered = [*found[:1], *(_from_hit(h) for h in hits), *found[1:]]
     if parsed.shape in ("entity", "opinion"):
         ordered = [*found, *(_from_hit(h) for h in hits)]
-    results = _kept(
-        ordered, kinds=kinds, entity=entity, first=first_day, last=last_day, k=max(0, k)
-    )
+    results = keep(ordered)
     shown = {r.source for r in results}
-    return Answer(parsed, tuple(results), tuple(h for h in hits if h.source in shown))
+    recalled: dict[str, Hit] = {}  # each line once, though both an opinion's searches found it
+    for hit in hits:
+        if hit.source in shown:
+            recalled.setdefault(hit.source, hit)
+    return Answer(parsed, tuple(results), tuple(recalled.values()))

@@ -257,3 +257,30 @@ def test_a_symlinked_bank_is_refused_before_anything_is_read(
         assert main(["--workspace", str(ws), "--now", AT, *verb]) == 1
         assert "bank is a symbolic link" in capsys.readouterr().err
     assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("k", ["1", "2", "3", "25"])
+def test_an_opinion_answer_is_the_same_without_the_search_it_cannot_show(
+    ws: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, k: str
+) -> None:
+    """When the opinions found fill the answer, the wider search is skipped: the answer and the
+    traces it records are those of running it."""
+    import dreamd.recall.answers as answers
+
+    dreamd(capsys, ws, "memory", "reflect", "--apply")
+    question = ["memory", "recall", "what does Peter prefer?", "--k", k, "--no-record"]
+    quick = dreamd(capsys, ws, *question)
+    monkeypatch.setattr(answers, "_filled", lambda *_: False)
+    assert dreamd(capsys, ws, *question) == quick
+
+
+def test_a_line_both_opinion_searches_find_is_recorded_once(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The opinion search and the wide one may find the same chunk: one recall, not two."""
+    from dreamd.store.pending import read_pending
+
+    dreamd(capsys, ws, "memory", "recall", "does Peter prefer concise replies?")
+    (search,) = read_pending(ws)[0]
+    sources = [f"{hit.path}#L{hit.start_line}-L{hit.end_line}" for hit in search.hits]
+    assert sources and len(sources) == len(set(sources))
