@@ -28,18 +28,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamd.engine.bank.kinds import FACT_KINDS, infer_kind
-from dreamd.engine.bank.pages import (
-    ENTITIES_DIR,
-    EXPERIENCE_PAGE,
-    OPINIONS_PAGE,
-    WORLD_PAGE,
-    PageItem,
-    entity_key,
-    read_page,
-)
 from dreamd.engine.hits import Hit
 from dreamd.layout import resolve_inside
 from dreamd.recall.candidates import Filters
@@ -47,6 +38,9 @@ from dreamd.recall.dates import DayWindow
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Query, parse_query
 from dreamd.recall.search import search, window_hits
+
+if TYPE_CHECKING:  # the bank's pages are read for entity, opinion and time questions only
+    from dreamd.engine.bank.pages import PageItem
 
 __all__ = ["Answer", "Recalled", "entity_page_of", "recall"]
 
@@ -98,6 +92,8 @@ def _from_item(item: PageItem, entities: tuple[str, ...] = ()) -> Recalled:
 
 def entity_page_of(root: Path, name: str) -> str | None:
     """The workspace path of ``name``'s page under ``bank/entities/`` (by slug), if any."""
+    from dreamd.engine.bank.pages import ENTITIES_DIR, entity_key
+
     key = entity_key(name)
     try:
         names = sorted(path.name for path in (root / ENTITIES_DIR).iterdir())
@@ -111,6 +107,8 @@ def entity_page_of(root: Path, name: str) -> str | None:
 
 def _page(root: Path, path: str, kind: str = "world") -> list[PageItem]:
     """A page's items; a missing or unreadable page has none (recall never fails on one)."""
+    from dreamd.engine.bank.pages import read_page
+
     try:
         target = resolve_inside(root, path)
         if target.is_symlink():
@@ -137,6 +135,8 @@ def _entity(root: Path, subject: str) -> list[Recalled]:
 
 
 def _opinions(root: Path, subject: str | None) -> list[Recalled]:
+    from dreamd.engine.bank.pages import OPINIONS_PAGE, entity_key
+
     items = [i for i in _page(root, OPINIONS_PAGE, "opinion") if i.kind == "opinion"]
     if subject:
         key = entity_key(subject)
@@ -146,6 +146,8 @@ def _opinions(root: Path, subject: str | None) -> list[Recalled]:
 
 
 def _facts_in(root: Path, window: DayWindow) -> list[Recalled]:
+    from dreamd.engine.bank.pages import EXPERIENCE_PAGE, WORLD_PAGE
+
     found = []
     for path, kind in ((WORLD_PAGE, "world"), (EXPERIENCE_PAGE, "experience")):
         for item in _page(root, path, kind):
@@ -165,6 +167,13 @@ def _filled(
     return len(keep(listed)) >= limit
 
 
+def _key(name: str) -> str:
+    """An entity's key (:func:`dreamd.engine.bank.pages.entity_key`)."""
+    from dreamd.engine.bank.pages import entity_key
+
+    return entity_key(name)
+
+
 def _kept(
     results: Iterable[Recalled],
     *,
@@ -176,12 +185,12 @@ def _kept(
 ) -> list[Recalled]:
     seen: set[str] = set()
     kept = []
-    wanted = entity_key(entity) if entity else None
+    wanted = _key(entity) if entity else None
     for result in results:
         cited = _SAME_LINE.sub(r"#L\1", result.source)  # a fact's line and its chunk are one
         if cited in seen or (kinds and result.kind not in kinds):
             continue
-        if wanted and not any(entity_key(e) == wanted for e in result.entities):
+        if wanted is not None and not any(_key(e) == wanted for e in result.entities):
             continue
         day = result.timestamp
         if day and ((first and day < first) or (last and day > last)):

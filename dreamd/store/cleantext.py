@@ -50,6 +50,8 @@ def _known(path: Path, rules: str) -> list[str]:
 
 def redact_known(root: Path, texts: Sequence[str]) -> list[str]:
     """``redact(text)`` for each of ``texts``, the detectors run only on text not known clean."""
+    if not texts:
+        return []
     path = root / CLEAN_FILE
     rules = rules_fingerprint()
     known = _known(path, rules)
