@@ -37,6 +37,7 @@ __all__ = [
     "encode_lines",
     "is_stale",
     "plan_retirement",
+    "retire_over_cap",
 ]
 
 RETIRE_AFTER_DAYS = 30.0
@@ -82,9 +83,21 @@ def plan_retirement(
         for key, entry in sorted(rows.items())
         if key not in fresh
     ]
-    kept, dropped = trim_store(fresh, limit)
-    retired += [Retired(fresh[key], stamp, "evicted", extras.get(key, {})) for key in dropped]
-    return kept, tuple(retired)
+    kept, over = retire_over_cap(fresh, stamp=stamp, extras=extras, limit=limit)
+    return kept, (*retired, *over)
+
+
+def retire_over_cap(
+    rows: Mapping[str, RecallEntry],
+    *,
+    stamp: str,
+    extras: Mapping[str, Mapping[str, Any]],
+    limit: int = MAX_STORE_ENTRIES,
+) -> tuple[dict[str, RecallEntry], tuple[Retired, ...]]:
+    """The ``limit`` rows the store keeps (:func:`trim_store`), and the rest retired at ``stamp``
+    (``evicted``)."""
+    kept, dropped = trim_store(rows, limit)
+    return kept, tuple(Retired(rows[key], stamp, "evicted", extras.get(key, {})) for key in dropped)
 
 
 def encode_lines(rows: Iterable[Retired]) -> bytes:

@@ -23,7 +23,6 @@ key, and used again while the key holds. Rules:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
@@ -154,9 +153,6 @@ def resolve(
 
 
 def _write(path: Path, data: bytes) -> None:
-    """Replace the cache atomically; one that cannot be written only makes the next turn slower."""
-    from dreamd.errors import DreamdError
-    from dreamd.store.writer import write_atomic
+    from dreamd.store.writer import write_cache  # only when the answer was worked out again
 
-    with contextlib.suppress(DreamdError):
-        write_atomic(path, data, mode=0o600)
+    write_cache(path, data)

@@ -108,16 +108,15 @@ def record_search(
 
 
 def fold_pending(root: Path, *, now: datetime) -> None:
-    """Replay the pending searches into the recall store and save it (caller holds the lock),
-    retiring stale rows and those over the cap to the long-term layer first."""
+    """Replay the pending searches into the recall store and save it through the writer
+    (caller holds the lock), stale rows and those over the cap retired to the long-term layer."""
+    from dreamd.engine.plan import SweepPlan
     from dreamd.engine.retirement import plan_retirement
     from dreamd.engine.state import RECALL_STORE
-    from dreamd.store.longterm import append_longterm
     from dreamd.store.statefiles import load_table
-    from dreamd.store.writer import save_store
+    from dreamd.store.writer import apply_plan
 
     store, _ = load_table(root, RECALL_STORE)
     kept, retired = plan_retirement(store.rows, now=now, extras=store.extras)
-    append_longterm(root, retired)
     updated_at = format_instant(now) if retired else store.updated_at
-    save_store(root, store.with_rows(kept, updated_at=updated_at))
+    apply_plan(root, SweepPlan(store=store.with_rows(kept, updated_at=updated_at), retired=retired))

@@ -17,8 +17,8 @@ the fingerprint of the rules that checked them (:func:`dreamd.redaction.rules_fi
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -70,22 +70,13 @@ def redact_known(root: Path, texts: Sequence[str]) -> list[str]:
             clean.add(digests[i])
             fresh.append(digests[i])
     if fresh:
-        _save(path, rules, (known + fresh)[-KEPT:])
+        _save(root, rules, (known + fresh)[-KEPT:])
     return shown
 
 
-def _save(path: Path, rules: str, clean: list[str]) -> None:
-    data = json.dumps({"rules": rules, "clean": clean}).encode()
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        check_workspace_folders(path.parents[2])  # never through a symlinked memory/.dreams
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(temp, flags, 0o600)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
-        temp.replace(path)  # renames over the name: a link planted there is replaced
-    except (OSError, UnsafePathError):
-        temp.unlink(missing_ok=True)
+def _save(root: Path, rules: str, clean: list[str]) -> None:
+    from dreamd.store.writer import write_cache  # a miss loaded the detectors: this is cheap
+
+    with contextlib.suppress(UnsafePathError):
+        check_workspace_folders(root)  # never through a symlinked memory/.dreams
+        write_cache(root / CLEAN_FILE, json.dumps({"rules": rules, "clean": clean}).encode())

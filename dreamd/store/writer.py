@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
-from dreamd.engine.retirement import Retired
+from dreamd.engine.retirement import retire_over_cap
 from dreamd.engine.state import (
     DAILY_CHECKPOINTS,
     PHASE_SIGNALS,
@@ -50,8 +50,14 @@ from dreamd.engine.state import (
     TableFormat,
 )
 from dreamd.engine.text.snippets import content_hash
-from dreamd.engine.traces import trim_store
-from dreamd.errors import ConflictError, StateError, UnsafePathError, WorkspaceError
+from dreamd.engine.traces import MAX_STORE_ENTRIES
+from dreamd.errors import (
+    ConflictError,
+    DreamdError,
+    StateError,
+    UnsafePathError,
+    WorkspaceError,
+)
 from dreamd.layout import (
     BACKUP_DIR,
     check_workspace_folders,
@@ -70,11 +76,11 @@ if TYPE_CHECKING:  # types only: recording a search must not import every planne
 __all__ = [
     "ApplyResult",
     "apply_plan",
-    "capped",
     "current_digest",
     "save_store",
     "save_table",
     "write_atomic",
+    "write_cache",
 ]
 
 BACKUPS_KEPT = 8
@@ -120,6 +126,16 @@ def write_atomic(
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise WorkspaceError(f"cannot write {path}: {reason}; the previous file is intact") from exc
+
+
+def write_cache(path: Path, data: bytes) -> bool:
+    """Replace a cache file (0600, as :func:`write_atomic`); ``False`` when it cannot be written:
+    a cache that is lost costs the next reader time, never the command that wrote it."""
+    try:
+        write_atomic(path, data, mode=0o600)
+    except DreamdError:
+        return False
+    return True
 
 
 def _clear_leftovers(path: Path) -> None:
@@ -190,18 +206,6 @@ def save_store(
     wrote = save_table(root, RECALL_STORE, store, before_rename=before_rename)
     discard_applied(root, store.top)
     return wrote
-
-
-def capped(store: Table[RecallEntry], stamp: str) -> tuple[Table[RecallEntry], tuple[Retired, ...]]:
-    """``store`` within the row cap, and the rows over it, retired (``evicted``) at ``stamp``:
-    searches replayed from the pending file may have taken it past the cap."""
-    kept, dropped = trim_store(store.rows)
-    if not dropped:
-        return store, ()
-    retired = tuple(
-        Retired(store.rows[key], stamp, "evicted", store.extras.get(key, {})) for key in dropped
-    )
-    return store.with_rows(kept, updated_at=store.updated_at), retired
 
 
 @dataclass(frozen=True)
@@ -294,9 +298,10 @@ def apply_plan(
             daily = _follow_own_write(daily, write.path, before, target.stat())
     saved = []
     store, retired = plan.store, plan.retired
-    if store is not None:
-        store, over = capped(store, store.updated_at or format_instant(datetime.now(UTC)))
-        retired += over
+    if store is not None and len(store.rows) > MAX_STORE_ENTRIES:  # searches replayed past it
+        stamp = store.updated_at or format_instant(datetime.now(UTC))
+        kept, over = retire_over_cap(store.rows, stamp=stamp, extras=store.extras)
+        store, retired = store.with_rows(kept, updated_at=store.updated_at), retired + over
     if retired:  # before the store drops them: a crash here duplicates, never loses
         guard()
         append_longterm(root, retired)
