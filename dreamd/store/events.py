@@ -1,19 +1,19 @@
 """The append-only audit log ``memory/.dreams/events.jsonl``.
 
-One JSON object per line. Appends open the file with ``O_APPEND`` and ``O_NOFOLLOW`` (a symlink
-planted there is refused, not followed) and fsync. Reading skips malformed lines.
+One JSON object per line, appended by :func:`dreamd.store.appendlog.append_lines` (``O_APPEND``
+and ``O_NOFOLLOW``: a symlink planted there is refused, not followed; fsynced; a torn last line
+ended first). Reading skips malformed lines.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from dreamd.errors import StateError
 from dreamd.layout import STATE_DIR
+from dreamd.store.appendlog import append_lines
 
 __all__ = ["EVENTS_FILE", "append_events", "read_events"]
 
@@ -37,18 +37,7 @@ def append_events(root: Path, events: Iterable[Mapping[str, Any]]) -> int:
     lines = b"".join(_line(event) for event in events)
     if not lines:
         return 0
-    path = root / EVENTS_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags, 0o600)
-    except OSError as exc:
-        raise StateError(f"cannot append to {path}: {exc.strerror}") from exc
-    try:
-        os.write(fd, lines)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    append_lines(root / EVENTS_FILE, lines)
     return lines.count(b"\n")
 
 

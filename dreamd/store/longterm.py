@@ -12,13 +12,13 @@ Rules:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from dreamd.engine.retirement import Retired, decode_lines, encode_lines
 from dreamd.errors import StateError
 from dreamd.layout import resolve_inside
+from dreamd.store.appendlog import append_lines
 
 __all__ = ["LONGTERM_FILE", "append_longterm", "read_longterm"]
 
@@ -37,21 +37,7 @@ def append_longterm(root: Path, rows: Iterable[Retired]) -> int:
     rows = list(rows)
     if not rows:
         return 0
-    path = _path(root)
-    data = encode_lines(rows)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                data = b"\n" + data  # a torn last line: start ours on a line of its own
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise StateError(f"cannot append to {path}: {exc.strerror or exc}") from exc
+    append_lines(_path(root), encode_lines(rows))
     return len(rows)
 
 

@@ -34,6 +34,7 @@ from dreamd.engine.hits import Hit
 from dreamd.engine.recordable import PendingSearch
 from dreamd.errors import StateError
 from dreamd.layout import STATE_DIR
+from dreamd.store.appendlog import append_lines
 
 __all__ = [
     "APPLIED",
@@ -83,29 +84,10 @@ def encode_search(
     }
 
 
-def _open(path: Path, flags: int) -> int:
-    try:
-        return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    except OSError as exc:
-        raise StateError(f"cannot open {path}: {exc.strerror}") from exc
-
-
 def append_pending(root: Path, line: Mapping[str, Any]) -> int:
     """Append ``line`` (caller holds the workspace lock); returns the file's size after it."""
-    path = root / PENDING_FILE
     data = json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-    fd = _open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
-    try:
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            data = b"\n" + data  # a line a crash cut short ends here
-        os.write(fd, data)
-        os.fsync(fd)
-    except OSError as exc:
-        raise StateError(f"cannot append to {path}: {exc.strerror}") from exc
-    finally:
-        os.close(fd)
-    return size + len(data)
+    return append_lines(root / PENDING_FILE, data)
 
 
 def _hit(raw: Any) -> Hit | None:
