@@ -11,17 +11,14 @@ from __future__ import annotations
 import math
 import os
 import re
-import time
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
-from typing import Protocol
 
 from dreamd.errors import ConfigError, DreamdError
+from dreamd.patterns import LazyPattern
 
 __all__ = [
     "DAY_SECONDS",
-    "Clock",
-    "SystemClock",
     "age_days",
     "day_of",
     "format_instant",
@@ -36,9 +33,9 @@ __all__ = [
 ]
 
 DAY_SECONDS = 86_400.0
-_DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DURATION = re.compile(r"(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+")
-_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
+_DAY_RE = LazyPattern(r"^\d{4}-\d{2}-\d{2}$")
+_DURATION = LazyPattern(r"(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+")
+_PART = LazyPattern(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86_400.0}
 
 
@@ -166,31 +163,3 @@ def days_between(first: str, last: str) -> float:
     if a is None or b is None:
         return 0.0
     return float((b - a) / timedelta(days=1))
-
-
-class Clock(Protocol):
-    """Time as the scheduler sees it."""
-
-    def now(self) -> datetime: ...
-
-    def monotonic(self) -> float: ...
-
-    async def sleep(self, seconds: float) -> None: ...
-
-
-class SystemClock:
-    """The real clock."""
-
-    def now(self) -> datetime:
-        """Aware UTC now."""
-        return datetime.now(UTC)
-
-    def monotonic(self) -> float:
-        """``time.monotonic()``."""
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        """``asyncio.sleep``."""
-        import asyncio  # here, not at the top: a CLI process never needs the event loop
-
-        await asyncio.sleep(seconds)

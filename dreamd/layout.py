@@ -23,6 +23,7 @@ from datetime import date
 from pathlib import Path, PurePosixPath
 
 from dreamd.errors import UnsafePathError
+from dreamd.patterns import LazyPattern
 
 __all__ = [
     "BACKUP_DIR",
@@ -91,10 +92,12 @@ WRITTEN_FOLDERS = (
 )
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
-_DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-([^/]+))?\.md$")
-_DAILY_PATH = re.compile(r"(?:^|/)memory/(?:[^/]+/)*(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$")
-_CORPUS_PATH = re.compile(r"(?:^|/)memory/\.dreams/session-corpus/(\d{4}-\d{2}-\d{2})\.(?:md|txt)$")
-_REPORTS = re.compile(r"(?:^|/)memory/(?:dreaming|dreams|graph|patterns|topics)/")
+_DAILY_NAME = LazyPattern(r"^(\d{4}-\d{2}-\d{2})(?:-([^/]+))?\.md$")
+_DAILY_PATH = LazyPattern(r"(?:^|/)memory/(?:[^/]+/)*(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$")
+_CORPUS_PATH = LazyPattern(
+    r"(?:^|/)memory/\.dreams/session-corpus/(\d{4}-\d{2}-\d{2})\.(?:md|txt)$"
+)
+_REPORTS = LazyPattern(r"(?:^|/)memory/(?:dreaming|dreams|graph|patterns|topics)/")
 
 
 def normalize_relpath(path: str) -> str:

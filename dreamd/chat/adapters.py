@@ -35,9 +35,10 @@ from typing import Any, Protocol
 
 from dreamd.chat.notify import RateLimit, Redactor, notice_text, scrub
 from dreamd.chat.router import Adapter, Dispatch, Notifier
-from dreamd.clock import Clock, format_instant
+from dreamd.clock import format_instant
 from dreamd.config import AdaptersConfig, DiscordConfig, TelegramConfig
 from dreamd.errors import DreamdError
+from dreamd.host.clock import Clock
 from dreamd.host.health import HealthEvent
 
 __all__ = [

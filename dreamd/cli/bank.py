@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
 
 from dreamd.engine.bank.kinds import FACT_KINDS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
+    from typing import Any
+
     from dreamd.cli.context import Context
     from dreamd.config import DreamingConfig
     from dreamd.engine.bank.reflect import BankPlan

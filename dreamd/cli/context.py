@@ -14,18 +14,31 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dreamd.clock import resolve_now
 from dreamd.errors import DreamdError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:  # imported where used: a command pays only for what it asks for
+    from typing import Any, Protocol, TypeVar
+
     from dreamd.config import Config
     from dreamd.engine.snapshot import Snapshot
     from dreamd.host.resolved import Resolved
     from dreamd.host.runtime import Runtime
     from dreamd.host.state import EnabledState
     from dreamd.workspace.discovery import Discovery, Workspace
+
+    class Place(Protocol):
+        """A workspace folder and its agents (a discovered workspace, or a cached one)."""
+
+        @property
+        def root(self) -> Path: ...
+
+        @property
+        def agents(self) -> tuple[str, ...]: ...
+
+    P = TypeVar("P", bound=Place)
 
 __all__ = ["Context"]
 
@@ -125,19 +138,6 @@ class Context:
     def note(self, message: str) -> None:
         """A side remark for people, on stderr (never mixed into JSON output)."""
         print(f"dreamd: {message}", file=sys.stderr)
-
-
-class Place(Protocol):
-    """A workspace folder and its agents (a discovered workspace, or a cached one)."""
-
-    @property
-    def root(self) -> Path: ...
-
-    @property
-    def agents(self) -> tuple[str, ...]: ...
-
-
-P = TypeVar("P", bound=Place)
 
 
 def _choose(spaces: Sequence[P], agent: str | None) -> P:

@@ -18,7 +18,6 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from dreamd import __version__, paths
 from dreamd.cli import context
@@ -31,6 +30,10 @@ from dreamd.cli.options import (
     merge_late,
 )
 from dreamd.errors import DreamdError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 __all__ = ["QUICK", "build_parser", "entry", "main", "quick_parser"]
 

@@ -7,13 +7,15 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
 
 from dreamd.engine.bank.kinds import FACT_KINDS
 from dreamd.engine.origins import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.errors import DreamdError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:  # the verbs import what they use when they run: ``search`` starts fast
+    from typing import Any
+
     from dreamd.cli.context import Context
     from dreamd.engine.phases.deep import Thresholds
 

@@ -24,9 +24,12 @@ import sys
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, NoReturn, cast
 
 from dreamd.errors import DreamdError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 __all__ = [
     "EXAMPLES",
@@ -115,7 +118,7 @@ class DreamdParser(argparse.ArgumentParser):
         raise UsageError(message, self)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        make = cast("type[argparse.HelpFormatter]", self.formatter_class)
+        make: Callable[..., argparse.HelpFormatter] = self.formatter_class
         return make(prog=self.prog, width=_columns() - 2)  # the width argparse's default gives
 
 

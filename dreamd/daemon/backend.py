@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import msgspec
 
 from dreamd.chat.adapters import Adapters
-from dreamd.clock import Clock, format_instant
+from dreamd.clock import format_instant
 from dreamd.control import BusyError
 from dreamd.daemon.dreams import candidates_document
 from dreamd.daemon.metrics import Metrics
@@ -28,6 +28,7 @@ from dreamd.engine.phases.diary import diary_entries
 from dreamd.engine.state import RECALL_STORE
 from dreamd.errors import DreamdError, LockError
 from dreamd.fleet.coordinator import Fleet
+from dreamd.host.clock import Clock
 from dreamd.host.health import HealthEvent
 from dreamd.host.history import History
 from dreamd.host.jobs import JobBudget

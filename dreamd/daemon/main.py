@@ -53,7 +53,7 @@ from dreamd import paths
 from dreamd.chat.access import grants_of
 from dreamd.chat.adapters import Adapters
 from dreamd.chat.router import Router
-from dreamd.clock import Clock, SystemClock, format_instant, parse_instant
+from dreamd.clock import format_instant, parse_instant
 from dreamd.config import LogConfig
 from dreamd.daemon.api import build_app, load_tokens
 from dreamd.daemon.backend import DaemonService
@@ -73,6 +73,7 @@ from dreamd.daemon.workers import Workers, count_workspaces, sweep_and_count
 from dreamd.errors import DreamdError, ListenError
 from dreamd.fleet.coordinator import Fleet, rotated
 from dreamd.fleet.slots import slot_end, slot_of
+from dreamd.host.clock import Clock, SystemClock
 from dreamd.host.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
 from dreamd.host.history import load_histories, save_histories
 from dreamd.host.jobs import JobBudget

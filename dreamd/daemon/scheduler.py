@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 
-from dreamd.clock import Clock, SystemClock, format_instant, parse_instant
+from dreamd.clock import format_instant, parse_instant
+from dreamd.host.clock import Clock, SystemClock
 from dreamd.host.schedule import clock_jumped, missed_fire, next_fire
 from dreamd.host.state import load_host_state, update_host_state
 

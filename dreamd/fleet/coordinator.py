@@ -36,7 +36,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from dreamd import __version__
-from dreamd.clock import Clock, format_instant
+from dreamd.clock import format_instant
 from dreamd.config import FleetConfig
 from dreamd.errors import FleetError
 from dreamd.fleet.budget import FleetBudget
@@ -53,6 +53,7 @@ from dreamd.fleet.keys import Keys
 from dreamd.fleet.locks import Leadership, LockMaker, in_thread, release
 from dreamd.fleet.registry import announce, read_document, read_hosts, record_sweep, swept_for
 from dreamd.fleet.view import summary_line
+from dreamd.host.clock import Clock
 from dreamd.host.health import HealthEvent
 
 if TYPE_CHECKING:

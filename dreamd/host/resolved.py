@@ -28,11 +28,14 @@ import os
 import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamd import __version__, paths
+from dreamd.value import Value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
+    from typing import Any, Final
+
     from dreamd.host.runtime import Runtime
 
 __all__ = ["CACHE_FILE", "Place", "Resolved", "resolve"]
@@ -42,19 +45,37 @@ _ENV_PREFIXES = ("DREAMD_", "OPENCLAW_", "XDG_")
 _ENV_NAMES = ("HOME", "STATE_DIRECTORY", "CONFIGURATION_DIRECTORY", "RUNTIME_DIRECTORY", "TZ")
 
 
-class Place(NamedTuple):
+class Place(Value):
     """A workspace folder and the agents that share it."""
 
-    root: Path
-    agents: tuple[str, ...]
+    __match_args__ = ("root", "agents")
+    __slots__ = __match_args__
+    root: Final[Path]
+    agents: Final[tuple[str, ...]]
+
+    def __init__(self, root: Path, agents: tuple[str, ...]) -> None:
+        self.root = root
+        self.agents = agents
 
 
-class Resolved(NamedTuple):
+class Resolved(Value):
     """The workspaces, the config's on/off setting and the dreaming timezone's name."""
 
-    places: tuple[Place, ...]
-    config_enabled: bool
-    timezone: str | None
+    __match_args__ = ("places", "config_enabled", "timezone")
+    __slots__ = __match_args__
+    places: Final[tuple[Place, ...]]
+    config_enabled: Final[bool]
+    timezone: Final[str | None]
+
+    def __init__(
+        self,
+        places: tuple[Place, ...],
+        config_enabled: bool,
+        timezone: str | None,
+    ) -> None:
+        self.places = places
+        self.config_enabled = config_enabled
+        self.timezone = timezone
 
 
 def _stamp(path: Path) -> str:

@@ -16,11 +16,15 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from dreamd import paths
 from dreamd.clock import format_instant
 from dreamd.errors import StateError
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = [
     "EnabledState",
@@ -77,11 +81,17 @@ def set_enabled_override(value: bool | None, *, now: datetime) -> None:
     update_host_state(lambda document: document.update({"enabledOverride": value}), now=now)
 
 
-class EnabledState(NamedTuple):
+class EnabledState(Value):
     """Whether dreaming is on, and which setting decided it."""
 
-    enabled: bool
-    source: str  # "override" or "config"
+    __match_args__ = ("enabled", "source")
+    __slots__ = __match_args__
+    enabled: Final[bool]
+    source: Final[str]
+
+    def __init__(self, enabled: bool, source: str) -> None:
+        self.enabled = enabled
+        self.source = source
 
 
 def effective_enabled(config_enabled: bool) -> EnabledState:

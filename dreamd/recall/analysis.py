@@ -18,10 +18,10 @@ Pure.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
+from dreamd.patterns import LazyPattern
 from dreamd.recall.stemming import stem
 
 __all__ = ["STOP_WORDS", "cjk_grams", "fold", "query_grams", "stems", "words"]
@@ -62,15 +62,11 @@ STOP_WORDS: frozenset[str] = frozenset(
     if not word.endswith("_")
 )
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = LazyPattern(r"[^\W_]+")
 # Hiragana and katakana, CJK extension A, CJK unified ideographs, Hangul syllables and jamo.
 _CJK_CLASS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff]"
-
-
-@lru_cache(maxsize=1)
-def _cjk() -> re.Pattern[str]:
-    """CJK runs; compiled when non-ASCII text first needs it (a wide class is slow to compile)."""
-    return re.compile(_CJK_CLASS + "+")
+# CJK runs; compiled when non-ASCII text first needs it (a wide class is slow to compile).
+_CJK = LazyPattern(_CJK_CLASS + "+")
 
 
 def _is_latin(char: str) -> bool:
@@ -108,10 +104,10 @@ def stems(text: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def cjk_grams(text: str) -> str:
     """Every CJK character of ``text`` and every adjacent pair, space-separated ("" without CJK)."""
-    if text.isascii() or _cjk().search(text) is None:
+    if text.isascii() or _CJK.search(text) is None:
         return ""
     grams: list[str] = []
-    for run in _cjk().findall(text):
+    for run in _CJK.findall(text):
         grams.extend(run)
         grams.extend(run[i : i + 2] for i in range(len(run) - 1))
     return " ".join(grams)
@@ -124,7 +120,7 @@ def query_grams(word: str) -> list[tuple[str, str]]:
     one-character particle; any other word gives its stem.
     Stop words and one-letter ASCII words give nothing.
     """
-    runs = [] if word.isascii() else _cjk().findall(word)
+    runs = [] if word.isascii() else _CJK.findall(word)
     if not runs:
         if word in STOP_WORDS or (len(word) == 1 and word.isascii()):
             return []
@@ -138,7 +134,7 @@ def query_grams(word: str) -> list[tuple[str, str]]:
         for pair in (run[i : i + 2] for i in range(len(run) - 1)):
             if pair[0] not in STOP_WORDS and pair[1] not in STOP_WORDS:  # skip particles
                 grams.append((pair, pair))
-    for part in _cjk().sub(" ", word).split():
+    for part in _CJK.sub(" ", word).split():
         if part not in STOP_WORDS and len(part) > 1:
             grams.append((part, stem(part)))
     return grams

@@ -24,38 +24,59 @@ lines are not recalls). Reads pages, never writes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamd.engine.bank.kinds import FACT_KINDS, infer_kind
 from dreamd.engine.hits import Hit
 from dreamd.layout import resolve_inside
+from dreamd.patterns import LazyPattern
 from dreamd.recall.candidates import Filters
 from dreamd.recall.dates import DayWindow
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Query, parse_query
 from dreamd.recall.search import search, window_hits
+from dreamd.value import Value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:  # the bank's pages are read for entity, opinion and time questions only
+    from typing import Any, Final
+
     from dreamd.engine.bank.pages import PageItem
 
 __all__ = ["Answer", "Recalled", "entity_page_of", "recall"]
 
-_SAME_LINE = re.compile(r"#L(\d+)-L\1$")
+_SAME_LINE = LazyPattern(r"#L(\d+)-L\1$")
 
 
-class Recalled(NamedTuple):
+class Recalled(Value):
     """One result: a fact, a page line or a note line, with its citation."""
 
-    kind: str
-    timestamp: str | None
-    entities: tuple[str, ...]
-    content: str
-    source: str
-    confidence: float | None = None
+    __match_args__ = ("kind", "timestamp", "entities", "content", "source", "confidence")
+    __slots__ = __match_args__
+    kind: Final[str]
+    timestamp: Final[str | None]
+    entities: Final[tuple[str, ...]]
+    content: Final[str]
+    source: Final[str]
+    confidence: Final[float | None]
+
+    def __init__(
+        self,
+        kind: str,
+        timestamp: str | None,
+        entities: tuple[str, ...],
+        content: str,
+        source: str,
+        confidence: float | None = None,
+    ) -> None:
+        self.kind = kind
+        self.timestamp = timestamp
+        self.entities = entities
+        self.content = content
+        self.source = source
+        self.confidence = confidence
 
     def as_json(self) -> dict[str, Any]:
         """The result as ``memory recall --json`` prints it (``confidence`` only when known)."""
@@ -71,12 +92,19 @@ class Recalled(NamedTuple):
         return document
 
 
-class Answer(NamedTuple):
+class Answer(Value):
     """What a question found; ``hits`` are the search hits among the results (to record)."""
 
-    query: Query
-    results: tuple[Recalled, ...]
-    hits: tuple[Hit, ...]
+    __match_args__ = ("query", "results", "hits")
+    __slots__ = __match_args__
+    query: Final[Query]
+    results: Final[tuple[Recalled, ...]]
+    hits: Final[tuple[Hit, ...]]
+
+    def __init__(self, query: Query, results: tuple[Recalled, ...], hits: tuple[Hit, ...]) -> None:
+        self.query = query
+        self.results = results
+        self.hits = hits
 
 
 def _from_hit(hit: Hit) -> Recalled:

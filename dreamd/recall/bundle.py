@@ -29,7 +29,6 @@ import math
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.analysis import stems
@@ -38,8 +37,12 @@ from dreamd.recall.chunking import chunk_snippet
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import parse_query
 from dreamd.recall.search import search
+from dreamd.value import Value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:  # the graph's modules load when a bundle search runs, not with the CLI
+    from typing import Any, Final
+
     from dreamd.engine.graph.bundle import Route
     from dreamd.engine.graph.edge import Edge
 
@@ -51,11 +54,17 @@ FANOUT = 200
 BUDGET = 200  # nodes expanded at most
 
 
-class Routed(NamedTuple):
+class Routed(Value):
     """A hit and, when bundle search found it, its route (entry point first)."""
 
-    hit: Hit
-    route: tuple[str, ...] = ()
+    __match_args__ = ("hit", "route")
+    __slots__ = __match_args__
+    hit: Final[Hit]
+    route: Final[tuple[str, ...]]
+
+    def __init__(self, hit: Hit, route: tuple[str, ...] = ()) -> None:
+        self.hit = hit
+        self.route = route
 
 
 def _coverage(text: str, wanted: Mapping[str, float]) -> float:

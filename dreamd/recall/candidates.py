@@ -22,9 +22,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from dreamd.recall.query import Term
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "RANK_BUDGET",
@@ -58,30 +62,87 @@ _FILTERED = (  # filters need every match joined before the ranking
 )
 
 
-class Row(NamedTuple):
+class Row(Value):
     """One stored chunk with its labels."""
 
-    id: int
-    path: str
-    start_line: int
-    end_line: int
-    heading: str
-    speaker: str
-    text: str
-    grams: str
-    day: str | None
-    kind: str
-    confidence: float | None
-    entities: str
+    __match_args__ = (
+        "id",
+        "path",
+        "start_line",
+        "end_line",
+        "heading",
+        "speaker",
+        "text",
+        "grams",
+        "day",
+        "kind",
+        "confidence",
+        "entities",
+    )
+    __slots__ = __match_args__
+    id: Final[int]
+    path: Final[str]
+    start_line: Final[int]
+    end_line: Final[int]
+    heading: Final[str]
+    speaker: Final[str]
+    text: Final[str]
+    grams: Final[str]
+    day: Final[str | None]
+    kind: Final[str]
+    confidence: Final[float | None]
+    entities: Final[str]
+
+    def __init__(
+        self,
+        id: int,
+        path: str,
+        start_line: int,
+        end_line: int,
+        heading: str,
+        speaker: str,
+        text: str,
+        grams: str,
+        day: str | None,
+        kind: str,
+        confidence: float | None,
+        entities: str,
+    ) -> None:
+        self.id = id
+        self.path = path
+        self.start_line = start_line
+        self.end_line = end_line
+        self.heading = heading
+        self.speaker = speaker
+        self.text = text
+        self.grams = grams
+        self.day = day
+        self.kind = kind
+        self.confidence = confidence
+        self.entities = entities
 
 
-class Filters(NamedTuple):
+class Filters(Value):
     """Hard filters of a search; ``None`` means no filter."""
 
-    first_day: str | None = None
-    last_day: str | None = None
-    kinds: frozenset[str] | None = None
-    entity: str | None = None
+    __match_args__ = ("first_day", "last_day", "kinds", "entity")
+    __slots__ = __match_args__
+    first_day: Final[str | None]
+    last_day: Final[str | None]
+    kinds: Final[frozenset[str] | None]
+    entity: Final[str | None]
+
+    def __init__(
+        self,
+        first_day: str | None = None,
+        last_day: str | None = None,
+        kinds: frozenset[str] | None = None,
+        entity: str | None = None,
+    ) -> None:
+        self.first_day = first_day
+        self.last_day = last_day
+        self.kinds = kinds
+        self.entity = entity
 
     def sql(self) -> tuple[str, list[object]]:
         """A WHERE fragment over ``c`` and its parameters (``""`` when nothing is filtered)."""

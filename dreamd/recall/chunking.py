@@ -22,33 +22,52 @@ Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
-
 from dreamd.engine.text.snippets import cap
 from dreamd.layout import daily_note_day
+from dreamd.patterns import LazyPattern
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["MAX_CHUNK_CHARS", "MAX_CHUNK_LINES", "IndexChunk", "chunk_for_index", "chunk_snippet"]
 
 MAX_CHUNK_LINES = 4
 MAX_CHUNK_CHARS = 600
 
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
-_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}\s*$")
-_BULLET = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_INDENT = re.compile(r"^[ \t]*")
+_HEADING = LazyPattern(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$")
+_CLOSING_HASHES = LazyPattern(r"(?:^|[ \t]+)#+$")
+_BREAK = LazyPattern(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}\s*$")
+_BULLET = LazyPattern(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
+_INDENT = LazyPattern(r"^[ \t]*")
 
 
-class IndexChunk(NamedTuple):
+class IndexChunk(Value):
     """One indexed line range: 1-based inclusive lines, raw text, heading context, note day."""
 
-    start_line: int
-    end_line: int
-    text: str
-    heading: str
-    day: str | None
+    __match_args__ = ("start_line", "end_line", "text", "heading", "day")
+    __slots__ = __match_args__
+    start_line: Final[int]
+    end_line: Final[int]
+    text: Final[str]
+    heading: Final[str]
+    day: Final[str | None]
+
+    def __init__(
+        self,
+        start_line: int,
+        end_line: int,
+        text: str,
+        heading: str,
+        day: str | None,
+    ) -> None:
+        self.start_line = start_line
+        self.end_line = end_line
+        self.text = text
+        self.heading = heading
+        self.day = day
 
 
 def chunk_snippet(text: str) -> str:

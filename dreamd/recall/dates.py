@@ -27,7 +27,12 @@ from __future__ import annotations
 import functools
 import re
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
+
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["DayWindow", "day_bound", "find_window"]
 
@@ -96,11 +101,17 @@ _CUE_SOURCE = (
 )
 
 
-class DayWindow(NamedTuple):
+class DayWindow(Value):
     """Days ``first`` to ``last``, inclusive."""
 
-    first: date
-    last: date
+    __match_args__ = ("first", "last")
+    __slots__ = __match_args__
+    first: Final[date]
+    last: Final[date]
+
+    def __init__(self, first: date, last: date) -> None:
+        self.first = first
+        self.last = last
 
     def holds(self, day: str | None) -> bool:
         """True when the ``YYYY-MM-DD`` day is inside the window."""

@@ -39,7 +39,6 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import NamedTuple, Self, TypeVar
 
 from dreamd.errors import StateError
 from dreamd.layout import (
@@ -64,6 +63,13 @@ from dreamd.recall.schema import (
 )
 from dreamd.recall.sources import CORPUS_DIR, Source, discover_sources
 from dreamd.redaction import rules_fingerprint
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final, Self, TypeVar
+
+    _T = TypeVar("_T")
 
 # What reading, chunking, labelling and graphing a changed note takes is imported where a note
 # changed (:meth:`_Tally.refresh`): a search on an unchanged workspace, a fresh process on every
@@ -71,23 +77,50 @@ from dreamd.redaction import rules_fingerprint
 
 __all__ = ["SCHEMA_VERSION", "IndexStats", "RecallIndex", "kind_of"]
 
-_T = TypeVar("_T")
 _INSERT = (
     "INSERT INTO chunks(path, start_line, end_line, heading, speaker, text, grams, day, kind,"
     " confidence, entities) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
-class IndexStats(NamedTuple):
+class IndexStats(Value):
     """What one update did: files seen, read (hashed), re-chunked and removed; chunk totals."""
 
-    scanned: int
-    read: int
-    changed: int
-    removed: int
-    chunks_written: int
-    chunks: int
-    bytes_read: int
+    __match_args__ = (
+        "scanned",
+        "read",
+        "changed",
+        "removed",
+        "chunks_written",
+        "chunks",
+        "bytes_read",
+    )
+    __slots__ = __match_args__
+    scanned: Final[int]
+    read: Final[int]
+    changed: Final[int]
+    removed: Final[int]
+    chunks_written: Final[int]
+    chunks: Final[int]
+    bytes_read: Final[int]
+
+    def __init__(
+        self,
+        scanned: int,
+        read: int,
+        changed: int,
+        removed: int,
+        chunks_written: int,
+        chunks: int,
+        bytes_read: int,
+    ) -> None:
+        self.scanned = scanned
+        self.read = read
+        self.changed = changed
+        self.removed = removed
+        self.chunks_written = chunks_written
+        self.chunks = chunks
+        self.bytes_read = bytes_read
 
 
 def kind_of(path: str) -> str:
@@ -217,7 +250,7 @@ class RecallIndex:
             gone = [path for path in known if path not in found]
             for path, source in sorted(found.items()):
                 old = known.get(path)
-                if (old is None or old[:2] != source[1:]) and not tally.refresh(
+                if (old is None or old[:2] != (source.mtime_ns, source.size)) and not tally.refresh(
                     conn, path, source, old
                 ):
                     gone.append(path)

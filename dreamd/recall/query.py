@@ -25,29 +25,34 @@ from __future__ import annotations
 import itertools
 import re
 from datetime import date
-from typing import NamedTuple
 
+from dreamd.patterns import LazyPattern
 from dreamd.recall.analysis import fold, query_grams, words
 from dreamd.recall.dates import DayWindow, find_window
 from dreamd.recall.retain import mentions
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["MAX_TERMS", "Query", "Term", "parse_query", "question_shape"]
 
 MAX_TERMS = 32
-_TEMPORAL = re.compile(
+_TEMPORAL = LazyPattern(
     r"^\W*(?:when|since when|how long|how many (?:days|weeks|months|years)|what (?:year|month|"
     r"day|date|time)|which (?:year|month|day|date)|wann|seit wann|cuando|desde cuando|quand"
     r"|depuis quand|いつ|什么时候|何时|언제)",
 )
 
 
-_ENTITY = re.compile(
+_ENTITY = LazyPattern(
     r"^\W*(?:(?:can you |please )?tell me (?:more )?about|what do (?:you|we|i) know about"
     r"|who(?: is|'s|’s| was)|info(?:rmation)? (?:on|about)|h[aá]blame (?:de|sobre)"
     r"|qui[eé]n es|parle-moi de|qui est|erz[aä]hl mir von|wer ist)\s+(?P<subject>.+)$",
     re.IGNORECASE,
 )
-_OPINION = re.compile(
+_OPINION = LazyPattern(
     r"^\W*(?:what (?:does|do|did) (?P<a>.+?) (?:prefer|like|love|want|think of|dislike|hate"
     r"|enjoy)\b|(?:does|do|did) (?P<b>.+?) (?:prefer|like|want|enjoy|dislike|hate)\b"
     r"|how does (?P<c>.+?) feel about\b|what are (?P<d>.+?)['’]s (?:preferences|opinions|views)"
@@ -55,31 +60,65 @@ _OPINION = re.compile(
     r"|qu[eé] prefiere (?P<f>.+?)(?:\?|$))",
     re.IGNORECASE,
 )
-_TIME = re.compile(
+_TIME = LazyPattern(
     r"^\W*(?:what (?:happened|was true|were we doing|went on|did (?:we|i) do|is new|was new)"
     r"|what's new|anything new|qu[eé] pas[oó]|was ist passiert)\b",
     re.IGNORECASE,
 )
-_TRAILING = re.compile(r"[\s?!.,;:]+$")
+# A word each alternative of the pattern holds: a question without any cannot match, and the
+# pattern is neither tried nor compiled (compiling the three costs a per-turn process ~2 ms).
+_CUES = {
+    "opinion": (
+        "prefer", "prefier", "like", "love", "want", "think of", "hate", "enjoy", "feel about",
+        "opinion", "views",
+    ),
+    "entity": ("about", "who", "info", "blame", "qui", "parle", "erz", "wer ist"),
+    "time": ("what", "anything", "pas"),
+}  # fmt: skip
+_TRAILING = LazyPattern(r"[\s?!.,;:]+$")
 _SCAFFOLD = frozenset({"happen", "true", "new", "pas", "passiert", "anyth"})
 
 
-class Term(NamedTuple):
+class Term(Value):
     """One query term: the word to ask FTS5 for, and the stem the index stores."""
 
-    word: str
-    stem: str
+    __match_args__ = ("word", "stem")
+    __slots__ = __match_args__
+    word: Final[str]
+    stem: Final[str]
+
+    def __init__(self, word: str, stem: str) -> None:
+        self.word = word
+        self.stem = stem
 
 
-class Query(NamedTuple):
+class Query(Value):
     """A parsed query (see the module rules)."""
 
-    terms: tuple[Term, ...]
-    entities: tuple[str, ...] = ()
-    window: DayWindow | None = None
-    temporal: bool = False
-    shape: str = "general"  # "entity", "opinion", "time" or "general"
-    subject: str | None = None  # who or what an entity or opinion question is about
+    __match_args__ = ("terms", "entities", "window", "temporal", "shape", "subject")
+    __slots__ = __match_args__
+    terms: Final[tuple[Term, ...]]
+    entities: Final[tuple[str, ...]]
+    window: Final[DayWindow | None]
+    temporal: Final[bool]
+    shape: Final[str]
+    subject: Final[str | None]  # who or what an entity or opinion question is about
+
+    def __init__(
+        self,
+        terms: tuple[Term, ...],
+        entities: tuple[str, ...] = (),
+        window: DayWindow | None = None,
+        temporal: bool = False,
+        shape: str = "general",
+        subject: str | None = None,
+    ) -> None:
+        self.terms = terms
+        self.entities = entities
+        self.window = window
+        self.temporal = temporal
+        self.shape = shape
+        self.subject = subject
 
     @property
     def stems(self) -> tuple[str, ...]:
@@ -101,16 +140,22 @@ def _subject(found: re.Match[str]) -> str | None:
     return subject or None
 
 
+def _cued(folded: str, shape: str) -> bool:
+    return any(cue in folded for cue in _CUES[shape])
+
+
 def question_shape(text: str) -> tuple[str, str | None]:
     """The shape of a question and its subject (see the module rules), window aside."""
     flat = " ".join(text.split())
+    # Case-folded as the patterns' IGNORECASE compares: dotless and dotted I are i there too.
+    folded = flat.casefold().replace("ı", "i").replace("\u0307", "")
     for shape, pattern in (("opinion", _OPINION), ("entity", _ENTITY)):
-        found = pattern.match(flat)
+        found = pattern.match(flat) if _cued(folded, shape) else None
         if found is not None:
             subject = _subject(found)
             if subject:
                 return shape, subject
-    if _TIME.match(flat):
+    if _cued(folded, "time") and _TIME.match(flat):
         return "time", None
     return "general", None
 

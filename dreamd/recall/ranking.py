@@ -37,12 +37,17 @@ import re
 from collections.abc import Sequence
 from datetime import date
 from functools import lru_cache
-from typing import NamedTuple
 
 from dreamd.engine.text.tokens import token_set
+from dreamd.patterns import LazyPattern
 from dreamd.recall.analysis import stems
 from dreamd.recall.candidates import Row
 from dreamd.recall.query import Query
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["CONTEXT_SCORE", "WEIGHTS", "Ranked", "rank_rows"]
 
@@ -61,7 +66,7 @@ CONTEXT_SCORE = 0.3
 HEADING_WEIGHT = 0.5
 DUPLICATE_SIMILARITY = 0.6
 _K1, _B = 0.9, 0.4
-_TIME = re.compile(
+_TIME = LazyPattern(
     r"\b(?:yesterday|today|tonight|tomorrow|last|next|ago|weekend|week|month|year|since|recently"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april"
     r"|may|june|july|august|september|october|november|december|(?:19|20)\d\d"
@@ -70,14 +75,30 @@ _TIME = re.compile(
 )
 
 
-class Ranked(NamedTuple):
+class Ranked(Value):
     """A candidate with its score (relevance), rank (order) and the signals behind the rank."""
 
-    row: Row
-    score: float
-    rank: float
-    signals: dict[str, float]
-    context: bool = False  # holds no query term: ranked only for the lines around it
+    __match_args__ = ("row", "score", "rank", "signals", "context")
+    __slots__ = __match_args__
+    row: Final[Row]
+    score: Final[float]
+    rank: Final[float]
+    signals: Final[dict[str, float]]
+    context: Final[bool]  # holds no query term: ranked only for the lines around it
+
+    def __init__(
+        self,
+        row: Row,
+        score: float,
+        rank: float,
+        signals: dict[str, float],
+        context: bool = False,
+    ) -> None:
+        self.row = row
+        self.score = score
+        self.rank = rank
+        self.signals = signals
+        self.context = context
 
 
 class _Doc:

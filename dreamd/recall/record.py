@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import NamedTuple
 
 from dreamd.clock import day_of, format_instant
 from dreamd.engine.hits import Hit
@@ -27,15 +26,26 @@ from dreamd.engine.text.snippets import query_hash
 from dreamd.store.events import append_events
 from dreamd.store.lock import workspace_lock
 from dreamd.store.pending import FOLD_BYTES, append_pending, encode_search
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["Recorded", "fold_pending", "record_search"]
 
 
-class Recorded(NamedTuple):
+class Recorded(Value):
     """What recording one search did: the hits recorded, and those skipped with the reason."""
 
-    recorded: tuple[Hit, ...]
-    skipped: tuple[tuple[Hit, str], ...]
+    __match_args__ = ("recorded", "skipped")
+    __slots__ = __match_args__
+    recorded: Final[tuple[Hit, ...]]
+    skipped: Final[tuple[tuple[Hit, str], ...]]
+
+    def __init__(self, recorded: tuple[Hit, ...], skipped: tuple[tuple[Hit, str], ...]) -> None:
+        self.recorded = recorded
+        self.skipped = skipped
 
 
 def record_search(

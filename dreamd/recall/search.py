@@ -28,7 +28,6 @@ import math
 import sqlite3
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.candidates import (
@@ -45,17 +44,36 @@ from dreamd.recall.dates import DayWindow
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Query, Term, parse_query
 from dreamd.recall.ranking import CONTEXT_SCORE, Ranked, rank_rows
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["RANK_BUDGET", "match_expression", "search", "window_hits"]
 
 NAME_SHARE = 0.5  # a term is a name when at least this share of its chunks have it as speaker
 
 
-class _Found(NamedTuple):
-    candidates: list[Row]
-    neighbours: list[Row]
-    frequency: dict[str, int]
-    names: frozenset[str]
+class _Found(Value):
+    __match_args__ = ("candidates", "neighbours", "frequency", "names")
+    __slots__ = __match_args__
+    candidates: Final[list[Row]]
+    neighbours: Final[list[Row]]
+    frequency: Final[dict[str, int]]
+    names: Final[frozenset[str]]
+
+    def __init__(
+        self,
+        candidates: list[Row],
+        neighbours: list[Row],
+        frequency: dict[str, int],
+        names: frozenset[str],
+    ) -> None:
+        self.candidates = candidates
+        self.neighbours = neighbours
+        self.frequency = frequency
+        self.names = names
 
 
 def _first_day(now: datetime, since_days: float | None) -> str | None:

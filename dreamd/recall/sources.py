@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import NamedTuple
 
 from dreamd.layout import (
     MAX_FILE_BYTES,
@@ -25,6 +24,11 @@ from dreamd.layout import (
     STABLE_FILES,
     STATE_DIR,
 )
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["CORPUS_DIR", "Source", "discover_sources"]
 
@@ -32,12 +36,19 @@ CORPUS_DIR = SESSION_CORPUS_DIR
 _EXCLUDED_DIRS = (REPORTS_DIR, STATE_DIR)
 
 
-class Source(NamedTuple):
+class Source(Value):
     """An indexable file: its path and stat fingerprint."""
 
-    file: str
-    mtime_ns: int
-    size: int
+    __match_args__ = ("file", "mtime_ns", "size")
+    __slots__ = __match_args__
+    file: Final[str]
+    mtime_ns: Final[int]
+    size: Final[int]
+
+    def __init__(self, file: str, mtime_ns: int, size: int) -> None:
+        self.file = file
+        self.mtime_ns = mtime_ns
+        self.size = size
 
 
 def discover_sources(root: Path) -> dict[str, Source]:

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
+from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import MASK, Finding, mask_of, mask_token
 
 __all__ = [
@@ -90,22 +91,19 @@ _PRIORITY = (
 _RANK = {kind: rank for rank, kind in enumerate(_PRIORITY)}
 _ABSORBING = frozenset(_PRIORITY[:13]) - {"webhook", "jwt", "vendor-token"}
 _NOT_REPEATED = frozenset({"private-key", "service-account", "split-token"})
-_MASKED = re.compile(r"\*{3}|…redacted…|.{6}….{4}", re.DOTALL)
-_MASK_LEFT = re.compile(r"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{6}…[^\s…]{4}|…redacted…")
+_MASKED = LazyPattern(r"\*{3}|…redacted…|.{6}….{4}", re.DOTALL)
+_MASK_LEFT = LazyPattern(r"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{6}…[^\s…]{4}|…redacted…")
 
 
-@cache
-def _tag_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A random-looking tag, and vendor prefixes as a concept tag spells them (lower case,
-    ``_`` as ``-``); compiled when a tag is first checked (recording a search needs neither)."""
-    random = re.compile(r"(?=[^-]*\d)(?=[^-]*[a-z])[a-z0-9_-]{16,}")
-    vendor = re.compile(
-        r"(?=.*\d)(?:(?:sk|rk|ghp|gho|ghu|ghs|ghr|github-pat|glpat|glptt|glsoat|glcbt|gldt|glrt"
-        r"|xox[abeoprs]|xapp|hf|npm|pypi|dckr-pat|lin-api|ntn|figd|pmak|glsa|shpat|sbp|pcsk|lsv2"
-        r"|tskey|dop-v1|r8|gsk|xai|pplx|whsec|hvs|sg)[-.](?:[a-z0-9]{2,8}[-.])?[a-z0-9]{6,}"
-        r"|(?:akia|asia|aiza|ya29)[a-z0-9.-]{8,}).*"
-    )
-    return random, vendor
+# A random-looking tag, and vendor prefixes as a concept tag spells them (lower case, ``_`` as
+# ``-``).
+_RANDOM_TAG = LazyPattern(r"(?=[^-]*\d)(?=[^-]*[a-z])[a-z0-9_-]{16,}")
+_VENDOR_TAG = LazyPattern(
+    r"(?=.*\d)(?:(?:sk|rk|ghp|gho|ghu|ghs|ghr|github-pat|glpat|glptt|glsoat|glcbt|gldt|glrt"
+    r"|xox[abeoprs]|xapp|hf|npm|pypi|dckr-pat|lin-api|ntn|figd|pmak|glsa|shpat|sbp|pcsk|lsv2"
+    r"|tskey|dop-v1|r8|gsk|xai|pplx|whsec|hvs|sg)[-.](?:[a-z0-9]{2,8}[-.])?[a-z0-9]{6,}"
+    r"|(?:akia|asia|aiza|ya29)[a-z0-9.-]{8,}).*"
+)
 
 
 MAX_RESCAN_DEPTH = 1
@@ -311,8 +309,7 @@ def is_secret_tag(tag: str) -> bool:
     and digits that is not a word, is never a trigger either.
     """
     variants = {tag, tag.upper(), tag.replace("-", "_"), tag.replace("-", "_").upper()}
-    random, vendor = _tag_patterns()
-    if random.fullmatch(tag) or (len(tag) >= 12 and vendor.fullmatch(tag)):
+    if _RANDOM_TAG.fullmatch(tag) or (len(tag) >= 12 and _VENDOR_TAG.fullmatch(tag)):
         return True
     return any(holds_secret(v) for v in variants)
 

@@ -9,7 +9,11 @@ inside a finding is kept after its mask, so a redacted text has the same lines a
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["BLOCK_MASK", "MASK", "Finding", "mask_of", "mask_token"]
 
@@ -20,12 +24,19 @@ TOKEN_KINDS = frozenset({"vendor-token", "jwt", "webhook", "high-entropy"})
 BLOCK_KINDS = frozenset({"private-key", "service-account"})
 
 
-class Finding(NamedTuple):
+class Finding(Value):
     """A secret or a personal datum of family ``kind`` at ``text[start:end]``."""
 
-    kind: str
-    start: int
-    end: int
+    __match_args__ = ("kind", "start", "end")
+    __slots__ = __match_args__
+    kind: Final[str]
+    start: Final[int]
+    end: Final[int]
+
+    def __init__(self, kind: str, start: int, end: int) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
 
     def as_json(self) -> dict[str, str | int]:
         """``{"kind", "start", "end"}``, the shape ``dreamd redact --json`` prints."""

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from dreamd.layout import STATE_DIR
 from dreamd.store.appendlog import append_lines
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["EVENTS_FILE", "append_events", "read_events"]
 

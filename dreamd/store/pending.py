@@ -28,13 +28,16 @@ import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from dreamd.engine.hits import Hit
 from dreamd.engine.recordable import PendingSearch
 from dreamd.errors import StateError
 from dreamd.layout import STATE_DIR
 from dreamd.store.appendlog import append_lines
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "APPLIED",

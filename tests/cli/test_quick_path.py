@@ -13,10 +13,12 @@ from tests.builders import write
 
 AT = "2026-11-29T10:00:00Z"
 # The config's parser and validation (msgspec, TOML, cron), the state files' structs and their
-# writer, dataclasses (and inspect), logging: none of them is needed to answer and record.
+# writer, dataclasses (and inspect), typing (annotations are never evaluated; value classes are
+# dreamd.value's), logging: none of them is needed to answer and record.
 HEAVY = (
     "msgspec",
     "dataclasses",
+    "typing",
     "inspect",
     "tomllib",
     "cronsim",
@@ -71,7 +73,7 @@ def _probe(ws: Path, verb: list[str]) -> tuple[list[str], dict[str, object]]:
         ["recall", "what happened around Nov 27"],
     ],
 )
-def test_a_repeated_turn_imports_no_config_parser_state_structs_or_dataclasses(
+def test_a_repeated_turn_imports_no_config_parser_state_structs_dataclasses_or_typing(
     ws: Path, verb: list[str]
 ) -> None:
     """The first turn resolves the configuration and caches the answer; the next imports none

@@ -29,11 +29,15 @@ Pure.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from dreamd.engine.text.digests import sha1_hex, sha256_hex
+from dreamd.patterns import LazyPattern
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "BEGIN",
@@ -51,14 +55,20 @@ __all__ = [
 
 BEGIN = "<!-- dreamd:bank:begin -->"
 END = "<!-- dreamd:bank:end -->"
-_KEY = re.compile(r"\s\^(summary|[fo]-[0-9a-f]{10})\s*$")
+_KEY = LazyPattern(r"\s\^(summary|[fo]-[0-9a-f]{10})\s*$")
 
 
-class Line(NamedTuple):
+class Line(Value):
     """One line dreamd plans for a block; ``key`` is None for a blank separator."""
 
-    key: str | None
-    text: str
+    __match_args__ = ("key", "text")
+    __slots__ = __match_args__
+    key: Final[str | None]
+    text: Final[str]
+
+    def __init__(self, key: str | None, text: str) -> None:
+        self.key = key
+        self.text = text
 
 
 def line_hash(text: str) -> str:
@@ -77,14 +87,28 @@ def key_of(text: str) -> str | None:
     return found.group(1) if found else None
 
 
-class PageParts(NamedTuple):
+class PageParts(Value):
     """A page split around its block: ``body`` None when it has none; ``broken`` when the
     block has no end marker."""
 
-    head: tuple[str, ...]
-    body: tuple[str, ...] | None
-    tail: tuple[str, ...]
-    broken: bool = False
+    __match_args__ = ("head", "body", "tail", "broken")
+    __slots__ = __match_args__
+    head: Final[tuple[str, ...]]
+    body: Final[tuple[str, ...] | None]
+    tail: Final[tuple[str, ...]]
+    broken: Final[bool]
+
+    def __init__(
+        self,
+        head: tuple[str, ...],
+        body: tuple[str, ...] | None,
+        tail: tuple[str, ...],
+        broken: bool = False,
+    ) -> None:
+        self.head = head
+        self.body = body
+        self.tail = tail
+        self.broken = broken
 
 
 def split_page(text: str) -> PageParts:
@@ -111,13 +135,27 @@ def compose_page(title: str, current: str | None, body: Sequence[str]) -> str:
     return "\n".join([*parts.head, block, *parts.tail])
 
 
-class Merged(NamedTuple):
+class Merged(Value):
     """The body to write, the hashes of the lines dreamd wrote in it, and the keys it placed."""
 
-    body: tuple[str, ...]
-    owned: frozenset[str]
-    keys: frozenset[str]
-    kept: int  # lines of the person's kept
+    __match_args__ = ("body", "owned", "keys", "kept")
+    __slots__ = __match_args__
+    body: Final[tuple[str, ...]]
+    owned: Final[frozenset[str]]
+    keys: Final[frozenset[str]]
+    kept: Final[int]  # lines of the person's kept
+
+    def __init__(
+        self,
+        body: tuple[str, ...],
+        owned: frozenset[str],
+        keys: frozenset[str],
+        kept: int,
+    ) -> None:
+        self.body = body
+        self.owned = owned
+        self.keys = keys
+        self.kept = kept
 
 
 def merge(

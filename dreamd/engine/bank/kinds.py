@@ -8,12 +8,12 @@ told in the first person (``I``, ``we``, ``my``, ``our``...), else ``world``. Pu
 
 from __future__ import annotations
 
-import re
+from dreamd.patterns import LazyPattern
 
 __all__ = ["FACT_KINDS", "infer_kind"]
 
 FACT_KINDS = ("world", "experience", "opinion", "observation")
-_FIRST_PERSON = re.compile(r"(?:^|[^\w'])(?:I|I'm|I've|I'd|We|we|we've|my|My|our|Our)(?![\w'])")
+_FIRST_PERSON = LazyPattern(r"(?:^|[^\w'])(?:I|I'm|I've|I'd|We|we|we've|my|My|our|Our)(?![\w'])")
 
 
 def infer_kind(text: str, categories: tuple[str, ...] = ()) -> str:

@@ -27,12 +27,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from dreamd.engine.bank.block import Line, split_page
 from dreamd.layout import BANK_DIR
+from dreamd.patterns import LazyPattern
+from dreamd.value import Value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:  # types only: recall reads pages without the fact rules
+    from typing import Final
+
     from dreamd.engine.bank.facts import Fact
     from dreamd.engine.bank.opinions import Opinion
 
@@ -62,7 +66,7 @@ ENTITIES_DIR = f"{BANK_DIR}/entities"
 MAX_PAGE_FACTS = 200
 MAX_ENTITY_FACTS = 60
 MAX_LINKS = 6
-_UNSAFE = re.compile(r"[^\w.-]+")
+_UNSAFE = LazyPattern(r"[^\w.-]+")
 
 
 def slug_of(name: str) -> str:
@@ -94,11 +98,17 @@ def _href(fact: Fact, page: str) -> str:
     return f"[{fact.source}]({up}{fact.path}#L{fact.line})"
 
 
-class Names(NamedTuple):
+class Names(Value):
     """The entities known: key -> title, and key -> the page it already has (if any)."""
 
-    titles: Mapping[str, str]
-    files: Mapping[str, str]
+    __match_args__ = ("titles", "files")
+    __slots__ = __match_args__
+    titles: Final[Mapping[str, str]]
+    files: Final[Mapping[str, str]]
+
+    def __init__(self, titles: Mapping[str, str], files: Mapping[str, str]) -> None:
+        self.titles = titles
+        self.files = files
 
     def page(self, key: str) -> str | None:
         """Where the entity's page is, or would be."""
@@ -143,14 +153,30 @@ def opinion_line(opinion: Opinion, page: str, names: Names) -> Line:
     return Line(opinion.id, f"{parts[0]} {'; '.join(tail)} ^{opinion.id}")
 
 
-class PagePlan(NamedTuple):
+class PagePlan(Value):
     """One page's title, kind and planned lines, and the facts it holds."""
 
-    path: str
-    kind: str  # world, experience, opinions or entity
-    title: str
-    lines: tuple[Line, ...]
-    facts: tuple[str, ...]
+    __match_args__ = ("path", "kind", "title", "lines", "facts")
+    __slots__ = __match_args__
+    path: Final[str]
+    kind: Final[str]  # world, experience, opinions or entity
+    title: Final[str]
+    lines: Final[tuple[Line, ...]]
+    facts: Final[tuple[str, ...]]
+
+    def __init__(
+        self,
+        path: str,
+        kind: str,
+        title: str,
+        lines: tuple[Line, ...],
+        facts: tuple[str, ...],
+    ) -> None:
+        self.path = path
+        self.kind = kind
+        self.title = title
+        self.lines = lines
+        self.facts = facts
 
 
 def _span(facts: Sequence[Fact]) -> str:
@@ -262,31 +288,51 @@ def plan_pages(
     return tuple(plans)
 
 
-class PageItem(NamedTuple):
+class PageItem(Value):
     """One line of a page's block as recall reads it back (a person's lines included)."""
 
-    key: str | None
-    kind: str
-    content: str
-    day: str | None
-    source: str
-    confidence: float | None = None
-    entities: tuple[str, ...] = ()
+    __match_args__ = ("key", "kind", "content", "day", "source", "confidence", "entities")
+    __slots__ = __match_args__
+    key: Final[str | None]
+    kind: Final[str]
+    content: Final[str]
+    day: Final[str | None]
+    source: Final[str]
+    confidence: Final[float | None]
+    entities: Final[tuple[str, ...]]
+
+    def __init__(
+        self,
+        key: str | None,
+        kind: str,
+        content: str,
+        day: str | None,
+        source: str,
+        confidence: float | None = None,
+        entities: tuple[str, ...] = (),
+    ) -> None:
+        self.key = key
+        self.kind = kind
+        self.content = content
+        self.day = day
+        self.source = source
+        self.confidence = confidence
+        self.entities = entities
 
 
-_SUMMARY_LINE = re.compile(r"^(?P<text>.*?)\s*\^summary\s*$")
-_OPINION_LINE = re.compile(
+_SUMMARY_LINE = LazyPattern(r"^(?P<text>.*?)\s*\^summary\s*$")
+_OPINION_LINE = LazyPattern(
     r"^[-*] (?P<text>.+?) \(c=(?P<c>[0-9.]+), updated (?P<day>[0-9-]+|None)\)(?P<rest>.*?)"
     r"(?:\s\^(?P<key>o-[0-9a-f]{10}))?\s*$"
 )
-_FACT_LINE = re.compile(
+_FACT_LINE = LazyPattern(
     r"^[-*] (?:\((?P<kind>world|experience|opinion|observation), (?P<day>[0-9-]+|None)\) )?"
     r"(?P<text>.+?)(?: — (?P<about>.+?))? · \[(?P<source>[^\]]+)\]\([^)]*\)"
     r"(?:\s\^(?P<key>f-[0-9a-f]{10}))?\s*$"
 )
-_NAMES = re.compile(r"\[([^\]]+)\]\(")
-_ABOUT = re.compile(r"^\s*about (.+?)(?:; supporting|$)")
-_SPAN_DAYS = re.compile(r"(\d{4}-\d{2}-\d{2})")
+_NAMES = LazyPattern(r"\[([^\]]+)\]\(")
+_ABOUT = LazyPattern(r"^\s*about (.+?)(?:; supporting|$)")
+_SPAN_DAYS = LazyPattern(r"(\d{4}-\d{2}-\d{2})")
 
 
 def read_page(path: str, text: str, *, kind: str = "world") -> list[PageItem]:

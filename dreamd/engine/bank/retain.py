@@ -24,52 +24,59 @@ Pure; never raises on any input.
 
 from __future__ import annotations
 
-import re
-from functools import cache
-from typing import NamedTuple
+from dreamd.patterns import LazyPattern
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["KINDS", "RetainFact", "is_retain_heading", "mentions", "parse_fact", "parse_retain"]
 
 KINDS = {"W": "world", "B": "experience", "O": "opinion", "S": "observation"}
 MAX_ENTITIES = 8
 
-_MENTION = re.compile(r"(?<![\w@.])@([^\W\d_][\w.-]*)")
+_MENTION = LazyPattern(r"(?<![\w@.])@([^\W\d_][\w.-]*)")
 
 
-# Compiled when a note is parsed: reading a query's @mentions needs only _MENTION.
-@cache
-def _fact() -> re.Pattern[str]:
-    return re.compile(
-        r"^[ \t]*[-*+][ \t]+(?P<type>[WBOS])"
-        r"(?:[ \t]*\([ \t]*c[ \t]*=[ \t]*(?P<confidence>[0-9]*\.?[0-9]+)[ \t]*\))?"
-        r"(?=[ \t:]|$)[ \t]*(?P<rest>.*)$"
-    )
+# Compiled when a note is first parsed: reading a query's @mentions needs only _MENTION.
+_FACT = LazyPattern(
+    r"^[ \t]*[-*+][ \t]+(?P<type>[WBOS])"
+    r"(?:[ \t]*\([ \t]*c[ \t]*=[ \t]*(?P<confidence>[0-9]*\.?[0-9]+)[ \t]*\))?"
+    r"(?=[ \t:]|$)[ \t]*(?P<rest>.*)$"
+)
+_LEADING = LazyPattern(r"^(?:@[^\W\d_][\w.-]*[ \t,]*)+:?[ \t]*|^:[ \t]*")
+_HEADING = LazyPattern(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
+_FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
 
 
-@cache
-def _leading() -> re.Pattern[str]:
-    return re.compile(r"^(?:@[^\W\d_][\w.-]*[ \t,]*)+:?[ \t]*|^:[ \t]*")
-
-
-@cache
-def _heading() -> re.Pattern[str]:
-    return re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
-
-
-@cache
-def _fence() -> re.Pattern[str]:
-    return re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
-class RetainFact(NamedTuple):
+class RetainFact(Value):
     """One typed fact: ``kind`` is world, experience, opinion or observation."""
 
-    kind: str
-    text: str
-    entities: tuple[str, ...]
-    confidence: float | None
-    line: int
-    day: str | None
+    __match_args__ = ("kind", "text", "entities", "confidence", "line", "day")
+    __slots__ = __match_args__
+    kind: Final[str]
+    text: Final[str]
+    entities: Final[tuple[str, ...]]
+    confidence: Final[float | None]
+    line: Final[int]
+    day: Final[str | None]
+
+    def __init__(
+        self,
+        kind: str,
+        text: str,
+        entities: tuple[str, ...],
+        confidence: float | None,
+        line: int,
+        day: str | None,
+    ) -> None:
+        self.kind = kind
+        self.text = text
+        self.entities = entities
+        self.confidence = confidence
+        self.line = line
+        self.day = day
 
 
 def mentions(text: str) -> tuple[str, ...]:
@@ -91,7 +98,7 @@ def is_retain_heading(title: str) -> bool:
 
 def parse_fact(line: str, *, number: int = 0, day: str | None = None) -> RetainFact | None:
     """The fact a Retain bullet states, or None when ``line`` is not one."""
-    found = _fact().match(line)
+    found = _FACT.match(line)
     if found is None:
         return None
     kind = KINDS[found.group("type")]
@@ -104,7 +111,7 @@ def parse_fact(line: str, *, number: int = 0, day: str | None = None) -> RetainF
             return None
         confidence = value
     rest = found.group("rest").strip()
-    text = _leading().sub("", rest, count=1).strip()
+    text = _LEADING.sub("", rest, count=1).strip()
     if not text:
         return None
     return RetainFact(kind, text, mentions(rest), confidence, number, day)
@@ -117,7 +124,7 @@ def parse_retain(text: str, *, day: str | None = None) -> list[RetainFact]:
     facts: list[RetainFact] = []
     level = 0  # the heading level of the open Retain section, 0 outside one
     fence: str | None = None
-    fences, headings = _fence(), _heading()
+    fences, headings = _FENCE, _HEADING
     for number, line in enumerate(blank_managed(text).split("\n"), start=1):
         opened = fences.match(line)
         if fence is not None:

@@ -12,27 +12,28 @@ from __future__ import annotations
 import re
 
 from dreamd.engine.text.snippets import collapse
+from dreamd.patterns import LazyPattern
 
 __all__ = ["contamination_reason", "is_contaminated"]
 
-_PROMOTION_MARKER = re.compile(r"<!--\s*(?:dreamd|openclaw)-memory-promotion:", re.IGNORECASE)
-_DIARY_ECHO = re.compile(
+_PROMOTION_MARKER = LazyPattern(r"<!--\s*(?:dreamd|openclaw)-memory-promotion:", re.IGNORECASE)
+_DIARY_ECHO = LazyPattern(
     r"Write a dream diary entry from these memory fragments|dreaming-narrative", re.IGNORECASE
 )
-_STAGING_PREFIX = re.compile(
+_STAGING_PREFIX = LazyPattern(
     r"^(?:[\[(]|@@ -\d+(?:,\d+)? [-+]\d+(?:,\d+)? @@|[-*+>]|\d+[.)]|\s)*"
     r"(?:Candidate|Reflections?|Theme)\s*:",
     re.IGNORECASE,
 )
-_STAGING_LEAD = re.compile(r"(?:Candidate|Reflections?)\s*:", re.IGNORECASE)
+_STAGING_LEAD = LazyPattern(r"(?:Candidate|Reflections?)\s*:", re.IGNORECASE)
 _STAGING_FIELDS = (
-    re.compile(r"confidence:\s*\d", re.IGNORECASE),
-    re.compile(r"evidence:\s*\S*memory/", re.IGNORECASE),
-    re.compile(r"status:\s*staged", re.IGNORECASE),
-    re.compile(r"recalls:\s*\d", re.IGNORECASE),
+    LazyPattern(r"confidence:\s*\d", re.IGNORECASE),
+    LazyPattern(r"evidence:\s*\S*memory/", re.IGNORECASE),
+    LazyPattern(r"status:\s*staged", re.IGNORECASE),
+    LazyPattern(r"recalls:\s*\d", re.IGNORECASE),
 )
-_SCORE_METADATA = re.compile(r"\[score=\d[^\]]*(?:recalls|signals|avg)=[^\]]*\]", re.IGNORECASE)
-_PROMPT_LINE = re.compile(r"^(?:[-*+]\s+)?(?:\$|\?\?|>>>)\s+\S")
+_SCORE_METADATA = LazyPattern(r"\[score=\d[^\]]*(?:recalls|signals|avg)=[^\]]*\]", re.IGNORECASE)
+_PROMPT_LINE = LazyPattern(r"^(?:[-*+]\s+)?(?:\$|\?\?|>>>)\s+\S")
 _COMMANDS = frozenset(
     "sudo git npm npx pnpm yarn pip pipx uv cd ls cat rm mv cp mkdir chmod chown curl wget"
     " docker kubectl make python python3 node openclaw dreamd systemctl journalctl brew apt".split()
@@ -41,9 +42,9 @@ _SUBCOMMANDS = frozenset(
     "status diff log show commit push pull fetch add checkout switch merge rebase install run"
     " build test exec ps up down restart start stop".split()
 )
-_SHELL_TOKEN = re.compile(r"^[-\w./:@=~*+,%]+$")
-_PATHLIKE = re.compile(r"^-|/|\.\w{1,5}$")
-_WORDS = re.compile(r"[^\W\d_][\w'’-]*")
+_SHELL_TOKEN = LazyPattern(r"^[-\w./:@=~*+,%]+$")
+_PATHLIKE = LazyPattern(r"^-|/|\.\w{1,5}$")
+_WORDS = LazyPattern(r"[^\W\d_][\w'’-]*")
 _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"  # compiled on first use:
 # a class this wide takes milliseconds to compile, and most text is ASCII (no CJK to look for)
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from functools import cache
-from typing import Protocol
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class _Hash(Protocol):
+        def hexdigest(self) -> str: ...
+
 
 __all__ = ["sha1_hex", "sha256_hex"]
-
-
-class _Hash(Protocol):
-    def hexdigest(self) -> str: ...
 
 
 @cache

@@ -6,9 +6,8 @@ shared with OpenClaw's recall store, so their definitions must not change.
 
 from __future__ import annotations
 
-import re
-
 from dreamd.engine.text.digests import sha1_hex, sha256_hex
+from dreamd.patterns import LazyPattern
 
 __all__ = [
     "MAX_SNIPPET_CHARS",
@@ -22,7 +21,7 @@ __all__ = [
 ]
 
 MAX_SNIPPET_CHARS = 800
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
+_LIST_MARKER = LazyPattern(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
 
 
 def collapse(text: str) -> str:

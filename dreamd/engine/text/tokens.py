@@ -7,28 +7,25 @@ Korean paraphrases dedupe like spaced languages do.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
+
+from dreamd.patterns import LazyPattern
 
 __all__ = ["is_cjk", "jaccard", "similarity", "token_set"]
 
 # Hiragana and katakana, CJK extension A, CJK unified ideographs, Hangul syllables, Hangul jamo.
 _CJK_CLASS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff]+"
+# CJK runs; compiled when non-ASCII text first needs it (a wide class is slow to compile).
+_CJK_RUN = LazyPattern(_CJK_CLASS)
 
 
-@lru_cache(maxsize=1)
-def _cjk_run() -> re.Pattern[str]:
-    """CJK runs; compiled when non-ASCII text first needs it (a wide class is slow to compile)."""
-    return re.compile(_CJK_CLASS)
-
-
-_ASCII_WORD = re.compile(r"[a-z0-9_]+")
+_ASCII_WORD = LazyPattern(r"[a-z0-9_]+")
 
 
 def is_cjk(char: str) -> bool:
     """True for a kana, CJK ideograph or Hangul character."""
-    return not char.isascii() and _cjk_run().fullmatch(char) is not None
+    return not char.isascii() and _CJK_RUN.fullmatch(char) is not None
 
 
 @lru_cache(maxsize=8192)
@@ -36,7 +33,7 @@ def token_set(text: str) -> frozenset[str]:
     """ASCII word tokens plus CJK unigrams and adjacent-pair bigrams."""
     lowered = text.lower()
     tokens: set[str] = set(_ASCII_WORD.findall(lowered))
-    for run in () if lowered.isascii() else _cjk_run().findall(lowered):
+    for run in () if lowered.isascii() else _CJK_RUN.findall(lowered):
         tokens.update(run)
         tokens.update(run[i : i + 2] for i in range(len(run) - 1))
     return frozenset(tokens)
