@@ -25,6 +25,7 @@ texts = st.text(alphabet="ab1 2-:;?\n*ÄéWhat does prefer about supporting 2024
 
 @given(text=texts, which=st.integers(0, len(SOURCES) - 1), pos=st.integers(0, 5))
 def test_every_call_answers_as_the_compiled_pattern(text: str, which: int, pos: int) -> None:
+    """Search, match, fullmatch, findall, finditer, sub, subn and split answer as re.compile's."""
     source, flags = SOURCES[which]
     lazy, plain = LazyPattern(source, flags), re.compile(source, flags)
 
@@ -46,6 +47,7 @@ def test_every_call_answers_as_the_compiled_pattern(text: str, which: int, pos: 
 
 
 def test_nothing_is_compiled_before_the_first_call() -> None:
+    """Defining a pattern compiles nothing: even a broken one fails only when used."""
     lazy = LazyPattern(r"(unclosed")  # a broken pattern: only using it can fail
     assert lazy.pattern == "(unclosed"
     with pytest.raises(re.error):
@@ -53,6 +55,7 @@ def test_nothing_is_compiled_before_the_first_call() -> None:
 
 
 def test_after_the_first_call_the_compiled_pattern_answers_directly() -> None:
+    """After the first call the compiled pattern's bound methods answer, without a detour."""
     lazy = LazyPattern(r"b+")
     assert lazy.search("abbc") is not None
     assert lazy.search == lazy.compiled.search  # the bound method of the compiled pattern

@@ -34,6 +34,7 @@ class Other(Value):
 
 
 def test_equal_values_are_equal_and_hash_alike() -> None:
+    """Values with equal fields are equal and hash alike; a set keeps one of them."""
     assert Pair("a", (1,)) == Pair("a", (1,))
     assert Pair("a", (1,)) != Pair("a", (2,))
     assert hash(Pair("a", (1,))) == hash(Pair("a", (1,)))
@@ -41,11 +42,13 @@ def test_equal_values_are_equal_and_hash_alike() -> None:
 
 
 def test_another_class_with_the_same_fields_is_not_equal() -> None:
+    """Another class with the same fields, or a tuple of them, is not equal."""
     assert Pair("a") != Other("a")
     assert Pair("a") != ("a", ())  # not a tuple any more
 
 
 def test_replace_copies_with_changes_and_refuses_unknown_fields() -> None:
+    """replace() copies with the changes, leaves the original, and names an unknown field."""
     first = Pair("a", (1,))
     assert first.replace(right=(2,)) == Pair("a", (2,))
     assert first == Pair("a", (1,))
@@ -54,6 +57,7 @@ def test_replace_copies_with_changes_and_refuses_unknown_fields() -> None:
 
 
 def test_repr_pickle_and_positional_patterns_follow_the_field_order() -> None:
+    """repr, pickling and positional patterns follow __match_args__."""
     value = Pair("a", (1, 2))
     assert repr(value) == "Pair(left='a', right=(1, 2))"
     assert pickle.loads(pickle.dumps(value)) == value
@@ -65,6 +69,7 @@ def test_repr_pickle_and_positional_patterns_follow_the_field_order() -> None:
 
 
 def test_a_value_has_no_instance_dict() -> None:
+    """A value is slotted: no instance dict, no stray attribute."""
     term = Term("Running", "run")
     assert not hasattr(term, "__dict__")
     with pytest.raises(AttributeError):

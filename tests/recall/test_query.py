@@ -50,10 +50,12 @@ TODAY = date(2026, 11, 29)
 def test_each_question_has_its_shape_and_subject(
     text: str, shape: str, subject: str | None
 ) -> None:
+    """Each question has its shape and subject, in English, Spanish, French and German."""
     assert question_shape(text) == (shape, subject)
 
 
 def test_an_entity_question_searches_only_its_subject() -> None:
+    """An entity question searches its subject's words only, and names it as an entity."""
     parsed = parse_query("tell me about the billing service", today=TODAY)
     assert (parsed.shape, parsed.subject) == ("entity", "the billing service")
     assert parsed.stems == ("bill", "servic")

@@ -13,6 +13,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from xml.parsers.expat import ExpatError
 
@@ -70,11 +72,16 @@ def verify(unit: Path, *, user: bool = False, env: dict[str, str] | None = None)
     )
 
 
-def user_env(tmp_path: Path) -> dict[str, str]:
-    """A user-mode environment for systemd-analyze: a private 0700 runtime dir."""
-    runtime = tmp_path / "xdg-runtime"
-    runtime.mkdir(mode=0o700, exist_ok=True)
-    return {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "HOME": str(tmp_path / "home")}
+@pytest.fixture
+def user_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A user-mode environment for systemd-analyze: a private 0700 runtime dir.
+
+    The runtime dir is short, outside ``tmp_path``: the user units installed on the host
+    (gpg-agent's sockets) put socket paths in it, and a Unix socket path over 108 bytes fails
+    the check for a reason that is not dreamd's.
+    """
+    with tempfile.TemporaryDirectory(prefix="xdg-") as runtime:  # made 0700
+        yield {**os.environ, "XDG_RUNTIME_DIR": runtime, "HOME": str(tmp_path / "home")}
 
 
 def exposure(unit: Path) -> float:
@@ -173,7 +180,9 @@ def test_rendered_system_unit_verifies_without_a_word(tmp_path: Path) -> None:
     assert verify(write_unit(tmp_path, unit)) == ""
 
 
-def test_rendered_user_unit_verifies_without_a_word(tmp_path: Path) -> None:
+def test_rendered_user_unit_verifies_without_a_word(
+    tmp_path: Path, user_env: dict[str, str]
+) -> None:
     """The user unit, with environment lines, is clean for `systemd-analyze --user verify`."""
     environment = {"DREAMD_HOME": str(tmp_path / "dreamd home"), "DREAMD_LOG_LEVEL": "DEBUG"}
     unit = render_user_unit(
@@ -183,7 +192,7 @@ def test_rendered_user_unit_verifies_without_a_word(tmp_path: Path) -> None:
         f'Environment="DREAMD_HOME={tmp_path}/dreamd home"',
         "Environment=DREAMD_LOG_LEVEL=DEBUG",
     ]
-    assert verify(write_unit(tmp_path, unit), user=True, env=user_env(tmp_path)) == ""
+    assert verify(write_unit(tmp_path, unit), user=True, env=user_env) == ""
 
 
 def test_shipped_system_unit_verifies_and_is_locked_down(tmp_path: Path) -> None:
@@ -196,15 +205,14 @@ def test_shipped_system_unit_verifies_and_is_locked_down(tmp_path: Path) -> None
     assert exposure(unit) <= MAX_EXPOSURE
 
 
-def test_shipped_user_unit_verifies(tmp_path: Path) -> None:
+def test_shipped_user_unit_verifies(tmp_path: Path, user_env: dict[str, str]) -> None:
     """systemd/user/dreamd.service runs %h/.local/bin/dreamd and is clean in user mode."""
-    env = user_env(tmp_path)
     bin_dir = tmp_path / "home" / ".local" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "dreamd").symlink_to(program())
     shipped = (ROOT / "systemd" / "user" / "dreamd.service").read_text(encoding="utf-8")
     assert "ExecStart=%h/.local/bin/dreamd run\n" in shipped
-    assert verify(write_unit(tmp_path, shipped), user=True, env=env) == ""
+    assert verify(write_unit(tmp_path, shipped), user=True, env=user_env) == ""
 
 
 def test_service_files_in_the_tree_match_the_templates() -> None:
