@@ -41,6 +41,7 @@ every layer can use it; importing it costs no library import.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
@@ -314,6 +315,20 @@ def is_secret_tag(tag: str) -> bool:
     return any(holds_secret(v) for v in variants)
 
 
+def _origin(name: str) -> str | None:
+    """Where the top-level module ``name`` would be imported from, without importing it.
+
+    What :func:`importlib.util.find_spec` does for a top-level name, asked of the import
+    system's finders directly: importing :mod:`importlib.util` costs a per-turn process 2 ms.
+    """
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, None) if find is not None else None
+        if spec is not None:
+            return spec.origin if isinstance(spec.origin, str) else None
+    return None
+
+
 @cache
 def rules_fingerprint() -> str:
     """What identifies the rules in force: this package's files and the detectors installed.
@@ -324,16 +339,14 @@ def rules_fingerprint() -> str:
     sizes and modification times (an edit or an upgrade changes them), without importing the
     libraries.
     """
-    from importlib.util import find_spec
-
     parts = []
     sources = (p for p in Path(__file__).parent.iterdir() if p.suffix == ".py")
     for source in sorted(sources):
         stat = source.stat()
         parts.append(f"{source.name}:{stat.st_size}:{stat.st_mtime_ns}")
     for name in _LIBRARIES:
-        spec = find_spec(name)
-        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        found = _origin(name)
+        origin = Path(found) if found else None
         if origin is None or not origin.exists():
             parts.append(f"{name}:absent")
             continue

@@ -72,3 +72,31 @@ def test_hits_from_a_current_index_still_never_record_a_mask() -> None:
         )
         assert [r.snippet for r in store.rows.values()] == ["- Moved backups to the NAS."]
         assert [reason for _, reason in outcome.skipped] == ["sensitive"]
+
+
+def test_the_rules_name_each_detector_library_where_it_is_installed(tmp_path: Path) -> None:
+    """The fingerprint names each detector library's file as the import system would find it,
+    and a library that is not installed as absent."""
+    import importlib.util
+    import sys
+
+    from dreamd import redaction
+
+    parts = dict(part.split(":", 1) for part in rules_fingerprint().split(";"))
+    for name in redaction._LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        expected = spec.origin if spec is not None else None
+        assert redaction._origin(name) == expected
+        if expected is not None:
+            assert parts[name].startswith(f"{expected}:")
+    assert redaction._origin("dreamd_no_such_detector") is None
+    hidden = tmp_path / "shadow"
+    (hidden / "stdnum").mkdir(parents=True)
+    (hidden / "stdnum" / "__init__.py").write_text("")
+    sys.path.insert(0, str(hidden))
+    try:
+        importlib.invalidate_caches()
+        assert redaction._origin("stdnum") == str(hidden / "stdnum" / "__init__.py")
+    finally:
+        sys.path.remove(str(hidden))
+        importlib.invalidate_caches()
