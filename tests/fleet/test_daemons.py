@@ -226,6 +226,20 @@ def _next_slot(lead: float) -> datetime:
     return slot
 
 
+def _slot_with_work(fleet: Fleet, lead: float) -> datetime:
+    """The next slot at least ``lead`` seconds away, once new work is fed for it.
+
+    When another slot begins first, the work is fed after that one began, ``lead`` seconds
+    before this one: fed at once, the earlier slot's sweeps would take it and this slot's would
+    find nothing to do (and write no event to count).
+    """
+    slot = _next_slot(lead)
+    if slot - datetime.now(UTC) > timedelta(minutes=1):
+        _sleep_until(slot - timedelta(seconds=lead))
+    fleet.feed()
+    return slot
+
+
 def _sleep_until(moment: datetime) -> None:
     time.sleep(max(0.0, (moment - datetime.now(UTC)).total_seconds()))
 
@@ -320,8 +334,7 @@ def test_the_bot_leader_dies_and_another_host_answers(fleet: Fleet) -> None:
 def test_each_workspace_is_swept_once_per_slot_though_a_host_dies(fleet: Fleet) -> None:
     """In one slot every shared workspace is swept exactly once (its own events say so), even
     though a host is killed mid-sweep; MEMORY.md is whole and nothing is promoted twice."""
-    slot = _next_slot(lead=6)
-    fleet.feed()
+    slot = _slot_with_work(fleet, lead=6)
     _sleep_until(slot)
     busy: list[Host] = []
 
@@ -347,8 +360,7 @@ def test_each_workspace_is_swept_once_per_slot_though_a_host_dies(fleet: Fleet) 
 def test_no_host_sweeps_while_redis_is_down(fleet: Fleet) -> None:
     """Redis stopped over a slot: no host sweeps a shared workspace and status says degraded
     with the reason; once Redis is back the slot is swept, once per workspace."""
-    slot = _next_slot(lead=8)
-    fleet.feed()
+    slot = _slot_with_work(fleet, lead=8)
     fleet.redis.stop()
     _sleep_until(slot + timedelta(seconds=10))
     status = fleet.hosts[1].cli("status")
