@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dreamd.value import Value
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from typing import Any
@@ -10,7 +12,7 @@ if TYPE_CHECKING:
 __all__ = ["Hit", "hit_json"]
 
 
-class Hit:
+class Hit(Value):
     """One search result: a line range of a workspace file.
 
     ``path`` is workspace-relative with forward slashes; lines are 1-based and inclusive;
@@ -21,8 +23,9 @@ class Hit:
     and is shown for the lines around it — it is not recorded as recalled. Neither is part of
     equality.
 
-    Immutable and hashable. A plain class, not a dataclass: a search runs in a fresh process on
-    every agent turn and :mod:`dataclasses` is slow to import.
+    Immutable and hashable. A :class:`~dreamd.value.Value` (its ``repr`` and pickling), not a
+    dataclass: a search runs in a fresh process on every agent turn and :mod:`dataclasses` is
+    slow to import. Unlike other values it refuses assignment at run time too.
     """
 
     __match_args__ = (
@@ -101,18 +104,11 @@ class Hit:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
-        return f"{self.__class__.__qualname__}({shown})"
-
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[type[Hit], tuple[object, ...]]:
-        return (self.__class__, tuple(getattr(self, name) for name in self.__match_args__))
 
     @property
     def source(self) -> str:
