@@ -206,6 +206,7 @@ class JobsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, froze
     """``[jobs]``: the host-wide budget of background jobs (SPEC §10)."""
 
     max_concurrent: Annotated[int, msgspec.Meta(ge=1, le=64)] = 3
+    nice: Annotated[int, msgspec.Meta(ge=0, le=19)] = 19
 
 
 class ApiConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):

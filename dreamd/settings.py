@@ -74,6 +74,7 @@ SETTINGS: dict[str, str] = {
     "openclaw.follow_enabled": "Take OpenClaw's dreaming.enabled as dreamd's own on/off "
     "(default false).",
     "jobs.max_concurrent": "Background jobs at once on this host, all processes (default 3).",
+    "jobs.nice": "CPU niceness of sweep worker processes, 0 normal to 19 lowest (default 19).",
     "api.socket": "Control socket path, mode 0600 (default <runtime dir>/dreamd.sock).",
     "api.listen": "Also listen on loopback TCP, e.g. '127.0.0.1:8765' (default off).",
     "api.tokens_file": "File of '<scope> <token>' lines for TCP clients (required with listen).",

@@ -149,7 +149,7 @@ def test_defaults_match_the_spec() -> None:
             "list": (),
         },
         "openclaw": {"config": None, "follow_enabled": False},
-        "jobs": {"max_concurrent": 3},
+        "jobs": {"max_concurrent": 3, "nice": 19},
         "api": {"socket": None, "listen": None, "tokens_file": None},
         "health": {"idle_sweeps": 3},
         "adapters": {
@@ -642,6 +642,8 @@ def _toml(value: dict[str, object]) -> str:
             "[jobs]\nmax_concurrent = 0",
             "jobs.max_concurrent: expected a whole number between 1 and 64",
         ),
+        ("[jobs]\nnice = 20", "jobs.nice: expected a whole number between 0 and 19"),
+        ("[jobs]\nnice = -5", "jobs.nice: expected a whole number between 0 and 19"),
         ("[fleet]", "fleet.redis: set redis or redis_url_env (exactly one)"),
         (
             '[fleet]\nredis = "redis://x"\nredis_url_env = "URL"',

@@ -126,7 +126,8 @@ class Daemon:
         self._workspaces_arg = tuple(workspaces_arg)
         self.clock: Clock = clock or SystemClock()
         self.budget = JobBudget(runtime.config.jobs.max_concurrent)
-        self.workers = Workers(runtime.config.jobs.max_concurrent)
+        jobs = runtime.config.jobs
+        self.workers = Workers(jobs.max_concurrent, nice=jobs.nice)
         self.events: deque[HealthEvent] = deque(maxlen=100)
         self.fleet: Fleet | None = None
         if runtime.config.fleet is not None:
@@ -432,7 +433,9 @@ class Daemon:
             _log.error("log settings not changed: %s", exc)
         self.runtime = runtime
         self._changed()
-        self.budget.limit = runtime.config.jobs.max_concurrent
+        jobs = runtime.config.jobs
+        self.budget.limit = jobs.max_concurrent
+        self.workers.reconfigure(jobs.max_concurrent, nice=jobs.nice)
         self.adapters.reconfigure(runtime.config.adapters, config_dir=_dir(runtime))
         _log.info("reloaded: %d workspace(s)", len(runtime.discovery.workspaces))
         self._regenerate.set()

@@ -1,13 +1,17 @@
 """Work that runs in worker processes, so the daemon's event loop never waits on the GIL.
 
 A sweep is CPU work in Python; run in threads, three of them starve the loop that answers the
-control API. Workers also run at the lowest CPU priority (nice 19): sweeps are background work.
+control API. Workers also run at a low CPU priority (``jobs.nice``, 19 by default): sweeps are
+background work. A busy host then sweeps slowly, since other work at normal priority comes
+first; an operator whose fleet must finish a slot on busy hosts lowers ``jobs.nice``.
 :class:`Workers` is a small pool of spawned processes (not forked: the daemon has
 threads and sockets) created on first use, as many as the job budget. On Linux a worker dies with
 the daemon (``PR_SET_PDEATHSIG``): a host that crashes leaves no orphan still sweeping, whose
 late writes a fleet would otherwise have to fence off. The job functions here are
 module-level so they can be sent to the workers; everything they take and return is plain data.
 Queued jobs are cancelled on shutdown; running ones finish (their writes are atomic anyway).
+Idle workers are then ended by a signal rather than asked to exit: a busy host gives nice-19
+processes so little CPU that a polite exit could hold a stopping daemon for many seconds.
 """
 
 from __future__ import annotations
@@ -30,10 +34,11 @@ from dreamd.host.status import counts_or_error
 from dreamd.runs.sweep import sweep_workspace
 from dreamd.workspace.discovery import Workspace
 
-__all__ = ["Workers", "count_workspaces", "sweep_and_count"]
+__all__ = ["Workers", "count_workspaces", "niceness_step", "sweep_and_count"]
 
 T = TypeVar("T")
 _PR_SET_PDEATHSIG = 1
+_JOIN_SECONDS = 5.0
 
 
 def sweep_and_count(
@@ -73,9 +78,15 @@ def count_workspaces(
     }
 
 
-def _background_priority(parent: int | None = None) -> None:
+def niceness_step(current: int, target: int) -> int:
+    """The ``os.nice`` increment from ``current`` to ``target``: never negative, since raising
+    a priority needs privileges (a daemon already nicer than ``target`` stays as nice)."""
+    return max(0, target - current)
+
+
+def _background_priority(parent: int | None = None, nice: int = 19) -> None:
     """Workers yield the CPU to the daemon's event loop, and die with the daemon (Linux)."""
-    os.nice(19)
+    os.nice(niceness_step(os.nice(0), nice))
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -84,27 +95,69 @@ def _background_priority(parent: int | None = None) -> None:
 
 
 class Workers:
-    """A lazily started pool of ``size`` spawned worker processes."""
+    """A lazily started pool of ``size`` spawned worker processes at niceness ``nice``.
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    :meth:`reconfigure` takes a new size or niceness: an idle pool stops at once and the next
+    job starts one as configured; a busy pool is replaced once its running jobs are done.
+    """
+
+    def __init__(self, size: int, *, nice: int = 19) -> None:
+        self.size, self.nice = size, nice
         self._pool: ProcessPoolExecutor | None = None
+        self._running = 0
+        self._stale = False
+
+    def reconfigure(self, size: int, *, nice: int) -> None:
+        """Use ``size`` processes at niceness ``nice`` from the next pool on."""
+        if (size, nice) == (self.size, self.nice):
+            return
+        self.size, self.nice = size, nice
+        self._stale = self._pool is not None
+        self._retire()
+
+    def _retire(self) -> None:
+        if self._stale and self._running == 0 and self._pool is not None:
+            _stop_idle(self._pool, wait=False)
+            self._pool, self._stale = None, False
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
         """Run ``job(*args)`` in a worker process and wait for its result."""
+        self._retire()
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(
                 self.size,
                 mp_context=context,
                 initializer=_background_priority,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), self.nice),
             )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, partial(job, *args))
+        self._running += 1
+        try:
+            return await loop.run_in_executor(self._pool, partial(job, *args))
+        finally:
+            self._running -= 1
+            self._retire()
 
     def shutdown(self) -> None:
         """Cancel queued jobs, wait for running ones, stop the processes."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            if self._running:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+            else:
+                _stop_idle(self._pool, wait=True)
             self._pool = None
+
+
+def _stop_idle(pool: ProcessPoolExecutor, *, wait: bool) -> None:
+    """End the processes of ``pool``, which runs no job, with SIGTERM (see the module rules)."""
+    # ProcessPoolExecutor gives no public handle on its processes before Python 3.14
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    if wait:
+        for process in processes:
+            process.join(_JOIN_SECONDS)
+        pool.shutdown(wait=True)

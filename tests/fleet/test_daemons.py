@@ -2,6 +2,11 @@
 workspaces through one real Redis, with an every-minute schedule, a slow model and a loopback
 Telegram Bot API. One fleet serves the tests of this module, in order: a test that kills a host
 starts it again before it ends.
+
+The hosts' sweep workers run at normal priority (``jobs.nice = 0``): at the default 19, the
+rest of a parallel test run (at normal priority) leaves them so little CPU that a sweep takes
+most of a minute, and the one-minute slots these tests count end before a host can take over
+from the one that died.
 """
 
 from __future__ import annotations
@@ -48,6 +53,9 @@ system_agent = "a0"
 
 [agents.heartbeat]
 every = "1s"
+
+[jobs]
+nice = 0
 
 [model]
 endpoint = "{model}"
