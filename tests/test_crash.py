@@ -4,12 +4,14 @@ A harness process counts the writer's durable steps (each fsync and each rename)
 itself at step N, for every N of a full sweep; other runs are killed after random delays.
 Afterwards every workspace file must hold its old content or its new content, never anything
 else; the human text of MEMORY.md must be intact; and the next sweep must complete with each
-promotion written exactly once.
+promotion written exactly once, and told exactly once in the events log, with every phase's
+report.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -87,7 +89,7 @@ def _files(root: Path) -> dict[str, str]:
         rel = path.relative_to(root).as_posix()
         if (
             path.is_file()
-            and path.name != "lock"
+            and path.name not in ("lock", "events-intent.json")  # transient, checked apart
             and not path.name.endswith(".tmp")
             and "/backups/" not in rel
         ):
@@ -154,6 +156,23 @@ def _recover(root: Path, home: Path, after: dict[str, str]) -> None:
         _files(root)["MEMORY.md"] == after["MEMORY.md"]
         or memory.count("<!-- dreamd-memory-promotion:") == 3
     )
+    _events_tell_it_once(root)
+    assert not (root / "memory/.dreams/events-intent.json").exists()
+
+
+def _events_tell_it_once(root: Path) -> None:
+    """The audit log records each promotion once and each phase's report, crash or not."""
+    log = (root / "memory/.dreams/events.jsonl").read_text(encoding="utf-8")
+    events = [json.loads(line) for line in log.splitlines()]
+    promoted = [
+        candidate["key"]
+        for event in events
+        if event["type"] == "memory.promotion.applied"
+        for candidate in event["candidates"]
+    ]
+    assert sorted(promoted) == sorted(set(promoted)) and len(promoted) == len(FACTS), promoted
+    phases = {e["phase"] for e in events if e["type"] == "memory.dream.completed"}
+    assert phases == {"light", "rem", "deep"}, phases
 
 
 def test_kill_at_every_write_point(

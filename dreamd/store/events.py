@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["EVENTS_FILE", "append_events", "read_events"]
+__all__ = ["EVENTS_FILE", "append_events", "event_lines", "read_events"]
 
 EVENTS_FILE = f"{STATE_DIR}/events.jsonl"
 
@@ -35,9 +35,14 @@ def _line(event: Mapping[str, Any]) -> bytes:
     return text.encode() + b"\n"
 
 
+def event_lines(events: Iterable[Mapping[str, Any]]) -> bytes:
+    """``events`` as the log's lines, exactly as :func:`append_events` writes them."""
+    return b"".join(_line(event) for event in events)
+
+
 def append_events(root: Path, events: Iterable[Mapping[str, Any]]) -> int:
     """Append ``events`` to the workspace's log; returns how many were written."""
-    lines = b"".join(_line(event) for event in events)
+    lines = event_lines(events)
     if not lines:
         return 0
     append_lines(root / EVENTS_FILE, lines)

@@ -13,7 +13,9 @@ Rules:
   folder (:func:`dreamd.layout.check_workspace_folders`). ``MEMORY.md`` and
   ``DREAMS.md`` are copied to ``memory/.dreams/backups/`` (the last 8 of each kept) before
   they are replaced; a new ``MEMORY.md`` is created with mode 0600, as OpenClaw creates it.
-  State files are saved last, then events are appended.
+  State files are saved last, then events are appended. The events are saved ahead of the
+  first rename and settled by the next writer if this one stops half-way
+  (:mod:`dreamd.store.intent`): the log tells each write that landed, once.
 * A ``fence`` passed in from above (a fleet's check that this host still holds the workspace)
   runs just before every rename and append; raising there stops the writes, and each file is
   left old or new. The store knows nothing of what the fence checks.
@@ -65,7 +67,9 @@ from dreamd.layout import (
     refuse_stable,
     resolve_inside,
 )
-from dreamd.store.events import append_events
+from dreamd.store.appendlog import append_lines
+from dreamd.store.events import EVENTS_FILE, append_events, event_lines
+from dreamd.store.intent import INTENT_FILE, HeldWrite, decode_intent, encode_intent, lines_due
 from dreamd.store.longterm import append_longterm
 from dreamd.store.pending import discard_applied
 from dreamd.store.statefiles import state_path
@@ -79,6 +83,7 @@ __all__ = [
     "current_digest",
     "save_store",
     "save_table",
+    "settle_events",
     "write_atomic",
     "write_cache",
 ]
@@ -271,10 +276,32 @@ def apply_plan(
     guard = fence or _unfenced
     check_workspace_folders(root, *(write.path for write in plan.writes))
     refuse_stable(write.path for write in plan.writes)
+    settle_events(root, guard)
     for path, digest in plan.sources.items():
         if current_digest(resolve_inside(root, path)) != digest:
             raise ConflictError(f"{path} changed on disk after it was read; promotion re-planned")
     pending = [write for write in plan.writes if _check(root, write)]
+    held = _hold_events(root, pending, guard)
+    try:
+        result = _apply(root, plan, pending, guard, checkpoint_notes=checkpoint_notes)
+    except BaseException:
+        if held:  # what landed before the stop is told now, or by the next writer
+            with contextlib.suppress(Exception):
+                settle_events(root, guard)
+        raise
+    if held:
+        (root / INTENT_FILE).unlink(missing_ok=True)
+    return result
+
+
+def _apply(
+    root: Path,
+    plan: SweepPlan,
+    pending: list[FileWrite],
+    guard: Callable[[], object],
+    *,
+    checkpoint_notes: bool,
+) -> ApplyResult:
     changed: list[str] = []
     events: list[Mapping[str, Any]] = []
     daily = plan.daily
@@ -321,6 +348,62 @@ def apply_plan(
         guard()
     count = append_events(root, events)
     return ApplyResult(tuple(changed), tuple(saved), count)
+
+
+def _hold_events(root: Path, pending: list[FileWrite], guard: Callable[[], object]) -> bool:
+    """Save the intent for ``pending`` (see :mod:`dreamd.store.intent`); whether one was due."""
+    held = [
+        HeldWrite(write.path, content_hash(write.text.encode("utf-8")), event_lines(write.events))
+        for write in pending
+        if write.events
+    ]
+    if not held:
+        return False
+    try:
+        size = (root / EVENTS_FILE).stat().st_size
+    except FileNotFoundError:
+        size = 0
+    data = encode_intent(held, size)
+    write_atomic(root / INTENT_FILE, data, mode=0o600, before_rename=guard)
+    return True
+
+
+def settle_events(root: Path, guard: Callable[[], object] = _unfenced) -> int:
+    """Append the events an earlier writer held for writes that landed, then drop its intent
+    (:mod:`dreamd.store.intent`); returns how many lines were appended."""
+    path = root / INTENT_FILE
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror}") from exc
+    intent = decode_intent(data)
+    lines = b""
+    if intent is not None:
+        lines = lines_due(intent, partial(_landed_digest, root), _log_after(root, intent.log_size))
+    if lines:
+        guard()
+        append_lines(root / EVENTS_FILE, lines)
+    path.unlink(missing_ok=True)
+    return lines.count(b"\n")
+
+
+def _landed_digest(root: Path, path: str) -> str | None:
+    try:
+        return current_digest(resolve_inside(root, path))
+    except (DreamdError, OSError):  # a path that is not the workspace's: nothing landed there
+        return None
+
+
+def _log_after(root: Path, offset: int) -> bytes:
+    try:
+        with (root / EVENTS_FILE).open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(min(offset, size))
+            return handle.read()
+    except FileNotFoundError:
+        return b""
 
 
 def _follow_own_write(
