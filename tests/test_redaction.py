@@ -36,7 +36,7 @@ LOOKALIKES = [
     *redaction_corpus_holdout.lookalikes_third(),
 ]
 # Known misses, kept visible: each xfail is strict, so a fix shows up as a failure to update.
-KNOWN_MISSES = {"SIM PUK 12345678, PIN 0000 changed to 4462": "a PIN announced by 'changed to'"}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def test_corpus_sizes() -> None:
@@ -123,6 +123,74 @@ def test_precision_examples_from_the_issue_stay() -> None:
         "request 0f8fad5b-d9cb-469f-a165-70867728950e, python 3.11.9",
     ]
     assert [redact(text) for text in texts] == texts
+
+
+CHANGED = [
+    ("SIM PUK 12345678, PIN 0000 changed to 4462", ["12345678", "4462"]),
+    ("my PIN is now 4462", ["4462"]),
+    ("PIN changed to 4462", ["4462"]),
+    ("pin reset to 2580", ["2580"]),
+    ("PIN 0000 -> 4462", ["4462"]),
+    ("PIN: 1357 → 2468", ["1357", "2468"]),
+    ("changed the alarm code from 1234 to 9876", ["1234", "9876"]),
+    ("the PIN went from 2468 to 1357", ["2468", "1357"]),
+    ("door code was 1234, now 5678", ["1234", "5678"]),
+    ("Gate code: was 4455, now 8812.", ["4455", "8812"]),
+    ("PIN used to be 1357, now 8642", ["1357", "8642"]),
+    ("my bank PIN is 5821 (was 1975)", ["5821", "1975"]),
+    ("Alarm panel code got changed to 270419 by the installer", ["270419"]),
+    ("locker combination was 31-07-22, now 14-02-09", ["31-07-22", "14-02-09"]),
+    ("The garage door code has been updated to 4096", ["4096"]),
+    ("the password was changed to Winter2026!", ["Winter2026!"]),
+    ("password Summer2025! changed to Winter2026! today", ["Summer2025!", "Winter2026!"]),
+    ("Wifi password changed: Tr0ub4dor&3 -> c0rrect-h0rse!", ["Tr0ub4dor&3", "c0rrect-h0rse!"]),
+    (
+        "Changed the Netflix password from Popcorn#2024 to Popcorn#2025",
+        ["Popcorn#2024", "Popcorn#2025"],
+    ),
+    ("router admin password now: Kx9!mQ2#vL", ["Kx9!mQ2#vL"]),
+    (
+        "deploy token rotated from glpat-AAAAbbbbCCCCdddd1234 to glpat-ZZZZyyyyXXXXwwww9876",
+        ["AAAAbbbbCCCCdddd", "ZZZZyyyyXXXXwwww"],
+    ),
+]
+CHANGE_TALK = [
+    "The PIN changed last week",
+    "the PIN is now required at login",
+    "the PIN was reset yesterday",
+    "the PIN used to be required",
+    "we reset the PIN to default",
+    "The PIN pad was replaced, now it beeps",
+    "We changed the PIN prompt to appear earlier",
+    "PIN length changed from 4 to 6 digits",
+    "the door code changes from next Monday",
+    "the door code reset procedure is in the wiki",
+    "password changed to something stronger",
+    "password changed: see the vault",
+    "password rules changed to require 12 characters",
+    "password policy changed from 8 to 12 characters",
+    "The passphrase policy now requires four words",
+    "the password was weak, now it is strong",
+    "password manager switched to Bitwarden",
+    "token budget went from 1200 to 1500",
+    "token limit set to 4096",
+    "the token now expires after 30 days",
+    "the token was revoked, now rotated",
+    "session token -> cookie migration",
+]
+
+
+@pytest.mark.parametrize(("text", "secrets"), CHANGED)
+def test_a_changed_secret_is_masked_old_and_new(text: str, secrets: list[str]) -> None:
+    """A PIN, password or token that changed: the old value and the new one are both masked."""
+    masked = redact(text)
+    assert [secret for secret in secrets if secret in masked] == [], masked
+
+
+@pytest.mark.parametrize("text", CHANGE_TALK)
+def test_talk_of_a_change_keeps_its_words(text: str) -> None:
+    """Saying that a PIN, password or token changed, with no value, masks nothing."""
+    assert redact(text) == text
 
 
 def test_a_value_found_once_is_masked_wherever_it_recurs() -> None:

@@ -21,6 +21,12 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   digits, mixed case or symbols); passwords may be words; PINs and codes are digits.
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
   value with three kinds of characters, counts.
+* A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
+  ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
+  ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``. Words that
+  say the value changed (``changed``, ``reset``, ``set``… before ``to``) do not describe the
+  key; what follows a change must still look like the kind's value (digits for a PIN, no
+  plain lower-case word after ``now`` or ``->``).
 
 The value alone is masked: the key stays readable. Pure.
 """
@@ -272,6 +278,28 @@ _PIN_VALUE = re.compile(r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{1,2}(?:-\d{1,2}){2,3
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$")
 _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
+_CHANGED_VERBS = frozenset("changed reset set updated rotated switched moved".split())
+_AUXILIARIES = frozenset("has have had been was is got gets it back".split())
+_LEADING_CHANGE = re.compile(
+    r"(?:(?:now|currently|still)[ \t]+(?:(?:is|it's)[ \t]+)?"
+    r"|(?:(?:has|have|had|got|been)[ \t]+)*(?:changed|reset|set|updated|rotated|switched)"
+    r"(?:[ \t]+(?:it|back))?[ \t]+to[ \t]*:?[ \t]+"
+    r"|(?:(?:went|was[ \t]+changed|changed|moved|switched)[ \t]+)?(?P<origin>from)[ \t]+"
+    r"|(?:was|be|used[ \t]+to[ \t]+be)[ \t]+)",
+    re.IGNORECASE,
+)
+_FOLLOWING_CHANGE = re.compile(
+    r"[ \t]*,?[ \t]*(?:"
+    r"(?:(?:and|but|which|then)[ \t]+)?(?:(?:was|is|has|have|had|got|been|were)[ \t]+)*"
+    r"(?:changed|reset|set|updated|rotated|switched)(?:[ \t]+(?:it|back))?[ \t]+to"
+    r"|->|→|=>|⇒"
+    r"|\((?:was|formerly|previously|before|old)(?:[ \t]*:)?"
+    r"|(?:(?:and|but)[ \t]+)?(?:(?:is|it's)[ \t]+)?now(?:[ \t]+(?:is|it's))?"
+    r"|(?P<to>to)"
+    r")[ \t]*:?[ \t]*",
+    re.IGNORECASE,
+)
+_CHANGING_KINDS = frozenset(("pin", "password", "token"))
 _SQL = re.compile(r"identified\s+by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
 
 
@@ -513,6 +541,8 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             if word.lower() in _PREPOSITIONS:
                 between, owner = between[:index], between[index + 1 :]
                 break
+        if _changed_to(between, text, value_at):
+            between = []  # "PIN changed to 4462": the words say the value changed
         if any(w.lower().strip("?!:=") in _DESCRIBING for w in between):
             continue
         words = ["mot de passe"] if "mot de passe" in head else _words(name)
@@ -531,11 +561,68 @@ def find_named_values(text: str, low: str) -> list[Finding]:
                 and bool(_ENV_NAME.fullmatch(name))
                 and _LINE_START.search(text, 0, name_start) is not None
             )
+            origin = False
+            if kind in _CHANGING_KINDS and not whole:
+                value_at, origin = _past_change(text, value_at)
             spans = _plain_value(
                 text, kind, name, value_at, separated=separated or flag, whole_line=whole
             )
+            if kind in _CHANGING_KINDS and not whole:
+                spans += _changed_values(text, kind, name, value_at, origin=origin)
         found += [Finding(family, start, end) for start, end in spans if end > start]
     return found
+
+
+def _changed_to(between: Sequence[str], text: str, value_at: int) -> bool:
+    """The words between a key and its value only say that it changed (``changed … to``)."""
+    words = [w.lower() for w in between]
+    if words == ["used"]:  # "PIN used to be 1357"
+        return text[value_at : value_at + 3].lower() == "be "
+    if not words or not any(w in _CHANGED_VERBS for w in words):
+        return False
+    if not all(w in _CHANGED_VERBS or w in _AUXILIARIES for w in words):
+        return False
+    before = text[max(0, value_at - 4) : value_at].rstrip(" \t").lower()
+    return before.endswith(("to", "to:", ":"))
+
+
+def _past_change(text: str, pos: int) -> tuple[int, bool]:
+    """Where the value starts once ``now``, ``changed to`` or ``from`` are skipped, and whether
+    it was a ``from`` (the new value then follows a bare ``to``)."""
+    change = _LEADING_CHANGE.match(text, pos)
+    if change is None:
+        return pos, False
+    return change.end(), change.group("origin") is not None
+
+
+def _changed_values(
+    text: str, kind: str, name: str, pos: int, *, origin: bool
+) -> list[tuple[int, int]]:
+    """The values the one at ``pos`` was changed to (``0000 changed to 4462``, ``A -> B``)."""
+    spans: list[tuple[int, int]] = []
+    for _ in range(4):
+        value = _value_at(text, pos, whole_line=False)
+        if value is None or not _could_hold(kind, text[value[0] : value[1]], quoted=value[2]):
+            break  # "the passphrase policy now requires…": no value came before the change
+        end = value[1]
+        while end < len(text) and not text[end].isspace() and text[end] not in ",;":
+            end += 1  # past what the value's token stops at (``Tr0ub4dor&3``)
+        change = _FOLLOWING_CHANGE.match(text, end)
+        if change is None or (change.group("to") is not None and not origin):
+            break
+        pos, origin = change.end(), False
+        found = _plain_value(text, kind, name, pos, separated=True, whole_line=False)
+        if not found or _LOWER_WORD.fullmatch(text[found[0][0] : found[0][1]]):
+            break  # a plain lower-case word after "now" or "->" is prose
+        spans += found
+    return spans
+
+
+def _could_hold(kind: str, value: str, *, quoted: bool) -> bool:
+    """``value`` is one the key could hold (all zeros too: ``PIN 0000 changed to …``)."""
+    if kind == "pin":
+        return bool(_PIN_VALUE.fullmatch(value.strip()))
+    return _is_secret(kind, value, quoted=quoted, separated=True, name="")
 
 
 def _plain_value(
