@@ -207,6 +207,7 @@ class JobsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, froze
 
     max_concurrent: Annotated[int, msgspec.Meta(ge=1, le=64)] = 3
     nice: Annotated[int, msgspec.Meta(ge=0, le=19)] = 19
+    fold_every_s: Annotated[float, msgspec.Meta(ge=0.0, le=86400.0)] = 60.0
 
 
 class ApiConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):

@@ -75,6 +75,8 @@ SETTINGS: dict[str, str] = {
     "(default false).",
     "jobs.max_concurrent": "Background jobs at once on this host, all processes (default 3).",
     "jobs.nice": "CPU niceness of sweep worker processes, 0 normal to 19 lowest (default 19).",
+    "jobs.fold_every_s": "Seconds between folds of pending recall traces while idle; 0 is never "
+    "(default 60.0).",
     "api.socket": "Control socket path, mode 0600 (default <runtime dir>/dreamd.sock).",
     "api.listen": "Also listen on loopback TCP, e.g. '127.0.0.1:8765' (default off).",
     "api.tokens_file": "File of '<scope> <token>' lines for TCP clients (required with listen).",

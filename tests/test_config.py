@@ -149,7 +149,7 @@ def test_defaults_match_the_spec() -> None:
             "list": (),
         },
         "openclaw": {"config": None, "follow_enabled": False},
-        "jobs": {"max_concurrent": 3, "nice": 19},
+        "jobs": {"max_concurrent": 3, "nice": 19, "fold_every_s": 60.0},
         "api": {"socket": None, "listen": None, "tokens_file": None},
         "health": {"idle_sweeps": 3},
         "adapters": {

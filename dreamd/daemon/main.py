@@ -57,6 +57,7 @@ from dreamd.clock import format_instant, parse_instant
 from dreamd.config import LogConfig
 from dreamd.daemon.api import build_app, load_tokens
 from dreamd.daemon.backend import DaemonService
+from dreamd.daemon.folding import fold_while_idle
 from dreamd.daemon.listener import (
     IDLE_SECONDS,
     LINGER_SECONDS,
@@ -476,6 +477,9 @@ class Daemon:
                     group.create_task(self.warm_counts()),
                     group.create_task(self.adapters.run(chat.dispatch, events)),
                 ]
+                fold_every = self.runtime.config.jobs.fold_every_s
+                if fold_every > 0:
+                    helpers.append(group.create_task(self._fold_while_idle(fold_every)))
                 if self.fleet is not None:
                     helpers.append(group.create_task(self.fleet.run()))
                 await self._generations()
@@ -519,6 +523,16 @@ class Daemon:
             stamp = format_instant(self.clock.now())
             self.publish(HealthEvent("blocked", "host", f"{blocked}; fix: {readiness.fix}", stamp))
         self._blocked = blocked
+
+    async def _fold_while_idle(self, every: float) -> None:
+        await fold_while_idle(
+            lambda: [ws.root for ws in self.runtime.discovery.workspaces],
+            busy=lambda: self.progress is not None or self._halt.is_set(),
+            slot=self.budget.slot,
+            run=self.workers.run,
+            now=self.clock.now,
+            every=every,
+        )
 
     async def _watchdog(self) -> None:
         interval = watchdog_interval()

@@ -17,11 +17,13 @@ processes so little CPU that a polite exit could hold a stopping daemon for many
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, tzinfo
@@ -104,7 +106,8 @@ class Workers:
     def __init__(self, size: int, *, nice: int = 19) -> None:
         self.size, self.nice = size, nice
         self._pool: ProcessPoolExecutor | None = None
-        self._running = 0
+        self._running = 0  # jobs a process holds, counted until it is done with them
+        self._count = threading.Condition()
         self._stale = False
 
     def reconfigure(self, size: int, *, nice: int) -> None:
@@ -117,11 +120,15 @@ class Workers:
 
     def _retire(self) -> None:
         if self._stale and self._running == 0 and self._pool is not None:
-            _stop_idle(self._pool, wait=False)
+            _stop_idle(self._pool)
             self._pool, self._stale = None, False
 
     async def run(self, job: Callable[..., T], *args: Any) -> T:
-        """Run ``job(*args)`` in a worker process and wait for its result."""
+        """Run ``job(*args)`` in a worker process and wait for its result.
+
+        A caller cancelled meanwhile stops waiting; the job itself runs on to its end, and
+        counts as running until then.
+        """
         self._retire()
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
@@ -132,32 +139,55 @@ class Workers:
                 initargs=(os.getpid(), self.nice),
             )
         loop = asyncio.get_running_loop()
-        self._running += 1
+        with self._count:
+            self._running += 1
         try:
-            return await loop.run_in_executor(self._pool, partial(job, *args))
-        finally:
+            submitted = self._pool.submit(partial(job, *args))
+        except BaseException:
+            self._finished(loop)
+            raise
+        submitted.add_done_callback(lambda _: self._finished(loop))
+        return await asyncio.wrap_future(submitted)
+
+    def _finished(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A job is done (called in the pool's thread): count it, retire a stale pool."""
+        with self._count:
             self._running -= 1
-            self._retire()
+            self._count.notify_all()
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing to retire
+            loop.call_soon_threadsafe(self._retire)
 
     def shutdown(self) -> None:
-        """Cancel queued jobs, wait for running ones, stop the processes."""
-        if self._pool is not None:
-            if self._running:
-                self._pool.shutdown(wait=True, cancel_futures=True)
-            else:
-                _stop_idle(self._pool, wait=True)
-            self._pool = None
+        """Cancel queued jobs, wait for running ones, then end the processes."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = _processes_of(pool)
+        pool.shutdown(wait=False, cancel_futures=True)
+        with self._count:
+            self._count.wait_for(lambda: self._running == 0)
+        _end(processes)
+        pool.shutdown(wait=True)
 
 
-def _stop_idle(pool: ProcessPoolExecutor, *, wait: bool) -> None:
-    """End the processes of ``pool``, which runs no job, with SIGTERM (see the module rules)."""
+def _processes_of(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
     # ProcessPoolExecutor gives no public handle on its processes before Python 3.14
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _end(processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
+    """SIGTERM to idle workers, then reap them (see the module rules)."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(_JOIN_SECONDS)
+
+
+def _stop_idle(pool: ProcessPoolExecutor) -> None:
+    """Retire ``pool``, which runs no job, without waiting for it."""
+    processes = _processes_of(pool)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
-    if wait:
-        for process in processes:
-            process.join(_JOIN_SECONDS)
-        pool.shutdown(wait=True)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -78,3 +80,33 @@ def _sleep_then_identity(seconds: float) -> tuple[int, int]:
 
     time.sleep(seconds)
     return _identity()
+
+
+def _mark_then_finish(folder: str, seconds: float) -> None:
+    """In the worker: say it started, work ``seconds``, then say it finished."""
+    import time
+    from pathlib import Path
+
+    Path(folder, "started").touch()
+    time.sleep(seconds)
+    Path(folder, "finished").touch()
+
+
+def test_a_job_runs_to_its_end_though_its_waiter_was_cancelled(tmp_path: Path) -> None:
+    """Shutdown waits for a running job even when nobody awaits it any more (a sweep or a fold
+    whose task was cancelled while the daemon stops); only then are the workers ended."""
+
+    async def scenario() -> None:
+        workers = Workers(1, nice=3)
+        waiter = asyncio.ensure_future(workers.run(_mark_then_finish, str(tmp_path), 1.0))
+        for _ in range(300):
+            if (tmp_path / "started").exists():
+                break
+            await asyncio.sleep(0.05)
+        waiter.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiter
+        await asyncio.to_thread(workers.shutdown)
+
+    asyncio.run(scenario())
+    assert (tmp_path / "started").exists() and (tmp_path / "finished").exists()
