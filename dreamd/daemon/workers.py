@@ -163,16 +163,28 @@ class Workers:
         if pool is None:
             return
         processes = _processes_of(pool)
-        pool.shutdown(wait=False, cancel_futures=True)
+        closing = _close_in_thread(pool)
         with self._count:
             self._count.wait_for(lambda: self._running == 0)
         _end(processes)
-        pool.shutdown(wait=True)
+        closing.join()
 
 
 def _processes_of(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
     # ProcessPoolExecutor gives no public handle on its processes before Python 3.14
     return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _close_in_thread(pool: ProcessPoolExecutor) -> threading.Thread:
+    """``pool.shutdown(wait=True, cancel_futures=True)`` in a thread: it returns once the
+    processes are gone, and frees the pool's queues and pipes then."""
+    closing = threading.Thread(
+        target=partial(pool.shutdown, wait=True, cancel_futures=True),
+        name="dreamd-workers-shutdown",
+        daemon=True,
+    )
+    closing.start()
+    return closing
 
 
 def _end(processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
@@ -187,7 +199,7 @@ def _end(processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
 def _stop_idle(pool: ProcessPoolExecutor) -> None:
     """Retire ``pool``, which runs no job, without waiting for it."""
     processes = _processes_of(pool)
-    pool.shutdown(wait=False, cancel_futures=True)
+    _close_in_thread(pool)
     for process in processes:
         if process.is_alive():
             process.terminate()
