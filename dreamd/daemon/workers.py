@@ -109,6 +109,7 @@ class Workers:
         self._running = 0  # jobs a process holds, counted until it is done with them
         self._count = threading.Condition()
         self._stale = False
+        self._closed = False
 
     def reconfigure(self, size: int, *, nice: int) -> None:
         """Use ``size`` processes at niceness ``nice`` from the next pool on."""
@@ -129,6 +130,8 @@ class Workers:
         A caller cancelled meanwhile stops waiting; the job itself runs on to its end, and
         counts as running until then.
         """
+        if self._closed:
+            raise RuntimeError("the worker pool is shut down")
         self._retire()
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
@@ -158,7 +161,9 @@ class Workers:
             loop.call_soon_threadsafe(self._retire)
 
     def shutdown(self) -> None:
-        """Cancel queued jobs, wait for running ones, then end the processes."""
+        """Cancel queued jobs, wait for running ones, then end the processes; no job starts
+        after this is called."""
+        self._closed = True
         pool, self._pool = self._pool, None
         if pool is None:
             return

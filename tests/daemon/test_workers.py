@@ -110,3 +110,14 @@ def test_a_job_runs_to_its_end_though_its_waiter_was_cancelled(tmp_path: Path) -
 
     asyncio.run(scenario())
     assert (tmp_path / "started").exists() and (tmp_path / "finished").exists()
+
+
+def test_no_job_starts_once_shutdown_began() -> None:
+    async def scenario() -> None:
+        workers = Workers(1, nice=4)
+        await workers.run(_identity)
+        await asyncio.to_thread(workers.shutdown)
+        with pytest.raises(RuntimeError, match="shut down"):
+            await workers.run(_identity)
+
+    asyncio.run(scenario())
