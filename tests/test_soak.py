@@ -45,6 +45,9 @@ timezone = "UTC"
 [agents.heartbeat]
 every = "1m"
 
+[jobs]
+nice = 0  # leaks are measured here, not priority: the suite's other processes must not starve it
+
 [[agents.list]]
 id = "main"
 workspace = "ws"
