@@ -192,11 +192,16 @@ def _close_in_thread(pool: ProcessPoolExecutor) -> threading.Thread:
     return closing
 
 
-def _end(processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
-    """SIGTERM to idle workers, then reap them (see the module rules)."""
+def _terminate(processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
+    """SIGTERM to idle workers (see the module rules)."""
     for process in processes:
         if process.is_alive():
             process.terminate()
+
+
+def _end(processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
+    """SIGTERM to idle workers, then reap them."""
+    _terminate(processes)
     for process in processes:
         process.join(_JOIN_SECONDS)
 
@@ -205,6 +210,4 @@ def _stop_idle(pool: ProcessPoolExecutor) -> None:
     """Retire ``pool``, which runs no job, without waiting for it."""
     processes = _processes_of(pool)
     _close_in_thread(pool)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
+    _terminate(processes)

@@ -280,10 +280,10 @@ _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
 _CHANGED_VERBS = frozenset("changed reset set updated rotated switched moved".split())
 _AUXILIARIES = frozenset("has have had been was is got gets it back".split())
+_CHANGED_TO = r"(?:changed|reset|set|updated|rotated|switched)(?:[ \t]+(?:it|back))?[ \t]+to"
 _LEADING_CHANGE = re.compile(
     r"(?:(?:now|currently|still)[ \t]+(?:(?:is|it's)[ \t]+)?"
-    r"|(?:(?:has|have|had|got|been)[ \t]+)*(?:changed|reset|set|updated|rotated|switched)"
-    r"(?:[ \t]+(?:it|back))?[ \t]+to[ \t]*:?[ \t]+"
+    r"|(?:(?:has|have|had|got|been)[ \t]+)*" + _CHANGED_TO + r"[ \t]*:?[ \t]+"
     r"|(?:(?:went|was[ \t]+changed|changed|moved|switched)[ \t]+)?(?P<origin>from)[ \t]+"
     r"|(?:was|be|used[ \t]+to[ \t]+be)[ \t]+)",
     re.IGNORECASE,
@@ -291,8 +291,8 @@ _LEADING_CHANGE = re.compile(
 _FOLLOWING_CHANGE = re.compile(
     r"[ \t]*,?[ \t]*(?:"
     r"(?:(?:and|but|which|then)[ \t]+)?(?:(?:was|is|has|have|had|got|been|were)[ \t]+)*"
-    r"(?:changed|reset|set|updated|rotated|switched)(?:[ \t]+(?:it|back))?[ \t]+to"
-    r"|->|→|=>|⇒"
+    + _CHANGED_TO
+    + r"|->|→|=>|⇒"
     r"|\((?:was|formerly|previously|before|old)(?:[ \t]*:)?"
     r"|(?:(?:and|but)[ \t]+)?(?:(?:is|it's)[ \t]+)?now(?:[ \t]+(?:is|it's))?"
     r"|(?P<to>to)"
@@ -561,13 +561,13 @@ def find_named_values(text: str, low: str) -> list[Finding]:
                 and bool(_ENV_NAME.fullmatch(name))
                 and _LINE_START.search(text, 0, name_start) is not None
             )
-            origin = False
-            if kind in _CHANGING_KINDS and not whole:
+            changing, origin = kind in _CHANGING_KINDS and not whole, False
+            if changing:
                 value_at, origin = _past_change(text, value_at)
             spans = _plain_value(
                 text, kind, name, value_at, separated=separated or flag, whole_line=whole
             )
-            if kind in _CHANGING_KINDS and not whole:
+            if changing:
                 spans += _changed_values(text, kind, name, value_at, origin=origin)
         found += [Finding(family, start, end) for start, end in spans if end > start]
     return found
