@@ -185,6 +185,7 @@ class AgentConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, froz
     sessions: Text | None = None
     heartbeat: HeartbeatConfig | None = None
     readers: ReadersConfig = msgspec.field(default_factory=ReadersConfig)
+    trust_unmarked_turns: bool | None = None
 
 
 class AgentsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -192,6 +193,7 @@ class AgentsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, fro
 
     system_agent: Text | None = None
     heartbeat: HeartbeatConfig = msgspec.field(default_factory=HeartbeatConfig)
+    trust_unmarked_turns: bool = False
     list: tuple[AgentConfig, ...] = ()
 
 

@@ -61,11 +61,17 @@ SETTINGS: dict[str, str] = {
     "agents.system_agent": "Agent that owns the sweep job (default: the only agent).",
     "agents.heartbeat.every": "Default heartbeat interval, e.g. 30m; 0m is off (default '30m').",
     "agents.heartbeat.target": "Default heartbeat target; 'none' is off (default 'last').",
+    "agents.trust_unmarked_turns": "Count a transcript's user turns that the runtime did not "
+    "mark as the owner's (no senderIsOwner) as the owner's, in direct sessions only; for a "
+    "single-user runtime that writes no marks. Off, such turns are untrusted and never "
+    "promoted (default false).",
     "agents.list[].id": "Agent id, lowercased, unique (required).",
     "agents.list[].workspace": "Agent's workspace directory, relative to this file (required).",
     "agents.list[].sessions": "Agent's session transcript directory (default none).",
     "agents.list[].heartbeat.every": "This agent's heartbeat interval (default agents.heartbeat).",
     "agents.list[].heartbeat.target": "This agent's heartbeat target (default agents.heartbeat).",
+    "agents.list[].trust_unmarked_turns": "This agent's trust_unmarked_turns "
+    "(default agents.trust_unmarked_turns).",
     "agents.list[].readers.discord": "Discord user ids who may read this agent's memory "
     "(default []).",
     "agents.list[].readers.telegram": "Telegram user ids who may read this agent's memory "

@@ -146,6 +146,7 @@ def test_defaults_match_the_spec() -> None:
         "agents": {
             "system_agent": None,
             "heartbeat": {"every": "30m", "target": "last"},
+            "trust_unmarked_turns": False,
             "list": (),
         },
         "openclaw": {"config": None, "follow_enabled": False},

@@ -126,6 +126,7 @@ def _sweeper(ctx: Context) -> Callable[[Workspace], dict[str, Any]]:
                     agents=workspace.agents,
                     sessions=workspace.sessions,
                     owners=workspace.owners,
+                    trusted_unmarked=workspace.trusted_unmarked,
                     model=ctx.config.model,
                     lock_timeout=ctx.args.lock_timeout,
                     fence=fence,

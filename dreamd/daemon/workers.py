@@ -63,6 +63,7 @@ def sweep_and_count(
         agents=agents,
         sessions=workspace.sessions,
         owners=workspace.owners,
+        trusted_unmarked=workspace.trusted_unmarked,
         model=config.model,
         fence=fence,
     )

@@ -26,6 +26,7 @@ from dreamd.engine.snapshot import Snapshot
 from dreamd.engine.state import RecallEntry
 from dreamd.engine.text.contamination import contamination_reason
 from dreamd.engine.text.memory_entries import MemoryEntry, claim_of, memory_entries
+from dreamd.engine.transcripts import ORIGIN_RULES
 from dreamd.errors import SelectorError
 
 __all__ = ["candidate_json", "explain", "locate", "select", "verdict_lines"]
@@ -61,6 +62,7 @@ def candidate_json(scored: Scored) -> dict[str, Any]:
         "provenance": {
             "originClass": entry.provenance.origin_class if entry.provenance else "agent",
             "sessionKind": entry.provenance.session_kind if entry.provenance else "interactive",
+            "originRule": entry.provenance.origin_rule if entry.provenance else None,
         },
     }
 
@@ -168,7 +170,11 @@ def _gate(
         return None
     if verdict == "origin":
         origin = entry.provenance.origin_class if entry.provenance else "agent"
-        return {"gate": verdict, "detail": f"recalled from an {origin} origin"}
+        rule = entry.provenance.origin_rule if entry.provenance else None
+        if rule is None or rule not in ORIGIN_RULES:
+            return {"gate": verdict, "detail": f"recalled from an {origin} origin"}
+        detail = f"recalled from an {origin} origin: {ORIGIN_RULES[rule]}"
+        return {"gate": verdict, "detail": detail, "rule": rule}
     if verdict == "contamination":
         return {"gate": verdict, "detail": contamination_reason(entry.snippet)}
     if verdict == "duplicate" and detail is not None:

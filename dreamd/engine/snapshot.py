@@ -109,6 +109,8 @@ class Snapshot:
     daily: Table[DailyCheckpoint] = field(default_factory=_empty_daily)
     transcripts: tuple[TranscriptRead, ...] = ()
     owners: frozenset[str] = frozenset()  # chat owner ids: whose turns in a shared session count
+    trusted_unmarked: frozenset[str] = frozenset()  # agents whose unmarked direct turns count
+    transcripts_gone: tuple[str, ...] = ()  # checkpoint keys of transcripts no longer on disk
     session_checkpoints: Table[SessionCheckpoint] = field(default_factory=SESSION_CHECKPOINTS.empty)
     session_seen: Table[SeenMessages] = field(default_factory=SESSION_SEEN.empty)
     skipped: tuple[str, ...] = ()

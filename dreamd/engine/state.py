@@ -44,12 +44,17 @@ __all__ = [
 
 
 class Provenance(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
-    """Where a recall came from; unknown origins read as ``untrusted``, kinds as ``unknown``."""
+    """Where a recall came from; unknown origins read as ``untrusted``, kinds as ``unknown``.
+
+    ``origin_rule`` is dreamd's own: which rule of
+    :func:`dreamd.engine.transcripts.turn_origin` gave a transcript line its origin.
+    """
 
     origin_class: str = "agent"
     session_kind: str = "interactive"
     observed_at: int | float | str | None = None
     supersedes_key: str | None = None
+    origin_rule: str | None = None
 
     def __post_init__(self) -> None:
         if self.origin_class not in ORIGIN_CLASSES:
@@ -117,7 +122,12 @@ class SessionCheckpoint(
 ):
     """How far one transcript file was read: its stat, the byte offset read up to, the line
     count there, a hash of the bytes just before the offset (to notice a rewritten file) and
-    the session kind found; ``shared`` once the session showed itself a group's (sticky)."""
+    the session kind found; ``shared`` once the session showed itself a group's (sticky).
+
+    dreamd's own: ``backlog_since`` is the first day of the lookback when a cap left messages
+    unread (they stay eligible, however many sweeps the file takes to drain), and ``guest``
+    says the last user turn read was untrusted (the agent's next reply answers a guest).
+    """
 
     mtime_ms: float
     size: int
@@ -126,6 +136,8 @@ class SessionCheckpoint(
     anchor: str
     kind: str
     shared: bool = False
+    backlog_since: str | None = None
+    guest: bool = False
 
 
 class SeenMessages(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):

@@ -116,19 +116,24 @@ def _merge_day(days: Sequence[str], day: str) -> tuple[str, ...]:
     return tuple(merged[-MAX_RECALL_DAYS:])
 
 
-def _provenance(existing: Provenance | None, origin: str, kind: str, now: datetime) -> Provenance:
+def _provenance(
+    existing: Provenance | None, origin: str, kind: str, now: datetime, rule: str | None
+) -> Provenance:
     observed = int(now.timestamp() * 1000)
     if existing is not None and existing.origin_class in TAINTED_ORIGINS:
         return replace(existing, observed_at=observed)
-    return Provenance(origin_class=origin, session_kind=kind, observed_at=observed)
+    return Provenance(
+        origin_class=origin, session_kind=kind, observed_at=observed, origin_rule=rule
+    )
 
 
 CORPUS_PREFIX = SESSION_CORPUS_DIR + "/"
-_GUEST_LINE = re.compile(r"(?:^|\s)\[[^\]\s]*#L\d+\] Guest: ")
+_GUEST_LINE = re.compile(r"(?:^|\s)\[[^\]\s]*#L\d+\] (?:Guest|Assistant to guest): ")
 
 
 def _origin_of(path: str, snippet: str, origin: str) -> str:
-    """``untrusted`` for a corpus snippet holding a guest's line, else ``origin``."""
+    """``untrusted`` for a corpus snippet holding a guest's line or the agent's reply to one,
+    else ``origin``."""
     if path.startswith(CORPUS_PREFIX) and _GUEST_LINE.search(snippet):
         return "untrusted"
     return origin
@@ -172,6 +177,7 @@ def record_hits(
     redacted: bool = False,
     query_digest: str | None = None,
     limit: int | None = MAX_STORE_ENTRIES,
+    origin_rule: str | None = None,
 ) -> tuple[Table[RecallEntry], RecordOutcome]:
     """Record ``hits`` of ``query`` (or of the query whose hash is ``query_digest``) on ``day``
     into ``store``; see the module rules. ``limit=None`` leaves the row cap to whoever saves."""
@@ -219,7 +225,13 @@ def record_hits(
             recall_days=_merge_day(entry.recall_days, day),
             concept_tags=concept_tags(path, snippet),
             claim_hash=claim,
-            provenance=_provenance(entry.provenance, hit_origin, session_kind, now),
+            provenance=_provenance(
+                entry.provenance,
+                hit_origin,
+                session_kind,
+                now,
+                origin_rule if hit_origin == origin else "guest-line",
+            ),
         )
         recorded.append(key)
     kept, dropped = trim_store(rows) if limit is not None else (rows, ())

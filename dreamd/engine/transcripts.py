@@ -29,8 +29,11 @@ message. A session is **shared** when the session store gives it ``chatType`` ``
 ``conversation_label``...), or its user turns come from two or more sender ids.
 :func:`turn_origin` decides each user turn: ``owner`` when its sender is a configured owner or
 OpenClaw recorded ``senderIsOwner: true``; ``untrusted`` when OpenClaw recorded
-``senderIsOwner: false``, or in a shared session when nothing shows the sender is an owner;
-``owner`` otherwise (a direct session with its one person). Pure.
+``senderIsOwner: false``, and whenever nothing marks the sender as an owner: a turn without a
+mark fails closed, since a stranger who writes to a public bot must never write into its owner's
+memory. A single-user runtime that writes no marks can opt in with
+``agents.trust_unmarked_turns``: an unmarked turn of a direct (not shared) session is then the
+owner's. Pure.
 """
 
 from __future__ import annotations
@@ -45,10 +48,12 @@ from typing import Any
 import msgspec
 
 from dreamd.clock import format_instant
+from dreamd.engine.state import SessionCheckpoint
 from dreamd.engine.text.snippets import collapse
 
 __all__ = [
     "INTERACTIVE_KINDS",
+    "ORIGIN_RULES",
     "Message",
     "Record",
     "TranscriptRead",
@@ -128,6 +133,7 @@ class TranscriptRead:
     end: int = 0  # byte offset after the last complete line
     lines: int = 0  # complete lines up to ``end``
     shared: bool = False  # a group's or several people's session: see dreamd.engine.transcripts
+    prior: SessionCheckpoint | None = None  # the checkpoint reading resumed from, if any
 
 
 def logical_session_id(path: str) -> str:
@@ -305,13 +311,34 @@ def normalized_id(sender: str) -> str:
     return sender.strip().rsplit(":", 1)[-1].lstrip("@").lower()
 
 
-def turn_origin(message: Message, *, shared: bool, owners: Set[str]) -> str:
-    """``owner`` or ``untrusted`` for a user turn (see the module rules)."""
+def turn_origin(
+    message: Message, *, shared: bool, owners: Set[str], trust_unmarked: bool = False
+) -> tuple[str, str]:
+    """``(origin, rule)`` for a user turn: ``owner`` or ``untrusted``, and the rule that decided
+    it (see the module rules; :data:`ORIGIN_RULES` words each rule)."""
     if message.sender is not None and normalized_id(message.sender) in owners:
-        return "owner"
+        return "owner", "configured-owner"
     if message.sender_is_owner is not None:
-        return "owner" if message.sender_is_owner else "untrusted"
-    return "untrusted" if shared or message.group else "owner"
+        return ("owner", "owner-mark") if message.sender_is_owner else ("untrusted", "not-owner")
+    if shared or message.group:
+        return "untrusted", "shared-unmarked"
+    if trust_unmarked:
+        return "owner", "trusted-unmarked"
+    return "untrusted", "unmarked"
+
+
+ORIGIN_RULES: Mapping[str, str] = {
+    "configured-owner": "the sender is a configured owner",
+    "owner-mark": "the runtime marked the sender as the owner",
+    "not-owner": "the runtime marked the sender as not the owner",
+    "shared-unmarked": "a turn in a shared session without an owner mark",
+    "trusted-unmarked": "an unmarked turn of a direct session, trusted by "
+    "agents.trust_unmarked_turns",
+    "unmarked": "a turn without an owner mark (set agents.trust_unmarked_turns for a "
+    "single-user runtime that writes no marks)",
+    "guest-reply": "the agent's reply to an untrusted turn",
+    "guest-line": "a transcript line spoken by a guest, or the agent's reply to one",
+}
 
 
 def shared_from_store(store: Mapping[str, Any], session_id: str) -> bool:
@@ -373,7 +400,10 @@ def spoken(records: list[Record]) -> Iterator[Message]:
 
 
 def _timestamp(data: Mapping[str, Any]) -> str | None:
+    """The record's time stamp, else its message's (some writers put it there)."""
     stamp = data.get("timestamp")
+    if stamp is None and isinstance(data.get("message"), dict):
+        stamp = data["message"].get("timestamp")
     if isinstance(stamp, int | float) and not isinstance(stamp, bool) and stamp > 0:
         seconds = stamp / 1000 if stamp > 1e11 else stamp
         return format_instant(datetime.fromtimestamp(seconds, UTC))

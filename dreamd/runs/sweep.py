@@ -73,6 +73,7 @@ def run_planned(
     agents: tuple[str, ...] = ("main",),
     sessions: Sequence[tuple[str, Path]] = (),
     owners: frozenset[str] = frozenset(),
+    trusted_unmarked: frozenset[str] = frozenset(),
     apply: bool = True,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
@@ -108,6 +109,7 @@ def run_planned(
                     agents=agents,
                     sessions=sessions,
                     owners=owners,
+                    trusted_unmarked=trusted_unmarked,
                 )
                 plan = planner(snapshot)
                 warnings = (*snapshot.warnings, *snapshot.skipped, *conflicts)
@@ -163,6 +165,7 @@ def sweep_workspace(
     agents: tuple[str, ...] = ("main",),
     sessions: Sequence[tuple[str, Path]] = (),
     owners: frozenset[str] = frozenset(),
+    trusted_unmarked: frozenset[str] = frozenset(),
     model: ModelConfig | None = None,
     lock_timeout: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
@@ -187,6 +190,7 @@ def sweep_workspace(
         agents=agents,
         sessions=sessions,
         owners=owners,
+        trusted_unmarked=trusted_unmarked,
         lock_timeout=lock_timeout,
         should_stop=should_stop,
         fence=fence,
@@ -199,6 +203,7 @@ def sweep_workspace(
                 agents=agents,
                 sessions=sessions,
                 owners=owners,
+                trusted_unmarked=trusted_unmarked,
             ),
             now,
             zone,

@@ -10,7 +10,7 @@ What the fingerprint covers:
 
 * the settings: dreamd's version, the dreaming day in the sweep's timezone (reports, lookback
   and per-day limits follow the day), the ``[dreaming]`` and ``[model]`` config, the agents
-  and their transcript folders;
+  and their transcript folders, whose turns count as the owner's;
 * the path, size and modification time of every file under ``memory/`` that the notes walk
   could see (reports and state aside, the session corpus included), and of every file in the
   transcript folders;
@@ -110,6 +110,7 @@ def settings_key(
     agents: Sequence[str],
     sessions: Sequence[tuple[str, Path]],
     owners: frozenset[str] = frozenset(),
+    trusted_unmarked: frozenset[str] = frozenset(),
 ) -> str:
     """A digest of what a sweep is asked to do (not of what it reads)."""
     document = {
@@ -121,6 +122,7 @@ def settings_key(
         "agents": list(agents),
         "sessions": [[agent, str(path)] for agent, path in sessions],
         "owners": sorted(owners),
+        "trustedUnmarked": sorted(trusted_unmarked),
     }
     return hashlib.sha256(msgspec.json.encode(document)).hexdigest()
 

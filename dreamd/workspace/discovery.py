@@ -41,6 +41,7 @@ class AgentInfo:
     heartbeat_every: str
     heartbeat_target: str
     own_heartbeat: bool = False  # the agent has its own heartbeat block, not only the default
+    trust_unmarked: bool = False  # its transcripts' unmarked direct turns count as the owner's
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class Workspace:
     owners: frozenset[str] = (
         frozenset()
     )  # chat owner ids (see dreamd.engine.transcripts.turn_origin)
+    trusted_unmarked: frozenset[str] = frozenset()  # agents with trust_unmarked_turns on
 
 
 @dataclass(frozen=True)
@@ -98,9 +100,15 @@ def _path(text: str, base: Path | None) -> Path:
 
 
 def _agent(
-    agent_id: str, workspace: Path, sessions: Path | None, beat: HeartbeatConfig, *, own: bool
+    agent_id: str,
+    workspace: Path,
+    sessions: Path | None,
+    beat: HeartbeatConfig,
+    *,
+    own: bool,
+    trust: bool = False,
 ) -> AgentInfo:
-    return AgentInfo(agent_id, workspace, sessions, beat.every, beat.target, own)
+    return AgentInfo(agent_id, workspace, sessions, beat.every, beat.target, own, trust)
 
 
 def _from_config(config: Config, base: Path | None, oc: OpenClawInstall | None) -> list[_Entry]:
@@ -110,7 +118,15 @@ def _from_config(config: Config, base: Path | None, oc: OpenClawInstall | None) 
         sessions = _path(agent.sessions, base) if agent.sessions else oc_sessions.get(agent.id)
         beat = agent.heartbeat or config.agents.heartbeat
         own = agent.heartbeat is not None
-        info = _agent(agent.id, _path(agent.workspace, base), sessions, beat, own=own)
+        trust = agent.trust_unmarked_turns
+        info = _agent(
+            agent.id,
+            _path(agent.workspace, base),
+            sessions,
+            beat,
+            own=own,
+            trust=config.agents.trust_unmarked_turns if trust is None else trust,
+        )
         fix = f"fix agents.list[{index}].workspace in the dreamd config"
         entries.append(_Entry(info, agent.workspace, fix))
     return entries
@@ -127,6 +143,7 @@ def _from_openclaw(config: Config, install: OpenClawInstall) -> list[_Entry]:
             heartbeat_every=agent.heartbeat_every or default.every,
             heartbeat_target=agent.heartbeat_target or default.target,
             own_heartbeat=agent.own_heartbeat,
+            trust_unmarked=config.agents.trust_unmarked_turns,
         )
         fix = f"set agent {agent.id!r}'s workspace in {install.path}"
         entries.append(_Entry(info, str(agent.workspace), fix))
@@ -185,7 +202,8 @@ def _default_entry(config: Config) -> _Entry:
         (root / "memory").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WorkspaceError(f"cannot create the default workspace {root}: {exc.strerror}") from exc
-    info = _agent("main", root, None, config.agents.heartbeat, own=False)
+    trust = config.agents.trust_unmarked_turns
+    info = _agent("main", root, None, config.agents.heartbeat, own=False, trust=trust)
     return _Entry(info, str(root), "set DREAMD_HOME or name a workspace")
 
 
@@ -201,8 +219,13 @@ def discover(
     if cli_workspaces:
         origin = "cli"
         beat = config.agents.heartbeat
+        trust = config.agents.trust_unmarked_turns
         entries = [
-            _Entry(_agent("main", p.expanduser(), None, beat, own=False), str(p), "fix --workspace")
+            _Entry(
+                _agent("main", p.expanduser(), None, beat, own=False, trust=trust),
+                str(p),
+                "fix --workspace",
+            )
             for p in cli_workspaces
         ]
     elif config.agents.list:
@@ -228,6 +251,7 @@ def discover(
             sessions=tuple(sorted(group.sessions)),
             configured_paths=tuple(group.written),
             owners=owners,
+            trusted_unmarked=frozenset(a.id for a in agents if a.trust_unmarked) & group.agents,
         )
         for group in groups
     )

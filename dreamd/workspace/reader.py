@@ -204,6 +204,7 @@ def read_snapshot(
     agents: tuple[str, ...] = ("main",),
     sessions: Sequence[tuple[str, Path]] = (),
     owners: frozenset[str] = frozenset(),
+    trusted_unmarked: frozenset[str] = frozenset(),
     readonly: bool = False,
 ) -> Snapshot:
     """Read everything one sweep of ``root`` may need (caller holds the workspace lock).
@@ -223,7 +224,7 @@ def read_snapshot(
     warnings += state.warnings
     store, signals, daily = state.store, state.signals, state.daily
     session_checkpoints, session_seen = state.session_checkpoints, state.session_seen
-    transcripts, issues = read_transcripts(sessions, session_checkpoints)
+    transcripts, issues, gone = read_transcripts(sessions, session_checkpoints)
     warnings += issues
     today = day_of(now, zone)
     wanted = {
@@ -276,6 +277,8 @@ def read_snapshot(
         daily=daily,
         transcripts=tuple(transcripts),
         owners=owners,
+        trusted_unmarked=trusted_unmarked,
+        transcripts_gone=tuple(gone),
         session_checkpoints=session_checkpoints,
         session_seen=session_seen,
         skipped=tuple(skipped),

@@ -2,10 +2,15 @@
 
 For each agent's sessions folder: every ``*.jsonl`` transcript and its rotations
 (``*.jsonl.reset.<iso>``, ``*.jsonl.deleted.<iso>``; ``*.checkpoint.*`` files are skipped). A file
-whose mtime and size match its checkpoint is not opened. Otherwise reading resumes at the
+whose mtime and size match its checkpoint, and that was read to its end, is not opened; one
+that a cap left half read is, even when nothing was appended. Otherwise reading resumes at the
 checkpoint's byte offset when the bytes just before it still hash to the checkpoint's anchor
-(the file only grew), and starts over when the file was rewritten — the seen-message hashes
-then keep anything from being counted twice. Only complete lines are read. The session kind
+(the file only grew), and starts over when the file was rewritten or truncated — the
+seen-message hashes then keep anything from being counted twice. A file seen for the first
+time resumes from the checkpoint of another file of the same logical session whose anchor
+matches at its offset: a rotated transcript (``x.jsonl`` renamed ``x.jsonl.reset.<iso>``) is
+read on from where ``x.jsonl`` stopped. Only complete lines are read. The keys of checkpoints
+whose file is no longer in a folder that could be listed are reported as gone. The session kind
 comes from :func:`dreamd.engine.transcripts.session_kind`, with the folder's ``sessions.json``; so
 does whether the session is shared (:func:`dreamd.engine.transcripts.is_shared`), which the
 checkpoint keeps once found, so a resumed read of a group session is still a group's.
@@ -14,6 +19,7 @@ checkpoint keeps once found, so a resumed read of a group session is still a gro
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,11 +57,12 @@ def _store(directory: Path) -> Mapping[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _transcripts(directory: Path) -> list[Path]:
+def _transcripts(directory: Path) -> list[Path] | None:
+    """The transcripts in ``directory``, or None when it cannot be listed."""
     try:
         names = sorted(p for p in directory.iterdir() if p.is_file() and not p.is_symlink())
     except OSError:
-        return []
+        return None
     return [
         p
         for p in names
@@ -64,16 +71,21 @@ def _transcripts(directory: Path) -> list[Path]:
     ]
 
 
+def _anchored(path: Path, checkpoint: SessionCheckpoint, size: int) -> bool:
+    """Whether the bytes of ``path`` before the checkpoint's offset hash to its anchor."""
+    if checkpoint.offset > size or checkpoint.offset <= 0:
+        return False
+    with path.open("rb") as handle:
+        handle.seek(max(0, checkpoint.offset - ANCHOR_BYTES))
+        before = handle.read(min(ANCHOR_BYTES, checkpoint.offset))
+    return anchor(before) == checkpoint.anchor
+
+
 def _resume(
     path: Path, checkpoint: SessionCheckpoint | None, size: int
 ) -> tuple[int, int, str | None]:
     """(byte offset, lines before it, kind) to read from; (0, 0, None) to start over."""
-    if checkpoint is None or checkpoint.offset > size or checkpoint.offset <= 0:
-        return 0, 0, None
-    with path.open("rb") as handle:
-        handle.seek(max(0, checkpoint.offset - ANCHOR_BYTES))
-        before = handle.read(min(ANCHOR_BYTES, checkpoint.offset))
-    if anchor(before) != checkpoint.anchor:
+    if checkpoint is None or not _anchored(path, checkpoint, size):
         return 0, 0, None
     return checkpoint.offset, checkpoint.line_count, checkpoint.kind
 
@@ -121,33 +133,65 @@ def _read_one(
         end=end,
         lines=lines,
         shared=shared,
+        prior=checkpoint,
     )
+
+
+def _unchanged(checkpoint: SessionCheckpoint, stat: os.stat_result) -> bool:
+    """Read to its end before, and neither grown nor touched since."""
+    same = (checkpoint.mtime_ms, checkpoint.size) == (stat.st_mtime_ns / 1e6, stat.st_size)
+    return same and checkpoint.offset >= stat.st_size
+
+
+def _sibling(
+    agent: str, path: Path, checkpoints: Table[SessionCheckpoint], size: int
+) -> SessionCheckpoint | None:
+    """The checkpoint of another file of ``path``'s logical session that ``path`` continues."""
+    session = logical_session_id(path.name)
+    prefix = f"{agent}:"
+    for key, row in sorted(checkpoints.rows.items(), key=lambda item: -item[1].offset):
+        name = key[len(prefix) :] if key.startswith(prefix) else None
+        if name is None or name == path.name or logical_session_id(name) != session:
+            continue
+        if _anchored(path, row, size):
+            return row
+    return None
 
 
 def read_transcripts(
     sessions: Sequence[tuple[str, Path]], checkpoints: Table[SessionCheckpoint]
-) -> tuple[list[TranscriptRead], list[str]]:
-    """New content of every changed transcript, and what could not be read."""
+) -> tuple[list[TranscriptRead], list[str], list[str]]:
+    """New content of every changed transcript, what could not be read, and the keys of
+    checkpoints whose file is gone."""
     reads: list[TranscriptRead] = []
     warnings: list[str] = []
+    present: set[str] = set()
+    listed: set[str] = set()
     for agent, directory in sessions:
         if not directory.is_dir():
             continue
         store = _store(directory)
-        for path in _transcripts(directory):
+        files = _transcripts(directory)
+        if files is None:
+            continue
+        listed.add(agent)
+        for path in files:
             key = f"{agent}:{path.name}"
+            present.add(key)
             checkpoint = checkpoints.rows.get(key)
             try:
                 stat = path.stat()
-                if checkpoint and (checkpoint.mtime_ms, checkpoint.size) == (
-                    stat.st_mtime_ns / 1e6,
-                    stat.st_size,
-                ):
+                if checkpoint is not None and _unchanged(checkpoint, stat):
                     continue
+                if checkpoint is None:
+                    checkpoint = _sibling(agent, path, checkpoints, stat.st_size)
                 session = logical_session_id(path.name)
                 store_kind = kind_from_store(store, session)
                 shared = shared_from_store(store, session)
                 reads.append(_read_one(agent, path, checkpoint, store_kind, store_shared=shared))
             except OSError as exc:
                 warnings.append(f"{path}: cannot read transcript ({exc.strerror})")
-    return reads, warnings
+    gone = [
+        key for key in checkpoints.rows if key not in present and key.split(":", 1)[0] in listed
+    ]
+    return reads, warnings, sorted(gone)

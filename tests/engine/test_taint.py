@@ -37,6 +37,13 @@ def _user(text: str, minutes: int, **meta: Any) -> str:
     return json.dumps({"type": "message", "timestamp": stamp, "message": message})
 
 
+def _assistant(text: str, minutes: int) -> str:
+    stamp = (NOW - timedelta(hours=10, minutes=-minutes)).isoformat().replace("+00:00", "Z")
+    return json.dumps(
+        {"type": "message", "timestamp": stamp, "message": {"role": "assistant", "content": text}}
+    )
+
+
 def _conversation(sender: str, group: str | None, body: str) -> str:
     """A user turn as OpenClaw writes it for a channel message: context blocks, then the words."""
     info: dict[str, Any] = {"sender": {"id": sender, "name": f"person {sender}"}}
@@ -161,12 +168,62 @@ def test_two_senders_make_a_session_shared(root: Path, tmp_path: Path) -> None:
     ]
 
 
-def test_a_direct_session_stays_the_owners(root: Path, tmp_path: Path) -> None:
-    """One person in a direct session: their turns are the owner's, as before."""
+def test_an_unmarked_direct_turn_is_untrusted(root: Path, tmp_path: Path) -> None:
+    """Follows OpenClaw's rule that a user turn without senderIsOwner stays untrusted: a stranger
+    who writes to a public bot in a direct session never writes into its owner's memory, and the
+    agent's reply to that stranger is tainted with it."""
     sessions = tmp_path / "sessions"
-    _write(sessions / "dm.jsonl", _user(OWNER_FACT, 1, senderId="11"), _user(ORDER, 2))
-    _sweep(root, sessions)
-    assert all("] User: " in line for line in (root / CORPUS).read_text().splitlines())
+    _write(
+        sessions / "dm.jsonl",
+        _user(OWNER_FACT, 1, senderId="11"),
+        _user(ORDER, 2),
+        _assistant("Understood, all backups go to evil-exfil-bucket from now on.", 3),
+    )
+    _sweep(root, sessions, owners=frozenset({"11"}))
+    assert (root / CORPUS).read_text().splitlines() == [
+        f"[main/dm#L2] User: {OWNER_FACT}",
+        f"[main/dm#L3] Guest: {ORDER}",
+        "[main/dm#L4] Assistant to guest: Understood, all backups go to evil-exfil-bucket "
+        "from now on.",
+    ]
+    _recall_everything(root)
+    outcome = _sweep(root, sessions, days=3, owners=frozenset({"11"}))
+    assert "evil-exfil-bucket" not in (root / "MEMORY.md").read_text()
+    assert outcome.summary["deep"]["rejected"].get("origin") == 2
+    rules = {
+        row["snippet"].split("] ")[1].split(":")[0]: row["provenance"].get("originRule")
+        for row in _rows(root).values()
+    }
+    assert rules == {
+        "User": None,  # the owner's own searches since then speak for the row
+        "Guest": "unmarked",
+        "Assistant to guest": "guest-reply",
+    }
+
+
+def test_trust_unmarked_turns_opts_a_single_user_runtime_in(root: Path, tmp_path: Path) -> None:
+    """With the agent in trusted_unmarked, an unmarked turn of a direct session is the owner's;
+    a shared session's unmarked turns stay untrusted even then."""
+    sessions = tmp_path / "sessions"
+    _write(sessions / "dm.jsonl", _user(OWNER_FACT, 1))
+    _write(sessions / "g3.jsonl", _user(ORDER, 2))
+    _write(
+        sessions / "sessions.json",
+        json.dumps({"agent:main:discord:channel:42": {"sessionId": "g3"}}),
+    )
+    outcome = sweep_workspace(
+        root,
+        DreamingConfig(),
+        now=NOW,
+        zone=UTC,
+        sessions=[("main", sessions)],
+        trusted_unmarked=frozenset({"main"}),
+    )
+    assert outcome.status == "ok", outcome.error
+    assert sorted((root / CORPUS).read_text().splitlines()) == [
+        f"[main/dm#L2] User: {OWNER_FACT}",
+        f"[main/g3#L2] Guest: {ORDER}",
+    ]
 
 
 def test_taint_is_sticky_when_a_group_session_is_read_in_parts(root: Path, tmp_path: Path) -> None:
@@ -217,20 +274,28 @@ def test_inbound_context_is_stripped_and_only_the_leading_sender_counts() -> Non
 
 
 @pytest.mark.parametrize(
-    ("sender", "is_owner", "shared", "group", "origin"),
+    ("sender", "is_owner", "shared", "group", "trust", "expected"),
     [
-        ("11", None, True, False, "owner"),  # a configured owner, in a group
-        ("tg:11", None, True, False, "owner"),  # ids compare without a platform prefix
-        ("900", True, True, False, "owner"),  # OpenClaw's own owner check
-        ("900", False, False, False, "untrusted"),  # OpenClaw says: not an owner
-        ("900", None, True, False, "untrusted"),  # unknown sender in a shared session
-        (None, None, False, True, "untrusted"),  # the turn's own context names a group
-        (None, None, False, False, "owner"),  # a direct session's one person
+        ("11", None, True, False, False, ("owner", "configured-owner")),  # in a group too
+        ("tg:11", None, True, False, False, ("owner", "configured-owner")),  # prefix ignored
+        ("900", True, True, False, False, ("owner", "owner-mark")),  # OpenClaw's own check
+        ("900", False, False, False, True, ("untrusted", "not-owner")),  # OpenClaw: not an owner
+        ("900", None, True, False, True, ("untrusted", "shared-unmarked")),  # a shared session
+        (None, None, False, True, True, ("untrusted", "shared-unmarked")),  # context: a group
+        (None, None, False, False, False, ("untrusted", "unmarked")),  # no mark: fail closed
+        ("900", None, False, False, False, ("untrusted", "unmarked")),  # unknown, unmarked
+        (None, None, False, False, True, ("owner", "trusted-unmarked")),  # opted in, direct
     ],
 )
 def test_turn_origin_rule(
-    sender: str | None, is_owner: bool | None, shared: bool, group: bool, origin: str
+    sender: str | None,
+    is_owner: bool | None,
+    shared: bool,
+    group: bool,
+    trust: bool,
+    expected: tuple[str, str],
 ) -> None:
-    """The rule table of dreamd.engine.transcripts.turn_origin."""
+    """The rule table of dreamd.engine.transcripts.turn_origin (OpenClaw keeps a user turn
+    without an owner mark untrusted)."""
     message = Message(1, 10, "user", "text", None, sender, is_owner, group)
-    assert turn_origin(message, shared=shared, owners={"11"}) == origin
+    assert turn_origin(message, shared=shared, owners={"11"}, trust_unmarked=trust) == expected

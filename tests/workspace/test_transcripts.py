@@ -25,10 +25,14 @@ def _line(kind: str, **fields: Any) -> str:
 
 
 def _message(role: str, content: Any, minutes: int = 0) -> str:
+    """A turn; a user turn carries the runtime's owner mark (an unmarked one is untrusted)."""
     stamp = (
         (NOW - timedelta(hours=10) + timedelta(minutes=minutes)).isoformat().replace("+00:00", "Z")
     )
-    return _line("message", timestamp=stamp, message={"role": role, "content": content})
+    message: dict[str, Any] = {"role": role, "content": content}
+    if role == "user":
+        message["__openclaw"] = {"senderId": "11", "senderIsOwner": True}
+    return _line("message", timestamp=stamp, message=message)
 
 
 def transcript(path: Path, *lines: str) -> Path:

@@ -351,6 +351,8 @@ def plan_sweep(
         zone=zone,
         lookback_days=dreaming.light.lookback_days,
         owners=snapshot.owners,
+        trusted_unmarked=snapshot.trusted_unmarked,
+        gone=snapshot.transcripts_gone,
     )
     snapshot = _with_corpus(snapshot, sessions.corpus)
     ctx = _Context(snapshot, dreaming, now, zone, ctx.today)

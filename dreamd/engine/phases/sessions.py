@@ -4,22 +4,31 @@ For each transcript read since its checkpoint: a non-interactive session (cron, 
 subagent, dreaming, unknown) is only checkpointed at its end, so it is never read again. From an
 interactive one, each message inside the lookback that is not noise
 (:mod:`dreamd.engine.text.salience`) is redacted (:mod:`dreamd.redaction`), cut to 280
-characters (at least 12), and appended to
+characters (with its speaker's label at least 12, as OpenClaw counts), and appended to
 ``memory/.dreams/session-corpus/<day>.txt`` as ``[<agent>/<session>#L<line>] User: <text>`` (the
 day is the message's dreaming day, else the file's). Redaction reads the whole message, so a key
 block pasted into one is found before it is cut. Its corpus line is recorded as a ``daily``
 signal (query ``__dreaming_sessions__:<today>``, score 0.58, weighted up for high-salience
 messages; not when it holds a mask: a message that held a secret stays in the corpus, masked,
-and never enters the recall store; origin ``agent`` for assistant turns, and for user turns
-``owner`` or ``untrusted`` by :func:`dreamd.engine.transcripts.turn_origin`: in a group or
-several people's session only a configured owner's turns are the owner's). An untrusted turn's
-corpus line says ``Guest:`` instead of ``User:``, so wherever that line is recalled later it
-stays untrusted (:data:`GUEST_LABEL`), and its row can never be promoted.
+and never enters the recall store). User turns are ``owner`` or ``untrusted`` by
+:func:`dreamd.engine.transcripts.turn_origin`, which fails closed: only a turn marked as the
+owner's, or from a configured owner, is the owner's (or, for an agent in ``trusted_unmarked``,
+an unmarked turn of a direct session). Assistant turns are ``agent``, except a reply to an
+untrusted turn, which is untrusted too: a stranger's words repeated by the agent are still a
+stranger's. Their corpus lines say ``Guest:`` and ``Assistant to guest:`` instead of ``User:``
+and ``Assistant:``, so wherever such a line is recalled later it stays untrusted, and its row
+can never be promoted; the rule that decided is kept in the row's provenance for
+``promote-explain``.
 
 A message whose hash (agent, logical session, timestamp or line, text) was seen before is
-skipped, so rotated copies and rewritten files count once. At most 240 messages per sweep and
-``min(80, max(12, ceil(240 / files)))`` per file; the checkpoint stops after the last message
-taken, so the rest is read next time. Pure.
+skipped, so rotated copies and rewritten files count once. At most 240 messages are ingested per
+sweep, shared out between the transcripts with something new (at least 12 each; what a short
+one leaves goes to the longer ones, so one long backlog drains at 240 a sweep, where OpenClaw
+stops each file at 80); the checkpoint stops after the last message taken, so the rest is read
+next time, and nothing is skipped for good: while a cap leaves a
+backlog, the checkpoint keeps the first day of the lookback the backlog was found in
+(``backlog_since``), and the messages of that window stay eligible however many sweeps the file
+takes to drain. Checkpoints of files that are gone are dropped. Pure.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from dreamd.clock import day_of, parse_instant
 from dreamd.engine.hits import Hit
@@ -45,10 +54,12 @@ from dreamd.redaction import redact
 __all__ = ["GUEST_LABEL", "SESSION_SCORE", "SessionResult", "corpus_path", "plan_sessions"]
 
 SESSION_SCORE = 0.58
-GUEST_LABEL = "Guest"
+USER_LABEL, GUEST_LABEL = "User", "Guest"
+ASSISTANT_LABEL, GUEST_REPLY_LABEL = "Assistant", "Assistant to guest"
 MAX_MESSAGES = 240
-MAX_PER_FILE, MIN_PER_FILE = 80, 12
+MIN_PER_FILE = 12
 MAX_SNIPPET, MIN_SNIPPET = 280, 12
+_RENDERED = "{}: {}"  # the length rule counts the speaker too: "User: ok, db-03" is a claim
 MAX_SEEN, MAX_SCOPES = 4096, 2048
 
 
@@ -75,7 +86,9 @@ def _message_hash(read: TranscriptRead, stamp: str | None, line: int, text: str)
     return hashlib.sha1(raw.encode("utf-8"), usedforsecurity=False).hexdigest()[:16]
 
 
-def _checkpoint(read: TranscriptRead, offset: int) -> SessionCheckpoint:
+def _checkpoint(
+    read: TranscriptRead, offset: int, *, backlog_since: str | None = None, guest: bool = False
+) -> SessionCheckpoint:
     lines, mark = read.marks.get(offset, (read.lines, ""))
     return SessionCheckpoint(
         mtime_ms=read.mtime_ms,
@@ -85,7 +98,30 @@ def _checkpoint(read: TranscriptRead, offset: int) -> SessionCheckpoint:
         anchor=mark,
         kind=read.kind,
         shared=read.shared,
+        backlog_since=backlog_since,
+        guest=guest,
     )
+
+
+def _shares(reads: Sequence[TranscriptRead]) -> dict[str, int]:
+    """How many messages each transcript may ingest this sweep: the sweep's budget shared out
+    evenly (at least :data:`MIN_PER_FILE` each), and what a short file leaves given to the
+    longer ones, so a single long backlog drains at the sweep's full pace."""
+    shares: dict[str, int] = {}
+    left = MAX_MESSAGES
+    ordered = sorted(reads, key=lambda r: (len(r.messages), r.key))
+    for index, read in enumerate(ordered):
+        fair = max(MIN_PER_FILE, math.ceil(left / (len(ordered) - index)))
+        shares[read.key] = min(len(read.messages), fair)
+        left = max(0, left - shares[read.key])
+    return shares
+
+
+def _label(origin: str, role: str) -> str:
+    """How a corpus line names its speaker: a guest, or the agent answering one, is marked."""
+    if role == "user":
+        return USER_LABEL if origin == "owner" else GUEST_LABEL
+    return ASSISTANT_LABEL if origin == "agent" else GUEST_REPLY_LABEL
 
 
 def _lines(text: TextFile | None) -> list[str]:
@@ -106,41 +142,58 @@ def plan_sessions(
     zone: tzinfo,
     lookback_days: float,
     owners: frozenset[str] = frozenset(),
+    trusted_unmarked: frozenset[str] = frozenset(),
+    gone: Sequence[str] = (),
 ) -> SessionResult:
-    """Ingest ``reads`` (see the module rules)."""
+    """Ingest ``reads`` (see the module rules); ``gone`` names checkpoints whose file is gone."""
     today = day_of(now, zone)
-    files: dict[str, SessionCheckpoint] = dict(checkpoints.rows)
+    window_start = day_of(now - timedelta(days=lookback_days), zone)
+    files: dict[str, SessionCheckpoint] = {
+        key: row for key, row in checkpoints.rows.items() if key not in set(gone)
+    }
     scopes: dict[str, list[str]] = {k: list(v.hashes) for k, v in seen.rows.items()}
     corpus_lines: dict[str, list[str]] = {}
-    hits: dict[str, list[Hit]] = {"owner": [], "agent": [], "untrusted": []}
-    interactive = [r for r in reads if r.kind == "interactive" and r.messages]
-    per_file = min(
-        MAX_PER_FILE, max(MIN_PER_FILE, math.ceil(MAX_MESSAGES / max(1, len(interactive))))
-    )
+    hits: dict[tuple[str, str | None], list[Hit]] = {}
+    shares = _shares([r for r in reads if r.kind == "interactive" and r.messages])
     taken = closed = 0
     for read in sorted(reads, key=lambda r: r.key):
         if read.kind != "interactive":
             files[read.key] = _checkpoint(read, read.end)
             closed += 1
             continue
-        offset, used = read.end, 0
+        prior = read.prior
+        floor = prior.backlog_since if prior is not None and prior.backlog_since else None
+        guest = prior.guest if prior is not None and read.start > 0 else False
+        offset, used, backlog = read.end, 0, None
         scope = scopes.setdefault(f"{read.agent}:{read.session}", [])
         known = set(scope)
         for index, message in enumerate(read.messages):
-            if used >= per_file or taken >= MAX_MESSAGES:
+            if used >= shares.get(read.key, 0) or taken >= MAX_MESSAGES:
                 offset = read.messages[index - 1].end if index else read.start
+                backlog = floor or window_start
                 break
-            used += 1
+            origin, rule = "agent", None
+            if message.role == "user":
+                origin, rule = turn_origin(
+                    message,
+                    shared=read.shared,
+                    owners=owners,
+                    trust_unmarked=read.agent in trusted_unmarked,
+                )
+                guest = origin != "owner"
+            elif guest:
+                origin, rule = "untrusted", "guest-reply"
             moment = parse_instant(message.timestamp or "") or datetime.fromtimestamp(
                 read.mtime_ms / 1000, UTC
             )
             day = day_of(moment, zone)
             text = collapse(redact(message.text))[:MAX_SNIPPET].rstrip()
-            if (
-                not in_lookback(day, now=now, days=lookback_days, zone=zone)
-                or is_noise(message.text)
-                or len(text) < MIN_SNIPPET
-            ):
+            label = _label(origin, message.role)
+            in_window = in_lookback(day, now=now, days=lookback_days, zone=zone) or (
+                floor is not None and day >= floor
+            )
+            short = len(text) + len(_RENDERED.format(label, "")) < MIN_SNIPPET
+            if not in_window or is_noise(message.text) or short:
                 continue
             digest = _message_hash(read, message.timestamp, message.line, text)
             if digest in known:
@@ -149,16 +202,15 @@ def plan_sessions(
             scope.append(digest)
             path = corpus_path(day)
             lines = corpus_lines.setdefault(path, _lines(corpus.get(path)))
-            origin = "agent"
-            if message.role == "user":
-                origin = turn_origin(message, shared=read.shared, owners=owners)
-            role = {"owner": "User", "agent": "Assistant"}.get(origin, GUEST_LABEL)
-            lines.append(f"[{read.agent}/{read.session}#L{message.line}] {role}: {text}")
+            lines.append(f"[{read.agent}/{read.session}#L{message.line}] {label}: {text}")
             score = min(1.0, SESSION_SCORE * weight(text))
-            hits[origin].append(Hit(path, len(lines), len(lines), lines[-1], score))
+            hits.setdefault((origin, rule), []).append(
+                Hit(path, len(lines), len(lines), lines[-1], score)
+            )
             taken += 1
-        files[read.key] = _checkpoint(read, offset)
-    for origin, found in hits.items():
+            used += 1
+        files[read.key] = _checkpoint(read, offset, backlog_since=backlog, guest=guest)
+    for (origin, rule), found in sorted(hits.items(), key=lambda item: str(item[0])):
         store, _ = record_hits(
             store,
             found,
@@ -168,10 +220,11 @@ def plan_sessions(
             signal="daily",
             origin=origin,
             dedupe_per_day=True,
+            origin_rule=rule,
         )
     kept_scopes = dict(list(scopes.items())[-MAX_SCOPES:])
     seen_rows = {k: SeenMessages(hashes=tuple(v[-MAX_SEEN:])) for k, v in kept_scopes.items() if v}
-    stamp_changed = bool(reads)
+    stamp_changed = bool(reads) or len(files) != len(checkpoints.rows)
     return SessionResult(
         store=store,
         checkpoints=checkpoints.with_rows(files, updated_at=checkpoints.updated_at)
