@@ -39,6 +39,7 @@ __all__ = [
     "LEARNINGS_DIR",
     "LONGTERM_DIR",
     "MAX_FILE_BYTES",
+    "MAX_NOTE_LINES",
     "MEMORY_FILE",
     "MEMORY_FILE_LOWER",
     "NOTES_DIR",
@@ -91,6 +92,7 @@ WRITTEN_FOLDERS = (
     BANK_DIR,
 )
 MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_NOTE_LINES = 50_000  # a "note" longer than this is a pasted log: skipped, named
 
 _DAILY_NAME = LazyPattern(r"^(\d{4}-\d{2}-\d{2})(?:-([^/]+))?\.md$")
 _DAILY_PATH = LazyPattern(r"(?:^|/)memory/(?:[^/]+/)*(\d{4}-\d{2}-\d{2})(?:-[^/]+)?\.md$")

@@ -8,9 +8,11 @@ Inputs already tested elsewhere are only listed in the catalogue, not repeated h
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +24,7 @@ from dreamd.recall.record import record_search
 from dreamd.runs.sweep import sweep_workspace
 from tests.builders import at, write
 from tests.fake_model import chat_reply, serve
+from tests.processes import run_cli
 
 NOW = "2026-11-26T03:00:00Z"
 HUMAN = "# Long-Term Memory\n\n- A human line.\n- The nightly backup runs at 02:00.\n"
@@ -322,3 +325,75 @@ def test_odd_bytes_in_memory_md_are_never_rewritten(
         assert "MEMORY.md" not in result["changedFiles"]  # type: ignore[operator]
     else:
         assert after.startswith(memory)
+
+
+def _oversized(path: Path) -> None:
+    line = b"- a very ordinary line of a very long note about nothing much at all\n"
+    path.write_bytes(line * (16 * 1024 * 1024 // len(line) + 2))
+
+
+def _binary(path: Path) -> None:
+    path.write_bytes(bytes(range(256)) * (4 * 1024 * 1024 // 256))
+
+
+def _million_lines(path: Path) -> None:
+    path.write_bytes(b"- tick\n" * 1_000_000)
+
+
+@pytest.mark.parametrize("storage", ["separate", "inline", "both"])
+@pytest.mark.parametrize(
+    ("make", "warning"),
+    [
+        (_oversized, "larger than 16 MiB, skipped"),
+        (_binary, "skipped"),
+        (_million_lines, "more than 50,000 lines, skipped"),
+    ],
+    ids=["16MiB", "binary", "million-lines"],
+)
+def test_no_note_makes_a_sweep_hang_in_any_storage_mode(
+    workspace: Path, tmp_path: Path, storage: str, make: Any, warning: str
+) -> None:
+    """Follows OpenClaw's dreaming-markdown-safety.test.ts: today's note over 16 MiB, binary or
+    of a million lines is skipped and named in every storage mode (inline once hung on it), the
+    sweep ends in bounded time (a hang is the failure, not a speed target), and the note is left
+    byte for byte."""
+    note = workspace / "memory" / "2026-11-26.md"
+    make(note)
+    before = note.read_bytes()
+    config = tmp_path / "dreamd.toml"
+    config.write_text(f'[dreaming]\nstorage = "{storage}"\n', encoding="utf-8")
+    env = {**os.environ, "DREAMD_NOW": NOW}
+    done = run_cli(
+        env,
+        "--config",
+        str(config),
+        "--json",
+        "--workspace",
+        str(workspace),
+        "sweep",
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)["workspaces"][0]
+    assert result["status"] == "ok"
+    assert "memory/2026-11-26.md: " in json.dumps(result) and warning in json.dumps(result)
+    assert note.read_bytes() == before
+    _human_text_kept(workspace)
+
+
+def test_both_writes_only_into_an_existing_daily_note(
+    workspace: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """storage = "both" puts the light and REM blocks into today's note when the agent has
+    written it, and never creates the agent's note itself (the reports hold everything)."""
+    config = tmp_path / "both.toml"
+    config.write_text('[dreaming]\nstorage = "both"\n', encoding="utf-8")
+    today = workspace / "memory" / "2026-11-26.md"
+    _sweep(capsys, workspace, "--config", str(config))
+    assert not today.exists()
+    assert (workspace / "memory/dreaming/light/2026-11-26.md").exists()
+    today.write_text("# 2026-11-26\n\n- Wrote the agent's own line today.\n", encoding="utf-8")
+    _sweep(capsys, workspace, "--config", str(config))
+    text = today.read_text(encoding="utf-8")
+    assert text.startswith("# 2026-11-26\n\n- Wrote the agent's own line today.\n")
+    assert "<!-- dreamd:dreaming:light:start -->" in text

@@ -114,6 +114,7 @@ class Snapshot:
     session_checkpoints: Table[SessionCheckpoint] = field(default_factory=SESSION_CHECKPOINTS.empty)
     session_seen: Table[SeenMessages] = field(default_factory=SESSION_SEEN.empty)
     skipped: tuple[str, ...] = ()
+    unreadable: frozenset[str] = frozenset()  # notes on disk that were not read (size, bytes)
     warnings: tuple[str, ...] = ()
     note_warnings: tuple[str, ...] = ()  # notes skipped or read with a fallback, for status
     bank: BankFiles | None = None  # read when reflecting is on (``[dreaming.reflect]``)

@@ -11,7 +11,8 @@ Rules:
 - Indexed files: ``MEMORY.md``; every ``*.md`` under ``memory/`` except ``memory/dreaming/``,
   hidden directories (``memory/.dreams/``, ``.git``, ...) and ``node_modules``; and
   ``memory/.dreams/session-corpus/*.txt``. A symlink is followed only when it resolves inside the
-  workspace (and not into the excluded folders); files over ``MAX_FILE_BYTES`` are skipped.
+  workspace (and not into the excluded folders); files over ``MAX_FILE_BYTES``, or of more
+  than ``MAX_NOTE_LINES`` lines, are skipped.
   Content is decoded as the workspace reader decodes notes (:mod:`dreamd.engine.text.decoding`:
   UTF-8, stray bytes as cp1252, NULs dropped); a file that is not text is indexed empty.
 - Updates are incremental and run in one transaction: a file whose (mtime_ns, size) is unchanged
@@ -44,6 +45,7 @@ from dreamd.errors import StateError
 from dreamd.layout import (
     INDEX_FILE,
     MAX_FILE_BYTES,
+    MAX_NOTE_LINES,
     MEMORY_FILE,
     MEMORY_FILE_LOWER,
     check_workspace_folders,
@@ -316,7 +318,7 @@ class _Tally:
             data = Path(source.file).read_bytes()
         except OSError:
             return old is None
-        if len(data) > MAX_FILE_BYTES:
+        if len(data) > MAX_FILE_BYTES or data.count(b"\n") > MAX_NOTE_LINES:
             return old is None
         from dreamd.engine.text.snippets import content_hash
 

@@ -26,6 +26,7 @@ from dreamd.layout import (
     GRAPH_LEDGER,
     LEARNINGS_DIR,
     MAX_FILE_BYTES,
+    MAX_NOTE_LINES,
     PATTERNS_DIR,
     TOPICS_DIR,
 )
@@ -63,7 +64,8 @@ def read_dreamwork(
         if path not in known and not in_lookback(note.day, now=now, days=lookback_days, zone=zone):
             continue
         loaded = texts.get(path) or read_bank_file(root, path)
-        if loaded.exists and loaded.valid_utf8:
+        pasted_log = loaded.text.count("\n") > MAX_NOTE_LINES  # the reader skips it too
+        if loaded.exists and loaded.valid_utf8 and not pasted_log:
             sources[path] = loaded
     pages = {**read_pages(root, TOPICS_DIR), **read_pages(root, PATTERNS_DIR)}
     learnings = {}

@@ -2,7 +2,8 @@
 
 Rules: daily notes are found under ``memory/`` (subfolders too), never under
 ``memory/dreaming/`` or the state dir (session-corpus files excepted), never through a symlinked
-folder, never ``.git`` or ``node_modules``. A file over 16 MiB is skipped and named in
+folder, never ``.git`` or ``node_modules``. A file over 16 MiB, or of more than 50,000 lines (a pasted
+log, not a note), is skipped and named in
 ``skipped``; a symlinked note is read only when it stays inside the workspace. A symlinked
 ``MEMORY.md`` or ``DREAMS.md`` is refused (:class:`UnsafePathError`); ``memory.md`` is
 ``MEMORY.md`` when it is the one that exists. With ``[dreaming.reflect]`` on, the memory bank
@@ -37,6 +38,7 @@ from dreamd.layout import (
     DREAMS_FILE,
     DREAMS_FILE_LOWER,
     MAX_FILE_BYTES,
+    MAX_NOTE_LINES,
     MEMORY_FILE,
     MEMORY_FILE_LOWER,
     NOTES_DIR,
@@ -100,6 +102,11 @@ def read_text(root: Path, relpath: str, *, strip_nul: bool = False) -> TextFile:
     return TextFile(relpath, text, content_hash(data), decoded.encoding == "utf-8")
 
 
+def too_large(relpath: str) -> str:
+    """The warning that names a note over :data:`MAX_FILE_BYTES`."""
+    return f"{relpath}: larger than 16 MiB, skipped"
+
+
 def read_note(root: Path, relpath: str) -> tuple[TextFile | None, str | None]:
     """A note's text, or ``None`` and why it was skipped; a fallback decoding is a warning too.
 
@@ -108,11 +115,18 @@ def read_note(root: Path, relpath: str) -> tuple[TextFile | None, str | None]:
     """
     path = resolve_inside(root, relpath)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
+                return None, too_large(relpath)
+            data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return TextFile(relpath, "", None), None
     except OSError as exc:
         return None, f"{relpath}: cannot read ({exc.strerror or exc}); skipped"
+    if len(data) > MAX_FILE_BYTES:  # it grew while being read
+        return None, too_large(relpath)
+    if data.count(b"\n") > MAX_NOTE_LINES:
+        return None, f"{relpath}: more than {MAX_NOTE_LINES:,} lines, skipped"
     decoded = decode_note(data, strip_nul=True)
     if decoded.text is None:
         return None, f"{relpath}: {decoded.problem}"
@@ -178,7 +192,7 @@ def _walk(root: Path, directory: Path, rel: str, skipped: list[str]) -> Iterator
             skipped.append(f"{child}: {exc}")
             continue
         if stat.st_size > MAX_FILE_BYTES:
-            skipped.append(f"{child}: larger than 16 MiB, skipped")
+            skipped.append(too_large(child))
             continue
         day = daily_note_day(child)
         if day:
@@ -239,11 +253,14 @@ def read_snapshot(
     wanted.add(f"{NOTES_DIR}/{today}.md")
     texts: dict[str, TextFile] = {}
     fallbacks: list[str] = []
+    unreadable: set[str] = set()
     for path in sorted(wanted):
         loaded, problem = read_note(root, path)
         if loaded is None:
-            skipped.append(problem or f"{path}: skipped")
+            if (problem or f"{path}: skipped") not in skipped:
+                skipped.append(problem or f"{path}: skipped")
             notes.pop(path, None)
+            unreadable.add(path)
         else:
             texts[path] = loaded
             if problem:
@@ -282,6 +299,7 @@ def read_snapshot(
         session_checkpoints=session_checkpoints,
         session_seen=session_seen,
         skipped=tuple(skipped),
+        unreadable=frozenset(unreadable),
         warnings=tuple(warnings),
         note_warnings=(*skipped, *fallbacks),
         bank=bank,

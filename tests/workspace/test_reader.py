@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,14 +68,14 @@ def test_an_unreadable_or_binary_note_is_skipped_and_the_rest_read(
     write(tmp_path, "memory/2026-11-28.md", "- The billing service runs on db-02.\n")
     locked = write(tmp_path, "memory/2026-11-27.md", "- private\n")
     (tmp_path / "memory" / "2026-11-29.md").write_bytes(bytes(range(256)) * 8)
-    real = Path.read_bytes
+    real = Path.open
 
-    def read_bytes(path: Path) -> bytes:  # root reads any file: the refusal is simulated
+    def open_file(path: Path, *args: Any, **kwargs: Any) -> Any:  # root reads any file
         if path == locked:
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real(path)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(Path, "open", open_file)
     snapshot = read_snapshot(tmp_path, dreaming=DreamingConfig(), now=NOW, zone=UTC)
     assert snapshot.skipped == (
         "memory/2026-11-27.md: cannot read (Permission denied); skipped",

@@ -151,7 +151,11 @@ def _inline_note(ctx: _Context, light: str, rem: str) -> list[FileWrite]:
     if ctx.dreaming.storage not in ("inline", "both"):
         return []
     path = f"memory/{ctx.today}.md"
+    if path in ctx.snapshot.unreadable:
+        return []  # too big or unreadable: skipped and named, never rewritten
     current = ctx.snapshot.texts.get(path) or TextFile(path, "", None)
+    if ctx.dreaming.storage == "both" and not current.exists:
+        return []  # the reports have it all: the agent's own note is not created for it
     if current.exists and not current.valid_utf8:
         return []  # rewriting it as UTF-8 would change every byte a person wrote in cp1252
     text = current.text if current.exists else f"# {ctx.today}\n"
