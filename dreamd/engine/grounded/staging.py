@@ -6,16 +6,17 @@ What is staged (``rem-backfill --stage-short-term``): every *Possible Lasting Up
 keyed with the claim hash, with the note's date as the recall day.
 
 How evidence accumulates: notes that state the *same claim* (same text once lowercased, stripped of
-punctuation and collapsed) share their evidence. The claim's rows point at the latest note stating
-it (the current wording, re-hydrated from there at promotion): one row per place that note states
-it (``Alex is my partner.`` on lines 2 and 5 gives two rows, as OpenClaw keeps every line of a
-coalesced claim), each with all of the claim's evidence. Each distinct note **day** adds one piece
-of evidence, recorded under the query ``__dreaming_grounded_backfill__:<day>``: the strongest form
-the claim took that day (a lasting update beats a candidate); a second note, or a second line, on
-the same day adds nothing. So a claim stated once has at most 2 signals and 1 distinct question and
-can never pass the deep gates (signals >= 3, distinct questions >= 3), while a durable claim
-written on 3 different days has 3 distinct questions and 3-6 signals, and passes when its score
-does. Reworded claims count separately: the rule errs on the side of not promoting.
+punctuation and collapsed) share their evidence. The claim's rows point at the latest day stating
+it (the current wording, re-hydrated from there at promotion): one row per place a note of that day
+states it (``Alex is my partner.`` on lines 2 and 5 gives two rows; so do a dated note and a
+slugged note of the same day, as OpenClaw keeps every line and every note of a coalesced claim),
+each with all of the claim's evidence. Each distinct note **day** adds one piece of evidence,
+recorded under the query ``__dreaming_grounded_backfill__:<day>``: the strongest form the claim
+took that day (a lasting update beats a candidate); a second note, or a second line, on the same
+day adds nothing. So a claim stated once has at most 2 signals and 1 distinct question and can
+never pass the deep gates (signals >= 3, distinct questions >= 3), while a durable claim written on
+3 different days has 3 distinct questions and 3-6 signals, and passes when its score does. Reworded
+claims count separately: the rule errs on the side of not promoting.
 
 Staging first clears earlier grounded-only rows (as rollback does; ``cleared`` counts them, as
 OpenClaw's ``replacedShortTermEntries`` does), so staging the same notes twice gives the same
@@ -146,10 +147,10 @@ def claims_of(notes: Sequence[GroundedNote]) -> list[Claim]:
         groups.setdefault(_identity(item.text), []).append(item)
     claims = []
     for items in groups.values():
-        latest = max((e.day, e.path) for e in items)
+        latest = max(e.day for e in items)
         sites = sorted(
-            {(e.start_line, e.end_line): e for e in items if (e.day, e.path) == latest}.values(),
-            key=lambda e: e.start_line,
+            {(e.path, e.start_line, e.end_line): e for e in items if e.day == latest}.values(),
+            key=lambda e: (e.path, e.start_line),
         )
         per_day: dict[str, Evidence] = {}
         for item in sorted(items, key=_evidence_order):
