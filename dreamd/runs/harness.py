@@ -5,7 +5,7 @@ Rules:
 * The live workspace is only read (a read-only snapshot, no lock, nothing set aside): the
   harness writes nothing there, ever.
 * With ``seed`` (``--path``: historical import) the replay runs, as OpenClaw's does, in a **clean**
-  temporary workspace: the historical notes (a note from outside the workspace goes to
+  temporary workspace: the historical notes (a note outside the memory folder goes to
   ``memory/<its path under --path>``), ``MEMORY.md`` and ``DREAMS.md`` (what was promoted and
   told already), and empty state: no live recall rows, phase signals or checkpoints, so a live
   store that is full at 512 rows hides nothing. Without ``seed`` (``--grounded`` alone) the copy
@@ -21,7 +21,7 @@ Rules:
   as a sweep would and deep ranks the result, so the preview shows the REM reflections,
   candidate truths and deep candidates that would follow. REM previews every live entry of its
   lookback, as OpenClaw's harness does, not only the keys light staged; deep ranks what the
-  sweep's own REM (light-staged keys first) would leave.
+  sweep's own REM (light-staged keys first) would leave, under the configured gates.
 """
 
 from __future__ import annotations
