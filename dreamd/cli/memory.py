@@ -368,7 +368,9 @@ def run_promote(ctx: Context) -> int:
         )
         lines.append(f"  {entry.snippet}")
     if not ranking.candidates:
-        lines.append("No short-term recall candidates passed the gates.")
+        lines.append("No short-term recall candidates.")
+        if not snapshot.store.rows:
+            lines.append("Recall store is empty.")
     if ranking.rejected:
         lines.append(
             "Not promoted: " + ", ".join(f"{k} {v}" for k, v in sorted(ranking.rejected.items()))

@@ -21,7 +21,7 @@ from dreamd.cli.render import candidate_json
 from dreamd.clock import day_of
 from dreamd.config import DreamingConfig
 from dreamd.engine.grounded.preview import note_json, section_lines
-from dreamd.engine.phases.cycle import plan_light_rem, thresholds_of
+from dreamd.engine.phases.cycle import plan_light_rem, preview_rem, thresholds_of
 from dreamd.engine.phases.deep import Ranking
 from dreamd.engine.phases.light import LightResult
 from dreamd.engine.phases.rem import RemResult
@@ -119,11 +119,12 @@ def _rem_config_json(dreaming: DreamingConfig) -> dict[str, Any]:
 def _phases_json(
     light: LightResult, rem: RemResult, ranking: Ranking, dreaming: DreamingConfig
 ) -> dict[str, Any]:
+    skipped = dreaming.rem.limit <= 0
     return {
         "remConfig": _rem_config_json(dreaming),
         "light": {"staged": len(light.staged), "ingestedChunks": light.ingested_chunks},
         "rem": {
-            "skipped": dreaming.rem.limit <= 0,
+            "skipped": skipped,
             "sourceEntryCount": rem.considered,
             "reflections": [
                 {"tag": t.tag, "count": t.count, "strength": t.strength} for t in rem.themes
@@ -133,7 +134,7 @@ def _phases_json(
                 for t in rem.truths
             ],
             "candidateKeys": list(dict.fromkeys(t.entry.key for t in rem.truths)),
-            "bodyLines": rem_body(rem.themes, rem.truths).split("\n"),
+            "bodyLines": [] if skipped else rem_body(rem.themes, rem.truths).split("\n"),
         },
         "deep": {
             "candidateCount": len(ranking.candidates),
@@ -237,12 +238,13 @@ def run_harness(ctx: Context) -> int:
             now=ctx.now,
             include_promoted=args.include_promoted,
         ).ranking
+        rem = preview_rem(snapshot, light, dreaming, now=ctx.now, zone=ctx.zone)
     document |= _phases_json(light, rem, ranking, dreaming)
     lines += [
         f"staged={len(light.staged)} deepCandidates={len(ranking.candidates)}",
         "",
         "REM Preview",
-        rem_body(rem.themes, rem.truths),
+        *([] if dreaming.rem.limit <= 0 else [rem_body(rem.themes, rem.truths)]),
         "",
         "Deep Candidates",
         *_deep_lines(ranking),

@@ -42,7 +42,7 @@ from dreamd.engine.snapshot import Snapshot
 from dreamd.engine.state import RECALL_STORE
 from dreamd.engine.text.decoding import decode_note
 from dreamd.errors import DreamdError
-from dreamd.layout import check_workspace_folders
+from dreamd.layout import check_workspace_folders, is_short_term_path
 from dreamd.runs.progress import Progress
 from dreamd.runs.sweep import run_planned
 from dreamd.store.statefiles import state_path
@@ -80,7 +80,8 @@ class SourceNote:
     """One historical note as read: its name, the name it gets in a copy, day, text, digest."""
 
     label: str  # workspace path, or the absolute path of a note outside the workspace
-    copy_path: str  # where a temporary copy of the workspace holds it
+    copy_path: str  # where a temporary copy holds it: memory/<path under --path> unless the
+    # note is already a short-term note of the workspace, so a replay always has notes to seed
     day: str
     text: str
     digest: str | None  # of a workspace note: the compare-and-swap token
@@ -170,12 +171,14 @@ def find_sources(target: Path, *, root: Path, limit: int = DEFAULT_FILE_LIMIT) -
 def _read(path: Path, root: Path, target: Path) -> SourceNote | str:
     """The note as read, or why it was skipped (unreadable, not text)."""
     day = _note_day(path.name) or ""
+    inner = path.relative_to(target).as_posix() if path != target else path.name
     if path.is_relative_to(root):
         label = path.relative_to(root).as_posix()
         loaded, problem = read_note(root, label)
         if loaded is None:
             return f"{path}: {(problem or 'skipped').removeprefix(label + ': ')}"
-        return SourceNote(label, label, day, loaded.text, loaded.digest)
+        copy = label if is_short_term_path(label) else f"memory/{inner}"
+        return SourceNote(label, copy, day, loaded.text, loaded.digest)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -183,7 +186,6 @@ def _read(path: Path, root: Path, target: Path) -> SourceNote | str:
     decoded = decode_note(data, strip_nul=True)
     if decoded.text is None:
         return f"{path}: {decoded.problem}"
-    inner = path.relative_to(target).as_posix() if path != target else path.name
     return SourceNote(str(path), f"memory/{inner}", day, decoded.text, None)
 
 

@@ -5,7 +5,7 @@ Rules:
 * The live workspace is only read (a read-only snapshot, no lock, nothing set aside): the
   harness writes nothing there, ever.
 * With ``seed`` (``--path``: historical import) the replay runs, as OpenClaw's does, in a **clean**
-  temporary workspace: the historical notes (a note from outside the workspace goes to
+  temporary workspace: the historical notes (a note outside the memory folder goes to
   ``memory/<its path under --path>``), ``MEMORY.md`` and ``DREAMS.md`` (what was promoted and
   told already), and empty state: no live recall rows, phase signals or checkpoints, so a live
   store that is full at 512 rows hides nothing. Without ``seed`` (``--grounded`` alone) the copy
@@ -19,7 +19,9 @@ Rules:
   the backfill then stages. With ``seed``, up to 6 chunks of each note, newest first, are
   recorded as daily signals of the note's own day, never evicting a row. Then light and REM run
   as a sweep would and deep ranks the result, so the preview shows the REM reflections,
-  candidate truths and deep candidates that would follow.
+  candidate truths and deep candidates that would follow. REM previews every live entry of its
+  lookback, as OpenClaw's harness does, not only the keys light staged; deep ranks what the
+  sweep's own REM (light-staged keys first) would leave, under the configured gates.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from dreamd.engine.grounded.preview import GroundedNote, plan_grounded
 from dreamd.engine.grounded.staging import Staging, stage_grounded
 from dreamd.engine.hits import Hit
 from dreamd.engine.phases.chunks import chunk_daily_note
-from dreamd.engine.phases.cycle import plan_light_rem, thresholds_of
+from dreamd.engine.phases.cycle import plan_light_rem, preview_rem, thresholds_of
 from dreamd.engine.phases.deep import Ranking
 from dreamd.engine.phases.light import DAILY_SCORE, LightResult
 from dreamd.engine.phases.rem import RemResult
@@ -178,4 +180,5 @@ def preview_in_copy(
             now=now,
             include_promoted=include_promoted,
         ).ranking
-    return HarnessRun(light, rem, ranking, files, count, staging, live_staging)
+        shown = preview_rem(snapshot, light, dreaming, now=now, zone=zone)
+    return HarnessRun(light, shown, ranking, files, count, staging, live_staging)

@@ -55,7 +55,7 @@ def plan_backfill(
             signals = staging.signals if staging.signals is not snapshot.signals else None
         summary |= {
             "stagedShortTermEntries": len(staging.staged),
-            "replacedShortTermEntries": len(staging.replaced),
+            "replacedShortTermEntries": len(staging.cleared),
             "skippedClaims": {"storeFull": staging.over_budget, "refused": staging.refused},
         }
     writes: tuple[FileWrite, ...] = ()

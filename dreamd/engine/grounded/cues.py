@@ -9,6 +9,7 @@ weight; a category counts once per statement however many of its cues match:
 | decision      | durable     | 3      | decided, from now on, always, a partir de ahora           |
 | preference    | durable     | 3      | prefers, dislikes, le gusta, préfère, bevorzugt, 喜欢     |
 | ownership     | durable     | 3      | owns, responsible for, a cargo de, zuständig für, 负责    |
+| relationship  | durable     | 3      | partner, wife, sister, pareja, épouse, Schwester, 妻子    |
 | configuration | durable     | 2      | runs on, version, port, läuft auf, 配置                   |
 | specifics     | durable     | 1      | a version number, host:port, an IP, a path, `code`        |
 | time          | situational | 2      | today, right now, for now, ayer, ce soir, gestern, 今天   |
@@ -79,6 +80,20 @@ appartient à, assigné à, assignée à,
 verantwortlich für, zuständig für, besitzer, besitzerin, eigentümer, eigentümerin,
 kümmert sich um, betreut, leitet, gehört, zugewiesen an, ansprechpartner, ansprechpartnerin,
 负责, 负责人, 属于, 担当, 責任者, 담당
+"""
+_RELATIONSHIP = """
+partner, partners, wife, husband, spouse, girlfriend, boyfriend, fiance, fiancee, fiancé,
+fiancée, married to, engaged to, sister, brother, mother, father, mom, mum, dad, daughter, son,
+grandmother, grandfather, grandma, grandpa, aunt, uncle, cousin, niece, nephew, best friend,
+pareja, esposa, esposo, marido, novia, novio, prometida, prometido, casado con, casada con,
+hermana, hermano, madre, padre, mamá, papá, hija, hijo, abuela, abuelo, tía, tío, prima, primo,
+partenaire, épouse, époux, mari, copine, copain, fiancée à, marié à, mariée à, sœur, soeur,
+frère, mère, père, fille de, fils de, grand-mère, grand-père, tante, oncle,
+partnerin, ehefrau, ehemann, freundin, verlobte, verlobter, verheiratet mit, schwester, bruder,
+mutter, vater, tochter, sohn, großmutter, großvater, oma, opa, tante, onkel, cousine, cousin,
+伴侣, 妻子, 丈夫, 老婆, 老公, 女朋友, 男朋友, 未婚妻, 未婚夫, 姐姐, 妹妹, 哥哥, 弟弟, 妈妈, 爸爸,
+母亲, 父亲, 女儿, 儿子, 妻, 夫, 彼女, 彼氏, 婚約者, 姉, 妹, 兄, 弟, 母, 父, 娘, 息子, 아내, 남편,
+여자친구, 남자친구, 약혼자, 언니, 누나, 오빠, 형, 엄마, 아빠, 딸, 아들
 """
 _CONFIGURATION = """
 runs on, running on, hosted on, hosted at, deployed to, deployed on, lives in, lives at,
@@ -237,6 +252,7 @@ CATEGORIES: dict[str, tuple[str, int]] = {
     "decision": ("durable", 3),
     "preference": ("durable", 3),
     "ownership": ("durable", 3),
+    "relationship": ("durable", 3),
     "configuration": ("durable", 2),
     "specifics": ("durable", 1),
     "time": ("situational", 2),
@@ -248,6 +264,7 @@ _STATEMENT_CUES = Lexicon.of(
         "decision": _DECISION,
         "preference": _PREFERENCE,
         "ownership": _OWNERSHIP,
+        "relationship": _RELATIONSHIP,
         "configuration": _CONFIGURATION,
         "time": _TIME,
         "chatter": _CHATTER,

@@ -6,8 +6,8 @@ Used by ``memory rem-harness --grounded`` and ``memory rem-backfill``. Per note 
   salient statements (most cue weight of either kind, a done task, 4+ topic words), shown in
   note order; questions and open tasks are not facts.
 * ``Reflections``: up to 4 templated observations, in this order of priority: decisions,
-  preferences, ownership, configuration details, a topic running through 3+ statements, open
-  questions, a mostly situational note, open tasks. Each names its evidence.
+  preferences, ownership, relationships, configuration details, a topic running through 3+
+  statements, open questions, a mostly situational note, open tasks. Each names its evidence.
 * ``Candidates``: up to 8 statements as ``- [lean] text [ref]``, durable first, then unclear,
   then situational; within a lean the most durable-sounding first (the lean and weights are
   documented in :mod:`dreamd.engine.grounded.cues`).
@@ -134,6 +134,11 @@ def _reflection_texts(statements: Sequence[Statement]) -> list[tuple[str, list[S
             "ownership",
             "Who owns what was made explicit.",
             "Ownership was made explicit in {n} statements.",
+        ),
+        (
+            "relationship",
+            "Who someone is to the person was stated; that outlasts the day.",
+            "{n} relationships were stated; they outlast the day.",
         ),
         (
             "configuration",

@@ -5,18 +5,22 @@ What is staged (``rem-backfill --stage-short-term``): every *Possible Lasting Up
 1 signal), recorded with ``signal="grounded"`` from an ``owner`` in an ``interactive`` session,
 keyed with the claim hash, with the note's date as the recall day.
 
-How evidence accumulates: notes that state the *same claim* (same text once lowercased, stripped
-of punctuation and collapsed) build one row. The row points at the latest note stating it (the
-current wording, re-hydrated from there at promotion). Each distinct note **day** adds one piece
-of evidence, recorded under the query ``__dreaming_grounded_backfill__:<day>``: the strongest form
-the claim took that day (a lasting update beats a candidate); a second note, or a second line, on
-the same day adds nothing. So a claim stated once has at most 2 signals and 1 distinct question
-and can never pass the deep gates (signals >= 3, distinct questions >= 3), while a durable claim
-written on 3 different days has 3 distinct questions and 3-6 signals, and passes when its score
-does. Reworded claims count separately: the rule errs on the side of not promoting.
+How evidence accumulates: notes that state the *same claim* (same text once lowercased, stripped of
+punctuation and collapsed) share their evidence. The claim's rows point at the latest day stating
+it (the current wording, re-hydrated from there at promotion): one row per place a note of that day
+states it (``Alex is my partner.`` on lines 2 and 5 gives two rows; so do a dated note and a
+slugged note of the same day, as OpenClaw keeps every line and every note of a coalesced claim),
+each with all of the claim's evidence. Each distinct note **day** adds one piece of evidence,
+recorded under the query ``__dreaming_grounded_backfill__:<day>``: the strongest form the claim
+took that day (a lasting update beats a candidate); a second note, or a second line, on the same
+day adds nothing. So a claim stated once has at most 2 signals and 1 distinct question and can
+never pass the deep gates (signals >= 3, distinct questions >= 3), while a durable claim written on
+3 different days has 3 distinct questions and 3-6 signals, and passes when its score does. Reworded
+claims count separately: the rule errs on the side of not promoting.
 
-Staging first removes earlier grounded-only rows (as rollback does), so staging the same notes
-twice gives the same store. A claim that some row had promoted before (same text) is staged as
+Staging first clears earlier grounded-only rows (as rollback does; ``cleared`` counts them, as
+OpenClaw's ``replacedShortTermEntries`` does), so staging the same notes twice gives the same
+store. A claim that some row had promoted before (same text) is staged as
 promoted too, so re-running a backfill that moves a claim to a newer note never promotes it
 twice. It never evicts a row: claims beyond the store's 512 rows are left
 out (the most corroborated claims first) and counted. The store's previous ``updatedAt`` is kept
@@ -111,6 +115,7 @@ class Staging:
     over_budget: int  # claims left out by the 512-row cap
     refused: int  # claims outside short-term paths, or trace noise
     changed: bool  # the store differs from the one staging started from
+    cleared: tuple[str, ...] = ()  # every earlier grounded-only row, cleared before staging
 
 
 def _identity(text: str) -> str:
@@ -142,11 +147,15 @@ def claims_of(notes: Sequence[GroundedNote]) -> list[Claim]:
         groups.setdefault(_identity(item.text), []).append(item)
     claims = []
     for items in groups.values():
-        canonical = max(items, key=lambda e: (e.day, e.path, -e.start_line))
+        latest = max(e.day for e in items)
+        sites = sorted(
+            {(e.path, e.start_line, e.end_line): e for e in items if e.day == latest}.values(),
+            key=lambda e: (e.path, e.start_line),
+        )
         per_day: dict[str, Evidence] = {}
         for item in sorted(items, key=_evidence_order):
             per_day.setdefault(item.day, item)
-        claims.append(Claim(canonical, tuple(per_day.values())))
+        claims += [Claim(site, tuple(per_day.values())) for site in sites]
     return claims
 
 
@@ -244,13 +253,13 @@ def stage_grounded(
         staged.update(outcome.recorded)
     table = _keep_promoted(table, staged, store)
     replaced = tuple(sorted(earlier - table.rows.keys()))
-    keys = tuple(sorted(staged))
+    keys, cleared = tuple(sorted(staged)), tuple(sorted(earlier))
     if table.rows == store.rows:
-        return Staging(store, signals, keys, (), over_budget, refused, changed=False)
+        return Staging(store, signals, keys, (), over_budget, refused, False, cleared)
     stamp = format_instant(now)
     table = dataclasses.replace(table, updated_at=stamp, top=_meta(store, stamp))
     new_signals = _without_signals(signals, set(replaced))
-    return Staging(table, new_signals, keys, replaced, over_budget, refused, changed=True)
+    return Staging(table, new_signals, keys, replaced, over_budget, refused, True, cleared)
 
 
 def rollback_grounded(

@@ -8,7 +8,14 @@ fenced code, front matter, managed blocks, dreaming's own output and trace noise
 (:mod:`dreamd.redaction`, read on the whole note first, so no line of a key block or of a token
 split over two lines is ever a statement). A statement's text is exactly a form
 :func:`dreamd.engine.phases.chunks.range_forms` gives for its lines (a list item without its
-marker, prose lines joined by spaces), so the deep phase can re-hydrate it. Its topics are its
+marker, prose lines joined by spaces), so the deep phase can re-hydrate it.
+
+A statement of several sentences (:mod:`dreamd.engine.text.sentences`) whose sentences lean
+differently (a lasting claim beside a transient one: ``Alex is my partner. We met today at the
+hotel.``) is read as its sentences instead: each is an *atomic* statement on the same lines,
+with its own cues, its text the sentence after the heading above it when that heading is
+meaningful (``People Update: Alex is my partner.``), again a form ``range_forms`` gives, so the
+lasting claim is staged and re-hydrated without the transient one. Its topics are its
 first 8 distinct words of 4+ letters that are not stop words (a cheap cousin of concept tags: a
 year of notes is read in well under a second). Pure.
 """
@@ -20,9 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dreamd.engine.grounded.cues import Cues, read_cues
+from dreamd.engine.phases.chunks import atomic_form, heading_before
 from dreamd.engine.text.blocks import blank_managed
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.contamination import is_contaminated
+from dreamd.engine.text.sentences import sentences
 from dreamd.engine.text.snippets import collapse, strip_list_marker
 from dreamd.redaction import blank_secret_lines
 
@@ -70,9 +79,30 @@ def _front_matter_end(lines: Sequence[str]) -> int:
     return 0
 
 
-def _statement(
+def _atoms(
+    lines: Sequence[str], first: int, last: int, text: str, heading: str | None, open_task: bool
+) -> list[Statement] | None:
+    """The atomic statements of a statement whose sentences lean differently, else ``None``."""
+    parts = sentences(text)
+    if len(parts) < 2:
+        return None
+    readings = [read_cues(part, heading, open_task=open_task) for part in parts]
+    if len({cues.lean for cues in readings}) < 2:
+        return None
+    context = heading_before(lines, first)
+    atoms = []
+    for part, cues in zip(parts, readings, strict=True):
+        atom = atomic_form(context, part)
+        if not is_contaminated(part):
+            atoms.append(
+                Statement(first + 1, last + 1, atom, cues, open_task, False, topics_of(part))
+            )
+    return atoms
+
+
+def _statements(
     lines: Sequence[str], first: int, last: int, heading: str | None
-) -> Statement | None:
+) -> list[Statement]:
     window = lines[first : last + 1]
     task = _TASK_BOX.match(window[0])
     if _LIST_ITEM.match(window[0]):
@@ -80,11 +110,14 @@ def _statement(
     else:
         text = collapse(" ".join(window))
     if not text or is_contaminated(text):
-        return None
+        return []
     open_task = task is not None and task.group(1) == " "
+    atoms = _atoms(lines, first, last, text, heading, open_task)
+    if atoms is not None:
+        return atoms
     cues = read_cues(text, heading, open_task=open_task)
     done = task is not None and not open_task
-    return Statement(first + 1, last + 1, text, cues, open_task, done, topics_of(text))
+    return [Statement(first + 1, last + 1, text, cues, open_task, done, topics_of(text))]
 
 
 def statements_of(text: str) -> list[Statement]:
@@ -98,9 +131,7 @@ def statements_of(text: str) -> list[Statement]:
 
     def flush() -> None:
         if run:
-            made = _statement(lines, run[0], run[-1], heading)
-            if made is not None:
-                found.append(made)
+            found.extend(_statements(lines, run[0], run[-1], heading))
             run.clear()
 
     for index in range(_front_matter_end(lines), len(lines)):

@@ -27,12 +27,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamd.engine.text.blocks import blank_managed
+from dreamd.engine.text.sentences import sentences
 from dreamd.engine.text.snippets import collapse, openclaw_claim_hash, strip_list_marker
 
 __all__ = [
     "MAX_CHUNK_CHARS",
     "MAX_CHUNK_LINES",
     "DailyChunk",
+    "atomic_form",
     "chunk_daily_note",
     "chunk_forms",
     "daily_claim_key",
@@ -290,6 +292,12 @@ def _join(lines: Sequence[str], *, as_list: bool) -> str:
     return ("; " if as_list else " ").join(part for part in parts if part)
 
 
+def atomic_form(heading: str | None, sentence: str) -> str:
+    """One sentence of a line as its own claim: ``heading: sentence`` under a meaningful
+    heading (:func:`heading_before`), else the sentence."""
+    return f"{heading}: {sentence}" if heading else sentence
+
+
 def range_forms(
     lines: Sequence[str],
     first: int,
@@ -300,7 +308,9 @@ def range_forms(
 
     ``chunks`` is :func:`chunk_forms` of ``lines`` (computed when not given): the range's chunk
     snippet, when it is a chunk, is one of its forms; so are the grouped forms (items joined by
-    ``"; "``, the heading above as prefix) that snippets stored by earlier releases have.
+    ``"; "``, the heading above as prefix) that snippets stored by earlier releases have, and,
+    when the range holds several sentences, each sentence as an atomic claim
+    (:func:`atomic_form`), as grounded replay stages one.
     """
     window = lines[first : last + 1]
     plain = collapse(" ".join(window))
@@ -313,4 +323,7 @@ def range_forms(
     chunked = (chunk_forms(lines) if chunks is None else chunks).get((first, last))
     if chunked:
         forms.append(chunked)
+    parts = sentences(bare) if any(mark in bare for mark in ".!?。！？") else []
+    if len(parts) > 1:
+        forms += [atomic_form(heading, part) for part in parts]
     return tuple(dict.fromkeys(form for form in forms if form))

@@ -338,6 +338,24 @@ def plan_light_rem(
     return light, rem
 
 
+def preview_rem(
+    snapshot: Snapshot, light: LightResult, dreaming: DreamingConfig, *, now: datetime, zone: tzinfo
+) -> RemResult:
+    """REM as ``rem-harness`` shows it: over every live entry of the lookback, not only the keys
+    light staged (the sweep's own REM, with its phase hits, still feeds the deep preview)."""
+    return plan_rem(
+        snapshot,
+        light.store,
+        light.signals,
+        lookback_days=dreaming.rem.lookback_days,
+        limit=dreaming.rem.limit,
+        min_pattern_strength=dreaming.rem.min_pattern_strength,
+        now=now,
+        zone=zone,
+        prefer_staged=False,
+    )
+
+
 def plan_sweep(
     snapshot: Snapshot, dreaming: DreamingConfig, *, now: datetime, zone: tzinfo
 ) -> SweepPlan:

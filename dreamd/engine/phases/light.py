@@ -5,7 +5,8 @@ personal data blanked first, on the whole note: :func:`dreamd.redaction.blank_se
 recorded as ``daily`` signals
 (score 0.62, query ``__dreaming_daily__:<day>``, once per query per day); a note whose
 checkpoint (mtime, size) is unchanged and that was already ingested on this dreaming day is
-skipped, so an unchanged note is re-ingested once per dreaming day. Then live entries recalled
+skipped, so an unchanged note is re-ingested once per dreaming day; the checkpoint of a note
+no longer on disk is dropped. Then live entries recalled
 inside the lookback are sorted (high salience first, then last recall, then recall count),
 near-duplicates in the same file
 merged (token Jaccard >= ``dedupe_similarity``), entries already told in the last 4 diary entries
@@ -128,7 +129,8 @@ def _ingest_daily(
     )
     total_cap = max(20, 4 * limit)
     per_file = max(6, math.ceil(total_cap / len(notes))) if notes else 0
-    checkpoints: dict[str, DailyCheckpoint] = dict(snapshot.daily.rows)
+    checkpoints = _present(snapshot)
+    dropped = len(checkpoints) != len(snapshot.daily.rows)
     ingested: list[str] = []
     chunk_count = 0
     for note in notes:
@@ -157,10 +159,21 @@ def _ingest_daily(
         )
         ingested.append(note.path)
         chunk_count += len(chunks)
+    changed = bool(ingested) or dropped
     daily = snapshot.daily.with_rows(
-        checkpoints, updated_at=format_instant(now) if ingested else snapshot.daily.updated_at
+        checkpoints, updated_at=format_instant(now) if changed else snapshot.daily.updated_at
     )
     return store, daily, tuple(ingested), chunk_count
+
+
+def _present(snapshot: Snapshot) -> dict[str, DailyCheckpoint]:
+    """The checkpoints of notes still on disk (one skipped for its size keeps its checkpoint)."""
+    skipped = {reason.split(": ", 1)[0] for reason in snapshot.skipped}
+    return {
+        path: row
+        for path, row in snapshot.daily.rows.items()
+        if path in snapshot.notes or path in skipped
+    }
 
 
 def _unchanged(checkpoint: DailyCheckpoint | None, note: NoteStat, today: str) -> bool:

@@ -2,7 +2,9 @@
 
 Input (SPEC §5): live entries recalled inside the REM lookback, preferring keys the light phase
 staged and REM has not yet considered (staged today counts as not yet considered, so a repeated
-sweep sees the same input); otherwise all live entries.
+sweep sees the same input); otherwise all live entries. ``rem-harness`` previews REM over all
+live entries, as OpenClaw's harness does: a fresher daily chunk that light staged in place of a
+recalled entry of the same text must not hide that entry's stronger evidence from the preview.
 
 * Theme: a concept tag (not assistant/user/system/subagent/the) carried by many entries that
   names a thing (:func:`~dreamd.engine.text.themes.is_theme`: no stop word of any language,
@@ -218,13 +220,15 @@ def plan_rem(
     min_pattern_strength: float,
     now: datetime,
     zone: tzinfo,
+    prefer_staged: bool = True,
 ) -> RemResult:
-    """Run the REM phase over the store as light left it."""
+    """Run the REM phase over the store as light left it (``prefer_staged=False``: over every
+    live entry, as ``rem-harness`` previews it)."""
     if limit <= 0:
         return RemResult(signals, 0, (), (), ())
     live = live_entries(snapshot, store, now=now, days=lookback_days, zone=zone)
     live.sort(key=lambda entry: entry.key)
-    preferred = _preferred(live, signals, now, zone)
+    preferred = _preferred(live, signals, now, zone) if prefer_staged else []
     entries = preferred or live
     if not entries:
         return RemResult(signals, 0, (), (), ())

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 
 from dreamd.engine.text.tokens import is_cjk
 
-__all__ = ["MAX_CONCEPT_TAGS", "STOP_WORDS", "concept_tags"]
+__all__ = ["FILE_EXTENSIONS", "MAX_CONCEPT_TAGS", "STOP_WORDS", "concept_tags"]
 
 MAX_CONCEPT_TAGS = 8
 _MAX_TAG_CHARS = 32
@@ -71,6 +71,7 @@ md txt json jsonl yaml yml toml ts tsx js jsx py rs go java rb sh csv tsv log ht
 ini cfg conf lock sql png jpg jpeg gif pdf
 """
 
+FILE_EXTENSIONS: frozenset[str] = frozenset(_EXTENSIONS.split())
 STOP_WORDS: frozenset[str] = frozenset(
     word
     for block in (_SHARED, _ENGLISH, _SPANISH, _FRENCH, _GERMAN, _CJK_PARTICLES, _EXTENSIONS)

@@ -1,10 +1,11 @@
 """Contamination: text that must never be recorded, ranked or promoted.
 
-Two families. *Echoes* of dreaming's own output: a promotion marker, the diary prompt, or a
-staging line (``Candidate:``/``Reflection:`` with ``confidence:``, ``evidence:``, ``status: staged``
-and ``recalls:``) - promoting those creates a feedback loop. *Trace noise*: shell command
-listings, score metadata, or half sentences under three words - the junk users most often found
-in MEMORY.md. Every gate that checks one checks both, through :func:`is_contaminated`.
+Two families. *Echoes* of dreaming's own output: a promotion marker, the diary prompt, or a staging
+line (``Candidate:``/``Reflection:`` with ``confidence:``, ``evidence:``, ``status: staged`` and
+``recalls:``) - promoting those creates a feedback loop. *Trace noise*: shell command listings,
+score metadata, or half sentences under three words - the junk users most often found in MEMORY.md.
+Two words that end a sentence (``Prefer tea.``) are a whole claim, not a half one. Every gate that
+checks one checks both, through :func:`is_contaminated`.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ _SUBCOMMANDS = frozenset(
 _SHELL_TOKEN = LazyPattern(r"^[-\w./:@=~*+,%]+$")
 _PATHLIKE = LazyPattern(r"^-|/|\.\w{1,5}$")
 _WORDS = LazyPattern(r"[^\W\d_][\w'’-]*")
+_WHOLE_SENTENCE = LazyPattern(r"[^\W\d_][\w'’-]*[.!]$")
 _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"  # compiled on first use:
 # a class this wide takes milliseconds to compile, and most text is ASCII (no CJK to look for)
 
@@ -74,7 +76,8 @@ def _is_half_sentence(text: str) -> bool:
     cjk = 0 if body.isascii() else len(re.findall(_CJK, body))
     if cjk:
         return cjk < 4
-    return len(_WORDS.findall(body)) < 3
+    words = len(_WORDS.findall(body))
+    return words < 2 or (words == 2 and not _WHOLE_SENTENCE.search(body))
 
 
 def contamination_reason(snippet: str) -> str | None:

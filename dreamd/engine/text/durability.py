@@ -3,18 +3,20 @@
 A note replayed by grounded backfill has never been asked about, so nothing but its wording
 says whether a line is worth keeping. A line reads as a **durable claim** when it states
 
-* a decision, a preference, a procedure or an ownership (cue words in English, Spanish, French,
-  German, Chinese, Japanese and Korean: "decided", "prefers", "always", "before", "owns",
-  "responsible for", "siempre", "préfère", "zuständig", "必ず", "负责"...), or
+* a decision, a preference, a procedure, an ownership or a relationship (cue words in English,
+  Spanish, French, German, Chinese, Japanese and Korean: "decided", "prefers", "always",
+  "before", "owns", "responsible for", "partner", "siempre", "préfère", "zuständig", "必ず",
+  "负责"...), or
 * a fact about a named thing: a proper name inside the sentence, an identifier or path
   (``db-02``, ``es-03.internal``, ``Europe/Berlin``), a version or a number;
 
 and it is **filler** when it logs an activity: it opens with what someone did (``Worked``,
 ``Spent``, ``Had lunch``, ``Quick call with``, an open task: ``Need to``, ``Review``...) or
-is bound to the moment (``today``,
-``this morning``, ``went fine``, ``again``...), and states no decision, preference, procedure
-or ownership; a line with neither kind of sign is filler too. Numbers and names do not save an
-activity line ("Standup ran long today, 45 minutes of status"). Pure.
+is bound to the moment (``today``, ``this morning``, ``went fine``, ``again``...), and states no
+decision, preference, procedure or ownership; a line with neither kind of sign is filler too.
+Numbers and names do not save an activity line ("Standup ran long today, 45 minutes of
+status"). A chunk's ``Heading: body`` form is judged by its body, or as a whole when the body
+alone states nothing (``Prefer UTC: yes``). Pure.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ _CUES = re.compile(
     r"don't|do\s+not|"
     r"every\s+(?:day|week|month|quarter|year|monday|tuesday|wednesday|thursday|friday|"
     r"release|incident|deploy)|owns|owner|responsible\s+for|in\s+charge\s+of|maintains?|"
-    r"maintainer|on-call\s+for|runs\s+on|hosted\s+on|lives\s+(?:in|at|on)|located|configured|"
+    r"maintainer|on-call\s+for|partner|wife|husband|spouse|girlfriend|boyfriend|fianc[ée]e?|"
+    r"married\s+to|runs\s+on|hosted\s+on|lives\s+(?:in|at|on)|located|configured|"
     r"set\s+to|defaults?\s+to|uses|is\s+called|named|retention|deadline|due\s+on|"
     r"decidimos|decidió|siempre|nunca|prefiere|responsable|usamos|utiliza|décidé|décidons|"
     r"toujours|jamais|préfère|utilise|zuständig|verantwortlich|bevorzugt|immer|niemals|nie|"
@@ -72,8 +75,10 @@ def filler_reason(snippet: str) -> str | None:
     text = collapse(strip_list_marker(collapse(snippet)))
     if ": " in text[:40] and not _ACTIVITY_OPENER.match(text):
         head, body = text.split(": ", 1)
-        if len(head.split()) <= 4:  # a chunk's "Heading: body" form: judge the body
-            text = body
+        if len(head.split()) <= 4:  # a chunk's "Heading: body" form: judge the body, unless
+            judged = filler_reason(body)  # the body says nothing by itself ("Prefer UTC: yes")
+            if judged != "no claim":
+                return judged
     cue = bool(_CUES.search(text))
     if _ACTIVITY_OPENER.match(text) or _MOMENT.search(text):
         return None if cue else "activity log"

@@ -12,6 +12,10 @@ the same); a *theme* is held to more. A tag is not a theme when it is
   ``checking``, ``blocking``; a ``review`` or a ``deploy`` can still be a theme);
 * an id: an agent's id, a session id (``main/s1``, ``s12``), a line reference, a hash or uuid
   (seven or more hex digits with a digit in them);
+* a number, a range, a time or a date (digits and the signs between them: ``1.00``, ``51-54``,
+  ``10:30``, ``2026-04-16``), or a file name (``2026-04-16.txt``, ``notes.md``, ``a/b.json``:
+  a name ending in a file extension of :data:`~dreamd.engine.text.concepts.FILE_EXTENSIONS`;
+  ``.js`` names a framework as often as a file, so ``node.js`` stays);
 * a word for the workspace's own machinery (``note``, ``files``, ``line``, ``daily``, ``score``:
   stop words of OpenClaw 2026.9 that rows tagged by earlier releases still carry).
 
@@ -26,7 +30,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from dreamd.engine.text.concepts import STOP_WORDS
+from dreamd.engine.text.concepts import FILE_EXTENSIONS, STOP_WORDS
 
 __all__ = ["COMMON_VERBS", "EVERYDAY_WORDS", "MACHINERY_WORDS", "is_theme", "theme_tag"]
 
@@ -93,6 +97,8 @@ COMMON_VERBS: frozenset[str] = frozenset(
     | {form for stem in _NOUN_VERB_STEMS.split() for form in _verbal(stem)}
 )
 _HASH = re.compile(r"^(?=[0-9a-f]*\d)[0-9a-f]{7,}$|^[0-9a-f]{8}-[0-9a-f]{4}-")
+_NUMERIC = re.compile(r"^(?=.*\d)[\d.,:;/+%×x~\u2010-\u2015-]+$")
+_FILE_NAME = re.compile(r"^[^\s]*[^\s./]\.([a-z0-9]{1,5})$")
 _SESSION = re.compile(r"^(?:[\w.-]+/)?s\d+(?:#l\d+)?$|^#?l\d+(?:-l?\d+)?$")
 
 
@@ -109,7 +115,10 @@ def is_theme(tag: str, *, ids: Iterable[str] = ()) -> bool:
         return False
     if word in MACHINERY_WORDS:
         return False
-    if _HASH.match(word) or _SESSION.match(word):
+    if _HASH.match(word) or _SESSION.match(word) or _NUMERIC.match(word):
+        return False
+    name = _FILE_NAME.match(word)
+    if name and name.group(1) in FILE_EXTENSIONS and name.group(1) != "js":
         return False
     known = {identifier.lower() for identifier in ids}
     if word in known:
