@@ -1,17 +1,17 @@
 """The only reader of workspace files: builds the :class:`Snapshot` a sweep plans from.
 
-Rules: daily notes are found under ``memory/`` (subfolders too), never under
-``memory/dreaming/`` or the state dir (session-corpus files excepted), never through a symlinked
-folder, never ``.git`` or ``node_modules``. A file over 16 MiB, or of more than 50,000 lines
-(a pasted log, not a note), is skipped and named in ``skipped``; a symlinked note is read only
-when it stays inside the workspace. A symlinked ``MEMORY.md`` or ``DREAMS.md`` is refused
-(:class:`UnsafePathError`); ``memory.md`` is ``MEMORY.md`` when it is the one that exists. With ``[dreaming.reflect]`` on, the memory bank
-is read too (:mod:`dreamd.workspace.bank`); with ``[dreaming.graph]`` on, what the graph and the
-report need (:mod:`dreamd.workspace.dreamwork`). Texts are read for the notes
-the phases may need: those inside the light lookback, today's note, and every note a recall row
-points at. Invalid UTF-8 is read byte by byte as cp1252 and flagged; NUL bytes in notes are
-dropped. A note that cannot be read (permissions, an I/O error) or is not text at all is skipped
-and named in ``skipped``: the rest of the workspace sweeps.
+Rules: daily notes are found under ``memory/`` (subfolders too), never under ``memory/dreaming/``
+or the state dir (session-corpus files excepted), never through a symlinked folder, never ``.git``
+or ``node_modules``. A file over 16 MiB, or of more than 50,000 lines (a pasted log, not a note),
+is skipped and named in ``skipped``; a symlinked note is read only when it stays inside the
+workspace. A symlinked ``MEMORY.md`` or ``DREAMS.md`` is refused (:class:`UnsafePathError`);
+``memory.md`` is ``MEMORY.md`` when it is the one that exists. With ``[dreaming.reflect]`` on, the
+memory bank is read too (:mod:`dreamd.workspace.bank`); with ``[dreaming.graph]`` on, what the
+graph and the report need (:mod:`dreamd.workspace.dreamwork`). Texts are read for the notes the
+phases may need: those inside the light lookback, today's note, and every note a recall row points
+at. Invalid UTF-8 is read byte by byte as cp1252 and flagged; NUL bytes in notes are dropped. A
+note that cannot be read (permissions, an I/O error) or is not text at all is skipped and named in
+``skipped``: the rest of the workspace sweeps.
 
 A workspace whose ``memory/``, ``memory/.dreams/`` or another folder dreamd writes into is a
 symbolic link is refused here too, with the writer's message

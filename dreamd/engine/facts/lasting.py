@@ -1,0 +1,197 @@
+"""What lasts: a fact worth durable memory, or what only happened.
+
+A statement is **lasting** when it states one of these (cue words in English, with the common
+German, French and Spanish forms):
+
+* ``identity``: who someone is or how they relate ("is my partner", "our accountant", "works at",
+  "lives in", "birthday", "allergic to", "goes by");
+* ``preference``: "prefers", "likes", "dislikes", "favourite", "would rather", "can't stand";
+* ``rule``: "always", "never", "must", "don't", "make sure", "only ... after", "policy";
+* ``procedure``: a lesson or a way of doing something ("lesson", "learned", "next time", "the
+  fix is", "turns out", "remember to", "to <do>, <do>", "use X for Y");
+* ``schedule``: a standing arrangement ("every Tuesday", "on Thursdays", "weekly", "nightly",
+  "each month", "pickup", "rota");
+* ``decision``: "decided", "agreed", "going with", "we'll use", and a change of any earlier fact
+  (:mod:`~dreamd.engine.facts.statement`'s change cues: moved, switched, no longer,
+  correction, instead of, reversed, cancelled);
+* ``fact``: a project or contact fact ("deadline", "budget", "rate", "invoice", "pays", "net
+  30", "contract", "client", "runs on", "hosted", "address", "account", "version"), or a
+  statement of how a named thing is ("The NAS is in the basement cupboard": a name, a number or
+  an identifier, a present-tense "is/has/uses/runs...", and nothing bound to the moment).
+
+Everything else is **situational**, with the first reason that applies: ``lead-in`` (a line that
+ends in ":" and only introduces what follows, or a chain whose parent does), ``greeting`` (a
+greeting or acknowledgement), ``log`` (a command, a stack line, a time-stamped run log),
+``status`` (how something went or stands: "went well", "in progress", "worked on", "finished"),
+``event`` (bound to the moment: "today", "this morning", "tonight", an activity opener such as
+"had lunch", "spent", something under way: "is coming over") and ``trivia`` (a statement with
+no lasting cue at all). A lasting cue wins over a moment word: "Today we decided to host on
+Hetzner" is a decision. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dreamd.engine.facts.statement import Statement, read_statement
+from dreamd.engine.text.salience import is_noise
+from dreamd.engine.text.snippets import collapse, strip_list_marker
+
+__all__ = ["LASTING_KINDS", "SITUATIONAL_REASONS", "Lasting", "lasting"]
+
+_I = re.IGNORECASE
+LASTING_KINDS = ("identity", "preference", "rule", "procedure", "schedule", "decision", "fact")
+SITUATIONAL_REASONS = ("lead-in", "greeting", "log", "status", "event", "trivia")
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, _I))
+    for kind, pattern in (
+        (
+            "decision",
+            r"\bdecid(?:e|ed|es|ing)\b|\bdecision\b|\bagreed\b|\bgoing\s+with\b|\bchose\b|"
+            r"\bchosen\b|\bwe'?ll\s+(?:use|go|keep|stay|switch|host|move|book|hire|pay)\b|"
+            r"\bwe\s+will\s+(?:use|go|keep|stay|switch|host|move|book|hire|pay)\b|"
+            r"\bsettled\s+on\b|\bsigned\b|\bcommitted\s+to\b|\bentschieden\b|\bbeschlossen\b|"
+            r"\bdécid|\bdecidimos\b|\bdecidido\b",
+        ),
+        (
+            "preference",
+            r"\bprefer(?:s|red|ence)?\b|\blikes?\b|\bdislikes?\b|\bloves?\b|\bhates?\b|"
+            r"\bfavou?rite\b|\bwould\s+rather\b|\bcan'?t\s+stand\b|\benjoys?\b|"
+            r"\bvegetarian\b|\bvegan\b|\bbevorzugt\b|\bmag\b|\bpréfère\b|\baime\b|"
+            r"\bprefiere\b|\ble\s+gusta\b",
+        ),
+        (
+            "rule",
+            r"\balways\b|\bnever\b|\bmust\b|\bdon'?t\b|\bdo\s+not\b|\bmake\s+sure\b|\bpolicy\b|"
+            r"\brule\b|\bonly\s+(?:after|before|on|in|via|by|with|if|when)\b|\bno\s+\w+\s+"
+            r"(?:before|after|on)\b|\bimmer\b|\bnie(?:mals)?\b|\btoujours\b|\bjamais\b|"
+            r"\bsiempre\b|\bnunca\b",
+        ),
+        (
+            "procedure",
+            r"\blesson\b|\blearn(?:ed|t)\b|\bnext\s+time\b|\bthe\s+fix\s+(?:is|was)\b|"
+            r"\bturns\s+out\b|\bremember\s+to\b|\bhow\s+to\b|\bsteps?\b|\bworks\s+(?:if|when|"
+            r"only)\b|\bto\s+\w+[^,.;]{0,40},\s+(?:first\s+)?\w+|\buse\s+\S+\s+(?:for|to|when)\b|"
+            r"\bbefore\s+\w+ing\b|\bafter\s+\w+ing\b|\bcheck\s+\S+\s+(?:before|first)\b|"
+            r"\bgelernt\b|\bleçon\b|\baprend",
+        ),
+        (
+            "schedule",
+            rf"\bevery\s+(?:other\s+)?(?:{_DAY}|day|week|weekday|morning|evening|night|month|"
+            rf"quarter|year|\d+\s+\w+)\b|\beach\s+(?:{_DAY}|week|month|morning|evening)\b|"
+            rf"\bon\s+{_DAY}s\b|\b{_DAY}s\b|\bweekly\b|\bdaily\b|\bnightly\b|\bmonthly\b|"
+            rf"\bfortnightly\b|\bbiweekly\b|\byearly\b|\bannual(?:ly)?\b|\bpick-?ups?\b|"
+            rf"\brota\b|\bschedule[ds]?\b|\bappointments?\b|\blessons?\b|\bclass(?:es)?\s+"
+            rf"(?:on|at|is|are)\b|\b(?:is|are)\s+(?:on|at)\s+{_DAY}\b|\bjeden\b|\bchaque\b|"
+            rf"\bcada\b",
+        ),
+        (
+            "identity",
+            r"\bis\s+(?:my|our|his|her|their|the)\s+(?:\w+\s+){0,2}(?:partner|wife|husband|"
+            r"son|daughter|kid|child|mother|mom|mum|father|dad|brother|sister|friend|boss|"
+            r"manager|client|customer|contact|accountant|doctor|dentist|vet|neighbou?r|"
+            r"colleague|lawyer|landlord|teacher|coach|assistant|owner|lead|founder|ceo|cto|"
+            r"designer|developer|supplier|vendor|agent|broker|gp|therapist|nanny|babysitter)\b|"
+            r"\bworks\s+(?:at|for|as|in)\b|\blives\s+(?:in|at|on|near)\b|\bborn\b|"
+            r"\bbirthday\b|\ballergic\b|\bgoes\s+by\b|\bnamed\b|\bcalled\b|\bmarried\b|"
+            r"\bmy\s+(?:partner|wife|husband|son|daughter|mother|father|brother|sister)\b|"
+            r"\baged?\s+\d+\b|\b\d+\s+years?\s+old\b",
+        ),
+        (
+            "fact",
+            r"\bdeadline\b|\bdue\s+(?:on|by|date)\b|\bbudget\b|\brate\b|\bprice[ds]?\b|"
+            r"\binvoices?\b|\bpays?\b|\bnet\s+\d+\b|\bcontract\b|\bclient\b|\bretainer\b|"
+            r"\bruns\s+on\b|\bhosted\b|\baddress\b|\baccount\b|\bversion\b|\bpassword\s+"
+            r"manager\b|\bsubscription\b|\bplan\s+is\b|\bfee\b|\bsalary\b|\bhourly\b|\bper\s+"
+            r"(?:hour|day|month)\b|\bcode\s+is\b|\blocated\b|\bbased\s+in\b|\bcapacity\b|"
+            r"\blicen[cs]e\b|\bwarranty\b|\binsurance\b|\bpolicy\s+number\b|\bstands?\s+for\b",
+        ),
+    )
+)
+_LOG = re.compile(
+    r"^\s*(?:\$\s|>\s|#!|\[(?:info|warn|warning|error|debug)\]|(?:\d{1,2}:\d{2}(?::\d{2})?\s+"
+    r"(?:started|finished|ran|run|deployed|ok|done|fail))|(?:traceback|at\s+\w+\.\w+\())|"
+    r"\b(?:exit\s+code|exit\s+status|stdout|stderr|pid\s+\d+|\d+\s+passed|\d+\s+failed)\b",
+    _I,
+)
+_STATUS = re.compile(
+    r"\bwent\s+(?:well|fine|ok|okay|great|badly|smoothly)\b|\bin\s+progress\b|\bon\s+track\b|"
+    r"\bworked\s+on\b|\bworking\s+on\b|\bfinished\b|\bwrapped\s+up\b|\bstill\s+(?:waiting|"
+    r"pending|open)\b|\bwaiting\s+(?:for|on)\b|\bblocked\s+on\b|\bdone\b|\bcompleted\b|"
+    r"\bsent\b|\bsubmitted\b|\bcaught\s+up\b|\bno\s+news\b|\bnothing\s+new\b|\bstatus\b|"
+    r"\bprogress\b|\bgood\s+(?:day|call|meeting|session)\b",
+    _I,
+)
+_MOMENT = re.compile(
+    r"\b(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|last\s+night|"
+    r"just\s+now|earlier|right\s+now|at\s+the\s+moment|heute|gestern|aujourd'hui|hier|hoy|"
+    r"ayer)\b",
+    _I,
+)
+_ACTIVITY = re.compile(
+    r"^(?:worked|spent|had|did|went|answered|attended|reviewed|looked|talked|met|chatted|"
+    r"walked|cleaned|tried|took|got|grabbed|picked\s+up|dropped\s+off|called|emailed|texted|"
+    r"replied|wrote|read|watched|bought|ordered|made|cooked|visited|saw|heard|drove|ran|"
+    r"lost|found|forgot|broke|fixed|started|opened|closed|sent|paid|booked)\b",
+    _I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Lasting:
+    """The verdict on one statement: lasting (with its kind) or situational (with why)."""
+
+    durable: bool
+    kind: str  # one of LASTING_KINDS when durable, else one of SITUATIONAL_REASONS
+
+    @property
+    def reason(self) -> str:
+        """The words a report or ``promote-explain`` uses."""
+        if self.durable:
+            return self.kind
+        return {
+            "lead-in": "a lead-in that only introduces what follows",
+            "greeting": "a greeting or acknowledgement",
+            "log": "a log line",
+            "status": "a status line",
+            "event": "what happened that day",
+            "trivia": "no lasting fact",
+        }[self.kind]
+
+
+def _lead_in(text: str) -> bool:
+    return collapse(strip_list_marker(collapse(text))).rstrip().endswith(":")
+
+
+_UNDER_WAY = re.compile(r"\b(?:is|are|am|was|were)\s+(?:\w+ly\s+)?\w+ing\b", _I)
+_STATE = re.compile(
+    r"\b(?:is|are|has|have|uses|runs|lives|costs|takes|holds|keeps|belongs|sits|stays|means)\b",
+    _I,
+)
+
+
+def lasting(text: str, statement: Statement | None = None) -> Lasting:
+    """Whether ``text`` (read as ``statement`` when the caller has it) lasts (see the rules)."""
+    read = statement or read_statement(text)
+    body = read.text
+    if _lead_in(body) or _lead_in(text):
+        return Lasting(False, "lead-in")
+    if is_noise(body):
+        return Lasting(False, "greeting")
+    if _LOG.search(body):
+        return Lasting(False, "log")
+    for kind, pattern in _KINDS:
+        if pattern.search(body):
+            return Lasting(True, kind)
+    if read.change is not None:
+        return Lasting(True, "decision")
+    if _STATUS.search(body):
+        return Lasting(False, "status")
+    if _MOMENT.search(body) or _ACTIVITY.match(body) or _UNDER_WAY.search(body):
+        return Lasting(False, "event")
+    named = any(not v.startswith(("part:", "month:")) for v in read.values)
+    if named and _STATE.search(body):
+        return Lasting(True, "fact")  # "The NAS is in the basement cupboard"
+    return Lasting(False, "trivia")

@@ -1,0 +1,154 @@
+"""How two statements relate: the same fact said twice, or a newer one replacing an older.
+
+**Slots.** Two statements speak of the same slot when their subjects agree (equal, or one of
+them has none or is ``we``, or one's subject is among the other's names) and their topics
+agree: the smaller topic lies mostly (two thirds) inside the larger one (a statement whose
+words are all subject and values, "Invoices go out on the 15th", speaks of its named
+subject's slot). Words of one *field*
+(ways to reach someone: calls, voice notes, e-mail, messages; parts of the day; food and
+drink...) count as one topic word, so "prefers voice notes" and "now prefers written messages"
+speak of the same slot. Values compare by *family*: a weekday with a weekday, a clock time or a
+part of the day with either, a date or month with either, a number with a number, a name or an
+identifier with either.
+
+**Same fact** (:func:`same_fact`): the same polarity, agreeing subjects, the same numbers,
+times, days and dates, names of one inside the other's, and close wording (``rapidfuzz``'s
+token-set ratio at least :data:`PARAPHRASE_RATIO`, or the same slot). "Ingrid Solberg is our
+contact at Halvorsen" and "Our contact at Halvorsen Shipping is Ingrid Solberg" are one fact.
+
+**Replaces** (:func:`replaces`), for a newer statement and an older one that are not the same
+fact:
+
+1. the newer names what it replaces ("from Tuesday", "not Solheim", "instead of Hetzner", "no
+   longer voice notes", "reversed the Hetzner decision") and the older states it, sharing the
+   subject, a topic word or another value; or
+2. the newer announces a change (:mod:`~dreamd.engine.facts.statement`) of the same slot and
+   either flips the polarity, or gives another value of a family both have (or, within one
+   field, other words for the thing: "now prefers written messages"), or cancels or reverses
+   it; or
+3. without any cue, it is the same slot under the same named subject, with the topic all but
+   equal, and another value of a family both have: "Mia's lesson is on Thursdays" after "Mia's
+   lesson is on Tuesdays".
+
+The rules err towards keeping both: a missed change leaves two lines side by side, a false one
+hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
+"""
+
+from __future__ import annotations
+
+from dreamd.engine.facts.statement import Statement
+from dreamd.engine.facts.values import kind_of
+
+__all__ = ["PARAPHRASE_RATIO", "family_values", "replaces", "same_fact", "same_slot"]
+
+PARAPHRASE_RATIO = 72.0
+_FIELDS = {
+    "reach": "call phone voice note message text texting email e-mail mail letter whatsapp "
+    "signal telegram slack sms chat written writing video zoom teams meet facetime dm",
+    "when": "morning afternoon evening night noon lunchtime early late weekday weekend",
+    "food": "coffee tea water juice wine beer milk breakfast lunch dinner food meal snack "
+    "vegetarian vegan meat fish",
+    "travel": "car bike bicycle bus train tram metro taxi walk walking flight plane drive driving",
+    "pay": "invoice invoices payment pay paid billing bill transfer cash card net",
+    "host": "host hosting server servers cloud aws azure gcp hetzner digitalocean vps nas",
+}
+_FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.split()}
+_FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month": "date"}
+_NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
+
+
+def _fielded(topic: frozenset[str]) -> frozenset[str]:
+    return frozenset(f"field:{_FIELD_OF[w]}" if w in _FIELD_OF else w for w in topic)
+
+
+def family_values(statement: Statement) -> dict[str, frozenset[str]]:
+    """Its values grouped by family (``day``, ``when``, ``date``, ``num``, ``name``)."""
+    grouped: dict[str, set[str]] = {}
+    for value in statement.values:
+        kind = kind_of(value)
+        family = _FAMILY.get(kind, "name" if kind in ("name", "id") else kind)
+        grouped.setdefault(family, set()).add(value)
+    return {family: frozenset(found) for family, found in grouped.items()}
+
+
+def _names(statement: Statement) -> frozenset[str]:
+    return frozenset(v.split(":", 1)[1] for v in statement.values if kind_of(v) in ("name", "id"))
+
+
+def _subjects_agree(a: Statement, b: Statement) -> bool:
+    if a.subject is None or b.subject is None or "we" in (a.subject, b.subject):
+        return True
+    return a.subject == b.subject or a.subject in _names(b) or b.subject in _names(a)
+
+
+def _containment(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
+    """Whether ``a`` and ``b`` speak of the same slot (``strict``: topics all but equal and a
+    named subject shared)."""
+    if not _subjects_agree(a, b):
+        return False
+    left, right = _fielded(a.topic), _fielded(b.topic)
+    named = a.subject is not None and a.subject == b.subject and a.subject != "we"
+    if not left or not right:
+        return named  # "Invoices go out on the 15th": the subject is the slot
+    if strict:
+        return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
+    return _containment(left, right) >= 2 / 3
+
+
+def _exact(statement: Statement) -> frozenset[str]:
+    return frozenset(v for v in statement.values if kind_of(v) in _NUMERIC)
+
+
+def same_fact(a: Statement, b: Statement) -> bool:
+    """Whether ``a`` and ``b`` state one fact (see the module rules)."""
+    if a.polarity != b.polarity or not _subjects_agree(a, b):
+        return False
+    if _exact(a) != _exact(b):
+        return False
+    names_a, names_b = _names(a), _names(b)
+    if not (names_a <= names_b or names_b <= names_a):
+        return False
+    if a.replaced != b.replaced:
+        return False
+    if _containment(a.topic, b.topic) >= 2 / 3 and (a.values or a.subject == b.subject):
+        return True
+    from rapidfuzz import fuzz
+
+    ratio = fuzz.token_set_ratio(a.text.casefold(), b.text.casefold())
+    return ratio >= PARAPHRASE_RATIO
+
+
+def _differs(newer: Statement, older: Statement) -> bool:
+    """Another value of a family both have; or, in one field ("prefers voice notes", "prefers
+    written messages"), other words for the thing itself."""
+    new, old = family_values(newer), family_values(older)
+    if any(new[family] != old[family] for family in new.keys() & old.keys()):
+        return True
+    fields = {w for w in _fielded(newer.topic) if w.startswith("field:")}
+    own = {w for w in newer.topic if f"field:{_FIELD_OF.get(w, '')}" in fields}
+    return bool(own) and not own <= older.topic
+
+
+def replaces(newer: Statement, older: Statement) -> bool:
+    """Whether ``newer`` replaces ``older`` (see the module rules; ``newer`` is the later)."""
+    if same_fact(newer, older) or not _subjects_agree(newer, older):
+        return False
+    shared = bool(newer.topic & older.topic) or bool(newer.values & older.values)
+    named_subject = newer.subject is not None and newer.subject == older.subject
+    if newer.replaced & (older.values | older.topic) and (shared or named_subject):
+        return newer.replaced <= (older.values | older.topic) or same_slot(newer, older)
+    if newer.change is not None:
+        if not same_slot(newer, older):
+            return False
+        if newer.polarity != older.polarity:
+            return True
+        return _differs(newer, older) or newer.change in ("cancelled", "reversed")
+    if newer.polarity != older.polarity:
+        return same_slot(newer, older, strict=True)
+    return same_slot(newer, older, strict=True) and _differs(newer, older)

@@ -1,0 +1,314 @@
+"""Reading one line of memory as a statement: subject, topic, values, polarity, change.
+
+The text a line of memory comes in is one of: a plain sentence; a chunk's ``Heading: body``
+form (a short heading before ``": "``); an ancestor chain ``parent > child``; a Retain bullet
+``O(c=0.4) @Peter: …``; or a MEMORY.md entry line. :func:`read_statement` reads each the same
+way:
+
+* **Context.** A heading that names something (``Mia``, ``Halvorsen project``) is the subject
+  when the body names none; a category heading (``Decisions``, ``People``, ``Notes``,
+  ``Retain``...) is only context. A Retain bullet's ``@Entity`` is its subject, and an opinion
+  whose confidence is below 0.5 denies what it says.
+* **Subject.** The Retain entity; else a name opening the sentence (a capitalised word followed
+  by ``'s`` or by a lowercase word, unless it is a common opener such as "Decided" or "The");
+  else the first name in the sentence's first five words; ``I``/``we``/``our``/``my`` read as
+  ``we`` (the person and their agent); else the heading's name.
+* **Values** are :func:`dreamd.engine.facts.values.values_of`; **topic** is what is left of the
+  content words once values, the subject, stop words and change words are set aside (plural
+  ``-s`` dropped), so "Mia's swimming lesson is on Tuesdays" and "swimming moved to Thursdays"
+  share the topic ``swimming``.
+* **Change.** "moved/switched/changed … (from X) to Y", "is now", "from now on", "no longer",
+  "not anymore", "stopped", "X, not Y", "rather than Y", "instead of Y", "correction:",
+  "actually", "reversed", "back to", "cancelled", "called off", "dropped", and their German,
+  French and Spanish forms announce that the statement replaces an earlier one; the values
+  after "from", "not", "rather than", "instead of" (and a "no longer" statement's own values)
+  are the ones it says it replaces.
+* **Polarity** is ``-1`` when the statement says something stopped or is not so ("no longer",
+  "doesn't", "never", "dislikes", "stopped"), or when it is a Retain opinion with ``c < 0.5``;
+  "X, not Y" is a correction, not a negation.
+
+Pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+from dataclasses import dataclass, field
+
+from dreamd.engine.facts.values import DAYS, MONTHS, PARTS, kind_of, values_of
+from dreamd.engine.text.claims import claim_tokens
+from dreamd.engine.text.concepts import STOP_WORDS
+from dreamd.engine.text.snippets import collapse, strip_list_marker
+
+__all__ = [
+    "CATEGORY_HEADINGS",
+    "Statement",
+    "read_statement",
+    "split_heading",
+]
+
+_I = re.IGNORECASE
+CATEGORY_HEADINGS = frozenset(
+    """
+    decisions decision notes note people family work home personal misc miscellaneous log
+    daily log journal todo todos to-do tasks task meetings meeting calls call schedule
+    preferences preference lessons lesson lessons learned learnings learned rules rule
+    procedures procedure how-to howto facts fact retain memory memories summary highlights
+    updates update status context background reminders reminder ideas links follow-ups
+    follow-up followups open questions questions errors mistakes corrections correction
+    projects project clients client contacts contact health kids school travel money finance
+    admin inbox agenda plan plans week weekend evening morning afternoon today yesterday
+    tomorrow chat conversation transcript infra infrastructure ops operations setup config
+    configuration decisions made preferences learned people update worklog work log
+    """.split()
+)
+_OPENERS = frozenset(
+    """
+    the a an this that these those there here it its we i our my us you your he she they
+    his her their when what who why how if and or but so then also not no yes ok okay
+    decided decision agreed chose moved switched changed changing correction note reminder
+    todo done finished started booked cancelled canceled reversed dropped scrapped called
+    always never every each all some any both either neither only just still now from
+    since until after before during today tomorrow yesterday tonight please remember
+    lunch dinner breakfast coffee call meeting standup weather busy tired quick new old
+    next last first second third per via with without for about into onto over under
+    """.split()
+)
+_PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)$", _I)
+_RETAIN = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?\s+"
+    r"(?:@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*)?:\s*(?P<body>.+)$"
+)
+_HEAD = re.compile(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
+_CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, _I))
+    for name, pattern in (
+        (
+            "moved",
+            r"\b(?:mov(?:ed|es|ing)|switch(?:ed|es|ing)|chang(?:ed|es|ing)|shift(?:ed|s)|"
+            r"reschedul(?:ed|es|ing)|swapp(?:ed|ing)|migrat(?:ed|es|ing)|upgrad(?:ed|es|ing)|"
+            r"went|going|transferred|relocated|pushed|bumped|raised|increased|reduced|"
+            r"lowered|cut|extended|shortened|renamed|updated)\b[^.;]{0,40}?\bto\b"
+            r"|\bverschoben\s+auf\b|\bgewechselt\s+zu\b|\bpassé\s+à\b|\bcambi[óo]\s+a\b",
+        ),
+        (
+            "now",
+            r"\b(?:is|are|was|were)\s+now\b|\bnow\s+(?:is|are|on|at|in|uses?|prefers?|"
+            r"wants?|lives?|works?|goes|meets?|happens?)\b|\bfrom\s+now\s+on\b|"
+            r"\bthese\s+days\b|\bgoing\s+forward\b|\bnew\s+(?:time|day|date|address|number|"
+            r"contact|schedule)\b|\bjetzt\b|\bab\s+sofort\b|\bdésormais\b|\bmaintenant\b|"
+            r"\bahora\b",
+        ),
+        (
+            "no-longer",
+            r"\bno\s+longer\b|\bnot\s+any\s?more\b|\bnot\s+\w+\s+any\s?more\b|\bstopped\b|"
+            r"\bquit\b|\bgave\s+up\b|\bnicht\s+mehr\b|\bkein\w*\s+\w+\s+mehr\b|"
+            r"\bne\s+\w+\s+plus\b|\bya\s+no\b",
+        ),
+        (
+            "correction",
+            r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
+            r"\bactually\b|\bcorrected\b|\bmisspell|\bwrong(?:ly)?\b|\bmistakenly\b|"
+            r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b",
+        ),
+        (
+            "instead",
+            r"\binstead\s+of\b|\brather\s+than\b|,\s*not\s+\S|\bnot\s+\S+[^,;.]{0,30},\s*but\b|"
+            r"\binstead\b|\bstatt\b|\banstatt\b|\bau\s+lieu\s+d[e']|\ben\s+lugar\s+de\b|"
+            r"\ben\s+vez\s+de\b",
+        ),
+        (
+            "reversed",
+            r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|\bback\s+to\b|\boverturn(?:ed)?\b|"
+            r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
+            r"\bdoch\s+wieder\b|\brevenu\w*\s+sur\b",
+        ),
+        (
+            "cancelled",
+            r"\bcancel(?:l)?ed\b|\bcalled\s+off\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
+            r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
+            r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
+        ),
+    )
+)
+# Values in these spans are the ones a statement says it replaces.
+_REPLACED_SPANS = re.compile(
+    r"\bfrom\s+(?P<from>[^.;]{1,60}?)\s+to\b"
+    r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
+    r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
+    r"|,\s*not\s+(?P<not>[^.;,]{1,60})"
+    r"|\bnot\s+(?P<notbut>[^,;.]{1,30}),\s*but\b"
+    r"|\b(?:statt|anstatt)\s+(?P<statt>[^.;,]{1,60})"
+    r"|\bau\s+lieu\s+d[e']\s*(?P<lieu>[^.;,]{1,60})"
+    r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
+    r"|\bno\s+longer\s+(?P<longer>[^.;,]{1,60})"
+    r"|\b(?:revers|revert|overturn|cancel|drop|scrap|undo|undid)\w*\s+(?:the\s+|our\s+|my\s+|"
+    r"that\s+)?(?P<undone>[^.;,—]{1,40}?)\s+(?:decision|plan|idea|choice|move|booking|trip)\b",
+    _I,
+)
+_NEGATION = re.compile(
+    r"\b(?:no\s+longer|not\s+any\s?more|doesn'?t|don'?t|didn'?t|won'?t|isn'?t|aren'?t|"
+    r"never|dislikes?|hates?|avoids?|stopped|can'?t|cannot|nicht\s+mehr|ya\s+no|"
+    r"ne\s+\w+\s+(?:pas|plus))\b",
+    _I,
+)
+_CHANGE_WORDS = frozenset(
+    """
+    moved move moves moving switched switch switches switching changed change changes changing
+    shifted rescheduled swapped migrated upgraded went going transferred relocated pushed
+    bumped raised increased reduced lowered cut extended shortened renamed updated now from to no
+    longer not anymore stopped quit correction corrected actually
+    instead rather than reversed reverted back cancelled canceled called off dropped scrapped
+    abandoned shelved wrong mistakenly typo new these days forward onwards on at is are was
+    were be been will would has have had does did prefer prefers preferred likes like wants
+    want every each
+    """.split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One line of memory, read (see the module rules)."""
+
+    text: str  # the line without list marker, Retain prefix or heading context
+    subject: str | None
+    topic: frozenset[str]
+    values: frozenset[str]
+    polarity: int = 1
+    change: str | None = None
+    replaced: frozenset[str] = field(default_factory=frozenset)
+    heading: str | None = None  # the context heading, when the line had one
+    retain: str | None = None  # the Retain type letter (W, B, O, S), when it was a Retain bullet
+
+    @property
+    def value_kinds(self) -> frozenset[str]:
+        """The types of its values (``day``, ``time``, ``name``...)."""
+        return frozenset(kind_of(v) for v in self.values)
+
+
+def split_heading(text: str) -> tuple[str | None, str]:
+    """``("Heading", "body")`` for a chunk's ``Heading: body`` (and ``a > b`` chains keep only
+    their last part); ``(None, text)`` otherwise."""
+    text = collapse(strip_list_marker(collapse(text)))
+    found = _HEAD.match(text)
+    if found is None:
+        return None, text
+    head, body = found.group("head").strip(), found.group("body").strip()
+    words = head.split()
+    if len(words) > 6 or not head[:1].isupper() or head.lower().startswith(("http", "note")):
+        return None, text
+    if head.lower() in ("correction", "update", "note", "reminder", "decision", "lesson"):
+        return None, text  # a cue, not a heading: "Correction: it's Solberg"
+    if " > " in body:
+        body = body.rsplit(" > ", 1)[1].strip() or body
+    return head, body
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
+    words: list[str] = re.findall(r"[^\W_][\w'’-]*", body)
+    if not words:
+        return _heading_subject(heading)
+    first = words[0]
+    folded = first.casefold().replace("’", "'")
+    if _PRONOUN_WE.match(folded):
+        return "we"
+    bare = folded[:-2] if folded.endswith("'s") else folded
+    if bare in known:
+        return bare
+    opener = bare in _OPENERS or bare in STOP_WORDS or bare.endswith(("ed", "ing"))
+    if first[:1].isupper() and not opener:
+        following = words[1] if len(words) > 1 else ""
+        if folded.endswith("'s") or (following[:1].islower() and following not in ("s",)):
+            return bare
+    for value in values_of(" ".join(words[:5]), known=known):
+        if value.token.startswith("name:"):
+            return value.token[5:]
+    return _heading_subject(heading)
+
+
+def _heading_subject(heading: str | None) -> str | None:
+    if heading is None:
+        return None
+    words = [str(w).casefold() for w in re.findall(r"[^\W_][\w'’-]*", heading)]
+    if not words or all(w in CATEGORY_HEADINGS or w in STOP_WORDS for w in words):
+        return None
+    if not heading[:1].isupper():
+        return None
+    return words[0].removesuffix("'s")
+
+
+def _change(text: str) -> str | None:
+    for name, pattern in _CHANGE_CUES:
+        if pattern.search(text):
+            return name
+    return None
+
+
+def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
+    """``text`` read as a statement (see the module rules); ``known``: folded names of entities
+    the caller knows (bank pages, ``@mentions``), which count as names anywhere."""
+    retain = _RETAIN.match(text)
+    confidence: float | None = None
+    entity: str | None = None
+    letter: str | None = None
+    if retain is not None:
+        letter, body = retain.group("type"), collapse(retain.group("body"))
+        entity = (retain.group("entity") or "").casefold() or None
+        confidence = float(retain.group("c")) if retain.group("c") else None
+        heading = None
+    else:
+        heading, body = split_heading(text)
+    names = set(known)
+    if entity:
+        names.update(entity.split())
+    values = values_of(body, known=names)
+    value_set = frozenset(v.token for v in values)
+    subject = entity.split()[0] if entity else _subject(body, heading, names)
+    change = _change(body)
+    replaced: set[str] = set()
+    for span in _REPLACED_SPANS.finditer(body):
+        group = next((g for g in span.groups() if g), "")
+        start = span.start(span.lastgroup or 0)
+        replaced.update(
+            v.token for v in values if start <= v.start < start + len(group) and v.token
+        )
+        if span.lastgroup == "longer":
+            replaced.update(_topic_words(group, subject))
+    negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
+    if confidence is not None and confidence < 0.5:
+        negative = True
+    topic = _topic_words(body, subject) - {t.split(":", 1)[1] for t in value_set if ":" in t}
+    return Statement(
+        text=body,
+        subject=subject,
+        topic=frozenset(topic),
+        values=value_set,
+        polarity=-1 if negative else 1,
+        change=change,
+        replaced=frozenset(replaced),
+        heading=heading,
+        retain=letter,
+    )
+
+
+def _topic_words(text: str, subject: str | None) -> set[str]:
+    words = set()
+    for token in claim_tokens(text):
+        token = token.removesuffix("'s")
+        if len(token) < 3 or token.isdigit() or token in STOP_WORDS or token in _CHANGE_WORDS:
+            continue
+        if token in DAYS or token in MONTHS or token in PARTS or any(c.isdigit() for c in token):
+            continue
+        if subject and token == subject:
+            continue
+        words.add(_stem(token))
+    return words

@@ -1,0 +1,218 @@
+"""The values a statement gives its slot, typed so that two spellings of one value compare equal.
+
+A value is a string ``<type>:<value>``:
+
+* ``day:<mon..sun>`` weekdays, in English, German, French, Spanish, Italian, Dutch and
+  Portuguese, full, plural or short ("Tuesdays", "Di", "mardi");
+* ``month:<01..12>`` month names in the same languages;
+* ``time:<HH:MM>`` clock times ("17:00", "5pm", "5.30 pm", "17h30"), and ``part:<morning..>``
+  parts of the day ("mornings", "after lunch" is not one);
+* ``date:<YYYY-MM-DD>`` ISO dates;
+* ``num:<n>`` other numbers (a unit glued to them is dropped: "30d", "€120", "3x");
+* ``id:<text>`` identifiers with inner punctuation ("db-02", "corp-eu-2", "v2.4");
+* ``name:<word>`` capitalised words that are not the first word of a sentence, ``@mentions``
+  and the words of names the caller already knows; weekday and month names and a few capitalised
+  function words are never names.
+
+:func:`values_of` returns them in text order, with where each starts, so a caller can tell
+which values sit after "from", "not" or "instead of". Pure.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Set
+from dataclasses import dataclass
+
+__all__ = ["DAYS", "MONTHS", "PARTS", "Value", "kind_of", "values_of"]
+
+_DAY_WORDS = {
+    "mon": "monday mondays mon montag montags mo lundi lundis lunes lunedì lunedi maandag "
+    "segunda segunda-feira",
+    "tue": "tuesday tuesdays tue tues dienstag dienstags di mardi mardis martes martedì "
+    "martedi dinsdag terça terca terça-feira",
+    "wed": "wednesday wednesdays wed mittwoch mittwochs mi mercredi mercredis miércoles "
+    "miercoles mercoledì mercoledi woensdag quarta quarta-feira",
+    "thu": "thursday thursdays thu thur thurs donnerstag donnerstags do jeudi jeudis jueves "
+    "giovedì giovedi donderdag quinta quinta-feira",
+    "fri": "friday fridays fri freitag freitags fr vendredi vendredis viernes venerdì venerdi "
+    "vrijdag sexta sexta-feira",
+    "sat": "saturday saturdays sat samstag samstags sa samedi samedis sábado sabado sabato "
+    "zaterdag sábados",
+    "sun": "sunday sundays sun sonntag sonntags so dimanche dimanches domingo domenica zondag "
+    "domingos",
+}
+_MONTH_WORDS = {
+    "01": "january jan januar janvier enero gennaio januari janeiro",
+    "02": "february feb februar février fevrier febrero febbraio februari fevereiro",
+    "03": "march mar märz maerz mars marzo maart março",
+    "04": "april apr avril abril aprile",
+    "05": "may mai mayo maggio mei maio",
+    "06": "june jun juni juin junio giugno junho",
+    "07": "july jul juli juillet julio luglio julho",
+    "08": "august aug août aout agosto augustus",
+    "09": "september sep sept septembre septiembre settembre setembro",
+    "10": "october oct oktober octobre octubre ottobre outubro",
+    "11": "november nov novembre noviembre novembro",
+    "12": "december dec dezember décembre decembre diciembre dicembre dezembro",
+}
+# Two-letter German weekday abbreviations and "do"/"so"/"mar"... are ordinary words elsewhere:
+# they count only when written capitalised and alone (see _day_token).
+_AMBIGUOUS = frozenset({"mo", "di", "mi", "do", "fr", "sa", "so", "mar", "may", "sun", "sat"})
+DAYS: dict[str, str] = {w: k for k, words in _DAY_WORDS.items() for w in words.split()}
+MONTHS: dict[str, str] = {w: k for k, words in _MONTH_WORDS.items() for w in words.split()}
+PARTS = {
+    "morning": "morning",
+    "mornings": "morning",
+    "afternoon": "afternoon",
+    "afternoons": "afternoon",
+    "evening": "evening",
+    "evenings": "evening",
+    "night": "night",
+    "nights": "night",
+    "noon": "noon",
+    "midday": "noon",
+    "lunchtime": "noon",
+    "morgens": "morning",
+    "vormittags": "morning",
+    "nachmittags": "afternoon",
+    "abends": "evening",
+    "matin": "morning",
+    "soir": "evening",
+    "mañana": "morning",
+    "tarde": "afternoon",
+}
+_NOT_NAMES = frozenset(
+    "i i'm i've i'd i'll we we're our us you your he she they it it's its the a an this that these "
+    "those my his her their there here when what who why how if and or but so then also not no "
+    "ok okay yes mr mrs ms dr prof re fw fwd todo tbd n/a am pm utc gmt cet cest eu us uk".split()
+)
+_TIME = re.compile(
+    r"(?<![\w:.])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:])", re.I
+)
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_WORD = re.compile(r"@?[^\W_][\w'’.-]*[^\W_]|@?[^\W_]", re.UNICODE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n|^[-*+]\s+|\(\s*|[\"“]\s*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """One typed value and where it starts in the text it was read from."""
+
+    token: str
+    start: int
+
+
+def kind_of(token: str) -> str:
+    """The type of a value token (``day``, ``time``, ``name``...)."""
+    return token.split(":", 1)[0]
+
+
+def _fold(word: str) -> str:
+    return unicodedata.normalize("NFKC", word).casefold().replace("’", "'")
+
+
+def _clock(hour: str, minute: str | None, suffix: str | None) -> str | None:
+    h, m = int(hour), int(minute or 0)
+    tag = (suffix or "").lower().replace(".", "")
+    if tag == "pm" and h < 12:
+        h += 12
+    elif tag == "am" and h == 12:
+        h = 0
+    if h > 23 or m > 59:
+        return None
+    if minute is None and not tag:
+        return None  # a bare number is a number, not a time
+    return f"time:{h:02d}:{m:02d}"
+
+
+def _day_token(word: str, folded: str) -> str | None:
+    base = folded.rstrip(".")
+    if base not in DAYS:
+        return None
+    if base in _AMBIGUOUS and not word[:1].isupper():
+        return None
+    if base in ("do", "so", "sa", "mo", "di", "mi", "fr") and len(word) != 2:
+        return None
+    return f"day:{DAYS[base]}"
+
+
+def _is_initial(text: str, start: int) -> bool:
+    return start == 0 or _SENTENCE_START.search(text[:start]) is not None
+
+
+def values_of(text: str, *, known: Set[str] = frozenset()) -> list[Value]:
+    """Every typed value in ``text`` in order (see the module rules); ``known`` names (folded
+    words) count as names even where they open a sentence."""
+    found: list[Value] = []
+    taken: list[tuple[int, int]] = []
+    for match in _ISO_DATE.finditer(text):
+        found.append(Value(f"date:{match.group(0)}", match.start()))
+        taken.append(match.span())
+    for match in _TIME.finditer(text):
+        if any(a <= match.start() < b for a, b in taken):
+            continue
+        clock = _clock(match.group(1), match.group(2), match.group(3))
+        if clock is not None:
+            found.append(Value(clock, match.start()))
+            taken.append(match.span())
+    for match in _WORD.finditer(text):
+        if any(a <= match.start() < b for a, b in taken):
+            continue
+        word = match.group(0)
+        folded = _fold(word.lstrip("@")).strip(".'")
+        start = match.start()
+        token = _typed(word, folded, text, start, known)
+        if token is not None:
+            found.append(Value(token, start))
+    found.extend(_opening_names(text, found))
+    found.sort(key=lambda value: value.start)
+    return found
+
+
+_CAPITAL_PAIR = re.compile(r"(?:^|(?<=[.!?:;]\s)|(?<=^[-*+]\s))([A-Z][\w'’-]+)\s+[A-Z][\w'’-]+")
+
+
+def _opening_names(text: str, found: list[Value]) -> list[Value]:
+    """A sentence's first word when a name follows it directly ("Ingrid Solberg is ..."):
+    two capitalised words in a row are a name, unless the first is a function word."""
+    names = {v.start for v in found if v.token.startswith("name:")}
+    extra = []
+    for match in _CAPITAL_PAIR.finditer(text):
+        word = match.group(1)
+        folded = _fold(word).removesuffix("'s")
+        second = match.start() + len(match.group(0)) - len(match.group(0).split()[-1])
+        plain = folded not in _NOT_NAMES and folded not in DAYS and folded not in MONTHS
+        if second in names and plain and not any(v.start == match.start(1) for v in found):
+            extra.append(Value(f"name:{folded}", match.start(1)))
+    return extra
+
+
+def _typed(word: str, folded: str, text: str, start: int, known: Set[str]) -> str | None:
+    day = _day_token(word, folded)
+    if day is not None:
+        return day
+    month = folded.rstrip(".")
+    if month in MONTHS and (month not in _AMBIGUOUS or word[:1].isupper()):
+        return f"month:{MONTHS[month]}"
+    if folded in PARTS:
+        return f"part:{PARTS[folded]}"
+    if any(c.isdigit() for c in folded):
+        if re.fullmatch(r"[^\d]{0,3}\d+(?:[.,]\d+)?[^\d]{0,4}", folded) and not re.search(
+            r"[-./:]\D", folded
+        ):
+            number = re.search(r"\d+(?:[.,]\d+)?", folded)
+            return f"num:{number.group(0).replace(',', '.')}" if number else None
+        return f"id:{folded}"
+    if re.search(r"\w[-./]\w", folded) and not word[:1].isupper():
+        return None  # "follow-up", "e.g.": hyphenated words are words
+    if word.startswith("@"):
+        return f"name:{folded}"
+    if folded in known:
+        return f"name:{folded}"
+    if not word[:1].isupper() or folded in _NOT_NAMES or len(folded) < 2:
+        return None
+    if _is_initial(text, start):
+        return None
+    return f"name:{folded}"

@@ -1,0 +1,41 @@
+"""What lasts: lasting facts by kind, and what only happened by the reason it is left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from dreamd.engine.facts.lasting import lasting
+
+CASES = [
+    ("Ingrid Solberg is our contact at Halvorsen.", True, "identity"),
+    ("Halvorsen Shipping is our main client.", True, "identity"),
+    ("Backups run nightly at 02:00 to the NAS.", True, "schedule"),
+    ("Kids: Leo's football practice is on Wednesdays at 17:30.", True, "schedule"),
+    ("We decided to host on Hetzner.", True, "decision"),
+    ("Today we decided to keep the old printer.", True, "decision"),
+    ("Swimming moved to Thursdays.", True, "schedule"),
+    ("Peter prefers voice notes.", True, "preference"),
+    ("Never schedule calls before 10:00.", True, "rule"),
+    ("Lesson: export the PDF at 300 dpi before sending to the printer.", True, "procedure"),
+    ("Invoices: Halvorsen pays net 30.", True, "fact"),
+    ("The NAS is in the basement cupboard.", True, "fact"),
+    ("Demo went well.", False, "status"),
+    ("Worked on the Halvorsen report.", False, "status"),
+    ("Mia lost a tooth today!", False, "event"),
+    ("Had lunch with Anna at Lykke.", False, "event"),
+    ("Anna is coming over on Saturday.", False, "event"),
+    ("Family: Mia asked why the sky is blue on the way home.", False, "trivia"),
+    ("Rain all day.", False, "trivia"),
+    ("- Tomas walked me through the home server so I can help with it:", False, "lead-in"),
+    ("Good morning!", False, "greeting"),
+    ("$ rsync -av /data nas:/backup", False, "log"),
+]
+
+
+@pytest.mark.parametrize(("text", "durable", "kind"), CASES)
+def test_lasting_facts_and_what_only_happened(text: str, durable: bool, kind: str) -> None:
+    """Identity, schedules, decisions, preferences, rules, lessons and facts last; status,
+    events, trivia, lead-ins, greetings and logs do not, each with its own reason."""
+    verdict = lasting(text)
+    assert (verdict.durable, verdict.kind) == (durable, kind)
+    assert verdict.reason

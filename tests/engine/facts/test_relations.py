@@ -1,0 +1,110 @@
+"""Facts that change: the same fact said twice, and a newer statement replacing an older one."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dreamd.engine.facts.relations import replaces, same_fact
+from dreamd.engine.facts.statement import read_statement
+from dreamd.engine.facts.timeline import Dated, plan_timeline
+
+CHANGES = [
+    ("Mia's swimming lesson is on Tuesdays at 17:00.", "Swimming moved to Thursdays."),
+    (
+        "Mia's swimming lesson is on Tuesdays at 17:00.",
+        "Family: Mia's swimming moved from Tuesday to Thursday, same time.",
+    ),
+    ("Mia's swimming lesson is on Tuesdays.", "Mia's swimming lesson is on Thursdays."),
+    (
+        "Ingrid Solheim is our contact at Halvorsen Shipping.",
+        "Correction: it's Ingrid Solberg, not Solheim.",
+    ),
+    (
+        "O(c=0.8) @Peter: Prefers voice notes over long emails.",
+        "O(c=0.4) @Peter: No longer prefers voice notes",
+    ),
+    ("Peter prefers voice notes over long emails.", "Peter now prefers written messages."),
+    ("Peter prefers calls in the morning.", "Peter prefers calls after 3pm now."),
+    (
+        "Decisions: we host the site on Hetzner.",
+        "Reversed the Hetzner decision — staying on AWS instead.",
+    ),
+    ("Booked the Lisbon trip for March 12.", "The Lisbon trip is cancelled."),
+    ("Backups run nightly at 02:00 to the NAS.", "Backups now run at 04:00."),
+    ("The kitchen renovation budget is 18,000 EUR.", "Kitchen budget raised to 22,000 EUR."),
+    ("We use Figma for client mockups.", "Switched from Figma to Penpot for mockups."),
+    ("Invoices go out on the 1st of the month.", "Invoices go out on the 15th from now on."),
+]
+SAME = [
+    ("Swimming moved to Thursdays.", "Mia's swimming lesson is on Thursdays now."),
+    (
+        "Ingrid Solberg is our contact at Halvorsen.",
+        "Our contact at Halvorsen Shipping is Ingrid Solberg.",
+    ),
+    ("Backups run nightly at 02:00 to the NAS.", "The nightly backup to the NAS runs at 02:00."),
+]
+UNRELATED = [
+    ("Mia's swimming lesson is on Tuesdays at 17:00.", "Mia's piano lesson moved to Thursdays."),
+    ("Team sync is on Mondays at 10:00.", "Retro is on Fridays at 15:00."),
+    ("Peter prefers tea.", "Peter now prefers calls after 3pm."),
+    ("Mia's swimming lesson is on Tuesdays.", "Mia lost a tooth today."),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), CHANGES)
+def test_a_change_replaces_what_it_changes(older: str, newer: str) -> None:
+    """Moved weekdays, corrected surnames, denied opinions, switched preferences, reversed
+    decisions, cancelled plans and new numbers replace the statement they change, and never
+    the other way round."""
+    old, new = read_statement(older), read_statement(newer)
+    assert (replaces(new, old), same_fact(new, old)) == (True, False)
+
+
+@pytest.mark.parametrize(("left", "right"), SAME)
+def test_paraphrases_are_one_fact(left: str, right: str) -> None:
+    """Two wordings of one fact (same names and numbers) are the same fact, in either order,
+    and neither replaces the other."""
+    a, b = read_statement(left), read_statement(right)
+    assert (same_fact(a, b), same_fact(b, a), replaces(a, b), replaces(b, a)) == (
+        True,
+        True,
+        False,
+        False,
+    )
+
+
+@pytest.mark.parametrize(("older", "newer"), UNRELATED)
+def test_other_slots_are_left_alone(older: str, newer: str) -> None:
+    """Another lesson, another meeting, another preference, a passing event: neither the same
+    fact nor a replacement."""
+    old, new = read_statement(older), read_statement(newer)
+    assert (replaces(new, old), same_fact(new, old)) == (False, False)
+
+
+def test_the_timeline_ends_the_old_value_on_the_day_it_changed() -> None:
+    """The old weekday is current until the change, and not after; a repeat of the new value
+    speaks for the change instead of standing beside it."""
+    items = [
+        Dated("a", "2026-11-02", read_statement("Mia's swimming lesson is on Tuesdays.")),
+        Dated("b", "2026-11-10", read_statement("Swimming moved to Thursdays.")),
+        Dated("c", "2026-11-12", read_statement("Mia's swimming lesson is on Thursdays now.")),
+    ]
+    timeline = plan_timeline(items)
+    assert {ref: (end.by, end.day) for ref, end in timeline.ended.items()} == {
+        "a": ("b", "2026-11-10")
+    }
+    assert dict(timeline.repeats) == {"c": "b"}
+    assert [i.ref for i in timeline.as_of(items, "2026-11-05")] == ["a"]
+    assert [i.ref for i in timeline.as_of(items, "2026-11-30")] == ["b", "c"]
+
+
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_reading_and_relating_never_crash_and_nothing_replaces_itself(a: str, b: str) -> None:
+    """Any two texts read and relate without error; a statement neither replaces itself nor
+    differs from itself."""
+    left, right = read_statement(a), read_statement(b)
+    replaces(left, right)
+    assert not replaces(left, left)
+    assert same_fact(right, right) or not right.text.strip() or not (right.topic or right.values)
