@@ -65,3 +65,25 @@ def stored_rows(root: Path) -> dict[str, Any]:
     store, _ = load_table(root, RECALL_STORE, readonly=True)
     entries: dict[str, Any] = json.loads(RECALL_STORE.encode(store))["entries"]
     return entries
+
+
+GOLDEN_WORKSPACE = Path(__file__).parent / "fixtures" / "openclaw-golden" / "workspace"
+_GOLDEN_LINE = r"(\w+) note (\d+\.\d+): (\w+) and (\w+) checked\."
+
+
+def golden_with_facts(target: Path) -> Path:
+    """OpenClaw's golden workspace at ``target`` with every "X note N.M: a and b checked." line
+    (in the notes and in the store's snippets) made a lasting rule, "X note N.M: we always check
+    a before b.": the same rows, signals and ranking, but lines the durable-fact gate lets
+    through, for tests of what happens after promotion."""
+    import re
+    import shutil
+
+    shutil.copytree(GOLDEN_WORKSPACE, target)
+
+    def fix(text: str) -> str:
+        return re.sub(_GOLDEN_LINE, r"\1 note \2: we always check \3 before \4.", text)
+
+    for path in [*target.joinpath("memory").glob("*.md"), *target.rglob("*.json")]:
+        path.write_text(fix(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return target

@@ -350,6 +350,7 @@ def run_promote(ctx: Context) -> int:
         "lockPath": lock_path,
         "audit": _audit(snapshot, store_path, lock_path),
         "thresholds": thresholds.as_json(),
+        "ranked": _ranked_json(ranking),
         "candidates": [candidate_json(s) for s in ranking.candidates],
         "rejected": dict(sorted(ranking.rejected.items())),
         "apply": apply_json,
@@ -383,6 +384,18 @@ def run_promote(ctx: Context) -> int:
         )
     ctx.emit(document, "\n".join(lines))
     return 0
+
+
+def _ranked_json(ranking: Any) -> list[dict[str, Any]]:
+    """OpenClaw's candidates, score for score (the ranking before dreamd's gates after it), each
+    with the gate after ranking that refused it, if one did."""
+    from dreamd.cli.render import candidate_json
+
+    verdicts = {v.scored.entry.key: v.rejection for v in ranking.verdicts}
+    return [
+        {**candidate_json(s), "refusedBy": verdicts.get(s.entry.key)}
+        for s in ranking.passed[: ranking.room]
+    ]
 
 
 def run_explain(ctx: Context) -> int:

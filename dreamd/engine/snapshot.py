@@ -103,6 +103,7 @@ class Snapshot:
     texts: Mapping[str, TextFile] = field(default_factory=dict)
     memory: TextFile = field(default_factory=lambda: TextFile("MEMORY.md", "", None))
     dreams: TextFile = field(default_factory=lambda: TextFile("DREAMS.md", "", None))
+    archive: TextFile = field(default_factory=lambda: TextFile("memory/archive.md", "", None))
     reports: Mapping[str, TextFile] = field(default_factory=dict)
     store: Table[RecallEntry] = field(default_factory=_empty_store)
     signals: Table[PhaseSignal] = field(default_factory=_empty_signals)

@@ -91,6 +91,9 @@ class RecallEntry(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
     # hash>`` for a person's line), and when its entry was forgotten on request (never again).
     duplicate_of: str | None = None
     forgotten_at: str | None = None
+    # dreamd's own: when its entry left MEMORY.md for the budget (memory/archive.md holds it);
+    # it may be promoted again once recalled after that
+    archived_at: str | None = None
 
     @property
     def signal_count(self) -> int:

@@ -34,6 +34,7 @@ from dreamd.engine.text.decoding import decode_note
 from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import UnsafePathError, WorkspaceError
 from dreamd.layout import (
+    ARCHIVE_FILE,
     DREAMS_FILE,
     DREAMS_FILE_LOWER,
     MAX_FILE_BYTES,
@@ -287,6 +288,7 @@ def read_snapshot(
         texts=texts,
         memory=memory,
         dreams=dreams,
+        archive=read_text(root, ARCHIVE_FILE),
         reports=reports,
         store=store,
         signals=signals,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from dreamd.cli.main import main
-from tests.builders import stored_rows
+from tests.builders import golden_with_facts, stored_rows
 
 GOLDEN = Path(__file__).parents[1] / "fixtures" / "openclaw-golden"
 AT = "2026-11-29T12:00:00Z"
@@ -40,19 +40,48 @@ def golden(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.fixture
+def golden_facts(tmp_path: Path) -> Path:
+    """OpenClaw's golden workspace with its lines stated as lasting rules (same ranking)."""
+    return golden_with_facts(tmp_path / "golden-facts")
+
+
 def test_promote_json_matches_openclaw(golden: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`memory promote --json` passes OpenClaw's candidates with its components and scores."""
+    """`memory promote --json` ranks OpenClaw's candidates with its components and scores; the
+    gate after ranking then refuses the fixture's "… checked." status lines as situational."""
     out = run_json(
         capsys, "--workspace", str(golden), "--now", AT, "memory", "promote", "--limit", "1000"
     )
     expected = json.loads((GOLDEN / "promote.json").read_text())["candidates"]
-    assert [c["key"] for c in out["candidates"]] == [c["key"] for c in expected]
-    for mine, theirs in zip(out["candidates"], expected, strict=True):
+    assert [c["key"] for c in out["ranked"]] == [c["key"] for c in expected]
+    for mine, theirs in zip(out["ranked"], expected, strict=True):
         for field in ("signalCount", "uniqueQueries", "recallDays", "avgScore", "maxScore"):
             assert mine[field] == theirs[field]
         assert mine["score"] == pytest.approx(theirs["score"], abs=1e-12)
         assert mine["components"] == pytest.approx(theirs["components"], abs=1e-12)
-    assert out["apply"] is None
+        assert mine["refusedBy"] == "situational"
+    assert (out["candidates"], out["apply"]) == ([], None)
+    assert out["rejected"]["situational"] == len(expected)
+    assert sum(out["rejected"].values()) == 200
+
+
+def test_promote_json_passes_lasting_facts(
+    golden_facts: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With the same rows stated as lasting rules, OpenClaw's candidates pass every gate."""
+    out = run_json(
+        capsys,
+        "--workspace",
+        str(golden_facts),
+        "--now",
+        AT,
+        "memory",
+        "promote",
+        "--limit",
+        "1000",
+    )
+    expected = json.loads((GOLDEN / "promote.json").read_text())["candidates"]
+    assert [c["key"] for c in out["candidates"]] == [c["key"] for c in expected]
     assert sum(out["rejected"].values()) == 200 - len(expected)
 
 
@@ -66,7 +95,8 @@ def test_promote_json_matches_openclaw(golden: Path, capsys: pytest.CaptureFixtu
 def test_promote_explain_matches_openclaw(
     golden: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    """`promote-explain KEY --json` gives OpenClaw's candidate, thresholds and passes."""
+    """`promote-explain KEY --json` gives OpenClaw's candidate, thresholds and passes, and the
+    gate after ranking that refuses the fixture's status line."""
     expected = json.loads((GOLDEN / name).read_text())
     key = expected["candidate"]["key"]
     out = run_json(
@@ -79,7 +109,7 @@ def test_promote_explain_matches_openclaw(
     )
     assert out["passes"] == expected["passes"]
     assert {k: out["thresholds"][k] for k in expected["thresholds"]} == expected["thresholds"]
-    assert out["rejection"] is None
+    assert (out["rejection"], out["stoppedBy"]["detail"]) == ("situational", "no lasting fact")
 
 
 def test_promote_preview_writes_nothing(golden: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,18 +119,22 @@ def test_promote_preview_writes_nothing(golden: Path, capsys: pytest.CaptureFixt
     assert {p: p.read_bytes() for p in golden.rglob("*") if p.is_file()} == before
 
 
-def test_promote_apply_writes_memory(golden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_promote_apply_writes_memory(
+    golden_facts: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--apply appends the passing candidates and marks them promoted; a rerun adds nothing."""
-    out = run_json(capsys, "--workspace", str(golden), "--now", AT, "memory", "promote", "--apply")
+    out = run_json(
+        capsys, "--workspace", str(golden_facts), "--now", AT, "memory", "promote", "--apply"
+    )
     assert out["apply"]["applied"] == 6
-    memory = (golden / "MEMORY.md").read_text()
+    memory = (golden_facts / "MEMORY.md").read_text()
     assert memory.count("<!-- dreamd-memory-promotion:") == 6
     again = run_json(
-        capsys, "--workspace", str(golden), "--now", AT, "memory", "promote", "--apply"
+        capsys, "--workspace", str(golden_facts), "--now", AT, "memory", "promote", "--apply"
     )
     assert again["candidates"] == []
     assert again["apply"]["applied"] == 0
-    assert (golden / "MEMORY.md").read_text() == memory
+    assert (golden_facts / "MEMORY.md").read_text() == memory
 
 
 def test_search_json_and_recording(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,13 +238,13 @@ def test_disabled_dreaming_records_nothing(
     )
 
 
-def test_status_json_shape(golden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_status_json_shape(golden_facts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """status --json has enabled, status, warnings and per-workspace counts."""
-    out = run_json(capsys, "--workspace", str(golden), "--now", AT, "status")
+    out = run_json(capsys, "--workspace", str(golden_facts), "--now", AT, "status")
     assert (out["enabled"], out["status"], out["warnings"]) == (True, "ok", [])
     assert out["nextRun"] == "2026-11-30T03:00:00.000Z"
     workspace = out["workspaces"][0]
-    assert workspace["path"] == str(golden.resolve())
+    assert workspace["path"] == str(golden_facts.resolve())
     assert (workspace["agents"], workspace["shortTerm"], workspace["candidates"]) == (
         ["main"],
         200,
@@ -218,9 +252,9 @@ def test_status_json_shape(golden: Path, capsys: pytest.CaptureFixture[str]) -> 
     )
 
 
-def test_sweep_json_summary(golden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sweep_json_summary(golden_facts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """sweep --json reports each workspace's phases and what changed."""
-    out = run_json(capsys, "--workspace", str(golden), "--now", AT, "sweep")
+    out = run_json(capsys, "--workspace", str(golden_facts), "--now", AT, "sweep")
     result = out["workspaces"][0]
     assert result["status"] == "ok"
     assert result["deep"]["promoted"] == 6
@@ -271,13 +305,13 @@ def test_explain_unknown_selector(golden: Path, capsys: pytest.CaptureFixture[st
     assert 'No promotion candidate matched "zzz-nothing".' in err
 
 
-def test_rem_harness_writes_nothing(golden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_rem_harness_writes_nothing(golden_facts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """rem-harness previews REM and deep candidates and leaves the workspace untouched."""
-    before = {p: p.read_bytes() for p in golden.rglob("*") if p.is_file()}
-    out = run_json(capsys, "--workspace", str(golden), "--now", AT, "memory", "rem-harness")
+    before = {p: p.read_bytes() for p in golden_facts.rglob("*") if p.is_file()}
+    out = run_json(capsys, "--workspace", str(golden_facts), "--now", AT, "memory", "rem-harness")
     assert out["deep"]["candidateCount"] == 6
     assert out["rem"]["bodyLines"][0] == "### Reflections"
-    assert {p: p.read_bytes() for p in golden.rglob("*") if p.is_file()} == before
+    assert {p: p.read_bytes() for p in golden_facts.rglob("*") if p.is_file()} == before
 
 
 def test_console_script_runs_as_a_process(golden: Path, tmp_path: Path) -> None:

@@ -335,7 +335,9 @@ def test_promote_apply_writes_the_rehydrated_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """cli.test.ts "applies top promote candidates into MEMORY.md": the recalled range 10-14 is
-    re-hydrated to line 10, written with its marker, and counted as appended."""
+    re-hydrated to line 10, written with its marker, and counted as appended (dreamd shows the
+    source as "2026-11-28.md#L10" instead of OpenClaw's ranking metadata: see the migration
+    page's deliberate differences)."""
     line = "Gateway host uses local mode and binds loopback port 18789"
     rest = ["Keep agent gateway local", "Expose healthcheck only on loopback"]
     lines = [f"line {n}" for n in range(1, 10)] + [line, *rest, "Monitor restart policy"]
@@ -346,7 +348,10 @@ def test_promote_apply_writes_the_rehydrated_line(
     assert code == 0
     assert "Promoted From Short-Term Memory" in memory
     assert "-memory-promotion:" in memory
-    assert "memory/2026-11-28.md:10-10" in memory
+    assert (
+        "- Gateway host uses local mode and binds loopback port 18789. (2026-11-28.md#L10)\n"
+        in (memory)
+    )
     assert "appended=1 reconciledExisting=0" in out
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +10,8 @@ import pytest
 
 from dreamd.cli.main import main
 from dreamd.layout import BACKUP_DIR
+from tests.builders import golden_with_facts
 
-GOLDEN = Path(__file__).parents[1] / "fixtures" / "openclaw-golden"
 AT = "2026-11-29T12:00:00Z"
 KEY = "memory:memory/2026-11-12.md:8:8"
 PERSONS = "# Long-Term Memory\n\n- I prefer short answers.\n"
@@ -27,9 +26,9 @@ def run(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int
 
 @pytest.fixture
 def promoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """The golden workspace, with a person's MEMORY.md, after `promote --apply` wrote six entries."""
-    root = tmp_path / "golden"
-    shutil.copytree(GOLDEN / "workspace", root)
+    """The golden workspace (its lines as lasting rules), with a person's MEMORY.md, after
+    `promote --apply` wrote six entries."""
+    root = golden_with_facts(tmp_path / "golden")
     (root / "MEMORY.md").write_text(PERSONS, encoding="utf-8")
     assert run(capsys, root, "memory", "promote", "--apply")[0] == 0
     return root

@@ -3,6 +3,7 @@ and their triggers, reports, transcripts."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 
 from dreamd.engine.grounded.statements import statements_of
@@ -92,16 +93,17 @@ def test_trigger_comments_never_carry_a_secret_fragment() -> None:
 
 
 def test_a_promoted_entry_line_is_redacted() -> None:
-    """Whatever the row says, the entry line masks a secret and drops a secret trigger."""
-    marker, line = render_entry(
-        _entry(
-            "Billing moved; the admin password: Hunter2!x", ("sk-proj-abcdefghij1234", "billing")
-        )
+    """Whatever the row says, the entry line masks a secret, in the fact and in what it says
+    it replaces."""
+    entry = dataclasses.replace(
+        _entry("Billing moved; the admin password: Hunter2!x", ("sk-proj-abcdefghij1234",)),
+        replaced_text="The admin password: OldSecret99 for billing",
     )
+    marker, line = render_entry(entry)
     assert marker == "<!-- dreamd-memory-promotion:memory:memory/2026-11-28.md:4:4 -->"
     assert line == (
-        "- Billing moved; the admin password: *** [score=0.800 signals=5 recalls=5 avg=0.700 "
-        "source=memory/2026-11-28.md:4-4] <!-- trigger: billing --> <!-- importance: 8 -->"
+        "- Billing moved; the admin password: *** (2026-11-28.md#L4; replaces: The admin "
+        "password: *** for billing)"
     )
 
 

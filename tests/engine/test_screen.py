@@ -76,13 +76,28 @@ def test_each_screen_gate_names_its_category() -> None:
         "k-dup": human_ref("Billing service runs on Postgres 16 on host db-02."),
     }
     assert screened.duplicates == {"k-dup": screened.details["k-dup"]}
-    assert SCREEN_GATES == ("forgotten", "secret", "instruction", "filler", "duplicate")
+    assert SCREEN_GATES == (
+        "forgotten",
+        "archived",
+        "secret",
+        "instruction",
+        "filler",
+        "situational",
+        "duplicate",
+        "superseded",
+    )
 
 
-def test_filler_only_applies_to_rows_grounded_replay_alone_backs() -> None:
-    """The same activity line with real recalls is the ranking's business, not filler."""
+def test_what_only_happened_is_not_promoted_however_often_it_was_recalled() -> None:
+    """An activity line with real recalls is no longer filler (grounded replay's gate) but it
+    is still situational: a status line, not a lasting fact."""
     row = strong("k1", "- Worked through the queue of small tasks.", grounded_count=2)
-    assert [s.entry.key for s in picked(table([row])).ranking.candidates] == ["k1"]
+    screened = picked(table([row]))
+    assert (screened.ranking.candidates, screened.ranking.rejected, screened.details) == (
+        (),
+        {"situational": 1},
+        {"k1": "what happened that day"},
+    )
 
 
 def test_one_claim_promotes_once_per_night() -> None:
@@ -148,13 +163,17 @@ def test_duplicates_are_marked_only_once_their_entry_is_written() -> None:
     assert sorted(waiting) == ["k9"]
 
 
-def test_the_golden_candidates_all_pass_the_screen() -> None:
-    """OpenClaw's golden ranking is unchanged by the screen: every candidate is still picked."""
+def test_the_golden_candidates_are_ranked_as_openclaw_ranks_them() -> None:
+    """OpenClaw's golden ranking is unchanged, score for score; the screen after it refuses the
+    fixture's status lines ("Router note 115.1: firmware and guest checked.") as situational,
+    with the reason, and counts nothing else differently."""
     store, _ = RECALL_STORE.decode(
         (GOLDEN / "workspace/memory/.dreams/short-term-recall.json").read_bytes()
     )
     expected = [c["key"] for c in json.loads((GOLDEN / "promote.json").read_text())["candidates"]]
     ranking = rank(store.rows, {}, Thresholds(limit=1000), now=NOW)
+    assert [s.entry.key for s in ranking.candidates] == expected
     screened = screen(ranking, memory_text="", store=store)
-    assert [s.entry.key for s in screened.ranking.candidates] == expected
-    assert screened.ranking.rejected == ranking.rejected
+    assert screened.ranking.candidates == ()
+    assert set(screened.details.values()) == {"no lasting fact"}
+    assert screened.ranking.rejected == {**ranking.rejected, "situational": len(expected)}

@@ -39,7 +39,7 @@ def test_demo_promotes_the_asked_about_facts_and_keeps_out_the_rest(
     memory = (target / "MEMORY.md").read_text()
     assert memory.count("<!-- dreamd-memory-promotion:") == 4
     assert memory.count("Hana covers") == 1 and "SYSTEM NOTICE" not in memory
-    assert "source=memory/2026-11-09.md:4-4]" in memory
+    assert "on the db-02 host. (2026-11-09.md#L4)\n" in memory
     assert "Lunch order" not in memory and "payments API" not in memory and "Standup" not in memory
     assert (target / "DREAMS.md").read_text().startswith("# Dream Diary\n")
     assert result["sweeps"] == 21

@@ -60,8 +60,7 @@ def test_searched_fact_is_promoted_with_its_source(workspace: Path) -> None:
     assert memory.startswith("# Long-Term Memory\n\n- I prefer short answers.\n\n")
     assert "## Promoted From Short-Term Memory (2026-11-26)" in memory
     assert "<!-- dreamd-memory-promotion:memory:memory/2026-11-20.md:4:4 -->" in memory
-    assert "- The billing service runs on Postgres 16 on host db-02. [score=" in memory
-    assert "source=memory/2026-11-20.md:4-4]" in memory
+    assert "- The billing service runs on Postgres 16 on host db-02. (2026-11-20.md#L4)\n" in memory
     for text in ("Lunch", "payments", "Standup"):
         assert text not in memory
     deep = outcome.summary["deep"]

@@ -191,8 +191,10 @@ def test_session_knowledge_can_be_promoted(workspace: tuple[Path, Path]) -> None
     )
     assert outcome.summary["deep"]["promoted"] == 1
     memory = (root / "MEMORY.md").read_text()
-    assert "We decided the billing service moves to Postgres 16 on db-02." in memory
-    assert f"source={path}:1-1]" in memory
+    assert (
+        "- We decided the billing service moves to Postgres 16 on db-02. (chat 2026-11-28#L1)\n"
+        in memory
+    )
 
 
 def test_kinds_and_rotations() -> None:

@@ -65,7 +65,9 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "rule",
             r"\balways\b|\bnever\b|\bmust\b|\bdon'?t\b|\bdo\s+not\b|\bmake\s+sure\b|\bpolicy\b|"
-            r"\brule\b|\bonly\s+(?:after|before|on|in|via|by|with|if|when)\b|\bno\s+\w+\s+"
+            r"\brule\b|\bneeds?\s+(?:the|a|an|to)\b|\brequires?\b|\bhas\s+to\b|"
+            r"\bhave\s+to\b|\bshould\b|\bonly\s+(?:after|before|on|in|via|by|with|if|when)\b|"
+            r"\bno\s+\w+\s+"
             r"(?:before|after|on)\b|\bimmer\b|\bnie(?:mals)?\b|\btoujours\b|\bjamais\b|"
             r"\bsiempre\b|\bnunca\b",
         ),
@@ -83,7 +85,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             rf"quarter|year|\d+\s+\w+)\b|\beach\s+(?:{_DAY}|week|month|morning|evening)\b|"
             rf"\bon\s+{_DAY}s\b|\b{_DAY}s\b|\bweekly\b|\bdaily\b|\bnightly\b|\bmonthly\b|"
             rf"\bfortnightly\b|\bbiweekly\b|\byearly\b|\bannual(?:ly)?\b|\bpick-?ups?\b|"
-            rf"\brota\b|\bschedule[ds]?\b|\bappointments?\b|\blessons?\b|\bclass(?:es)?\s+"
+            rf"\brota\b|\brotation\b|\bschedule[ds]?\b|\bappointments?\b|\blessons?\b|\bclass(?:es)?\s+"
             rf"(?:on|at|is|are)\b|\b(?:is|are)\s+(?:on|at)\s+{_DAY}\b|\bjeden\b|\bchaque\b|"
             rf"\bcada\b",
         ),
@@ -95,6 +97,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"colleague|lawyer|landlord|teacher|coach|assistant|owner|lead|founder|ceo|cto|"
             r"designer|developer|supplier|vendor|agent|broker|gp|therapist|nanny|babysitter)\b|"
             r"\bworks\s+(?:at|for|as|in)\b|\blives\s+(?:in|at|on|near)\b|\bborn\b|"
+            r"\b(?:covers|handles|manages|leads|owns|runs|looks\s+after|takes\s+care\s+of|"
+            r"is\s+responsible\s+for|is\s+in\s+charge\s+of|is\s+on-call)\b|\bon-call\b|"
             r"\bbirthday\b|\ballergic\b|\bgoes\s+by\b|\bnamed\b|\bcalled\b|\bmarried\b|"
             r"\bmy\s+(?:partner|wife|husband|son|daughter|mother|father|brother|sister)\b|"
             r"\baged?\s+\d+\b|\b\d+\s+years?\s+old\b",
@@ -176,6 +180,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     """Whether ``text`` (read as ``statement`` when the caller has it) lasts (see the rules)."""
     read = statement or read_statement(text)
     body = read.text
+    if len(body.split()) < 3:  # "Prefer UTC: yes": a key and its value are read together
+        body = collapse(strip_list_marker(collapse(text)))
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
     if is_noise(body):

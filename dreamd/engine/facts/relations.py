@@ -13,7 +13,8 @@ identifier with either.
 
 **Same fact** (:func:`same_fact`): the same polarity, agreeing subjects, the same numbers,
 times, days and dates, names of one inside the other's, and close wording (``rapidfuzz``'s
-token-set ratio at least :data:`PARAPHRASE_RATIO`, or the same slot). "Ingrid Solberg is our
+token-set ratio at least :data:`PARAPHRASE_RATIO` with at least half the smaller topic shared, or
+the same slot). "Ingrid Solberg is our
 contact at Halvorsen" and "Our contact at Halvorsen Shipping is Ingrid Solberg" are one fact.
 
 **Replaces** (:func:`replaces`), for a newer statement and an older one that are not the same
@@ -27,8 +28,9 @@ fact:
    field, other words for the thing: "now prefers written messages"), or cancels or reverses
    it; or
 3. without any cue, it is the same slot under the same named subject, with the topic all but
-   equal, and another value of a family both have: "Mia's lesson is on Thursdays" after "Mia's
-   lesson is on Tuesdays".
+   equal, the same names, and another value of a family both have: "Mia's lesson is on
+   Thursdays" after "Mia's lesson is on Tuesdays" (other names would be other things: "Service
+   r3a runs on db-31" is not replaced by "Service r4a runs on db-41").
 
 The rules err towards keeping both: a missed change leaves two lines side by side, a false one
 hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
@@ -36,10 +38,19 @@ hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.facts.values import kind_of
 
-__all__ = ["PARAPHRASE_RATIO", "family_values", "replaces", "same_fact", "same_slot"]
+__all__ = [
+    "PARAPHRASE_RATIO",
+    "family_values",
+    "relation",
+    "replaces",
+    "same_fact",
+    "same_slot",
+]
 
 PARAPHRASE_RATIO = 72.0
 _FIELDS = {
@@ -57,6 +68,7 @@ _FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month"
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
 
 
+@lru_cache(maxsize=16384)
 def _fielded(topic: frozenset[str]) -> frozenset[str]:
     return frozenset(f"field:{_FIELD_OF[w]}" if w in _FIELD_OF else w for w in topic)
 
@@ -72,7 +84,12 @@ def family_values(statement: Statement) -> dict[str, frozenset[str]]:
 
 
 def _names(statement: Statement) -> frozenset[str]:
-    return frozenset(v.split(":", 1)[1] for v in statement.values if kind_of(v) in ("name", "id"))
+    return _names_of(statement.values)
+
+
+@lru_cache(maxsize=16384)
+def _names_of(values: frozenset[str]) -> frozenset[str]:
+    return frozenset(v.split(":", 1)[1] for v in values if kind_of(v) in ("name", "id"))
 
 
 def _subjects_agree(a: Statement, b: Statement) -> bool:
@@ -102,7 +119,12 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
 
 
 def _exact(statement: Statement) -> frozenset[str]:
-    return frozenset(v for v in statement.values if kind_of(v) in _NUMERIC)
+    return _exact_of(statement.values)
+
+
+@lru_cache(maxsize=16384)
+def _exact_of(values: frozenset[str]) -> frozenset[str]:
+    return frozenset(v for v in values if kind_of(v) in _NUMERIC)
 
 
 def same_fact(a: Statement, b: Statement) -> bool:
@@ -118,6 +140,8 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return False
     if _containment(a.topic, b.topic) >= 2 / 3 and (a.values or a.subject == b.subject):
         return True
+    if a.topic and b.topic and _containment(a.topic, b.topic) < 0.5:
+        return False  # shared function words ("we always check ... before") are not a fact
     from rapidfuzz import fuzz
 
     ratio = fuzz.token_set_ratio(a.text.casefold(), b.text.casefold())
@@ -135,10 +159,26 @@ def _differs(newer: Statement, older: Statement) -> bool:
     return bool(own) and not own <= older.topic
 
 
+def relation(newer: Statement, older: Statement) -> str | None:
+    """``"same"`` when the two state one fact, ``"replaces"`` when ``newer`` replaces
+    ``older``, else ``None`` (one pass: what a timeline asks of each pair)."""
+    if not _subjects_agree(newer, older):
+        return None
+    if same_fact(newer, older):
+        return "same"
+    return "replaces" if _replaces(newer, older) else None
+
+
 def replaces(newer: Statement, older: Statement) -> bool:
     """Whether ``newer`` replaces ``older`` (see the module rules; ``newer`` is the later)."""
-    if same_fact(newer, older) or not _subjects_agree(newer, older):
-        return False
+    return relation(newer, older) == "replaces"
+
+
+def _replaces(newer: Statement, older: Statement) -> bool:
+    """:func:`replaces` once :func:`same_fact` said no and the subjects agree."""
+    common = newer.topic & older.topic or newer.values & older.values or newer.replaced
+    if not common and (newer.subject is None or newer.subject != older.subject):
+        return False  # nothing in common: no slot to share
     shared = bool(newer.topic & older.topic) or bool(newer.values & older.values)
     named_subject = newer.subject is not None and newer.subject == older.subject
     if newer.replaced & (older.values | older.topic) and (shared or named_subject):
@@ -149,6 +189,8 @@ def replaces(newer: Statement, older: Statement) -> bool:
         if newer.polarity != older.polarity:
             return True
         return _differs(newer, older) or newer.change in ("cancelled", "reversed")
+    if _names(newer) != _names(older):
+        return False  # without a cue, other names are other things ("Service r3a", "r4a")
     if newer.polarity != older.polarity:
         return same_slot(newer, older, strict=True)
     return same_slot(newer, older, strict=True) and _differs(newer, older)

@@ -13,7 +13,8 @@ way:
   by ``'s`` or by a lowercase word, unless it is a common opener such as "Decided" or "The");
   else the first name in the sentence's first five words; ``I``/``we``/``our``/``my`` read as
   ``we`` (the person and their agent); else the heading's name.
-* **Values** are :func:`dreamd.engine.facts.values.values_of`; **topic** is what is left of the
+* **Values** are :func:`dreamd.engine.facts.values.values_of` of the line, and of a heading
+  that names something (its first word counts as a name there); **topic** is what is left of the
   content words once values, the subject, stop words and change words are set aside (plural
   ``-s`` dropped), so "Mia's swimming lesson is on Tuesdays" and "swimming moved to Thursdays"
   share the topic ``swimming``.
@@ -73,6 +74,15 @@ _OPENERS = frozenset(
     since until after before during today tomorrow yesterday tonight please remember
     lunch dinner breakfast coffee call meeting standup weather busy tired quick new old
     next last first second third per via with without for about into onto over under
+    prefer prefers use uses avoid avoids keep keeps call calls send sends check checks ask
+    asks book books pay pays buy buys bring brings pick picks drop drops meet meets move moves
+    switch try tries make makes get gets take takes put puts set sets run runs start starts
+    stop stops go goes come comes need needs want wants like likes love loves hate hates
+    write writes read reads tell tells give gives leave leaves let lets add adds remove
+    removes share shares plan plans schedule schedules cancel cancels confirm confirms email
+    emails text texts ping pings review reviews update updates order orders print prints
+    save saves install installs open opens close closes clean cleans fix
+    fixes skip skips wait waits ship ships charge charges
     """.split()
 )
 _PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)$", _I)
@@ -94,8 +104,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "now",
-            r"\b(?:is|are|was|were)\s+now\b|\bnow\s+(?:is|are|on|at|in|uses?|prefers?|"
-            r"wants?|lives?|works?|goes|meets?|happens?)\b|\bfrom\s+now\s+on\b|"
+            r"(?<!right\s)(?<!just\s)(?<!for\s)(?<!until\s)\bnow\b(?!\s+and\s+then)|"
             r"\bthese\s+days\b|\bgoing\s+forward\b|\bnew\s+(?:time|day|date|address|number|"
             r"contact|schedule)\b|\bjetzt\b|\bab\s+sofort\b|\bdésormais\b|\bmaintenant\b|"
             r"\bahora\b",
@@ -198,6 +207,8 @@ def split_heading(text: str) -> tuple[str | None, str]:
     words = head.split()
     if len(words) > 6 or not head[:1].isupper() or head.lower().startswith(("http", "note")):
         return None, text
+    if len(body.split()) < 3 and " > " not in body:
+        return None, text  # "Prefer UTC: yes" is a key and its value, not a heading
     if head.lower() in ("correction", "update", "note", "reminder", "decision", "lesson"):
         return None, text  # a cue, not a heading: "Correction: it's Solberg"
     if " > " in body:
@@ -272,6 +283,9 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
         names.update(entity.split())
     values = values_of(body, known=names)
     value_set = frozenset(v.token for v in values)
+    if heading is not None and heading.casefold() not in CATEGORY_HEADINGS:
+        context = values_of(heading, known=names | {heading.split()[0].casefold()})
+        value_set |= {v.token for v in context}  # "Index note 102.5: ..." is about 102.5
     subject = entity.split()[0] if entity else _subject(body, heading, names)
     change = _change(body)
     replaced: set[str] = set()

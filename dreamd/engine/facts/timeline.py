@@ -6,8 +6,10 @@ order; a later item that :func:`~dreamd.engine.facts.relations.replaces` an earl
 it: the earlier is *superseded* from the later one's day ("was …, until <day>"). An item that
 states the same fact as an earlier one (:func:`~dreamd.engine.facts.relations.same_fact`)
 repeats it: the earlier stays the one that speaks for both, and a later change ends both.
-Same-day items are ordered by their place in the day. Pure; quadratic in the items, which are
-a MEMORY.md's entries, a search's hits or a night's candidates.
+Same-day items are ordered by their place in the day. Only items that share a subject, a topic
+word or a name are compared (nothing else can relate), and for each shared word only the
+:data:`MAX_PEERS` most recent earlier items: a store of hundreds of near-identical lines stays
+cheap, and what replaces a fact is rarely more than a few dozen similar lines after it. Pure.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from dreamd.engine.facts.relations import replaces, same_fact
+from dreamd.engine.facts.relations import relation
 from dreamd.engine.facts.statement import Statement
 
-__all__ = ["Dated", "Ending", "Timeline", "plan_timeline"]
+__all__ = ["MAX_PEERS", "Dated", "Ending", "Timeline", "plan_timeline"]
+
+MAX_PEERS = 48  # earlier items compared per shared word: the most recent ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +63,40 @@ class Timeline:
         ]
 
 
-def plan_timeline(items: Sequence[Dated]) -> Timeline:
-    """Which items replaced which, and which repeat which (see the module rules)."""
+def _keys(statement: Statement) -> set[str]:
+    """What two related statements share at least one of: subject, a topic word, a name."""
+    keys = {f"t:{word}" for word in statement.topic}
+    keys.update(f"v:{value}" for value in statement.values if value.startswith(("name:", "id:")))
+    if statement.subject and statement.subject != "we":
+        keys.add(f"v:name:{statement.subject}")
+    return keys
+
+
+def plan_timeline(items: Sequence[Dated], *, fixed: frozenset[str] = frozenset()) -> Timeline:
+    """Which items replaced which, and which repeat which (see the module rules); two items
+    that are both in ``fixed`` (lines nobody may change, such as a person's) are not compared."""
     ordered = sorted(items, key=lambda item: (item.day, item.order, item.ref))
     ended: dict[str, Ending] = {}
     repeats: dict[str, str] = {}
+    seen: dict[str, list[int]] = {}
     for index, later in enumerate(ordered):
-        for earlier in ordered[:index]:
+        keys = _keys(later.statement)
+        near = sorted({i for key in keys for i in seen.get(key, ())})
+        for key in keys:
+            bucket = seen.setdefault(key, [])
+            bucket.append(index)
+            if len(bucket) > MAX_PEERS:
+                del bucket[0]
+        for earlier in (ordered[i] for i in near):
             if earlier.ref == later.ref or earlier.ref in repeats:
                 continue
-            if same_fact(later.statement, earlier.statement):
+            if later.ref in fixed and earlier.ref in fixed:
+                continue
+            found = relation(later.statement, earlier.statement)
+            if found == "same":
                 if later.ref not in repeats and earlier.ref not in ended:
                     repeats[later.ref] = earlier.ref
-                continue
-            if earlier.ref not in ended and replaces(later.statement, earlier.statement):
+            elif found == "replaces" and earlier.ref not in ended:
                 ended[earlier.ref] = Ending(later.ref, later.day)
     for ref, first in repeats.items():  # a change that ended the first ends its repeats too
         if first in ended and ref not in ended:

@@ -8,8 +8,9 @@ A value is a string ``<type>:<value>``:
 * ``time:<HH:MM>`` clock times ("17:00", "5pm", "5.30 pm", "17h30"), and ``part:<morning..>``
   parts of the day ("mornings", "after lunch" is not one);
 * ``date:<YYYY-MM-DD>`` ISO dates;
-* ``num:<n>`` other numbers (a unit glued to them is dropped: "30d", "€120", "3x");
-* ``id:<text>`` identifiers with inner punctuation ("db-02", "corp-eu-2", "v2.4");
+* ``num:<n>`` other numbers (a currency or unit glued to them is dropped: "30d", "€120",
+  "3x", "18,000", "15th");
+* ``id:<text>`` any other word with a digit in it ("db-02", "corp-eu-2", "v2.4", "r3a");
 * ``name:<word>`` capitalised words that are not the first word of a sentence, ``@mentions``
   and the words of names the caller already knows; weekday and month names and a few capitalised
   function words are never names.
@@ -92,7 +93,11 @@ _TIME = re.compile(
     r"(?<![\w:.])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:])", re.I
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_WORD = re.compile(r"@?[^\W_][\w'’.-]*[^\W_]|@?[^\W_]", re.UNICODE)
+_WORD = re.compile(r"@?[^\W_](?:[\w'’.-]|,(?=\d{3}))*[^\W_]|@?[^\W_]", re.UNICODE)
+_NUMBER = re.compile(
+    r"[€$£¥#~+-]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+    r"(?:%|k|m|x|st|nd|rd|th|h|d|w|y|kg|km|cm|mm|ml|gb|mb|tb|eur|usd|dkk|nok|sek|gbp|chf|€|\$)?"
+)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n|^[-*+]\s+|\(\s*|[\"“]\s*)$")
 
 
@@ -199,12 +204,10 @@ def _typed(word: str, folded: str, text: str, start: int, known: Set[str]) -> st
     if folded in PARTS:
         return f"part:{PARTS[folded]}"
     if any(c.isdigit() for c in folded):
-        if re.fullmatch(r"[^\d]{0,3}\d+(?:[.,]\d+)?[^\d]{0,4}", folded) and not re.search(
-            r"[-./:]\D", folded
-        ):
-            number = re.search(r"\d+(?:[.,]\d+)?", folded)
-            return f"num:{number.group(0).replace(',', '.')}" if number else None
-        return f"id:{folded}"
+        number = _NUMBER.fullmatch(folded)
+        if number is not None:
+            return f"num:{number.group(1).replace(',', '')}"
+        return f"id:{folded}"  # "db-31", "r3a", "v2.4", "s3": a name with digits in it
     if re.search(r"\w[-./]\w", folded) and not word[:1].isupper():
         return None  # "follow-up", "e.g.": hyphenated words are words
     if word.startswith("@"):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from msgspec.structs import replace
@@ -32,6 +32,7 @@ from dreamd.clock import day_of, format_instant, long_date
 from dreamd.config import DreamingConfig
 from dreamd.engine.bank.reflect import BankPlan, plan_reflect
 from dreamd.engine.dreamwork.plan import DreamworkPlan, Tonight, plan_dreamwork
+from dreamd.engine.phases.archive import append_archive
 from dreamd.engine.phases.deep import Ranking, Thresholds
 from dreamd.engine.phases.diary import diary_entries
 from dreamd.engine.phases.dreams import DreamsDraft, compose_dreams
@@ -194,6 +195,7 @@ def _deep(
         max_loss=deep.max_prior_entry_loss_fraction,
         day_limit=deep.limit,
         brand=brand_of(ctx.snapshot, ctx.dreaming),
+        rows=store.rows,
     )
     marks = mark_duplicates(screened, store.rows, written=_written(promotion), now=ctx.now)
     return screened.ranking, promotion, marks
@@ -244,11 +246,37 @@ def _promotion_items(promotion: PromotionPlan) -> list[dict[str, Any]]:
 
 
 def _memory_writes(
-    promotion: PromotionPlan, snapshot: Snapshot, now: datetime
+    promotion: PromotionPlan,
+    snapshot: Snapshot,
+    now: datetime,
+    *,
+    zone: tzinfo | None = None,
+    budget: int = 10_000,
 ) -> tuple[FileWrite, ...]:
-    """The MEMORY.md write of a promotion plan (none when nothing is appended)."""
+    """The MEMORY.md write of a promotion plan (none when nothing changes), after the archive
+    write that takes what leaves it: a crash between the two leaves an entry in both, never in
+    neither."""
     if promotion.memory_text is None:
         return ()
+    writes: list[FileWrite] = []
+    if promotion.leaving:
+        archive = snapshot.archive
+        text = append_archive(
+            archive.text,
+            promotion.leaving,
+            day=day_of(now, UTC) if zone is None else day_of(now, zone),
+            budget=budget,
+        )
+        archived: dict[str, Any] = {
+            "type": "memory.archive.appended",
+            "timestamp": format_instant(now),
+            "archivePath": archive.path,
+            "entries": [
+                {"key": item.key, "reason": item.reason, "by": item.by}
+                for item in promotion.leaving
+            ],
+        }
+        writes.append(FileWrite(archive.path, text, archive.digest, "archive", (archived,)))
     event = {
         "type": "memory.promotion.applied",
         "timestamp": format_instant(now),
@@ -259,11 +287,12 @@ def _memory_writes(
             for item in _promotion_items(promotion)
         ],
     }
-    return (
+    writes.append(
         FileWrite(
             snapshot.memory.path, promotion.memory_text, snapshot.memory.digest, "memory", (event,)
-        ),
+        )
     )
+    return tuple(writes)
 
 
 def _summary_of(
@@ -395,7 +424,15 @@ def plan_sweep(
         repairs=repairs,
         grounded_led=deep_summary["groundedLed"],
     )
-    writes = list(_memory_writes(promotion, snapshot, now))
+    writes = list(
+        _memory_writes(
+            promotion,
+            snapshot,
+            now,
+            zone=zone,
+            budget=dreaming.deep.memory_file_max_chars,
+        )
+    )
     writes += [
         FileWrite(path, text, _disk_digest(snapshot, path), "corpus")
         for path, text in sorted(sessions.corpus.items())
@@ -653,8 +690,9 @@ def plan_promote(
         max_loss=deep.max_prior_entry_loss_fraction,
         day_limit=thresholds.limit,
         brand=brand_of(snapshot, dreaming),
+        rows=snapshot.store.rows,
     )
-    writes = _memory_writes(promotion, snapshot, now)
+    writes = _memory_writes(promotion, snapshot, now, zone=zone, budget=deep.memory_file_max_chars)
     marks = mark_duplicates(screened, snapshot.store.rows, written=_written(promotion), now=now)
     store = snapshot.store
     if promotion.rows or marks:

@@ -4,11 +4,25 @@ For each candidate, in rank order: a key that already has a promotion marker in 
 or OpenClaw's, in any of the key forms :class:`~dreamd.engine.text.memory_entries.PromotedKeys`
 knows: base key, claim-hash suffix, ``memory:claim:`` key) is *reconciled*: marked promoted, not
 written again. ``day_limit`` counts what the day's sections already hold, so a second run on
-the same day never takes the day past the limit. Otherwise its text is
-re-hydrated from the live note (``source rehydration`` when it is gone) and appended within the
-budget (``memory budget`` when it does not fit). Rows that were written or reconciled get
-``promotedAt``; written rows also take the live range and text. Every note a promotion was
-re-hydrated from is listed with its digest so the writer can refuse a stale plan. Pure.
+the same day never takes the day past the limit. Otherwise its text is re-hydrated from the live
+note (``source rehydration`` when it is gone) and written as one readable fact
+(:func:`dreamd.engine.facts.render.fact_text`).
+
+**Changes.** A candidate that replaces entries of MEMORY.md (:mod:`dreamd.engine.facts`: a
+newer statement of the same slot) retires the generated ones: they leave for the archive with
+"replaced by", the new entry carries their lineage marker and says what it replaces, and the
+row's provenance names the first as ``supersedesKey``. A person's line is never moved: the new
+entry says it updates it.
+
+**Budget.** :func:`~dreamd.engine.phases.promotion.compose_memory` keeps the file within budget
+by value: entries that state no lasting fact leave first, then the least recalled since their
+promotion (recall days after it, its own row's and those of the rows backing it), older first
+among equals. Rows whose entry left for the budget lose ``promotedAt`` and get ``archivedAt``,
+so they may earn their place again; rows of replaced entries stay promoted.
+
+Rows that were written or reconciled get ``promotedAt``; written rows also take the live range
+and text. Every note a promotion was re-hydrated from is listed with its digest so the writer
+can refuse a stale plan. Pure.
 """
 
 from __future__ import annotations
@@ -22,20 +36,27 @@ from pathlib import PurePosixPath
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
+from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.relations import replaces
+from dreamd.engine.facts.render import fact_text
+from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.phases.promotion import (
+    Leaving,
     PromotionEntry,
-    append_promotions,
+    compose_memory,
+    generated_entries,
     promoted_keys,
     promoted_on,
 )
 from dreamd.engine.phases.rehydrate import rehydrate
 from dreamd.engine.phases.scoring import Scored
+from dreamd.engine.phases.supersession import Currency, entry_ref, plan_currency, row_day
 from dreamd.engine.snapshot import TextFile
-from dreamd.engine.state import RecallEntry
+from dreamd.engine.state import Provenance, RecallEntry
 from dreamd.engine.text.memory_entries import promoted_identities
 from dreamd.engine.text.snippets import openclaw_claim_hash, promotion_text
 
-__all__ = ["PromotionPlan", "plan_promotions"]
+__all__ = ["PromotionPlan", "plan_promotions", "recalled_since"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +72,7 @@ class PromotionPlan:
     compacted_days: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
     entries: tuple[PromotionEntry, ...] = ()  # what was appended, as written
+    leaving: tuple[Leaving, ...] = ()  # entries that leave MEMORY.md for the archive
 
 
 def _source_file(entry: RecallEntry, texts: Mapping[str, TextFile]) -> TextFile | None:
@@ -58,6 +80,48 @@ def _source_file(entry: RecallEntry, texts: Mapping[str, TextFile]) -> TextFile 
     if found is None and "/" not in entry.path:
         found = texts.get(f"memory/{PurePosixPath(entry.path).name}")
     return found if found is not None and found.exists else None
+
+
+def recalled_since(key: str, rows: Mapping[str, RecallEntry]) -> int:
+    """Recall days after the promotion of ``key``: its own row's and its backers'."""
+    row = rows.get(key)
+    since = (row.promoted_at or "")[:10] if row is not None else ""
+    days: set[str] = set()
+    for other in rows.values():
+        if other.key == key or other.duplicate_of == key:
+            days.update(day for day in other.recall_days if day > since)
+    return len(days)
+
+
+def _keep_order(memory_text: str, rows: Mapping[str, RecallEntry]) -> list[str]:
+    """Generated entries from the first to leave for the budget to the last (see the rules)."""
+    generated = generated_entries(memory_text.splitlines(keepends=True))
+
+    def value(index: int) -> tuple[int, int, str, int]:
+        entry = generated[index]
+        lasts = lasting(fact_text(entry.text)).durable
+        return (int(lasts), recalled_since(entry.key, rows), entry.day or "", index)
+
+    return [generated[i].key for i in sorted(range(len(generated)), key=value)]
+
+
+def _replaced(
+    statement_text: str, day: str, currency: Currency, retired: Mapping[str, str]
+) -> tuple[tuple[str, ...], str | None]:
+    """(generated keys the fact replaces, what it replaces in words) among current entries."""
+    statement = read_statement(statement_text)
+    keys: list[str] = []
+    said: str | None = None
+    for entry in currency.entries:
+        ref = entry_ref(entry)
+        if ref in retired or currency.days.get(ref, "") > day:
+            continue
+        if not replaces(statement, currency.statements[ref]):
+            continue
+        said = said or fact_text(entry.text)
+        if entry.key is not None:
+            keys.append(entry.key)
+    return tuple(keys), said
 
 
 def plan_promotions(
@@ -72,22 +136,26 @@ def plan_promotions(
     max_loss: float,
     day_limit: int | None = None,
     brand: str = "dreamd",
+    rows: Mapping[str, RecallEntry] | None = None,
 ) -> PromotionPlan:
-    """Plan the MEMORY.md append for ``candidates`` (see the module rules)."""
+    """Plan the MEMORY.md change for ``candidates`` (see the module rules)."""
+    rows = rows or {}
     stamp = format_instant(now)
     existing = promoted_identities(promoted_keys(memory.text))
     room = None if day_limit is None else max(0, day_limit - promoted_on(memory.text, day))
+    currency = plan_currency(memory.text, {})
     rejected: Counter[str] = Counter()
-    rows: dict[str, RecallEntry] = {}
+    updated: dict[str, RecallEntry] = {}
     reconciled: list[str] = []
     ready: list[tuple[Scored, PromotionEntry, RecallEntry]] = []
     sources: dict[str, str] = {}
     notes: list[str] = []
+    retired: dict[str, str] = {}
     for scored in candidates:
         entry = scored.entry
         claims = tuple(c for c in (entry.claim_hash, openclaw_claim_hash(entry.snippet)) if c)
         if existing.covers(entry.key, claims):
-            rows[entry.key] = replace(entry, promoted_at=stamp)
+            updated[entry.key] = replace(entry, promoted_at=stamp)
             reconciled.append(entry.key)
             continue
         if "-->" in entry.key:
@@ -106,6 +174,10 @@ def plan_promotions(
             rejected["source rehydration"] += 1
             continue
         sources[source.path] = source.digest
+        text = promotion_text(fact_text(found.snippet), max_snippet_chars)
+        keys, said = _replaced(text, row_day(entry), currency, retired)
+        retired.update(dict.fromkeys(keys, entry.key))
+        provenance = entry.provenance or Provenance()
         live = replace(
             entry,
             path=source.path,
@@ -113,8 +185,9 @@ def plan_promotions(
             end_line=found.end_line,
             snippet=found.snippet,
             promoted_at=stamp,
+            archived_at=None,
+            provenance=replace(provenance, supersedes_key=keys[0]) if keys else entry.provenance,
         )
-        text = promotion_text(found.snippet, max_snippet_chars)
         average = entry.total_score / scored.signals if scored.signals else 0.0
         promotion = PromotionEntry(
             key=entry.key,
@@ -127,18 +200,22 @@ def plan_promotions(
             start_line=found.start_line,
             end_line=found.end_line,
             tags=entry.concept_tags,
+            replaces=keys,
+            replaced_text=said,
         )
         ready.append((scored, promotion, live))
     if ready and not memory.valid_utf8:
         rejected["memory unreadable"] += len(ready)
         notes.append("MEMORY.md is not valid UTF-8; promotions were not written")
-        ready = []
-    result = append_promotions(
+        ready, retired = [], {}
+    result = compose_memory(
         memory.text,
         [promotion for _, promotion, _ in ready],
         day=day,
         max_chars=max_chars,
         max_loss=max_loss,
+        retire=retired,
+        keep_order=_keep_order(memory.text, rows),
         brand=brand,
     )
     appended = set(result.appended)
@@ -146,19 +223,25 @@ def plan_promotions(
     entries = []
     for scored, promotion, live in ready:
         if promotion.key in appended:
-            rows[promotion.key] = live
+            updated[promotion.key] = live
             applied.append(scored)
             entries.append(promotion)
         else:
             rejected["memory budget"] += 1
+    for leaving in result.leaving:
+        row = rows.get(leaving.key)
+        if row is not None and leaving.reason == "budget":
+            updated[leaving.key] = replace(row, promoted_at=None, archived_at=stamp)
+    changed = bool(applied) or bool(result.leaving)
     return PromotionPlan(
-        memory_text=result.text if applied else None,
+        memory_text=result.text if changed else None,
         applied=tuple(applied),
         reconciled=tuple(reconciled),
-        rows=rows,
+        rows=updated,
         rejected=dict(rejected),
         sources=sources if applied else {},
         compacted_days=result.compacted_days,
         notes=tuple(notes),
         entries=tuple(entries),
+        leaving=result.leaving,
     )

@@ -1,59 +1,81 @@
-"""MEMORY.md: rendering promoted entries, appending them, and keeping the file within budget.
+"""MEMORY.md: rendering promoted entries, replacing changed ones, keeping the file within budget.
 
-Append-only: existing text is kept byte for byte (its line endings too); a new section
-``## Promoted From Short-Term Memory (<day>)`` goes at the end, an empty file first getting
-``# Long-Term Memory``. Each entry is a marker line and an entry line::
+A new section ``## Promoted From Short-Term Memory (<day>)`` goes at the end (an empty file first
+gets ``# Long-Term Memory`` and a blank line). Each entry is its promotion marker (after a
+lineage marker when it replaces an earlier promotion) and one line: the fact, then a short
+visible source, and what it replaces::
 
-    <!-- dreamd-memory-promotion:memory:memory/2026-11-12.md:8:8 -->
-    - Text. [score=0.813 signals=7 recalls=7 avg=0.613 source=memory/2026-11-12.md:8-8] \
-      <!-- trigger: a, b, c --> <!-- importance: 8 -->      (one line in the file)
+    <!-- dreamd-memory-lineage:memory:memory/2026-11-02.md:5:5 -->
+    <!-- dreamd-memory-promotion:memory:memory/2026-11-20.md:4:4 -->
+    - Mia's swimming lesson moved to Thursdays. (2026-11-20.md#L4; replaces: Mia's swimming
+      lesson is on Tuesdays at 17:00.)                                  (one line in the file)
 
-Budget: the file stays within ``max_chars``. Whole generated sections (nothing in them but
-marker/entry pairs) are dropped, oldest date first, never more than ``max_loss`` of the file's
-prior entries and never any human text; candidates that still do not fit are deferred, lowest
-ranked first. The entry line never carries a secret: its text passes the one redaction
-(:mod:`dreamd.redaction`) and a trigger that could be a fragment of one is left out, whatever the
-row in the store says. Pure string functions.
+The ranking record (score, signals, recalls) lives in the recall store and ``promote-explain``,
+not in the file an agent loads every session. The entry line never carries a secret: its text
+passes the one redaction (:mod:`dreamd.redaction`).
+
+:func:`compose_memory` applies one night's change to the text: entries it *retires* leave (a
+newer fact replaced them), the new section is appended, and when the file would pass
+``max_chars`` generated entries leave by value, never by age alone: an entry that only states
+what happened first, then the least recalled since it was promoted (older first among equals);
+never more than ``max_loss`` of the prior entries for the budget in one night, never a line a
+person wrote, never an entry written tonight. What still does not fit is deferred, lowest ranked
+first. Every entry that leaves is returned, so the caller moves it to the archive
+(:mod:`dreamd.engine.phases.archive`): nothing is lost. A generated section left without
+entries loses its heading. Human text is kept byte for byte, line endings too. Pure.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 from dreamd.engine.text.blocks import PROMOTION_MARKER
 from dreamd.engine.text.snippets import collapse
+from dreamd.layout import SESSION_CORPUS_DIR, daily_note_day
 from dreamd.redaction import is_secret_tag, redact
 
 __all__ = [
+    "MEMORY_HEADER",
     "AppendResult",
+    "GeneratedEntry",
+    "Leaving",
     "PromotionEntry",
     "append_promotions",
+    "compose_memory",
     "count_entries",
+    "generated_entries",
     "importance",
     "promoted_keys",
     "promoted_on",
     "render_entry",
+    "source_label",
     "triggers",
 ]
 
 MAX_TRIGGERS = 3
+MAX_REPLACED_CHARS = 90
 MEMORY_HEADER = "# Long-Term Memory"
 SECTION_TITLE = "## Promoted From Short-Term Memory ({day})"
-_SECTION = re.compile(r"^## Promoted From Short-Term Memory \((\d{4}-\d{2}-\d{2})\)\s*$")
-_MARKER_LINE = re.compile(r"^\s*<!--\s*(?:dreamd|openclaw)-memory-promotion:.+?-->\s*$")
+_SECTION = re.compile(
+    r"^## (?:Promoted From Short-Term Memory|Consolidated Memory) \((\d{4}-\d{2}-\d{2})\)\s*$"
+)
+_MARKER_LINE = re.compile(
+    r"^\s*<!--\s*(?:dreamd|openclaw)-memory-(promotion|lineage):(.+?)\s*-->\s*$"
+)
 _TOP_HEADING = re.compile(r"^#{1,2}\s")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 @dataclass(frozen=True, slots=True)
 class PromotionEntry:
-    """One candidate ready to write."""
+    """One fact ready to write."""
 
     key: str
-    text: str  # already cut to the snippet budget
+    text: str  # the fact as it will read, already cut to the snippet budget
     score: float
     signals: int
     recalls: int
@@ -62,16 +84,41 @@ class PromotionEntry:
     start_line: int
     end_line: int
     tags: tuple[str, ...]
+    replaces: tuple[str, ...] = ()  # keys of the generated entries it replaces
+    replaced_text: str | None = None  # what it replaces, in words (also a person's line)
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedEntry:
+    """An entry a promotion wrote: its key, its lines (markers and entry) and section day."""
+
+    key: str
+    first: int  # index of its first marker line
+    line: int  # index of its entry line
+    text: str  # the entry line as written
+    day: str | None  # the day of the section it stands in
+
+
+@dataclass(frozen=True, slots=True)
+class Leaving:
+    """An entry that leaves MEMORY.md tonight, and why."""
+
+    key: str
+    line: str  # the entry line, byte for byte
+    reason: str  # "superseded" or "budget"
+    by: str | None = None  # the key of the entry that replaced it
+    by_text: str | None = None
 
 
 @dataclass(frozen=True)
 class AppendResult:
-    """The new MEMORY.md text and what happened to each candidate."""
+    """The new MEMORY.md text and what happened to each candidate and entry."""
 
     text: str
     appended: tuple[str, ...]
     deferred: tuple[str, ...]
-    compacted_days: tuple[str, ...]
+    compacted_days: tuple[str, ...] = ()
+    leaving: tuple[Leaving, ...] = field(default=())
 
 
 IMPORTANCE_FLOOR = 3  # OpenClaw's: a written entry is never less important than 3
@@ -101,18 +148,28 @@ def _safe(text: str) -> str:
     return text.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
 
 
-def render_entry(entry: PromotionEntry, brand: str = "dreamd") -> tuple[str, str]:
-    """The marker line and the entry line of one promotion (``brand``: whose marker spelling)."""
-    meta = (
-        f"[score={entry.score:.3f} signals={entry.signals} recalls={entry.recalls} "
-        f"avg={entry.average:.3f} source={entry.path}:{entry.start_line}-{entry.end_line}]"
-    )
-    line = f"- {_safe(collapse(redact(entry.text)))} {meta}"
-    trigger = triggers(entry.tags)
-    if trigger:
-        line += f" <!-- trigger: {', '.join(trigger)} -->"
-    line += f" <!-- importance: {importance(entry.score)} -->"
-    return f"<!-- {brand}-memory-promotion:{entry.key} -->", line
+def source_label(path: str, start: int, end: int) -> str:
+    """A short visible source: ``2026-11-20.md#L4`` for a note, ``chat 2026-11-20#L7`` for a
+    transcript line, else the path under ``memory/``."""
+    lines = f"#L{start}" if start == end else f"#L{start}-L{end}"
+    if path.startswith(f"{SESSION_CORPUS_DIR}/"):
+        return f"chat {daily_note_day(path) or PurePosixPath(path).stem}{lines}"
+    return f"{path.removeprefix('memory/')}{lines}"
+
+
+def _cut(text: str, limit: int) -> str:
+    text = collapse(text)
+    return text if len(text) <= limit else text[: limit - 3].rstrip(" ,;:") + "..."
+
+
+def render_entry(entry: PromotionEntry, brand: str = "dreamd") -> tuple[str, ...]:
+    """The marker lines and the entry line of one promotion (``brand``: whose spelling)."""
+    note = source_label(entry.path, entry.start_line, entry.end_line)
+    if entry.replaced_text:
+        note += f"; replaces: {_cut(redact(entry.replaced_text), MAX_REPLACED_CHARS)}"
+    line = f"- {_safe(collapse(redact(entry.text)))} ({_safe(note)})"
+    markers = tuple(f"<!-- {brand}-memory-lineage:{key} -->" for key in entry.replaces)
+    return (*markers, f"<!-- {brand}-memory-promotion:{entry.key} -->", line)
 
 
 def promoted_keys(text: str) -> frozenset[str]:
@@ -132,48 +189,39 @@ def count_entries(text: str) -> int:
     return sum(1 for line in text.splitlines() if _is_entry_line(line))
 
 
-@dataclass(frozen=True, slots=True)
-class _Section:
-    day: str
-    begin: int  # index into keepends lines, including one blank line before the heading
-    end: int  # exclusive
-    entries: int
-
-
-def _generated_sections(lines: list[str]) -> list[_Section]:
-    sections: list[_Section] = []
+def generated_entries(lines: Sequence[str]) -> list[GeneratedEntry]:
+    """Every entry a promotion wrote in ``lines`` (markers directly above a ``- `` line),
+    outside code fences."""
+    found: list[GeneratedEntry] = []
+    day: str | None = None
+    fenced = False
     index = 0
     while index < len(lines):
-        found = _SECTION.match(lines[index].rstrip("\r\n"))
-        if not found:
+        line = lines[index].rstrip("\r\n")
+        if _FENCE.match(line):
+            fenced = not fenced
+        section = _SECTION.match(line)
+        if section:
+            day = section.group(1)
+        elif _TOP_HEADING.match(line):
+            day = None
+        marker = None if fenced else _MARKER_LINE.match(line)
+        if marker is None:
             index += 1
             continue
-        stop = index + 1
-        while stop < len(lines) and not _TOP_HEADING.match(lines[stop]):
-            stop += 1
-        body = [line.rstrip("\r\n") for line in lines[index + 1 : stop]]
-        if _only_generated(body):
-            begin = index - 1 if index > 0 and not lines[index - 1].strip() else index
-            entries = sum(1 for line in body if _is_entry_line(line))
-            sections.append(_Section(found.group(1), begin, stop, entries))
-        index = stop
-    return sections
-
-
-def _only_generated(body: list[str]) -> bool:
-    expect_entry = False
-    for line in body:
-        if not line.strip():
-            continue
-        if expect_entry:
-            if not line.startswith("- "):
-                return False
-            expect_entry = False
-        elif _MARKER_LINE.match(line):
-            expect_entry = True
-        else:
-            return False
-    return not expect_entry
+        first, key = index, None
+        while index < len(lines):
+            current = _MARKER_LINE.match(lines[index].rstrip("\r\n"))
+            if current is None:
+                break
+            if current.group(1) == "promotion":
+                key = current.group(2).strip()
+            index += 1
+        entry = lines[index].rstrip("\r\n") if index < len(lines) else ""
+        if key is not None and entry.startswith("- "):
+            found.append(GeneratedEntry(key, first, index, entry, day))
+            index += 1
+    return found
 
 
 def promoted_on(text: str, day: str) -> int:
@@ -186,7 +234,7 @@ def promoted_on(text: str, day: str) -> int:
             inside = found.group(1) == day
         elif _TOP_HEADING.match(line):
             inside = False
-        elif inside and _MARKER_LINE.match(line):
+        elif inside and _MARKER_LINE.match(line) and "memory-promotion:" in line:
             count += 1
     return count
 
@@ -207,6 +255,96 @@ def _join(existing: str, section: str, newline: str) -> str:
     return existing + glue + newline + section
 
 
+def _without(lines: list[str], drop: set[int]) -> str:
+    """``lines`` without the indexes in ``drop``, and without generated section headings left
+    with nothing under them (with the blank lines of their empty body)."""
+    kept = [line for index, line in enumerate(lines) if index not in drop]
+    out: list[str] = []
+    index = 0
+    while index < len(kept):
+        if _SECTION.match(kept[index].rstrip("\r\n")):
+            stop = index + 1
+            while stop < len(kept) and not _TOP_HEADING.match(kept[stop]):
+                stop += 1
+            if not any(line.strip() for line in kept[index + 1 : stop]):
+                if stop == len(kept):  # nothing after it: no blank lines left trailing
+                    while out and not out[-1].strip():
+                        out.pop()
+                index = stop
+                continue
+        out.append(kept[index])
+        index += 1
+    return "".join(out)
+
+
+def compose_memory(
+    existing: str,
+    entries: Sequence[PromotionEntry],
+    *,
+    day: str,
+    max_chars: int,
+    max_loss: float,
+    retire: Mapping[str, str] | None = None,
+    keep_order: Sequence[str] = (),
+    brand: str = "dreamd",
+) -> AppendResult:
+    """Apply one night's change to MEMORY.md (see the module rules).
+
+    ``retire`` maps keys of generated entries that leave to the key of the entry replacing
+    them; ``keep_order`` lists generated keys from the first to leave for the budget to the
+    last (keys it does not list leave after the listed ones, oldest first).
+    """
+    retire = dict(retire or {})
+    newline = "\r\n" if "\r\n" in existing else "\n"
+    lines = existing.splitlines(keepends=True)
+    generated = {entry.key: entry for entry in generated_entries(lines)}
+    prior = count_entries(existing)
+    allowed_loss = math.floor(max_loss * prior + 1e-9)
+    texts = {entry.key: entry.text for entry in entries}
+    retire = {key: by for key, by in retire.items() if key in generated}
+    ranked = [key for key in keep_order if key in generated and key not in retire]
+    ranked += [
+        g.key
+        for g in sorted(generated.values(), key=lambda g: (g.day or "", g.first))
+        if g.key not in retire and g.key not in ranked
+    ]
+    candidates = list(entries)
+    evicted: list[GeneratedEntry] = []
+
+    def retired() -> dict[str, str]:
+        """Retirements in force: an entry is replaced only once its replacement is written."""
+        kept = {entry.key for entry in candidates}
+        return {key: by for key, by in retire.items() if by in kept or by not in texts}
+
+    while True:
+        drop = {
+            i for key in retired() for i in range(generated[key].first, generated[key].line + 1)
+        }
+        gone = drop | {i for g in evicted for i in range(g.first, g.line + 1)}
+        base = _without(lines, gone) if gone else existing
+        section = _section_text(candidates, day, newline, brand)
+        text = _join(base, section, newline) if candidates else base
+        if len(text) <= max_chars:
+            break
+        if ranked and len(evicted) < allowed_loss:
+            evicted.append(generated[ranked.pop(0)])
+        elif candidates:
+            candidates.pop()
+        else:
+            break  # the person's own text passes the budget: nothing of theirs ever leaves
+    leaving = [
+        Leaving(key, generated[key].text, "superseded", by, texts.get(by))
+        for key, by in retired().items()
+    ]
+    leaving += [Leaving(g.key, g.text, "budget") for g in evicted]
+    appended = tuple(entry.key for entry in candidates)
+    deferred = tuple(entry.key for entry in entries[len(candidates) :])
+    if not appended and not leaving:
+        return AppendResult(existing, (), deferred)
+    days = tuple(sorted({g.day for g in evicted if g.day}))
+    return AppendResult(text, appended, deferred, days, tuple(leaving))
+
+
 def append_promotions(
     existing: str,
     entries: Sequence[PromotionEntry],
@@ -216,29 +354,15 @@ def append_promotions(
     max_loss: float,
     brand: str = "dreamd",
 ) -> AppendResult:
-    """Append ``entries`` (already ranked) to ``existing`` within the budget."""
-    if not entries:
-        return AppendResult(existing, (), (), ())
-    newline = "\r\n" if "\r\n" in existing else "\n"
-    lines = existing.splitlines(keepends=True)
-    prior = count_entries(existing)
-    allowed_loss = math.floor(max_loss * prior + 1e-9)
-    dropped: list[_Section] = []
-    candidates = list(entries)
-    removable = sorted(_generated_sections(lines), key=lambda section: (section.day, section.begin))
-    while candidates:
-        kept = [
-            line for i, line in enumerate(lines) if not any(s.begin <= i < s.end for s in dropped)
-        ]
-        text = _join("".join(kept), _section_text(candidates, day, newline, brand), newline)
-        if len(text) <= max_chars:
-            days = tuple(section.day for section in dropped)
-            appended = tuple(entry.key for entry in candidates)
-            deferred = tuple(entry.key for entry in entries[len(candidates) :])
-            return AppendResult(text, appended, deferred, days)
-        lost = sum(section.entries for section in dropped)
-        if removable and lost + removable[0].entries <= allowed_loss:
-            dropped.append(removable.pop(0))
-            continue
-        candidates.pop()
-    return AppendResult(existing, (), tuple(entry.key for entry in entries), ())
+    """Append ``entries`` (already ranked) to ``existing`` within the budget, replacing the
+    entries each names in ``replaces``."""
+    retire = {old: entry.key for entry in entries for old in entry.replaces}
+    return compose_memory(
+        existing,
+        entries,
+        day=day,
+        max_chars=max_chars,
+        max_loss=max_loss,
+        retire=retire,
+        brand=brand,
+    )

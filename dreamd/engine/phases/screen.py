@@ -6,20 +6,33 @@ first one it fails is its rejection category, and the next entry in line takes i
 
 1. ``forgotten``    its entry was forgotten on request (``memory forget``), or it repeats one
                     that was: never promoted again (``--allow-repromote`` lifts this)
-2. ``secret``       its text holds a secret or personal data (:func:`dreamd.redaction.redact`
+2. ``archived``     its entry left MEMORY.md for the budget and nothing recalled it since: it
+                    comes back only once it is strong again (a recall after it left)
+3. ``secret``       its text holds a secret or personal data (:func:`dreamd.redaction.redact`
                     would change it): re-checked here for rows an older store or a person wrote
-3. ``instruction``  it addresses the agent or the system as orders
+4. ``instruction``  it addresses the agent or the system as orders
                     (:mod:`dreamd.engine.text.instructions`)
-4. ``filler``       only grounded replay backs it (no recall at all) and it does not read as
+5. ``filler``       only grounded replay backs it (no recall at all) and it does not read as
                     a durable claim (:mod:`dreamd.engine.text.durability`)
-5. ``duplicate``    it states the same claim (:mod:`dreamd.engine.text.claims`) as an entry
-                    already in MEMORY.md (dreamd's, OpenClaw's or a person's line) or as a
-                    candidate kept before it tonight
+6. ``situational``  it does not state a lasting fact: a lead-in, a greeting, a log or status
+                    line, what happened that day, trivia (:mod:`dreamd.engine.facts.lasting`)
+7. ``duplicate``    it states the same fact as an entry already in MEMORY.md (dreamd's,
+                    OpenClaw's or a person's line) or as a candidate kept before it tonight:
+                    the same text (:mod:`dreamd.engine.text.claims`) or a paraphrase with the
+                    same names and numbers (:func:`dreamd.engine.facts.relations.same_fact`)
+8. ``superseded``   a later note, transcript line or entry replaced what it says
+                    (:mod:`dreamd.engine.phases.supersession`): a stale fact is never promoted
 
 An entry whose key already has a promotion marker passes untouched: it is reconciled, not
 written. A duplicate is not written; it reinforces the entry it repeats: once that entry is in
 MEMORY.md, the row gets ``promotedAt`` and ``duplicateOf`` naming it (:func:`mark_duplicates`),
-so it is not weighed again and ``promote-explain`` can say which sources back the entry. Pure.
+so it is not weighed again and ``promote-explain`` can say which sources back the entry.
+
+**Updates.** A row that failed only the strength gates (signals, distinct queries, score) still
+goes on, after the ranked candidates and within the day's room, when it *replaces* an entry in
+MEMORY.md (a lasting, trusted statement of the same slot, newer than the entry): a change the
+notes record must reach durable memory even when nobody searched for it, or MEMORY.md would go
+on stating the old value as current. Such rows pass the same gates. Pure.
 """
 
 from __future__ import annotations
@@ -33,8 +46,13 @@ from typing import Any
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
+from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.relations import replaces, same_fact
+from dreamd.engine.facts.render import fact_text
+from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
 from dreamd.engine.phases.scoring import Scored
+from dreamd.engine.phases.supersession import Currency, entry_ref, plan_currency, row_day
 from dreamd.engine.state import FORGOTTEN, PhaseSignal, RecallEntry, Table
 from dreamd.engine.text.claims import ClaimIndex
 from dreamd.engine.text.durability import filler_reason
@@ -57,7 +75,17 @@ __all__ = [
     "screen_reason",
 ]
 
-SCREEN_GATES = ("forgotten", "secret", "instruction", "filler", "duplicate")
+SCREEN_GATES = (
+    "forgotten",
+    "archived",
+    "secret",
+    "instruction",
+    "filler",
+    "situational",
+    "duplicate",
+    "superseded",
+)
+UPDATE_GATES = frozenset({"signal threshold", "query threshold", "score threshold"})
 HUMAN_REF = "MEMORY.md#"
 
 
@@ -87,6 +115,9 @@ def screen_reason(entry: RecallEntry, forgotten: ClaimIndex) -> tuple[str, str] 
     earlier = forgotten.match(entry.snippet, skip=entry.key)
     if earlier is not None:
         return "forgotten", f"repeats the forgotten {earlier}"
+    archived = _archived(entry)
+    if archived is not None:
+        return archived
     if redact(entry.snippet) != entry.snippet:
         return "secret", "holds a secret or personal data"
     shape = instruction_reason(entry.snippet)
@@ -96,7 +127,19 @@ def screen_reason(entry: RecallEntry, forgotten: ClaimIndex) -> tuple[str, str] 
         filler = filler_reason(entry.snippet)
         if filler is not None:
             return "filler", filler
+    verdict = lasting(fact_text(entry.snippet))
+    if not verdict.durable:
+        return "situational", verdict.reason
     return None
+
+
+def _archived(entry: RecallEntry) -> tuple[str, str] | None:
+    """Why an archived row waits: it left MEMORY.md and nothing recalled it since."""
+    if not entry.archived_at:
+        return None
+    if entry.last_recalled_at and entry.last_recalled_at > entry.archived_at:
+        return None
+    return "archived", f"left MEMORY.md on {entry.archived_at[:10]}; not recalled since"
 
 
 def memory_index(memory_text: str) -> ClaimIndex:
@@ -132,15 +175,90 @@ def forgotten_list(store: Table[RecallEntry]) -> list[dict[str, Any]]:
     ]
 
 
+class _Facts:
+    """What the night's screen knows of facts: MEMORY.md's, the store's, and tonight's."""
+
+    def __init__(self, currency: Currency) -> None:
+        self.currency = currency
+        self.entries = {entry_ref(e): e for e in currency.entries}
+        self.kept: list[tuple[str, Statement]] = []
+
+    def _statement(self, entry: RecallEntry) -> Statement:
+        found = self.currency.statements.get(entry.key)
+        return found if found is not None else read_statement(fact_text(entry.snippet))
+
+    def repeats(self, entry: RecallEntry) -> str | None:
+        """The MEMORY.md entry or kept candidate ``entry`` states again in other words."""
+        statement = self._statement(entry)
+        for ref in self.entries:
+            if same_fact(statement, self.currency.statements[ref]):
+                return ref
+        for key, other in self.kept:
+            if same_fact(statement, other):
+                return key
+        return None
+
+    def superseded(self, entry: RecallEntry) -> tuple[str, str] | None:
+        """Why ``entry`` is stale: what later statement replaced it, and when."""
+        ending = self.currency.ended(entry.key)
+        if ending is None:
+            return None
+        by = self.currency.statements.get(ending.by)
+        said = by.text if by is not None else ending.by
+        return "superseded", f"replaced on {ending.day or 'a later day'} by: {said[:120]}"
+
+    def keep(self, entry: RecallEntry) -> None:
+        """Remember a candidate kept tonight."""
+        self.kept.append((entry.key, self._statement(entry)))
+
+    def updates_memory(self, entry: RecallEntry) -> bool:
+        """Whether ``entry`` replaces a current MEMORY.md entry (and is newer than it)."""
+        if entry.promoted_at or entry.archived_at or entry.forgotten_at:
+            return False
+        statement = self.currency.statements.get(entry.key)
+        if statement is None or self.currency.ended(entry.key) is not None:
+            return False
+        day = self.currency.days.get(entry.key, "")
+        for ref in self.entries:
+            ending = self.currency.ended(ref)
+            if ending is not None and ending.by != entry.key:
+                continue
+            if self.currency.days.get(ref, "") <= day and replaces(
+                statement, self.currency.statements[ref]
+            ):
+                return True
+        return False
+
+
 def screen(ranking: Ranking, *, memory_text: str, store: Table[RecallEntry]) -> Screened:
     """Apply the gates after ranking (see the module rules) and cut to the day's room."""
     marked = {item.key for item in memory_entries(memory_text) if item.key}
     claims = memory_index(memory_text)
     forgotten = forgotten_index(store)
+    currency = plan_currency(memory_text, store.rows)
+    facts = _Facts(currency)
     refused: dict[str, str] = {}
     duplicates: dict[str, str] = {}
     details: dict[str, str] = {}
     kept: list[Scored] = []
+
+    def consider(scored: Scored) -> None:
+        entry = scored.entry
+        found = screen_reason(entry, forgotten)
+        if found is None:
+            repeated = claims.match(entry.snippet) or facts.repeats(entry)
+            if repeated is not None:
+                found = ("duplicate", repeated)
+                duplicates[entry.key] = repeated
+        if found is None:
+            found = facts.superseded(entry)
+        if found is not None:
+            refused[entry.key], details[entry.key] = found
+            return
+        kept.append(scored)
+        claims.add(entry.key, entry.snippet)
+        facts.keep(entry)
+
     for scored in ranking.passed:
         entry = scored.entry
         if len(kept) >= ranking.room:
@@ -149,24 +267,37 @@ def screen(ranking: Ranking, *, memory_text: str, store: Table[RecallEntry]) -> 
         if entry.key in marked:
             kept.append(scored)
             continue
-        found = screen_reason(entry, forgotten)
-        if found is None:
-            repeated = claims.match(entry.snippet)
-            if repeated is not None:
-                found = ("duplicate", repeated)
-                duplicates[entry.key] = repeated
-        if found is not None:
-            refused[entry.key], details[entry.key] = found
-            continue
-        kept.append(scored)
-        claims.add(entry.key, entry.snippet)
+        consider(scored)
+    updates = [
+        v.scored
+        for v in ranking.verdicts
+        if v.rejection in UPDATE_GATES and facts.updates_memory(v.scored.entry)
+    ]
+    for scored in sorted(updates, key=lambda s: (row_day(s.entry), s.entry.key), reverse=True):
+        if len(kept) >= ranking.room:
+            break
+        before = len(kept)
+        consider(scored)
+        if len(kept) > before:
+            details[scored.entry.key] = "update"
+    passed = {scored.entry.key for scored in ranking.passed}
+    refused = {key: gate for key, gate in refused.items() if key in passed}
     rejected: Counter[str] = Counter(
         {name: count for name, count in ranking.rejected.items() if name != "selection limit"}
     )
+    for scored in kept:  # an update taken tonight is no longer a strength rejection
+        if scored.entry.key not in passed:
+            verdict = next(v for v in ranking.verdicts if v.scored.entry.key == scored.entry.key)
+            if verdict.rejection is not None:
+                rejected[verdict.rejection] -= 1
+    rejected = +rejected
     rejected.update(refused.values())
+    taken = {scored.entry.key for scored in kept}
     verdicts = tuple(
         Verdict(v.scored, refused[v.scored.entry.key], v.promoted_today)
         if v.rejection is None and v.scored.entry.key in refused
+        else Verdict(v.scored, None, v.promoted_today)
+        if v.scored.entry.key in taken
         else v
         for v in ranking.verdicts
     )

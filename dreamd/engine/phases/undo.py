@@ -56,7 +56,10 @@ __all__ = [
 ]
 
 MAX_FORGOTTEN = 256
-_RENDERED = re.compile(r"\[score=[^\]]*source=[^\]]*\]|\sSource:\s*\S+#L\d+-L\d+")
+_RENDERED = re.compile(
+    r"\[score=[^\]]*source=[^\]]*\]|\sSource:\s*\S+#L\d+-L\d+"
+    r"|\s\((?:chat \d{4}-\d{2}-\d{2}|[^()]+?)#L\d+(?:-L\d+)?(?:; replaces: .*)?\)\s*$"
+)
 _SECTION = re.compile(r"^#{2,3}\s+(?:Promoted From Short-Term Memory|Consolidated Memory)\s+\(")
 _MARKER_ONLY = re.compile(r"^\s*<!--\s*(?:dreamd|openclaw)-memory-(?:promotion|lineage):.+-->\s*$")
 _HEADING = re.compile(r"^#{1,6}\s")

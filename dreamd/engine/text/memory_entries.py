@@ -4,7 +4,8 @@ An entry is a non-empty line outside code fences that is not a heading or a comm
 directly after a promotion marker (``<!-- dreamd-memory-promotion:KEY -->`` or OpenClaw's) is
 that promotion's entry and carries its key; every other entry line is a person's (``key`` is
 ``None``). An entry's ``text`` is what it claims: the list marker, the ``[score=… source=…]``
-metadata, a consolidated entry's ``Source: path#Lx-Ly`` and HTML comments are taken off.
+metadata, a consolidated entry's ``Source: path#Lx-Ly``, a promoted entry's short source and
+what it replaces (``(2026-11-20.md#L4; replaces: …)``) and HTML comments are taken off.
 
 Promotion keys come in the forms OpenClaw has written, and :class:`PromotedKeys` recognises them
 all so nothing is promoted twice: ``memory:<path>:<start>:<end>`` (the base key), the same with
@@ -37,7 +38,10 @@ __all__ = [
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _COMMENT = re.compile(r"<!--.*?-->")
 _METADATA = re.compile(r"\s*\[score=[^\]]*\]")
-_SOURCE = re.compile(r"\s*Source:\s*\S+#L\d+-L\d+")
+_SOURCE = re.compile(
+    r"\s*Source:\s*\S+#L\d+-L\d+"
+    r"|\s\((?:chat \d{4}-\d{2}-\d{2}|[^()\s]+)#L\d+(?:-L\d+)?(?:; replaces: .*)?\)\s*$"
+)
 _SECTION = re.compile(
     r"^(?:## (?:Promoted From Short-Term Memory|Consolidated Memory) \(\d{4}-\d{2}-\d{2}\)"
     r"|### (?:Project: .+|Global)|# Long-Term Memory)\s*$"
