@@ -1,0 +1,391 @@
+"""Three real daemons (``dreamd run``, each with its own DREAMD_HOME and host id) sharing six
+workspaces through one real Redis, with an every-minute schedule, a slow model and a loopback
+Telegram Bot API. One fleet serves the tests of this module, in order: a test that kills a host
+starts it again before it ends.
+
+The hosts' sweep workers run at normal priority (``jobs.nice = 0``): at the default 19, the
+rest of a parallel test run (at normal priority) leaves them so little CPU that a sweep takes
+most of a minute, and the one-minute slots these tests count end before a host can take over
+from the one that died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Coroutine, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from dreamd.clock import format_instant
+from dreamd.engine.hits import Hit
+from dreamd.recall.record import record_search
+from tests.fake_model import chat_reply, serve
+from tests.fakes.telegram_api import FakeTelegram
+from tests.fleet.conftest import RedisServer
+from tests.processes import DREAMD, READY_LINE, run_cli, wait_until
+
+T = TypeVar("T")
+OWNER = 21
+HUMAN = "# Long-Term Memory\n\n- I prefer short answers.\n"
+MODEL_SECONDS = 2.5  # a sweep makes three calls: long enough to be caught in the middle
+TEAMS = ("billing", "search", "storage", "payments", "identity")
+PLACES = ("basement", "rooftop", "annex", "garage", "library")
+MARKER = re.compile(r"<!-- dreamd-memory-promotion:[^>]*-->")
+CONFIG = """
+[dreaming]
+frequency = "* * * * *"
+timezone = "UTC"
+
+[agents]
+system_agent = "a0"
+
+[agents.heartbeat]
+every = "1s"
+
+[jobs]
+nice = 0
+
+[model]
+endpoint = "{model}"
+name = "slow"
+max_retries = 0
+
+[adapters.telegram]
+enabled = true
+token_env = "DREAMD_TEST_TELEGRAM"
+owners = [{owner}]
+base_url = "{telegram}"
+
+[fleet]
+redis = "{redis}"
+host_id = "{host}"
+name = "test"
+host_ttl_s = 30
+"""
+
+
+class LoopThread:
+    """An event loop in a thread, for the asyncio fakes a synchronous test talks to."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, work: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+@dataclass
+class Host:
+    """One fleet host: a ``dreamd run`` with its own home and host id."""
+
+    id: str
+    env: dict[str, str]
+    cwd: Path
+    process: subprocess.Popen[str] | None = None
+    logs: list[Path] = field(default_factory=list)
+
+    def start(self) -> None:
+        log = self.cwd / f"{self.id}-{len(self.logs)}.log"
+        self.logs.append(log)
+        with log.open("w", encoding="utf-8") as stderr:
+            self.process = subprocess.Popen(
+                [*DREAMD, "run"],
+                env=self.env,
+                cwd=self.cwd,
+                stderr=stderr,
+                text=True,
+            )
+        up = wait_until(lambda: READY_LINE in log.read_text(encoding="utf-8"), 30)
+        assert up, log.read_text(encoding="utf-8")
+
+    def kill(self) -> None:
+        """SIGKILL: the host dies at once (its workers with it)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        self.process = None
+        return code
+
+    def cli(self, *argv: str) -> Any:
+        """``dreamd --json argv...`` as this host sees it; the parsed JSON."""
+        done = run_cli(self.env, "--json", *argv)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    def log(self) -> str:
+        return "\n".join(path.read_text(encoding="utf-8") for path in self.logs)
+
+
+@dataclass
+class Fleet:
+    """The fleet under test and what it runs against."""
+
+    redis: RedisServer
+    telegram: FakeTelegram
+    loop: LoopThread
+    hosts: list[Host]
+    workspaces: list[Path]
+    fed: int = 0
+
+    def status(self) -> dict[str, Any]:
+        """``dreamd fleet status --json`` (any host's view: it reads Redis)."""
+        document: dict[str, Any] = self.hosts[0].cli("fleet", "status")
+        return document
+
+    def leader(self, *, besides: str | None = None, seconds: float = 40.0) -> Host:
+        """The host that runs the Telegram bot (another than ``besides``), once one does."""
+        found: list[Host] = []
+
+        def led() -> bool:
+            for record in self.status()["hosts"]:
+                leads = "telegram" in record.get("leads", []) and not record["lost"]
+                if leads and record["id"] != besides:
+                    found[:] = [h for h in self.hosts if h.id == record["id"]]
+                    return True
+            return False
+
+        assert wait_until(led, seconds, every=0.5), self.status()
+        return found[0]
+
+    def ask(self, text: str, timeout: float = 30.0) -> str:
+        """Send ``text`` as the owner; the bot's answer."""
+        self.loop.run(self.telegram.say(OWNER, text))
+        return self.loop.run(
+            asyncio.wait_for(self.telegram.answer(OWNER), timeout), timeout=timeout + 5
+        )
+
+    def feed(self) -> None:
+        """A new line in each workspace's note of today, so the next sweep has work."""
+        day = datetime.now(UTC).date().isoformat()
+        self.fed += 1
+        team, place = TEAMS[self.fed % len(TEAMS)], PLACES[self.fed % len(PLACES)]
+        for index, root in enumerate(self.workspaces):
+            with (root / "memory" / f"{day}.md").open("a", encoding="utf-8") as note:
+                note.write(f"- The {team} team moved service {index} into the {place} rack.\n")
+
+    def sweeps(self, root: Path, slot: datetime) -> list[str]:
+        """The distinct sweeps of ``root`` in the slot starting at ``slot`` (its own events)."""
+        start, end = format_instant(slot), format_instant(slot + timedelta(minutes=1))
+        stamps = set()
+        for line in (root / "memory" / ".dreams" / "events.jsonl").read_text().splitlines():
+            event = json.loads(line)
+            completed = event.get("type") == "memory.dream.completed"
+            if completed and start <= event["timestamp"] < end:
+                stamps.add(event["timestamp"])
+        return sorted(stamps)
+
+    def done(self, slot: datetime) -> bool:
+        """Every workspace is recorded as swept for ``slot``."""
+        try:
+            marks = self.redis.client().hgetall("dreamd:test:slots")
+        except Exception:  # Redis may be on its way back
+            return False
+        return all(marks.get(str(root)) == format_instant(slot) for root in self.workspaces)
+
+
+def _workspace(root: Path, index: int) -> None:
+    """A workspace with human memory and one fact asked about on three days."""
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text(HUMAN, encoding="utf-8")
+    day = (datetime.now(UTC) - timedelta(days=4)).date().isoformat()
+    fact = f"- Service {index} runs on Postgres 16 on host db-0{index}."
+    (root / "memory" / f"{day}.md").write_text(f"# {day}\n\n{fact}\n", encoding="utf-8")
+    for offset, query in enumerate(("which host", "postgres version", "db role")):
+        when = datetime.now(UTC) - timedelta(days=3 - offset, hours=1)
+        hit = Hit(f"memory/{day}.md", 3, 3, fact, 0.9)
+        record_search(root, f"{query} {index}", [hit], now=when, zone=UTC)
+
+
+def _next_slot(lead: float) -> datetime:
+    """The next minute that begins at least ``lead`` seconds from now."""
+    now = datetime.now(UTC)
+    slot = now.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    if (slot - now).total_seconds() < lead:
+        slot += timedelta(minutes=1)
+    return slot
+
+
+def _slot_with_work(fleet: Fleet, lead: float) -> datetime:
+    """The next slot at least ``lead`` seconds away, once new work is fed for it.
+
+    When another slot begins first, the work is fed after that one began, ``lead`` seconds
+    before this one: fed at once, the earlier slot's sweeps would take it and this slot's would
+    find nothing to do (and write no event to count).
+    """
+    slot = _next_slot(lead)
+    if slot - datetime.now(UTC) > timedelta(minutes=1):
+        _sleep_until(slot - timedelta(seconds=lead))
+    fleet.feed()
+    return slot
+
+
+def _sleep_until(moment: datetime) -> None:
+    time.sleep(max(0.0, (moment - datetime.now(UTC)).total_seconds()))
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """Redis, the fake Bot API, a slow model, six workspaces and three running hosts."""
+    base = tmp_path_factory.mktemp("fleet")
+    workspaces = [base / f"ws{index}" for index in range(6)]
+    for index, root in enumerate(workspaces):
+        _workspace(root, index)
+    redis = RedisServer(base / "redis")
+    redis.start()
+    loop = LoopThread()
+    telegram = FakeTelegram()  # its asyncio parts bind to the fakes' loop on first use
+    serving = loop.run(_serve(telegram))
+    with ExitStack() as stack:
+        stack.callback(loop.close)
+        stack.callback(redis.stop)
+        stack.callback(lambda: loop.run(_stop(serving)))
+        reply = chat_reply("*Tonight*\n\nThe deploy notes settled.")
+        model = stack.enter_context(serve([(200, reply)], delay=MODEL_SECONDS))
+        hosts = []
+        for name in ("h1", "h2", "h3"):
+            home = base / name
+            config = home / "config.toml"
+            home.mkdir()
+            text = CONFIG.format(
+                model=model.url, owner=OWNER, telegram=telegram.base_url, redis=redis.url, host=name
+            )
+            agents = "".join(
+                f'\n[[agents.list]]\nid = "a{i}"\nworkspace = "{root}"\n'
+                for i, root in enumerate(workspaces)
+            )
+            config.write_text(text + agents, encoding="utf-8")
+            env = {
+                **os.environ,
+                "DREAMD_HOME": str(home / "home"),
+                "DREAMD_CONFIG": str(config),
+                "DREAMD_TEST_TELEGRAM": telegram.token,
+                "NO_PROXY": "127.0.0.1,localhost",
+            }
+            hosts.append(Host(name, env, base))
+        for host in hosts:
+            host.start()
+        running = Fleet(redis, telegram, loop, hosts, workspaces)
+        try:
+            yield running
+        finally:
+            codes = {host.id: host.stop() for host in hosts if host.process is not None}
+            assert set(codes.values()) <= {0}, "\n".join(host.log() for host in hosts)
+
+
+async def _serve(telegram: FakeTelegram) -> tuple[asyncio.Event, asyncio.Task[None]]:
+    done, up = asyncio.Event(), asyncio.Event()
+
+    async def serving() -> None:
+        async with telegram.serve():
+            up.set()
+            await done.wait()
+
+    task = asyncio.create_task(serving())
+    await up.wait()
+    return done, task
+
+
+async def _stop(serving: tuple[asyncio.Event, asyncio.Task[None]]) -> None:
+    done, task = serving
+    done.set()
+    await task
+
+
+def test_the_bot_leader_dies_and_another_host_answers(fleet: Fleet) -> None:
+    """One host runs the bot; SIGKILL it and another answers a Telegram command within 30 s;
+    two hosts never poll getUpdates at once."""
+    leader = fleet.leader()
+    assert fleet.ask("/dreaming status").startswith("Dreaming status:")
+    leader.kill()
+    started = time.monotonic()
+    answer = fleet.ask("/dreaming status", timeout=30)
+    took = time.monotonic() - started
+    successor = fleet.leader(besides=leader.id)
+    assert (answer.startswith("Dreaming status:"), took < 30, successor.id != leader.id) == (
+        True,
+        True,
+        True,
+    ), (answer, took)
+    assert fleet.telegram.most_pollers == 1
+    leader.start()  # back, standing by
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_each_workspace_is_swept_once_per_slot_though_a_host_dies(fleet: Fleet, run: int) -> None:
+    """In one slot every shared workspace is swept exactly once (its own events say so), even
+    though a host is killed mid-sweep; MEMORY.md is whole and nothing is promoted twice."""
+    slot = _slot_with_work(fleet, lead=6)
+    _sleep_until(slot)
+    busy: list[Host] = []
+
+    def sweeping() -> bool:
+        for record in fleet.status()["hosts"]:
+            if record.get("jobsInUse") and not record["lost"]:
+                busy[:] = [h for h in fleet.hosts if h.id == record["id"] and h.process]
+        return bool(busy)
+
+    assert wait_until(sweeping, 15, every=0.3), fleet.status()
+    victim = busy[0]
+    victim.kill()
+    assert wait_until(lambda: fleet.done(slot), 60, every=0.5), fleet.status()
+    counts = {root.name: len(fleet.sweeps(root, slot)) for root in fleet.workspaces}
+    print("COUNTS", counts, victim.id)
+    for h in fleet.hosts:
+        print("=====", h.id); print(h.log()[-6000:])
+    assert counts == {root.name: 1 for root in fleet.workspaces}, (counts, victim.id)
+    for root in fleet.workspaces:
+        text = (root / "MEMORY.md").read_text(encoding="utf-8")
+        markers = MARKER.findall(text)
+        assert (text.startswith(HUMAN), len(markers) == len(set(markers))) == (True, True)
+    victim.start()
+
+
+def test_no_host_sweeps_while_redis_is_down(fleet: Fleet) -> None:
+    """Redis stopped over a slot: no host sweeps a shared workspace and status says degraded
+    with the reason; once Redis is back the slot is swept, once per workspace."""
+    slot = _slot_with_work(fleet, lead=8)
+    fleet.redis.stop()
+    _sleep_until(slot + timedelta(seconds=10))
+    status = fleet.hosts[1].cli("status")
+    assert (status["status"], status["fleet"]["state"]) == ("degraded", "degraded")
+    assert "cannot reach the fleet's Redis" in status["fleet"]["reason"]
+    assert {root.name: fleet.sweeps(root, slot) for root in fleet.workspaces} == {
+        root.name: [] for root in fleet.workspaces
+    }
+    back = format_instant(datetime.now(UTC))
+    fleet.redis.start()
+    assert wait_until(lambda: fleet.done(slot), 45, every=0.5), fleet.status()
+    swept = {root.name: fleet.sweeps(root, slot) for root in fleet.workspaces}
+    assert {name: len(stamps) for name, stamps in swept.items()} == {
+        root.name: 1 for root in fleet.workspaces
+    }
+    assert all(stamps[0] >= back for stamps in swept.values()), (swept, back)
