@@ -356,6 +356,13 @@ class DaemonService:
         """Prometheus text."""
         return self.daemon.metrics.render()
 
+    def workspace_labels(self) -> dict[str, str]:
+        """Each workspace's path -> its first agent id (``?workspace=`` accepts it)."""
+        return {
+            str(w.root): (w.agents[0] if w.agents else w.root.name)
+            for w in self.daemon.runtime.discovery.workspaces
+        }
+
     def events(self) -> list[dict[str, Any]]:
         """Recent health events, oldest first."""
         return [

@@ -70,7 +70,7 @@ return 0
 """
 
 
-@dataclass
+@dataclass(eq=False)
 class Lease:
     """A held lease: its key, fencing counter, value and token, and until when it is surely
     ours (monotonic seconds; renewing moves it on)."""

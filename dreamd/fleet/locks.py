@@ -47,7 +47,7 @@ _log = logging.getLogger("dreamd.fleet")
 _POLL_SECONDS = 0.25
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Grant:
     """A held workspace lock: its lease (token, value, the claim it replaced)."""
 
