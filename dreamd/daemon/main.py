@@ -240,9 +240,13 @@ class Daemon:
             return self.fleet.shared_enabled
         return effective_enabled(self.runtime.config.dreaming.enabled).enabled
 
+    def _may_sweep(self) -> bool:
+        """Whether the schedule runs: dreaming on, and in a fleet the fleet-wide value read."""
+        return self.enabled() and (self.fleet is None or self.fleet.heard)
+
     def _new_scheduler(self) -> Scheduler:
         return Scheduler(
-            _settings(self.runtime), sweep=self.sweep_all, enabled=self.enabled, clock=self.clock
+            _settings(self.runtime), sweep=self.sweep_all, enabled=self._may_sweep, clock=self.clock
         )
 
     async def sweep_all(self, reason: str) -> list[dict[str, Any]]:
@@ -414,10 +418,11 @@ class Daemon:
         await asyncio.to_thread(set_enabled_override, enabled, now=self.clock.now())
         self._regenerate.set()
 
-    async def _mirror_enabled(self, enabled: bool) -> None:
+    async def _mirror_enabled(self, enabled: bool | None) -> None:
         """The fleet-wide value changed (or was read first): follow it. It is not written into
         this host's state: a value read from Redis is never a local setting."""
-        _log.info("fleet: dreaming turned %s fleet-wide", "on" if enabled else "off")
+        if enabled is not None:
+            _log.info("fleet: dreaming turned %s fleet-wide", "on" if enabled else "off")
         self._regenerate.set()
 
     async def reload(self) -> bool:

@@ -128,6 +128,7 @@ def _options() -> dict[str, Any]:
         "socket_timeout": COMMAND_SECONDS,
         "socket_connect_timeout": COMMAND_SECONDS,
         "health_check_interval": 10,
+        "driver_info": None,  # no CLIENT SETINFO: the ACL need not allow it (Redis < 7.2 lacks it)
     }
 
 

@@ -25,7 +25,8 @@ Rules:
   can be taken without Redis and every write is fenced, so a coordinator that blinks never
   makes two writers.
 * ``/dreaming on|off`` sets the fleet-wide value in Redis; every host follows it while Redis
-  answers (:attr:`Fleet.shared_enabled`, ``on_enabled`` when it changes) but never writes it
+  answers (:attr:`Fleet.shared_enabled`, ``on_enabled`` when it is first read and whenever it
+  changes; a host schedules no sweep before it has read it once) but never writes it
   into its own host state: a value read from Redis is not a local setting, so a forged one is
   gone as soon as Redis no longer says it.
 * Health events go to a Redis stream as typed fields (:mod:`dreamd.fleet.events`); every host
@@ -133,7 +134,7 @@ class Fleet:
         *,
         clock: Clock,
         host_jobs: Callable[[], dict[str, Any]],
-        on_enabled: Callable[[bool], Awaitable[None]],
+        on_enabled: Callable[[bool | None], Awaitable[None]],
         deliver: Callable[[HealthEvent], None],
         note: Callable[[HealthEvent], None],
         known: Callable[[], Mapping[str, Sequence[str]]] = dict,
@@ -171,6 +172,7 @@ class Fleet:
         self.swept_last = 0
         self.last_error: str | None = None
         self.shared_enabled: bool | None = None
+        self.heard = False  # the fleet-wide value was read at least once
         self._outgoing: deque[tuple[EventRecord, HealthEvent]] = deque(maxlen=100)
         self._mine: OrderedDict[str, HealthEvent] = OrderedDict()
         self._checked = False
@@ -287,11 +289,11 @@ class Fleet:
         else:
             _log.warning("fleet: ignoring the fleet-wide on/off value in Redis: not 0 or 1")
             value = None
-        if value == self.shared_enabled:
+        first, self.heard = not self.heard, True
+        if value == self.shared_enabled and not first:
             return
         self.shared_enabled = value
-        if value is not None:
-            await self._on_enabled(value)
+        await self._on_enabled(value)
 
     async def _leave(self) -> None:
         """A stopping host says so, and drops its time to live: it shows as gone at once."""

@@ -133,8 +133,8 @@ def running_fleet(
     """Redis, the fakes, six workspaces and three hosts started on them.
 
     ``enabled`` is put in Redis before the hosts start (``"0"``: dreaming off fleet-wide until
-    the test turns it on); each host's state says it has been scheduling since yesterday, so a
-    slot that began before it started is caught up.
+    the test turns it on), and then each host's state says it has been scheduling since
+    yesterday, so the slot that began before it started is caught up once it is on.
     """
     workspaces = [base / f"ws{index}" for index in range(WORKSPACES)]
     for index, root in enumerate(workspaces):
@@ -157,8 +157,9 @@ def running_fleet(
         for name in ("h1", "h2", "h3"):
             home = base / name
             (home / "home" / "state").mkdir(parents=True)
-            state = {"version": 1, "schedule": {"scheduledSince": yesterday}}
-            (home / "home" / "state" / "host.json").write_text(json.dumps(state))
+            if enabled is not None:  # a slot that began before the hosts did is caught up
+                state = {"version": 1, "schedule": {"scheduledSince": yesterday}}
+                (home / "home" / "state" / "host.json").write_text(json.dumps(state))
             text = CONFIG.format(
                 frequency=frequency, zone=zone, model=model.url, owner=OWNER,
                 telegram=telegram.base_url, redis=redis.url, host=name, fleet=fleet,
@@ -200,7 +201,7 @@ def _kill_mid_sweep(fleet: Fleet) -> tuple[Host, datetime]:
         found[:] = [host] if host is not None else []
         return host is not None
 
-    assert wait_until(sweeping, 60, every=0.2), fleet.status()
+    assert wait_until(sweeping, 90, every=0.2), fleet.status()
     victim = found[0]
     victim.kill()
     return victim, datetime.now(UTC)
