@@ -120,10 +120,14 @@ class WorkspaceLocks:
             release_sync(self._connection(), grant.lease)
 
     def _renew(self) -> None:
+        """Renew what is held every heartbeat; end once nothing is (the next take restarts)."""
         while True:
             time.sleep(self.heartbeat)
             with self._guard:
                 held = list(self._held)
+                if not held:
+                    self._renewer = None
+                    return
             for grant in held:
                 try:
                     if not renew_sync(self._connection(), grant.lease):
