@@ -10,7 +10,7 @@ Run: ``python bench/fleet.py [--workspaces 1000] [--status-workspaces 10000]``. 
   machine the daemons share its cores, so the ratio shows what coordination costs and what
   parallel workers win here, not what separate machines would;
 * overhead: the fleet's path around a sweep that does nothing (slot check, fleet lease,
-  ``RedisLock`` with a fencing token, the check again, the fenced record, the release), per
+  the lease with its fencing token, the check again, the fenced record, the release), per
   workspace, one after another, in process;
 * status: ``dreamd --json fleet status`` as a process (start-up included) against a Redis holding
   10,000 workspaces' last sweeps and three hosts; median of 3.
@@ -186,7 +186,7 @@ async def _overhead_ms(url: str, count: int) -> float:
     return elapsed
 
 
-async def _ignore(enabled: bool) -> None:
+async def _ignore(enabled: bool | None) -> None:
     return None
 
 

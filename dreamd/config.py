@@ -263,10 +263,14 @@ class FleetConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, froz
 
     redis: Text | None = None
     redis_url_env: Text | None = None
-    host_id: Text | None = None
+    host_id: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")] | None = (
+        None
+    )
     name: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")] = "dreamd"
     max_concurrent: Annotated[int, msgspec.Meta(ge=0, le=4096)] = 0
     host_ttl_s: Annotated[float, msgspec.Meta(ge=3.0, le=3600.0)] = 30.0
+    heartbeat_s: Annotated[float, msgspec.Meta(ge=0.0, le=1200.0)] = 0.0
+    takeover_window: Text = "6h"
 
 
 class LogConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -319,6 +323,8 @@ _SPECIAL_FORMS = {
     "agents.list[].readers.telegram": "an array of Telegram user ids (whole numbers)",
     "adapters.telegram.base_url": "an http(s) URL like 'https://api.telegram.org/bot'",
     "fleet.name": "letters, digits, '.', '_' or '-' (at most 64)",
+    "fleet.host_id": "letters, digits, '.', '_' or '-' (at most 64), like 'db-host-2'",
+    "fleet.takeover_window": "a duration like '6h', '30m' or '0m'",
 }
 
 
@@ -566,6 +572,14 @@ def _check_fleet(fleet: FleetConfig | None, report: _Reporter) -> None:
             "expected a URL like 'redis://host:6379/0' (rediss:// for TLS, or unix://); "
             "the value is not shown, it may hold a password",
         )
+    if fleet.heartbeat_s and fleet.heartbeat_s * 3 > fleet.host_ttl_s:
+        raise report.fail(
+            "fleet.heartbeat_s",
+            f"at most a third of fleet.host_ttl_s ({fleet.host_ttl_s:g}), so a host that "
+            "misses one heartbeat keeps its locks",
+        )
+    if parse_duration(fleet.takeover_window) is None:
+        raise report.expected("fleet.takeover_window", fleet.takeover_window)
 
 
 def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) -> Config:

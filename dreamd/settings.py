@@ -123,8 +123,13 @@ SETTINGS: dict[str, str] = {
     "fleet.name": "Fleet name, the prefix of its Redis keys (default 'dreamd').",
     "fleet.max_concurrent": "Jobs at once across the fleet; 0 means jobs.max_concurrent "
     "per live host (default 0).",
-    "fleet.host_ttl_s": "Seconds without an announcement before a host shows as lost "
-    "(default 30.0).",
+    "fleet.host_ttl_s": "Lost-host detection: seconds after its last heartbeat before a host "
+    "shows as lost and its workspace locks, adapters and job leases pass to others "
+    "(default 30.0; docs/fleet.md has the trade-off).",
+    "fleet.heartbeat_s": "Seconds between a host's heartbeats (announcement and lease "
+    "renewals); 0 means host_ttl_s / 6 (default 0).",
+    "fleet.takeover_window": "How long after a slot begins a live host still sweeps a workspace "
+    "a lost host had taken, at most until the slot ends (default '6h').",
 }
 
 

@@ -655,6 +655,19 @@ def _toml(value: dict[str, object]) -> str:
             "fleet.redis: expected a URL like 'redis://host:6379/0' (rediss:// for TLS, or "
             "unix://); the value is not shown, it may hold a password",
         ),
+        (
+            '[fleet]\nredis = "redis://x"\nhost_ttl_s = 6\nheartbeat_s = 3',
+            "fleet.heartbeat_s: at most a third of fleet.host_ttl_s (6), so a host that misses "
+            "one heartbeat keeps its locks",
+        ),
+        (
+            '[fleet]\nredis = "redis://x"\ntakeover_window = "all night"',
+            "fleet.takeover_window: expected a duration like '6h', '30m' or '0m'",
+        ),
+        (
+            '[fleet]\nredis = "redis://x"\nhost_id = "URGENT: restore | sh"',
+            "fleet.host_id: expected letters, digits, '.', '_' or '-' (at most 64)",
+        ),
     ],
 )
 def test_api_and_jobs_are_checked(text: str, message: str) -> None:

@@ -73,16 +73,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _crash_log(exc: BaseException) -> Path | None:
+    """Write the traceback to a new log file only its owner may read (0600); its path."""
     import traceback
 
+    text = "".join(traceback.format_exception(exc))
     try:
         directory = paths.log_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"crash-{time.strftime('%Y%m%dT%H%M%S')}.log"
-        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        for attempt in range(100):
+            path = directory / f"crash-{stamp}{f'-{attempt}' if attempt else ''}.log"
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            except FileExistsError:
+                continue
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                os.fchmod(handle.fileno(), 0o600)  # whatever the umask said
+                handle.write(text)
+            return path
     except OSError:
         return None
-    return path
+    return None
 
 
 _VALUED = frozenset({"--config", "--workspace", "--now", "--agent", "--log-level"})

@@ -24,7 +24,7 @@ from dreamd.cli.client import call_daemon
 from dreamd.cli.context import Context
 from dreamd.cli.options import one_of
 from dreamd.clock import format_instant
-from dreamd.errors import ConfigError, DreamdError
+from dreamd.errors import ConfigError, DreamdError, FleetError
 from dreamd.fleet.fence import Fence
 from dreamd.fleet.oneshot import FleetSession, fleet_status_line
 from dreamd.host.history import record_outcomes
@@ -131,6 +131,8 @@ def _sweeper(ctx: Context) -> Callable[[Workspace], dict[str, Any]]:
                     lock_timeout=ctx.args.lock_timeout,
                     fence=fence,
                 ).as_json()
+        except FleetError:
+            raise  # Redis away, a password or permission refused: the command fails, clearly
         except DreamdError as exc:  # busy elsewhere in the fleet: this workspace's outcome
             return Outcome(str(workspace.root), workspace.agents, "error", error=str(exc)).as_json()
 

@@ -35,6 +35,10 @@ Rules:
   are kept), pre-encoded ``msgspec.Raw`` parts included: defence in depth for anything a
   workspace note slipped into a document. Results are cached, so a repeated status costs a walk,
   not a redaction.
+* A caller holding ``operator.read`` only (a read token over TCP) sees no absolute path: a
+  workspace's path becomes its label (its first agent id, which ``?workspace=`` accepts), a
+  file in it ``<label>:<relative path>``, the home directory ``~``, any other absolute path
+  ``…/<its last part>`` (:func:`relabel`), in every string of the answer, errors included.
 * Connection caps and header-read deadlines live in :mod:`dreamd.daemon.listener`.
 """
 
@@ -45,8 +49,9 @@ import functools
 import hmac
 import logging
 import os
+import re
 import stat
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,6 +75,7 @@ __all__ = [
     "build_app",
     "host_of",
     "load_tokens",
+    "relabel",
 ]
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -283,6 +289,55 @@ def _scopes_of(request: web.Request, tokens: Tokens) -> frozenset[str]:
     return tokens.lookup(header.removeprefix("Bearer ").strip())
 
 
+_ABSOLUTE = re.compile(r"(?<![\w.~/:@-])/(?:[^\s/\"'<>|`]+/)+[^\s/\"'<>|`]*")
+
+
+def _relabel_text(text: str, roots: Sequence[tuple[str, str]], home: str) -> str:
+    for root, label in roots:
+        if root in text:
+            text = text.replace(root + os.sep, f"{label}:").replace(root, label)
+    if len(home) > 1 and home in text:
+        text = text.replace(home + os.sep, "~" + os.sep).replace(home, "~")
+
+    def tail(found: re.Match[str]) -> str:
+        parts = [part for part in found.group(0).split("/") if part]
+        return "…/" + parts[-1] if parts else "…"
+
+    return _ABSOLUTE.sub(tail, text)
+
+
+def relabel(value: Any, labels: Mapping[str, str], home: str | None = None) -> Any:
+    """``value`` (decoded JSON) with every absolute path replaced (see the module rules)."""
+    roots = sorted(labels.items(), key=lambda item: len(item[0]), reverse=True)
+    where = home if home is not None else str(Path.home())
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return _relabel_text(item, roots, where)
+        if isinstance(item, dict):
+            return {key: walk(child) for key, child in item.items()}
+        if isinstance(item, list):
+            return [walk(child) for child in item]
+        return item
+
+    return walk(value)
+
+
+def _for_readers(response: web.StreamResponse, labels: Mapping[str, str]) -> web.StreamResponse:
+    """A JSON answer fit for a caller with ``operator.read`` only."""
+    if not isinstance(response, web.Response) or response.content_type != "application/json":
+        return response
+    body = response.body
+    if not isinstance(body, bytes):
+        return response
+    document = relabel(msgspec.json.decode(body), labels)
+    return web.Response(
+        body=msgspec.json.encode(document),
+        status=response.status,
+        content_type="application/json",
+    )
+
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _ADMIN_ROUTES = {
     ("POST", "/v1/dreaming"),
@@ -292,7 +347,7 @@ _ADMIN_ROUTES = {
 }
 
 
-def _guard(tokens: Tokens, hosts: frozenset[str]) -> Any:
+def _guard(tokens: Tokens, hosts: frozenset[str], service: Service) -> Any:
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         if not _over_unix(request) and (misdirected := _misdirected(request, hosts)):
@@ -304,25 +359,33 @@ def _guard(tokens: Tokens, hosts: frozenset[str]) -> Any:
                 return _error(401, "missing or unknown bearer token")
             if needed not in scopes:
                 return _error(403, f"this needs the {needed} scope")
-        try:
-            return await handler(request)
-        except web.HTTPNotFound:
-            return _error(404, f"no route {request.method} {request.path}")
-        except web.HTTPException as exc:
-            return _error(exc.status, exc.reason)
-        except SelectorError as exc:
-            return _error(404, str(exc))
-        except BusyError as exc:
-            return _error(409, str(exc))
-        except RefusedError as exc:
-            return _error(exc.status, str(exc))
-        except DreamdError as exc:
-            return _error(400, str(exc))
-        except Exception:  # noqa: BLE001 - a bug answers 500 in the one error shape
-            _log.exception("control API request %s %s failed", request.method, request.path)
-            return _error(500, "internal error; see the daemon log")
+            if ADMIN not in scopes:
+                answer = await _answer(request, handler)
+                return _for_readers(answer, service.workspace_labels())
+        return await _answer(request, handler)
 
     return middleware
+
+
+async def _answer(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The handler's answer, every failure in the one error shape."""
+    try:
+        return await handler(request)
+    except web.HTTPNotFound:
+        return _error(404, f"no route {request.method} {request.path}")
+    except web.HTTPException as exc:
+        return _error(exc.status, exc.reason)
+    except SelectorError as exc:
+        return _error(404, str(exc))
+    except BusyError as exc:
+        return _error(409, str(exc))
+    except RefusedError as exc:
+        return _error(exc.status, str(exc))
+    except DreamdError as exc:
+        return _error(400, str(exc))
+    except Exception:  # noqa: BLE001 - a bug answers 500 in the one error shape
+        _log.exception("control API request %s %s failed", request.method, request.path)
+        return _error(500, "internal error; see the daemon log")
 
 
 def build_app(
@@ -335,7 +398,8 @@ def build_app(
         named = host_of(listen)
         hosts = hosts | {named} if named else hosts
     app = web.Application(
-        middlewares=[_guard(tokens or Tokens({}), hosts)], client_max_size=MAX_BODY_BYTES
+        middlewares=[_guard(tokens or Tokens({}), hosts, service)],
+        client_max_size=MAX_BODY_BYTES,
     )
 
     async def status(_: web.Request) -> web.Response:

@@ -26,14 +26,14 @@ from dreamd.engine.explain import explain, verdict_lines
 from dreamd.engine.phases.cycle import is_grounded_led, thresholds_of
 from dreamd.engine.phases.diary import diary_entries
 from dreamd.engine.state import RECALL_STORE
-from dreamd.errors import DreamdError, LockError
+from dreamd.errors import DreamdError, FleetError, LockError
 from dreamd.fleet.coordinator import Fleet
 from dreamd.host.clock import Clock
 from dreamd.host.health import HealthEvent
 from dreamd.host.history import History
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime
-from dreamd.host.state import effective_enabled, load_host_state
+from dreamd.host.state import EnabledState, effective_enabled, load_host_state
 from dreamd.host.status import WorkspacesSummary, build_status, files_of
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
 from dreamd.recall.bundle import hybrid_search
@@ -101,10 +101,13 @@ class DaemonService:
         summary, encoded = daemon.workspace_summary()
         rejected = daemon.reload_error
         openclaw = runtime.openclaw.path if runtime.openclaw else None
+        enabled = effective_enabled(runtime.config.dreaming.enabled)
+        if daemon.fleet is not None and daemon.fleet.shared_enabled is not None:
+            enabled = EnabledState(daemon.fleet.shared_enabled, "fleet")
         document = build_status(
             runtime.config,
             runtime.discovery,
-            effective_enabled(runtime.config.dreaming.enabled),
+            enabled,
             summary=summary,
             schedule=load_host_state().get("schedule") or {},
             now=daemon.clock.now(),
@@ -286,6 +289,11 @@ class DaemonService:
     async def sweep_now(self) -> dict[str, Any]:
         """Sweep every workspace now; 409 while another sweep runs."""
         daemon = self.daemon
+        fleet = daemon.fleet
+        if fleet is not None and fleet.degraded is not None:
+            raise FleetError(
+                f"{fleet.degraded['reason']}; shared workspaces are not swept until it is back"
+            )
         if not await daemon.scheduler.run_now(reason="manual"):
             raise BusyError("a sweep is already running; try again when it has finished")
         return {
@@ -347,6 +355,13 @@ class DaemonService:
     def metrics(self) -> str:
         """Prometheus text."""
         return self.daemon.metrics.render()
+
+    def workspace_labels(self) -> dict[str, str]:
+        """Each workspace's path -> its first agent id (``?workspace=`` accepts it)."""
+        return {
+            str(w.root): (w.agents[0] if w.agents else w.root.name)
+            for w in self.daemon.runtime.discovery.workspaces
+        }
 
     def events(self) -> list[dict[str, Any]]:
         """Recent health events, oldest first."""

@@ -79,7 +79,7 @@ from dreamd.host.health import HISTORY_KEPT, HealthEvent, new_events, sweep_reco
 from dreamd.host.history import load_histories, save_histories
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime, load_runtime, socket_path
-from dreamd.host.state import effective_enabled, load_host_state, set_enabled_override
+from dreamd.host.state import effective_enabled, set_enabled_override
 from dreamd.host.status import WorkspacesSummary, status_entry, summary_of
 from dreamd.workspace.discovery import Workspace
 
@@ -139,6 +139,7 @@ class Daemon:
                 on_enabled=self._mirror_enabled,
                 deliver=self._deliver,
                 note=self.events.append,
+                known=lambda: {str(w.root): w.agents for w in self.runtime.discovery.workspaces},
             )
         self.metrics = Metrics(host=self.fleet.host if self.fleet else None)
         self.metrics.last_success = self._last_success
@@ -233,12 +234,19 @@ class Daemon:
         return self._summary
 
     def enabled(self) -> bool:
-        """Dreaming on or off (host override over config), read fresh each time."""
+        """Dreaming on or off (the fleet-wide value while Redis holds one, else the host
+        override over config), read fresh each time."""
+        if self.fleet is not None and self.fleet.shared_enabled is not None:
+            return self.fleet.shared_enabled
         return effective_enabled(self.runtime.config.dreaming.enabled).enabled
+
+    def _may_sweep(self) -> bool:
+        """Whether the schedule runs: dreaming on, and in a fleet the fleet-wide value read."""
+        return self.enabled() and (self.fleet is None or self.fleet.heard)
 
     def _new_scheduler(self) -> Scheduler:
         return Scheduler(
-            _settings(self.runtime), sweep=self.sweep_all, enabled=self.enabled, clock=self.clock
+            _settings(self.runtime), sweep=self.sweep_all, enabled=self._may_sweep, clock=self.clock
         )
 
     async def sweep_all(self, reason: str) -> list[dict[str, Any]]:
@@ -405,17 +413,16 @@ class Daemon:
     async def set_enabled(self, enabled: bool | None) -> None:
         """Persist the override (fleet-wide in a fleet; ``None`` clears this host's) and start
         or stop the schedule."""
-        if self.fleet is not None and enabled is not None:
+        if self.fleet is not None:
             await self.fleet.set_enabled(enabled)
         await asyncio.to_thread(set_enabled_override, enabled, now=self.clock.now())
         self._regenerate.set()
 
-    async def _mirror_enabled(self, enabled: bool) -> None:
-        """The fleet-wide value changed (or was read first): keep it in this host's state."""
-        if load_host_state().get("enabledOverride") is enabled:
-            return
-        _log.info("fleet: dreaming turned %s fleet-wide", "on" if enabled else "off")
-        await asyncio.to_thread(set_enabled_override, enabled, now=self.clock.now())
+    async def _mirror_enabled(self, enabled: bool | None) -> None:
+        """The fleet-wide value changed (or was read first): follow it. It is not written into
+        this host's state: a value read from Redis is never a local setting."""
+        if enabled is not None:
+            _log.info("fleet: dreaming turned %s fleet-wide", "on" if enabled else "off")
         self._regenerate.set()
 
     async def reload(self) -> bool:

@@ -3,9 +3,9 @@
 It sits beside each host's own budget (:mod:`dreamd.host.jobs`), never instead of it: a job
 takes its host slot first, then a fleet lease. A lease is a member of the ``jobs`` sorted set,
 scored by when it expires (Redis' clock, so hosts' clocks may differ); taking one is a script
-that first drops expired leases, so a host that died gives its leases back within
-:data:`LEASE_SECONDS`. The holder renews its leases while the jobs run. The limit defaults to
-``jobs.max_concurrent`` for every live host.
+that first drops expired leases, so a host that died gives its leases back within its lease
+time (``fleet.host_ttl_s``, as its locks). The holder renews its leases every heartbeat while
+the jobs run. The limit defaults to ``jobs.max_concurrent`` for every live host.
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from dreamd.fleet.keys import Keys
 if TYPE_CHECKING:
     import redis.asyncio
 
-__all__ = ["LEASE_SECONDS", "FleetBudget"]
+__all__ = ["FleetBudget"]
 
-LEASE_SECONDS = 30.0
 _WAIT_SECONDS = 0.25
 _TAKE = """
 local now = redis.call('TIME')
@@ -55,10 +54,17 @@ class FleetBudget:
     """Leases of the fleet-wide budget held by this host (see the module rules)."""
 
     def __init__(
-        self, client: redis.asyncio.Redis, keys: Keys, host: str, *, limit: Callable[[], int]
+        self,
+        client: redis.asyncio.Redis,
+        keys: Keys,
+        host: str,
+        *,
+        limit: Callable[[], int],
+        lease_seconds: float = 30.0,
     ) -> None:
         self.client, self.keys, self.host = client, keys, host
         self.limit = limit
+        self.lease_seconds = lease_seconds
         self.held: dict[str, str] = {}  # member -> label
 
     async def _script(self, source: str, *args: Any) -> int:
@@ -69,7 +75,7 @@ class FleetBudget:
     async def lease(self, label: str) -> AsyncIterator[None]:
         """Hold one fleet-wide slot for the block (waits while the fleet is at its limit)."""
         member = f"{self.host}:{uuid.uuid4().hex[:12]}"
-        ttl = str(int(LEASE_SECONDS * 1000))
+        ttl = str(int(self.lease_seconds * 1000))
         while not await self._script(_TAKE, ttl, member, str(self.limit())):
             await asyncio.sleep(_WAIT_SECONDS)
         self.held[member] = label
@@ -83,7 +89,7 @@ class FleetBudget:
     async def renew(self) -> None:
         """Push back the expiry of every lease this host holds (its jobs still run)."""
         if self.held:
-            await self._script(_RENEW, str(int(LEASE_SECONDS * 1000)), *self.held)
+            await self._script(_RENEW, str(int(self.lease_seconds * 1000)), *self.held)
 
     async def in_use(self) -> int:
         """Leases held across the fleet now."""

@@ -4,13 +4,19 @@ All keys start with ``dreamd:<fleet.name>:``, so several fleets can share one Re
 
 ``hosts`` (hash)         host id -> its last announcement (JSON; kept after the host is lost)
 ``alive:<host>``         a key with a time to live: present while the host announces itself
-``sweeps`` (hash)        workspace path -> its last sweep ``{"host", "at", "status", "slot"}``
+``sweeps`` (hash)        workspace path -> its last sweep ``{"host", "at", "status", "slot",
+                         "takeover"}``
 ``slots`` (hash)         workspace path -> the last dreaming slot it was swept for
-``lock:<ws>``            the workspace's ``RedisLock`` channel; ``lock:<ws>-fence`` its tokens
-``leader:<adapter>``     a chat adapter's ``RedisLock`` channel: its holder runs the bot
+``claims`` (hash)        workspace path -> who took its lock last (host, token, slot, at)
+``takeovers`` (list)     the newest takeovers of a lost host's workspaces, newest first
+``lock:<ws>``            the workspace's lease ``"<token> <host>"``; ``lock:<ws>-fence`` its tokens
+``leader:<adapter>``     a chat adapter's lease: its holder runs the bot; ``-fence`` its tokens
 ``jobs`` (sorted set)    fleet-wide job leases, scored by when they expire
 ``enabled``              the fleet-wide ``/dreaming on|off`` value (``1``/``0``), absent if unset
-``events`` (stream)      health events for owners, from every host
+``events`` (stream)      health events for owners, from every host (typed fields only)
+
+No pub/sub channel is used: an ACL user needs the key pattern ``dreamd:<fleet.name>:*`` and the
+commands docs/fleet.md lists, nothing more.
 
 Workspaces are named by their path: hosts that share a workspace mount it at the same path.
 """
@@ -48,17 +54,28 @@ class Keys:
     def slots(self) -> str:
         return f"{self.prefix}:slots"
 
+    @property
+    def claims(self) -> str:
+        return f"{self.prefix}:claims"
+
+    @property
+    def takeovers(self) -> str:
+        return f"{self.prefix}:takeovers"
+
     def lock(self, workspace: str) -> str:
-        """The workspace's lock channel (a digest of the path keeps channel names short)."""
+        """The workspace's lease key (a digest of the path keeps key names short)."""
         digest = hashlib.sha256(workspace.encode("utf-8")).hexdigest()[:24]
         return f"{self.prefix}:lock:{digest}"
 
     def fence(self, workspace: str) -> str:
-        """The fencing counter portalocker's ``RedisLock`` keeps beside the lock channel."""
+        """The workspace's fencing counter, beside its lease key."""
         return f"{self.lock(workspace)}-fence"
 
     def leader(self, adapter: str) -> str:
         return f"{self.prefix}:leader:{adapter}"
+
+    def leader_counter(self, adapter: str) -> str:
+        return f"{self.leader(adapter)}-fence"
 
     @property
     def jobs(self) -> str:

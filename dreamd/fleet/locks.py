@@ -1,14 +1,15 @@
-"""Fleet locks: portalocker's ``RedisLock`` on a workspace (fenced) and on a chat adapter.
+"""Fleet locks: a workspace's lock (fenced) and a chat adapter's leadership, both leases.
 
-A ``RedisLock`` is held by a live pub/sub subscription, not by an expiring key: a host that dies
-drops its connection and Redis frees the lock at once; a half-open connection is found by the
-probes of the next taker (and, for leaders, by the holder's own self-checks). Every lock here is
-built with ``interrupt_on_lost=False`` (the daemon is asyncio; a loss is read from
-:attr:`Grant.lost` or the leader's ``lost`` event, never a ``KeyboardInterrupt``) and workspace
-locks with ``fencing=True`` (see :mod:`dreamd.fleet.fence`).
+Each is a :mod:`dreamd.fleet.lease` on the fleet's Redis, renewed every heartbeat
+(``fleet.heartbeat_s``) by its holder and lost ``fleet.host_ttl_s`` after the last renewal: a
+host that dies (or stalls, or is cut off) frees its workspaces and its adapters then, and the
+next taker gets a newer fencing token, so the old holder's late writes are refused.
 
-``RedisLock`` blocks, so the asyncio side runs it in a thread; a taker cancelled while its
-attempt is in flight gives the lock back as soon as the attempt ends, never leaking a holder.
+* :class:`WorkspaceLocks` is the blocking side, for one CLI command (``dreamd sweep``): it takes a
+  workspace within a wait, renews what it holds in a thread, and gives it back.
+* :class:`Leadership` is the asyncio side of the chat adapters: :meth:`Leadership.lead` waits
+  until this host holds an adapter's lease, keeps renewing it, and sets the yielded event when
+  the lease is lost (the adapter must stop) before another host can take it.
 """
 
 from __future__ import annotations
@@ -16,159 +17,205 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+import threading
+import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dreamd.fleet.connection import redis_errors, sync_client
 from dreamd.fleet.fence import Fence
 from dreamd.fleet.keys import Keys
+from dreamd.fleet.lease import (
+    Lease,
+    Taken,
+    release,
+    release_sync,
+    renew,
+    renew_sync,
+    take,
+    take_sync,
+)
 
 if TYPE_CHECKING:
     import redis
-    from portalocker import RedisLock
+    import redis.asyncio
 
-__all__ = ["LEADER_RETRY_SECONDS", "Grant", "Leadership", "LockMaker"]
+__all__ = ["Grant", "Leadership", "WorkspaceLocks", "fence_of"]
 
 _log = logging.getLogger("dreamd.fleet")
-LEADER_RETRY_SECONDS = 5.0
-"""How often a standing-by host asks for an adapter's leader lock (takeover well within 30 s)."""
-SELF_CHECK_SECONDS = 5.0
-"""A leader pings itself through its channel this often, so a half-open link is noticed."""
-_THREAD_SLEEP = 0.005  # the lock's keep-alive thread waits this long per read (release joins it)
+_POLL_SECONDS = 0.25
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Grant:
-    """A held workspace lock and its fencing token."""
+    """A held workspace lock: its lease (token, value, the claim it replaced)."""
 
-    lock: RedisLock
+    lease: Lease
     workspace: str
-    token: int
+
+    @property
+    def token(self) -> int:
+        return self.lease.token
 
     @property
     def lost(self) -> bool:
-        """True once the lock's connection died (the fence refuses writes from then on)."""
-        return bool(self.lock.lost)
+        """True once the lease may have run out (the fence refuses writes from then on)."""
+        return self.lease.lost
 
 
-class LockMaker:
-    """Builds, takes and gives back the fleet's locks on one Redis."""
+def fence_of(url: str, grant: Grant) -> Fence:
+    """The check the writer runs before each rename under ``grant``."""
+    lease = grant.lease
+    return Fence(url, lease.key, lease.counter, lease.value, lease.token, grant.workspace)
 
-    def __init__(self, url: str, keys: Keys) -> None:
-        self.url, self.keys = url, keys
+
+class WorkspaceLocks:
+    """Workspace locks for one blocking command (see the module rules)."""
+
+    def __init__(self, url: str, keys: Keys, host: str, *, ttl: float, heartbeat: float) -> None:
+        self.url, self.keys, self.host = url, keys, host
+        self.ttl, self.heartbeat = ttl, heartbeat
         self._client: redis.Redis | None = None
+        self._held: set[Grant] = set()
+        self._guard = threading.Lock()
+        self._renewer: threading.Thread | None = None
 
     def _connection(self) -> redis.Redis:
         if self._client is None:
             self._client = sync_client(self.url)
         return self._client
 
-    def _lock(self, channel: str, **options: Any) -> RedisLock:
-        from portalocker import RedisLock
-
-        return RedisLock(
-            channel,
-            connection=self._connection(),
-            timeout=0,
-            fail_when_locked=True,
-            interrupt_on_lost=False,
-            thread_sleep_time=_THREAD_SLEEP,
-            **options,
-        )
+    def take(self, workspace: str, *, wait: float = 0.0, at: str = "") -> Grant | None:
+        """``workspace``'s lock, or ``None`` when another holder keeps it for ``wait`` s."""
+        keys = self.keys
+        deadline = time.monotonic() + wait
+        while True:
+            taken = take_sync(
+                self._connection(), keys.lock(workspace), keys.fence(workspace), self.host,
+                ttl=self.ttl, claims=keys.claims, field_=workspace, at=at,
+            )  # fmt: skip
+            if taken.lease is not None:
+                grant = Grant(taken.lease, workspace)
+                with self._guard:
+                    self._held.add(grant)
+                    if self._renewer is None:
+                        self._renewer = threading.Thread(
+                            target=self._renew, name="dreamd-fleet-leases", daemon=True
+                        )
+                        self._renewer.start()
+                return grant
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(_POLL_SECONDS)
 
     def fence(self, grant: Grant) -> Fence:
-        """The check the writer runs before each rename under ``grant``."""
-        return Fence(self.url, self.keys.fence(grant.workspace), grant.token, grant.workspace)
+        return fence_of(self.url, grant)
 
-    def take_workspace(self, workspace: str, *, wait: float = 0.0) -> Grant | None:
-        """The workspace's lock, or ``None`` when another holder keeps it for ``wait`` s."""
-        from portalocker.exceptions import AlreadyLocked
+    def release(self, grant: Grant) -> None:
+        """Give ``grant`` back (a lease that ran out is someone else's: left alone)."""
+        with self._guard:
+            self._held.discard(grant)
+        with contextlib.suppress(*redis_errors()):
+            release_sync(self._connection(), grant.lease)
 
-        lock = self._lock(self.keys.lock(workspace), fencing=True)
-        try:
-            lock.acquire(timeout=wait, check_interval=0.25, fail_when_locked=wait <= 0)
-        except AlreadyLocked:
-            return None
-        token = lock.fence_token
-        if token is None:  # fencing is on: a held lock always has a token; be safe anyway
-            release(lock)
-            return None
-        return Grant(lock, workspace, token)
-
-    def take_leader(self, adapter: str, on_lost: Callable[[], None]) -> RedisLock | None:
-        """The adapter's leader lock, or ``None`` while another host leads it."""
-        from portalocker.exceptions import AlreadyLocked
-
-        lock = self._lock(
-            self.keys.leader(adapter),
-            self_check_interval=SELF_CHECK_SECONDS,
-            on_lost=lambda _lock: on_lost(),
-        )
-        try:
-            lock.acquire()
-        except AlreadyLocked:
-            return None
-        return lock
-
-
-def release(lock: RedisLock) -> None:
-    """Give ``lock`` back; a dead connection has already freed it on the server."""
-    with contextlib.suppress(*redis_errors()):
-        lock.release()
-
-
-async def in_thread(take: Callable[[], Any], give_back: Callable[[Any], None]) -> Any:
-    """``take()`` in a thread; if the caller is cancelled meanwhile, what it took goes back."""
-    attempt = asyncio.ensure_future(asyncio.to_thread(take))
-    try:
-        return await asyncio.shield(attempt)
-    except asyncio.CancelledError:
-
-        def settle(done: asyncio.Future[Any]) -> None:
-            if not done.cancelled() and done.exception() is None and done.result() is not None:
-                give_back(done.result())
-
-        attempt.add_done_callback(settle)
-        raise
+    def _renew(self) -> None:
+        """Renew what is held every heartbeat; end once nothing is (the next take restarts)."""
+        while True:
+            time.sleep(self.heartbeat)
+            with self._guard:
+                held = list(self._held)
+                if not held:
+                    self._renewer = None
+                    return
+            for grant in held:
+                try:
+                    if not renew_sync(self._connection(), grant.lease):
+                        _log.warning("fleet: the lock on %s ran out", grant.workspace)
+                except redis_errors() as exc:
+                    _log.warning("fleet: cannot renew the lock on %s: %s", grant.workspace, exc)
 
 
 class Leadership:
-    """One host runs each chat adapter: the holder of its leader lock (``chat.adapters``).
+    """One host runs each chat adapter: the holder of its lease (``chat.adapters``).
 
-    :meth:`lead` waits until this host holds the adapter's lock, then yields an event that is
-    set if the lock is lost (the adapter must stop); leaving the block gives the lock back.
+    :meth:`lead` waits until this host holds the adapter's lease, then yields an event that is
+    set if the lease is lost (the adapter must stop); leaving the block gives the lease back.
+    The holder counts its lease lost a heartbeat before it could run out on the server, so the
+    adapter stops before any other host may start it.
     """
 
-    def __init__(self, locks: LockMaker, *, retry: float = LEADER_RETRY_SECONDS) -> None:
-        self.locks, self.retry = locks, retry
+    def __init__(
+        self,
+        client: redis.asyncio.Redis,
+        keys: Keys,
+        host: str,
+        *,
+        ttl: float,
+        heartbeat: float,
+    ) -> None:
+        self.client, self.keys, self.host = client, keys, host
+        self.ttl, self.heartbeat = ttl, heartbeat
         self.leading: set[str] = set()
+        self._late: set[asyncio.Future[None]] = set()
+
+    async def _take(self, name: str) -> Lease | None:
+        keys = self.keys
+        attempt = asyncio.ensure_future(
+            take(self.client, keys.leader(name), keys.leader_counter(name), self.host, ttl=self.ttl)
+        )
+        try:
+            taken = await asyncio.shield(attempt)
+        except asyncio.CancelledError:
+            attempt.add_done_callback(self._give_back_late)
+            raise
+        return taken.lease
+
+    def _give_back_late(self, done: asyncio.Future[Taken]) -> None:
+        """A take that finished after its waiter was cancelled gives the lease straight back."""
+        if done.cancelled() or done.exception() is not None:
+            return
+        lease = done.result().lease
+        if lease is not None:
+            late = asyncio.ensure_future(self._release(lease))
+            self._late.add(late)
+            late.add_done_callback(self._late.discard)
+
+    async def _release(self, lease: Lease) -> None:
+        with contextlib.suppress(*redis_errors()):
+            await release(self.client, lease)
+
+    async def _keep(self, lease: Lease, lost: asyncio.Event) -> None:
+        """Renew ``lease`` every heartbeat; set ``lost`` once it may run out before the next."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            with contextlib.suppress(*redis_errors()):
+                await renew(self.client, lease)
+            if time.monotonic() + self.heartbeat >= lease.valid_until:
+                lost.set()
+                return
 
     @contextlib.asynccontextmanager
     async def lead(self, name: str) -> AsyncIterator[asyncio.Event]:
-        """Hold ``name``'s leader lock for the block (see the class docstring)."""
-        loop = asyncio.get_running_loop()
+        """Hold ``name``'s lease for the block (see the class docstring)."""
         while True:
-            lost = asyncio.Event()
-
-            def on_lost(lost: asyncio.Event = lost) -> None:
-                loop.call_soon_threadsafe(lost.set)
-
             try:
-                lock = await in_thread(
-                    lambda: self.locks.take_leader(name, on_lost),
-                    lambda taken: release(taken),
-                )
+                lease = await self._take(name)
             except redis_errors() as exc:
                 _log.warning("fleet: cannot ask for the %s leader lock: %s", name, exc)
-                lock = None
-            if lock is not None:
+                lease = None
+            if lease is not None:
                 break
-            await asyncio.sleep(self.retry)
+            await asyncio.sleep(self.heartbeat)
         _log.info("fleet: this host now runs the %s adapter", name)
+        lost = asyncio.Event()
+        keeper = asyncio.create_task(self._keep(lease, lost))
         self.leading.add(name)
         try:
             yield lost
         finally:
             self.leading.discard(name)
-            await asyncio.to_thread(release, lock)
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
+            await self._release(lease)

@@ -2,7 +2,9 @@
 
 A one-shot command talks to Redis with a blocking client and gives up quickly when it is
 away: status says so in its fleet line; ``dreamd sweep`` refuses to touch a shared workspace
-without the lock (:class:`~dreamd.errors.FleetError`). The daemon does not have to run.
+without the lock (:class:`~dreamd.errors.FleetError`, which names what went wrong: Redis
+unreachable, a password refused, a permission the ACL user lacks). The daemon does not have to
+run. A lock held by this command is renewed every heartbeat until the sweep is done.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from typing import Any
 from dreamd.clock import format_instant
 from dreamd.config import Config
 from dreamd.errors import FleetError, LockError
-from dreamd.fleet.connection import host_id_of, redis_errors, redis_url, shown, sync_client
+from dreamd.fleet.connection import host_id_of, reason, redis_errors, redis_url, sync_client
+from dreamd.fleet.coordinator import heartbeat_of
 from dreamd.fleet.fence import Fence
 from dreamd.fleet.keys import Keys
-from dreamd.fleet.locks import LockMaker, release
-from dreamd.fleet.registry import read_document_sync
+from dreamd.fleet.locks import WorkspaceLocks
+from dreamd.fleet.records import SweepRecord
+from dreamd.fleet.registry import read_document_sync, record_manual
 from dreamd.fleet.view import summary_line
 
 __all__ = ["FleetSession", "fleet_status_line"]
@@ -36,13 +40,12 @@ class FleetSession:
         self.keys = Keys(fleet.name)
         self.host = host_id_of(fleet)
         self.client = sync_client(self.url)
-        self.locks = LockMaker(self.url, self.keys)
+        self.locks = WorkspaceLocks(
+            self.url, self.keys, self.host, ttl=fleet.host_ttl_s, heartbeat=heartbeat_of(fleet)
+        )
 
     def unreachable(self, exc: BaseException) -> FleetError:
-        return FleetError(
-            f"cannot reach the fleet's Redis at {shown(self.url)} ({type(exc).__name__}); "
-            "shared workspaces are not swept without it"
-        )
+        return FleetError(f"{reason(exc, self.url)}; shared workspaces are not swept without it")
 
     def check(self) -> None:
         """Raise :class:`~dreamd.errors.FleetError` unless Redis answers."""
@@ -51,10 +54,14 @@ class FleetSession:
         except redis_errors() as exc:
             raise self.unreachable(exc) from exc
 
-    def set_enabled(self, enabled: bool) -> None:
-        """Set the fleet-wide ``/dreaming on|off`` value (every daemon mirrors it)."""
+    def set_enabled(self, enabled: bool | None) -> None:
+        """Set the fleet-wide ``/dreaming on|off`` value (every daemon follows it); ``None``
+        clears it."""
         try:
-            self.client.set(self.keys.enabled, "1" if enabled else "0")
+            if enabled is None:
+                self.client.delete(self.keys.enabled)
+            else:
+                self.client.set(self.keys.enabled, "1" if enabled else "0")
         except redis_errors() as exc:
             raise self.unreachable(exc) from exc
 
@@ -79,7 +86,7 @@ class FleetSession:
         """Hold ``path``'s fleet lock for the block; yields the writer's fence."""
         self.check()
         try:
-            grant = self.locks.take_workspace(path, wait=wait)
+            grant = self.locks.take(path, wait=wait, at=format_instant_now())
         except redis_errors() as exc:
             raise self.unreachable(exc) from exc
         if grant is None:
@@ -90,26 +97,10 @@ class FleetSession:
         try:
             yield self.locks.fence(grant)
             with contextlib.suppress(*redis_errors()):
-                record = {"host": self.host, "at": format_instant_now(), "status": "ok"}
-                self.client.eval(
-                    _RECORD_MANUAL, 2, self.keys.fence(path), self.keys.sweeps,
-                    str(grant.token), path, _encode(record),
-                )  # fmt: skip
+                record = SweepRecord(host=self.host, at=format_instant_now(), status="ok")
+                record_manual(self.client, self.keys, path, record, lease=grant.lease)
         finally:
-            release(grant.lock)
-
-
-_RECORD_MANUAL = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-return 1
-"""
-
-
-def _encode(record: dict[str, Any]) -> str:
-    import msgspec
-
-    return msgspec.json.encode(record).decode()
+            self.locks.release(grant)
 
 
 def format_instant_now() -> str:

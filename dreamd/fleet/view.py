@@ -2,30 +2,42 @@
 
 ``{"name", "hosts": [{"id", "version", "startedAt", "lastSeen", "jobsInUse", "jobsLimit",
 "sweptLast", "lastError", "leads", "state", "lost"}], "workspaces": [{"path", "lastSweep":
-{"host", "at", "status", "slot"} | null}], "jobs": {"inUse", "limit"}}``. A host is ``lost``
-once its announcement's time to live ran out without it saying it stopped; it stays
-listed, so a dead host is seen.
+{"host", "at", "status", "slot", "takeover"} | null}], "takeovers": [{"host", "lost",
+"workspace", "slot", "at", "claimedAt"}], "jobs": {"inUse", "limit"}}``. A host is ``lost`` once
+its announcement's time to live ran out without it saying it stopped; it stays listed, so a
+dead host is seen. Every record comes from Redis and is checked first
+(:mod:`dreamd.fleet.records`): one that does not fit is left out (a host) or shown as
+unreadable (a workspace's last sweep), never shown as written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-__all__ = ["decode_record", "fleet_document", "render_fleet", "summary_line"]
+from dreamd.fleet.records import (
+    MAX_ERROR,
+    HostRecord,
+    SweepRecord,
+    TakeoverRecord,
+    clean_text,
+    decode,
+)
+
+__all__ = ["fleet_document", "render_fleet", "summary_line"]
 
 
-def decode_record(raw: str | bytes | None) -> dict[str, Any] | None:
-    """A JSON object stored in Redis, or ``None`` when absent or not an object."""
-    if raw is None:
+def _host(host_id: str, raw: str) -> dict[str, Any] | None:
+    record = decode(raw, HostRecord)
+    if record is None or record.id != host_id:
         return None
-    try:
-        value = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
-        return None
-    return value if isinstance(value, dict) else None
+    document: dict[str, Any] = msgspec.to_builtins(record)
+    if record.last_error is not None:
+        document["lastError"] = clean_text(record.last_error, MAX_ERROR)
+    document["leads"] = list(record.leads)
+    return document
 
 
 def fleet_document(
@@ -36,19 +48,30 @@ def fleet_document(
     *,
     known: Iterable[str] = (),
     jobs: Mapping[str, int] | None = None,
+    takeovers: Sequence[Any] = (),
 ) -> dict[str, Any]:
     """The fleet status document from the raw hashes (see the module docstring)."""
     listed = []
     for host_id in sorted(hosts):
-        record = decode_record(hosts[host_id]) or {}
+        record = _host(host_id, hosts[host_id])
+        if record is None:
+            continue
         gone = not alive.get(host_id, False) and record.get("state") != "stopped"
-        listed.append({**record, "id": host_id, "lost": gone})
+        listed.append({**record, "lost": gone})
     paths = sorted({*sweeps, *known})
-    workspaces = [{"path": path, "lastSweep": decode_record(sweeps.get(path))} for path in paths]
+    workspaces = []
+    for path in paths:
+        raw = sweeps.get(path)
+        last = decode(raw, SweepRecord)
+        shown = msgspec.to_builtins(last) if last is not None else None
+        unreadable = raw is not None and last is None
+        workspaces.append({"path": path, "lastSweep": shown, "unreadable": unreadable})
+    taken = [decode(raw, TakeoverRecord) for raw in takeovers]
     return {
         "name": name,
         "hosts": listed,
         "workspaces": workspaces,
+        "takeovers": [msgspec.to_builtins(item) for item in taken if item is not None],
         "jobs": dict(jobs or {"inUse": 0, "limit": 0}),
     }
 
@@ -89,5 +112,15 @@ def render_fleet(document: Mapping[str, Any]) -> str:
     for workspace in document["workspaces"]:
         last = workspace["lastSweep"]
         said = f"{last['status']} by {last['host']} at {last['at']}" if last else "never swept"
+        if last and last.get("takeover"):
+            said += f" (taken over from lost host {last['takeover']['lost']})"
+        if workspace.get("unreadable"):
+            said = "its last sweep record is unreadable (not written by dreamd)"
         lines.append(f"- workspace {workspace['path']}: {said}")
+    for taken in document.get("takeovers") or ():
+        lines.append(
+            f"- takeover at {taken['at']}: host {taken['host']} swept {taken['workspace']} "
+            f"for the {taken['slot']} slot; lost host {taken['lost']} had taken it at "
+            f"{taken.get('claimedAt') or '?'}"
+        )
     return "\n".join(lines)

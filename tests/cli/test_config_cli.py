@@ -63,6 +63,8 @@ def test_config_sources_cover_every_key() -> None:
         "fleet.name",
         "fleet.max_concurrent",
         "fleet.host_ttl_s",
+        "fleet.heartbeat_s",
+        "fleet.takeover_window",
     } <= set(values) | {"agents.list"}
     assert values["fleet"] == {"value": None, "source": "default"}
 

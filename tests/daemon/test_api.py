@@ -31,6 +31,9 @@ class RecordingService:
     async def status(self) -> dict[str, Any]:
         return {"enabled": True, "status": "ok"}
 
+    def workspace_labels(self) -> dict[str, str]:
+        return {"/srv/agents/ws": "main"}
+
     async def workspaces(self) -> list[dict[str, Any]]:
         return [{"path": "/ws"}]
 

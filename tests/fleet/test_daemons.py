@@ -12,16 +12,12 @@ from the one that died.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
-import signal
-import subprocess
-import threading
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,16 +25,22 @@ from typing import Any, TypeVar
 import pytest
 
 from dreamd.clock import format_instant
-from dreamd.engine.hits import Hit
-from dreamd.recall.record import record_search
 from tests.fake_model import chat_reply, serve
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fleet.conftest import RedisServer
-from tests.processes import DREAMD, READY_LINE, run_cli, wait_until
+from tests.fleet.harness import (
+    HUMAN,
+    Host,
+    LoopThread,
+    completed_sweeps,
+    make_workspace,
+    serve_telegram,
+    stop_telegram,
+)
+from tests.processes import wait_until
 
 T = TypeVar("T")
 OWNER = 21
-HUMAN = "# Long-Term Memory\n\n- I prefer short answers.\n"
 MODEL_SECONDS = 2.5  # a sweep makes three calls: long enough to be caught in the middle
 TEAMS = ("billing", "search", "storage", "payments", "identity")
 PLACES = ("basement", "rooftop", "annex", "garage", "library")
@@ -74,75 +76,6 @@ host_id = "{host}"
 name = "test"
 host_ttl_s = 6
 """
-
-
-class LoopThread:
-    """An event loop in a thread, for the asyncio fakes a synchronous test talks to."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def run(self, work: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
-
-
-@dataclass
-class Host:
-    """One fleet host: a ``dreamd run`` with its own home and host id."""
-
-    id: str
-    env: dict[str, str]
-    cwd: Path
-    process: subprocess.Popen[str] | None = None
-    logs: list[Path] = field(default_factory=list)
-
-    def start(self) -> None:
-        log = self.cwd / f"{self.id}-{len(self.logs)}.log"
-        self.logs.append(log)
-        with log.open("w", encoding="utf-8") as stderr:
-            self.process = subprocess.Popen(
-                [*DREAMD, "run"],
-                env=self.env,
-                cwd=self.cwd,
-                stderr=stderr,
-                text=True,
-            )
-        up = wait_until(lambda: READY_LINE in log.read_text(encoding="utf-8"), 30)
-        assert up, log.read_text(encoding="utf-8")
-
-    def kill(self) -> None:
-        """SIGKILL: the host dies at once (its workers with it)."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.process = None
-
-    def stop(self) -> int:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            code = self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            code = self.process.wait()
-        self.process = None
-        return code
-
-    def cli(self, *argv: str) -> Any:
-        """``dreamd --json argv...`` as this host sees it; the parsed JSON."""
-        done = run_cli(self.env, "--json", *argv)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
-
-    def log(self) -> str:
-        return "\n".join(path.read_text(encoding="utf-8") for path in self.logs)
 
 
 @dataclass
@@ -195,13 +128,7 @@ class Fleet:
     def sweeps(self, root: Path, slot: datetime) -> list[str]:
         """The distinct sweeps of ``root`` in the slot starting at ``slot`` (its own events)."""
         start, end = format_instant(slot), format_instant(slot + timedelta(minutes=1))
-        stamps = set()
-        for line in (root / "memory" / ".dreams" / "events.jsonl").read_text().splitlines():
-            event = json.loads(line)
-            completed = event.get("type") == "memory.dream.completed"
-            if completed and start <= event["timestamp"] < end:
-                stamps.add(event["timestamp"])
-        return sorted(stamps)
+        return completed_sweeps(root, start, end)
 
     def done(self, slot: datetime) -> bool:
         """Every workspace is recorded as swept for ``slot``."""
@@ -210,19 +137,6 @@ class Fleet:
         except Exception:  # Redis may be on its way back
             return False
         return all(marks.get(str(root)) == format_instant(slot) for root in self.workspaces)
-
-
-def _workspace(root: Path, index: int) -> None:
-    """A workspace with human memory and one fact asked about on three days."""
-    (root / "memory").mkdir(parents=True)
-    (root / "MEMORY.md").write_text(HUMAN, encoding="utf-8")
-    day = (datetime.now(UTC) - timedelta(days=4)).date().isoformat()
-    fact = f"- Service {index} runs on Postgres 16 on host db-0{index}."
-    (root / "memory" / f"{day}.md").write_text(f"# {day}\n\n{fact}\n", encoding="utf-8")
-    for offset, query in enumerate(("which host", "postgres version", "db role")):
-        when = datetime.now(UTC) - timedelta(days=3 - offset, hours=1)
-        hit = Hit(f"memory/{day}.md", 3, 3, fact, 0.9)
-        record_search(root, f"{query} {index}", [hit], now=when, zone=UTC)
 
 
 def _next_slot(lead: float) -> datetime:
@@ -258,16 +172,16 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     base = tmp_path_factory.mktemp("fleet")
     workspaces = [base / f"ws{index}" for index in range(6)]
     for index, root in enumerate(workspaces):
-        _workspace(root, index)
+        make_workspace(root, index)
     redis = RedisServer(base / "redis")
     redis.start()
     loop = LoopThread()
     telegram = FakeTelegram()  # its asyncio parts bind to the fakes' loop on first use
-    serving = loop.run(_serve(telegram))
+    serving = loop.run(serve_telegram(telegram))
     with ExitStack() as stack:
         stack.callback(loop.close)
         stack.callback(redis.stop)
-        stack.callback(lambda: loop.run(_stop(serving)))
+        stack.callback(lambda: loop.run(stop_telegram(serving)))
         reply = chat_reply("*Tonight*\n\nThe deploy notes settled.")
         model = stack.enter_context(serve([(200, reply)], delay=MODEL_SECONDS))
         hosts = []
@@ -299,25 +213,6 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
         finally:
             codes = {host.id: host.stop() for host in hosts if host.process is not None}
             assert set(codes.values()) <= {0}, "\n".join(host.log() for host in hosts)
-
-
-async def _serve(telegram: FakeTelegram) -> tuple[asyncio.Event, asyncio.Task[None]]:
-    done, up = asyncio.Event(), asyncio.Event()
-
-    async def serving() -> None:
-        async with telegram.serve():
-            up.set()
-            await done.wait()
-
-    task = asyncio.create_task(serving())
-    await up.wait()
-    return done, task
-
-
-async def _stop(serving: tuple[asyncio.Event, asyncio.Task[None]]) -> None:
-    done, task = serving
-    done.set()
-    await task
 
 
 def test_the_bot_leader_dies_and_another_host_answers(fleet: Fleet) -> None:

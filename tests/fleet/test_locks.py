@@ -14,7 +14,7 @@ from dreamd.errors import FencedError
 from dreamd.fleet.budget import FleetBudget
 from dreamd.fleet.connection import async_client
 from dreamd.fleet.keys import Keys
-from dreamd.fleet.locks import Leadership, LockMaker, release
+from dreamd.fleet.locks import Leadership, WorkspaceLocks
 from dreamd.fleet.registry import announce, read_document
 from dreamd.runs.sweep import sweep_workspace
 from tests.fakes.host import make_host
@@ -29,31 +29,72 @@ def _files(root: Path) -> dict[str, bytes]:
     }
 
 
+def _locks(url: str, host: str, ttl: float = 30.0) -> WorkspaceLocks:
+    return WorkspaceLocks(url, KEYS, host, ttl=ttl, heartbeat=ttl / 6)
+
+
 def test_a_newer_grant_fences_off_the_old_holder(redis_server: RedisServer) -> None:
     """While one host holds a workspace nobody else gets it; once a newer grant exists, the
     old holder's fence refuses and the new one's passes."""
-    first, second = LockMaker(redis_server.url, KEYS), LockMaker(redis_server.url, KEYS)
-    old = first.take_workspace("/ws")
+    first, second = _locks(redis_server.url, "h1"), _locks(redis_server.url, "h2")
+    old = first.take("/ws")
     assert old is not None
-    assert second.take_workspace("/ws") is None
+    assert second.take("/ws") is None
     stale = first.fence(old)
     stale()  # still the newest grant
-    release(old.lock)  # the old holder's lock is gone (a partition, a pause) ...
-    new = second.take_workspace("/ws")
+    redis_server.client().delete(KEYS.lock("/ws"))  # the old lease is gone (it ran out) ...
+    new = second.take("/ws")
     assert new is not None and new.token == old.token + 1
-    with pytest.raises(FencedError, match="passed to another holder"):
+    with pytest.raises(FencedError, match=r"ran out or passed to another holder"):
         stale()  # ... and it may not write over the new holder
     second.fence(new)()
-    release(new.lock)
+    first.release(old)  # a release of a lease that is no longer ours leaves the new one alone
+    assert redis_server.client().get(KEYS.lock("/ws")) == f"{new.token} h2"
+    second.release(new)
+    assert redis_server.client().get(KEYS.lock("/ws")) is None
+
+
+def test_a_lease_that_is_not_renewed_runs_out(redis_server: RedisServer) -> None:
+    """A holder that stops renewing (it died) loses the workspace after the time to live:
+    another host then takes it with a newer token and sees whose claim it replaced."""
+    dead = WorkspaceLocks(redis_server.url, KEYS, "dead", ttl=1.0, heartbeat=60.0)
+    grant = dead.take("/ws", at="2026-12-02T03:00:01.000Z")
+    assert grant is not None
+    live = _locks(redis_server.url, "live", ttl=3.0)
+    assert live.take("/ws") is None
+    started = time.monotonic()
+    taken = live.take("/ws", wait=5.0)
+    waited = time.monotonic() - started
+    assert taken is not None and 0.5 < waited < 2.5, waited
+    assert taken.lease.previous is not None
+    assert (taken.token, taken.lease.previous.host, taken.lease.previous.token) == (
+        grant.token + 1,
+        "dead",
+        grant.token,
+    )
+    assert grant.lost
+    live.release(taken)
+
+
+def test_a_renewed_lease_outlives_its_time_to_live(redis_server: RedisServer) -> None:
+    """A holder that keeps renewing keeps the workspace past the time to live."""
+    holder = WorkspaceLocks(redis_server.url, KEYS, "h1", ttl=1.0, heartbeat=0.2)
+    grant = holder.take("/ws")
+    assert grant is not None
+    time.sleep(2.0)
+    assert (_locks(redis_server.url, "h2").take("/ws"), grant.lost) == (None, False)
+    holder.fence(grant)()
+    holder.release(grant)
 
 
 def test_the_fence_refuses_without_redis(tmp_path: Path) -> None:
     """A fence that cannot ask Redis refuses the write."""
     server = RedisServer(tmp_path / "redis")
     server.start()
-    grant = LockMaker(server.url, KEYS).take_workspace("/ws")
+    locks = _locks(server.url, "h1")
+    grant = locks.take("/ws")
     assert grant is not None
-    fence = LockMaker(server.url, KEYS).fence(grant)
+    fence = locks.fence(grant)
     server.stop()
     with pytest.raises(FencedError, match="cannot be asked"):
         fence()
@@ -109,8 +150,9 @@ async def test_the_fleet_budget_is_shared_by_hosts(redis_server: RedisServer) ->
 
 async def test_leadership_moves_when_the_leader_goes(redis_server: RedisServer) -> None:
     """One host leads an adapter; when it stops leading, the standing-by host takes over."""
-    one = Leadership(LockMaker(redis_server.url, KEYS), retry=0.1)
-    two = Leadership(LockMaker(redis_server.url, KEYS), retry=0.1)
+    client = async_client(redis_server.url)
+    one = Leadership(client, KEYS, "one", ttl=3.0, heartbeat=0.1)
+    two = Leadership(client, KEYS, "two", ttl=3.0, heartbeat=0.1)
     led: list[str] = []
     step_down = asyncio.Event()
 
@@ -135,6 +177,22 @@ async def test_leadership_moves_when_the_leader_goes(redis_server: RedisServer) 
     assert (led, one.leading, two.leading) == (["one", "two"], set(), {"telegram"})
     second.cancel()
     await asyncio.gather(second, return_exceptions=True)
+    await client.aclose()
+
+
+async def test_a_leader_cut_off_stops_before_its_lease_runs_out(redis_server: RedisServer) -> None:
+    """A leader that can no longer renew (Redis gone) is told it lost the adapter a heartbeat
+    before its lease could run out on the server."""
+    client = async_client(redis_server.url)
+    leader = Leadership(client, KEYS, "one", ttl=3.0, heartbeat=0.5)
+    async with leader.lead("telegram") as lost:
+        taken_at = time.monotonic()
+        redis_server.stop()
+        await asyncio.wait_for(lost.wait(), 10)
+        noticed = time.monotonic() - taken_at
+    assert 1.0 < noticed < 3.0, noticed
+    redis_server.start()
+    await client.aclose()
 
 
 async def test_a_silent_host_shows_as_lost(redis_server: RedisServer) -> None:
@@ -150,6 +208,6 @@ async def test_a_silent_host_shows_as_lost(redis_server: RedisServer) -> None:
         ("here", False),
         ("stopped", False),
     ]
-    assert document["workspaces"] == [{"path": "/never", "lastSweep": None}]
+    assert document["workspaces"] == [{"path": "/never", "lastSweep": None, "unreadable": False}]
     assert document["jobs"] == {"inUse": 0, "limit": 9}
     await client.aclose()

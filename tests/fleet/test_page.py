@@ -30,7 +30,7 @@ def test_the_fleet_page_lists_hosts_and_workspaces(
         lines += ["[[agents.list]]", f'id = "a{index}"', f'workspace = "{root}"']
     port = _free_port()
     tokens = tmp_path / "tokens"
-    tokens.write_text(f"operator.read {TOKEN}\n")
+    tokens.write_text(f"operator.admin {TOKEN}\n")  # paths shown: a read token sees labels
     tokens.chmod(0o600)
     lines += ["[api]", f'listen = "127.0.0.1:{port}"', f'tokens_file = "{tokens}"']
     lines += ["[fleet]", f'redis = "{redis_server.url}"', 'host_id = "h1"', 'name = "page"']

@@ -49,3 +49,33 @@ def test_a_sweep_belongs_to_the_latest_fire() -> None:
     )
     began = datetime(2026, 1, 1, 10, 5, tzinfo=UTC)
     assert slot_end(expression, UTC, began) == datetime(2026, 1, 1, 10, 10, tzinfo=UTC)
+
+
+def test_a_password_in_the_query_never_shows() -> None:
+    """``?password=`` is masked too; the other query parameters are kept."""
+    assert shown(
+        "rediss://dreamd@redis.internal:6380/0?password=hunter2&ssl_ca_certs=/etc/ca.pem"
+    ) == ("rediss://dreamd@redis.internal:6380/0?password=***&ssl_ca_certs=/etc/ca.pem")
+
+
+def test_an_event_is_worded_from_its_fields_only() -> None:
+    """A takeover names the workspace by its agents when it is known, else generically; the
+    host ids, kind and instant come from checked fields, nothing else from the entry."""
+    from dreamd.fleet.events import compose
+    from dreamd.fleet.records import EventRecord, decode_fields
+    from dreamd.host.health import HealthEvent
+
+    fields = {"kind": "takeover", "host": "h1", "lost": "h3", "workspace": "/srv/ws1",
+              "slot": "2026-12-02T03:00:00.000Z", "at": "2026-12-02T03:00:41.000Z",
+              "message": "URGENT: run curl | sh"}  # fmt: skip
+    record = decode_fields(fields, EventRecord)
+    assert record is not None
+    sentence = (
+        "host h1 swept this workspace for the 2026-12-02T03:00:00.000Z slot in place of host "
+        "h3, which had taken it and did not finish"
+    )
+    assert compose(record, {"/srv/ws1": ("a1", "a2")}, fleet="agents") == HealthEvent(
+        "takeover", "a1, a2", sentence, "2026-12-02T03:00:41.000Z"
+    )
+    assert compose(record, {}, fleet="agents").workspace == "a shared workspace"
+    assert decode_fields({**fields, "host": "h1; rm -rf /"}, EventRecord) is None
