@@ -105,8 +105,9 @@ def plan_remember(
     kind: str | None = None,
     entities: Sequence[str] = (),
     confidence: float | None = None,
-) -> tuple[str, str]:
-    """Today's note with ``text`` remembered (see the module rules): (new text, the line)."""
+) -> tuple[str, str, int]:
+    """Today's note with ``text`` remembered (see the module rules): (new text, the line, its
+    1-based line number)."""
     body = one_line(text)
     if kind is None and (entities or confidence is not None):
         raise DreamdError("entities and a confidence need a kind: world, experience, opinion...")
@@ -117,7 +118,8 @@ def plan_remember(
         start = "".join(lines)
         start += "" if start.endswith("\n") else "\n"
         start += "" if start.endswith("\n\n") else "\n"
-        return f"{start}## Retain\n{line}\n", line
+        new = f"{start}## Retain\n{line}\n"
+        return new, line, new.count("\n")
     at = len(lines)
     if retain is not None and kind is None:
         at = retain
@@ -133,7 +135,7 @@ def plan_remember(
     placed = _joined(lines, at, line)
     if kind is None and retain is not None and _RETAIN.match(placed[at + 1]):
         placed.insert(at + 1, "\n")  # a blank line keeps the Retain heading apart
-    return "".join(placed), line
+    return "".join(placed), line, at + 1
 
 
 def dreaming_lines(text: str) -> tuple[frozenset[int], frozenset[int]]:
