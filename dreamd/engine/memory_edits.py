@@ -179,7 +179,7 @@ def plan_replace(text: str, line: int, expected: str, new: str) -> tuple[str, st
     content = old.rstrip("\r\n")
     if content != expected.rstrip("\r\n"):
         raise ConflictError(
-            f"MEMORY.md:{line} no longer reads as expected (it reads {content[:120]!r}); "
+            f"MEMORY.md:{line} no longer reads as expected (it changed since it was read); "
             "read it again and retry"
         )
     written = one_line(new, what="the new line")

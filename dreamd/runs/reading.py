@@ -12,6 +12,7 @@ Which files may be read (:func:`readable`): ``MEMORY.md``, the notes and logs un
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -39,6 +40,7 @@ from dreamd.workspace.reader import read_text
 __all__ = [
     "MAX_LINES",
     "bank_pages",
+    "read_file",
     "read_lines",
     "readable",
     "recall_document",
@@ -61,11 +63,10 @@ def _bound(value: str | None, now: datetime, flag: str) -> str | None:
 def _record(
     root: Path, query: str, hits: Sequence[Any], *, now: datetime, zone: tzinfo, origin: str
 ) -> None:
-    if hits:
-        try:
+    # A sweep holding the workspace: the answer stands, its traces are skipped.
+    with contextlib.suppress(LockError):
+        if hits:
             record_search(root, query, hits, now=now, zone=zone, origin=origin)
-        except LockError:
-            pass  # a sweep holds the workspace: the answer stands, its traces are skipped
 
 
 def recall_document(
@@ -171,6 +172,14 @@ def read_lines(
         "totalLines": len(lines),
         "text": redact("\n".join(chosen)),
     }
+
+
+def read_file(root: Path, relpath: str) -> str:
+    """A readable file's whole text, redacted (``""`` when it does not exist yet)."""
+    rel = readable(relpath)
+    if resolve_inside(root, rel).is_symlink():
+        raise UnsafePathError(f"{rel} is a symlink; dreamd does not read through links")
+    return redact(read_text(root, rel).text)
 
 
 def bank_pages(root: Path) -> list[str]:

@@ -5,7 +5,9 @@ Each write takes the workspace lock, reads the file afresh, plans, and goes thro
 writer (:func:`dreamd.store.writer.apply_plan`): atomic, refused through a symlink or a
 symlinked folder, compare-and-swap against the bytes read. ``MEMORY.md`` is backed up first, so
 ``dreamd memory revert --last --apply`` undoes an edit. Each write appends one event
-(``memory.remembered`` or ``memory.edited``) naming the file and line, never the text. A busy
+(``memory.remembered`` or ``memory.edited``) naming the file and line, never the text; an
+edit's event carries the digest of the line it wrote, so a revert knows that line for the
+agent's, not a person's (:func:`dreamd.engine.phases.undo.tool_line_hash`). A busy
 workspace (a sweep holds the lock) is a :class:`dreamd.errors.LockError` for the caller to
 report.
 """
@@ -19,6 +21,7 @@ from typing import Any
 
 from dreamd.clock import day_of, format_instant
 from dreamd.engine.memory_edits import plan_insert, plan_remember, plan_replace
+from dreamd.engine.phases.undo import tool_line_hash
 from dreamd.engine.plan import FileWrite, SweepPlan
 from dreamd.errors import DreamdError
 from dreamd.layout import NOTES_DIR, check_workspace_folders
@@ -119,6 +122,7 @@ def edit_memory(
             "memoryPath": path,
             "action": action,
             "line": number,
+            "lineHash": tool_line_hash(written),
         }
         document = {"action": action, "line": number, "text": written, "event": event}
         return new_text, {**document, "created": current is None}
