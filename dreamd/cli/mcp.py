@@ -46,7 +46,8 @@ def run_mcp(ctx: Context) -> int:
         from dreamd.mcp.server import build_server
     except ImportError as exc:
         raise DreamdError(INSTALL_HINT) from exc
-    from dreamd.mcp.access import Access, Place, owner_ids
+    from dreamd.mcp.access import Access, Place
+    from dreamd.runs.intake import owner_ids
 
     intake = ctx.config.intake.owners
     places = tuple(

@@ -41,6 +41,7 @@ from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.runs.backfill import run_rollback
 from dreamd.runs.backfill_steps import backfill_action
+from dreamd.runs.intake import owner_ids, take_message
 from dreamd.store.statefiles import load_table
 from dreamd.workspace.discovery import Workspace
 from dreamd.workspace.reader import read_snapshot
@@ -343,6 +344,29 @@ class DaemonService:
             return [hit for _, hit in found[:k]]
 
         return {"query": query, "hits": await asyncio.to_thread(work)}
+
+    async def take_message(
+        self, workspace: str | None, text: str, *, sender: str | None, session_kind: str
+    ) -> dict[str, Any]:
+        """Live intake: log one message to the workspace's day log (:mod:`dreamd.runs.intake`);
+        409 while a sweep holds the workspace longer than a write waits."""
+        chosen = self._workspace(workspace)
+        runtime = self.daemon.runtime
+        owners = owner_ids(chosen.owners, runtime.config.intake.owners)
+        try:
+            result = await asyncio.to_thread(
+                take_message,
+                chosen.root,
+                text,
+                sender=sender,
+                session_kind=session_kind,
+                owners=owners,
+                now=self.daemon.clock.now(),
+                zone=runtime.zone,
+            )
+        except LockError as exc:
+            raise BusyError(f"{chosen.root} is busy (a sweep holds it); try again") from exc
+        return {"workspace": str(chosen.root), **result}
 
     def metrics(self) -> str:
         """Prometheus text."""

@@ -17,11 +17,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from dreamd.engine.transcripts import normalized_id
 from dreamd.errors import DreamdError
 from dreamd.runs import intake, reading, remember
 
-__all__ = ["Access", "Place", "owner_ids"]
+__all__ = ["Access", "Place"]
 
 
 @dataclass(frozen=True)
@@ -146,11 +145,6 @@ class Access:
             zone=self.zone(),
         )
         return {"workspace": _name(place), **await self._run(work)}
-
-
-def owner_ids(*groups: Sequence[str] | frozenset[str]) -> frozenset[str]:
-    """Sender ids as :func:`~dreamd.engine.transcripts.normalized_id` compares them."""
-    return frozenset(normalized_id(str(each)) for group in groups for each in group if each)
 
 
 def _name(place: Place) -> str:

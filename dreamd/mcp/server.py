@@ -69,7 +69,7 @@ def _need(ctx: Context, local: frozenset[str], scope: str, tool: str) -> None:
         return
     if scope == ADMIN:
         raise ToolError(
-            f"{tool} writes memory, an owner's action: it needs the {ADMIN} scope, and this "
+            f"{tool} writes memory, an owner's action: it needs the {ADMIN} scope; this "
             "caller may only read"
         )
     raise ToolError(f"{tool} needs the {READ} scope")

@@ -10,7 +10,7 @@ names the file and line (never the text). A dropped message writes nothing and s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterable, Set
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from dreamd.clock import day_of, format_instant
 from dreamd.engine.intake import append_log_line, log_path, plan_intake
 from dreamd.engine.origins import SESSION_KINDS
 from dreamd.engine.plan import FileWrite, SweepPlan
+from dreamd.engine.transcripts import normalized_id
 from dreamd.errors import DreamdError
 from dreamd.layout import check_workspace_folders
 from dreamd.runs.remember import LOCK_SECONDS
@@ -26,7 +27,12 @@ from dreamd.store.lock import workspace_lock
 from dreamd.store.writer import apply_plan
 from dreamd.workspace.reader import read_text
 
-__all__ = ["take_message"]
+__all__ = ["owner_ids", "take_message"]
+
+
+def owner_ids(*groups: Iterable[object]) -> frozenset[str]:
+    """Sender ids as :func:`~dreamd.engine.transcripts.normalized_id` compares them."""
+    return frozenset(normalized_id(str(each)) for group in groups for each in group if each)
 
 
 def take_message(
