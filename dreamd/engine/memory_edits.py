@@ -55,7 +55,7 @@ _DREAMING_SECTION = re.compile(
 
 def one_line(text: str, *, what: str = "the text") -> str:
     """``text`` redacted, its whitespace collapsed to one line; refuses an empty or huge one."""
-    line = " ".join(redact(text).split())
+    line = " ".join(" ".join(redact(text).splitlines()).split())
     if not line:
         raise DreamdError(f"{what} is empty")
     if len(line) > MAX_LINE_CHARS:
@@ -75,8 +75,8 @@ def _lines(text: str) -> list[str]:
 def _joined(lines: Sequence[str], index: int, new: str) -> list[str]:
     """``lines`` with ``new`` (one line) inserted before 0-based ``index``."""
     head = list(lines[:index])
-    if head and not head[-1].endswith(("\n", "\r")):
-        head[-1] += "\n"
+    if head and head[-1].splitlines() == [head[-1]]:
+        head[-1] += "\n"  # the last line had no line ending
     return [*head, new + "\n", *lines[index:]]
 
 

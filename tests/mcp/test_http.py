@@ -4,15 +4,15 @@ the real daemon as a subprocess, the real ``mcp`` client speaking streamable HTT
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import socket
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx2
