@@ -80,7 +80,7 @@ def test_replace_changes_one_line_byte_for_byte_and_refuses_the_rest() -> None:
         text.replace("- Prefers tea.", "- Prefers green tea."),
         "- Prefers green tea.",
     )
-    with pytest.raises(DreamdError, match="MEMORY.md:8 is dreaming's own"):
+    with pytest.raises(DreamdError, match=r"MEMORY\.md:8 is dreaming's own"):
         plan_replace(text, 8, "- We use Postgres.", "- MySQL.")
     with pytest.raises(ConflictError, match="no longer reads as expected"):
         plan_replace(text, 3, "- Prefers coffee.", "- x")
@@ -97,7 +97,7 @@ def test_insert_goes_after_the_persons_last_line_never_into_a_promotion() -> Non
     assert new == PERSON + "- Works from Lisbon.\n" + PROMOTED
     top, _, first = plan_insert(text, "# Top", after=0)
     assert (top, first) == ("# Top\n" + text, 1)
-    with pytest.raises(DreamdError, match="MEMORY.md:7 is inside dreaming's promotions"):
+    with pytest.raises(DreamdError, match=r"MEMORY\.md:7 is inside dreaming's promotions"):
         plan_insert(text, "- x", after=7)
     assert plan_insert("", "- first")[0] == "- first\n"
 
