@@ -291,6 +291,7 @@ class EmbeddingsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True,
     api_key_env: Text | None = None
     timeout_s: Annotated[float, msgspec.Meta(gt=0.0, le=600.0)] = 30.0
     batch: Annotated[int, msgspec.Meta(ge=1, le=2048)] = 64
+    min_similarity: Fraction = 0.5
 
 
 class AdaptersConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):

@@ -85,6 +85,8 @@ SETTINGS: dict[str, str] = {
     "embeddings.api_key_env": "Environment variable holding its API key (default none).",
     "embeddings.timeout_s": "Seconds one embeddings request may take (default 30.0).",
     "embeddings.batch": "Chunks embedded per request (default 64).",
+    "embeddings.min_similarity": "Cosine similarity a chunk needs to be a semantic hit; "
+    "below it a search keeps its lexical hits only (default 0.5).",
     "api.socket": "Control socket path, mode 0600 (default <runtime dir>/dreamd.sock).",
     "api.listen": "Also listen on loopback TCP, e.g. '127.0.0.1:8765' (default off).",
     "api.tokens_file": "File of '<scope> <token>' lines for TCP clients (required with listen).",

@@ -181,6 +181,7 @@ def test_defaults_match_the_spec() -> None:
             "api_key_env": None,
             "timeout_s": 30.0,
             "batch": 64,
+            "min_similarity": 0.5,
         },
         "fleet": None,
         "explicit": [],

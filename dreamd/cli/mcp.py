@@ -47,6 +47,7 @@ def run_mcp(ctx: Context) -> int:
     except ImportError as exc:
         raise DreamdError(INSTALL_HINT) from exc
     from dreamd.mcp.access import Access, Place
+    from dreamd.model.embeddings import settings_of
     from dreamd.runs.intake import owner_ids
 
     intake = ctx.config.intake.owners
@@ -56,12 +57,14 @@ def run_mcp(ctx: Context) -> int:
     if ctx.args.agent:
         ctx.workspace(ctx.args.agent)  # an unknown agent fails now, not at the first call
     fixed = ctx.args.now or os.environ.get("DREAMD_NOW")
+    semantic = settings_of(ctx.config.embeddings)
     access = Access(
         places=lambda: places,
         zone=lambda: ctx.zone,
         now=(lambda: ctx.now) if fixed else (lambda: datetime.now(UTC)),
         recording=lambda: ctx.refresh_enabled().enabled,
         default=ctx.args.agent,
+        embeddings=lambda: semantic,
     )
     build_server(access, writable=not ctx.args.read_only).run("stdio")
     return 0

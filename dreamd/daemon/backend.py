@@ -36,6 +36,7 @@ from dreamd.host.runtime import Runtime
 from dreamd.host.state import effective_enabled, load_host_state
 from dreamd.host.status import WorkspacesSummary, build_status, files_of
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
+from dreamd.model.embeddings import semantic_recall, settings_of
 from dreamd.recall.bundle import hybrid_search
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
@@ -314,10 +315,12 @@ class DaemonService:
         now, zone = daemon.clock.now(), daemon.runtime.zone
         record = origin is not None and daemon.enabled()
 
+        embeddings = settings_of(daemon.runtime.config.embeddings)
+
         def work() -> list[dict[str, Any]]:
             found: list[tuple[bool, dict[str, Any]]] = []  # (only the graph reached it, hit)
             for chosen in spaces:
-                with RecallIndex.open(chosen.root) as index:
+                with RecallIndex.open(chosen.root) as index, semantic_recall(index, embeddings):
                     index.update()
                     routed = hybrid_search(index, query, k=k, now=now)
                 hits = [r.hit for r in routed]

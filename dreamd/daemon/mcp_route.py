@@ -38,6 +38,7 @@ class McpMount:
                 except ImportError as exc:
                     raise web.HTTPNotImplemented(reason=INSTALL_HINT) from exc
                 from dreamd.mcp.access import Access, Place
+                from dreamd.model.embeddings import settings_of
                 from dreamd.runs.intake import owner_ids
 
                 daemon = self.daemon
@@ -55,6 +56,7 @@ class McpMount:
                     zone=lambda: daemon.runtime.zone,
                     now=daemon.clock.now,
                     recording=daemon.enabled,
+                    embeddings=lambda: settings_of(daemon.runtime.config.embeddings),
                 )
                 self._endpoint = http.Endpoint(access)
             return self._endpoint

@@ -10,7 +10,7 @@ never block the loop. Traces are recorded as ``agent`` recalls while dreaming is
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from functools import partial
@@ -41,6 +41,7 @@ class Access:
     now: Callable[[], datetime]
     recording: Callable[[], bool]
     default: str | None = None
+    embeddings: Callable[[], Mapping[str, Any] | None] = lambda: None
 
     def place(self, wanted: str | None) -> Place:
         """The workspace ``wanted`` names (see the module rules)."""
@@ -72,6 +73,7 @@ class Access:
             now=self.now(),
             zone=self.zone(),
             record=self.recording(),
+            embeddings=self.embeddings(),
             **options,
         )
         return {"workspace": _name(place), **await self._run(work)}
@@ -86,6 +88,7 @@ class Access:
             now=self.now(),
             zone=self.zone(),
             record=self.recording(),
+            embeddings=self.embeddings(),
             **options,
         )
         return {"workspace": _name(place), **await self._run(work)}

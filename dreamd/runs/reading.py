@@ -1,9 +1,10 @@
 """What an agent reads of its memory through a tool: recall, search, a file's lines, the pages.
 
-The same answers as ``dreamd memory recall`` and ``memory search`` (hybrid ranking), as JSON
-documents; a search's hits are recorded as recall traces like theirs when ``record`` is set
-(dreaming on), with the origin given. Every text handed out passes
-:func:`dreamd.redaction.redact` (redacting twice changes nothing).
+The same answers as ``dreamd memory recall`` and ``memory search`` (hybrid ranking, with
+semantic recall fused in when ``embeddings`` are given), as JSON documents; a search's hits are
+recorded as recall traces like theirs when ``record`` is set (dreaming on), with the origin
+given. Every text handed out passes :func:`dreamd.redaction.redact` (redacting twice changes
+nothing).
 
 Which files may be read (:func:`readable`): ``MEMORY.md``, the notes and logs under
 ``memory/`` (not dreaming's machine state in ``memory/.dreams/``), the bank's pages under
@@ -13,7 +14,7 @@ Which files may be read (:func:`readable`): ``MEMORY.md``, the notes and logs un
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from dreamd.layout import (
     normalize_relpath,
     resolve_inside,
 )
+from dreamd.model.embeddings import semantic_recall
 from dreamd.recall.dates import day_bound
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
@@ -82,12 +84,13 @@ def recall_document(
     kinds: Sequence[str] | None = None,
     record: bool = False,
     origin: str = "agent",
+    embeddings: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``memory recall --json``'s document for ``question``."""
     from dreamd.recall.answers import recall
 
     first, last = _bound(since, now, "since"), _bound(until, now, "until")
-    with RecallIndex.open(root) as index:
+    with RecallIndex.open(root) as index, semantic_recall(index, embeddings):
         index.update()
         answer = recall(
             index,
@@ -117,12 +120,13 @@ def search_document(
     until: str | None = None,
     record: bool = False,
     origin: str = "agent",
+    embeddings: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``memory search --json``'s document for ``query`` (hybrid ranking)."""
     from dreamd.recall.bundle import hybrid_search
 
     first, last = _bound(since, now, "since"), _bound(until, now, "until")
-    with RecallIndex.open(root) as index:
+    with RecallIndex.open(root) as index, semantic_recall(index, embeddings):
         index.update()
         routed = hybrid_search(index, query, k=k, now=now, first_day=first, last_day=last)
     hits = [r.hit for r in routed]
