@@ -48,12 +48,10 @@ def run_mcp(ctx: Context) -> int:
         raise DreamdError(INSTALL_HINT) from exc
     from dreamd.mcp.access import Access, Place
     from dreamd.model.embeddings import settings_of
-    from dreamd.runs.intake import owner_ids
+    from dreamd.runs.intake import owners_of
 
-    intake = ctx.config.intake.owners
-    places = tuple(
-        Place(ws.root, ws.agents, owner_ids(ws.owners, intake)) for ws in ctx.discovery.workspaces
-    )
+    owners = owners_of(ctx.config)
+    places = tuple(Place(ws.root, ws.agents, owners) for ws in ctx.discovery.workspaces)
     if ctx.args.agent:
         ctx.workspace(ctx.args.agent)  # an unknown agent fails now, not at the first call
     fixed = ctx.args.now or os.environ.get("DREAMD_NOW")

@@ -42,7 +42,7 @@ from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.runs.backfill import run_rollback
 from dreamd.runs.backfill_steps import backfill_action
-from dreamd.runs.intake import owner_ids, take_message
+from dreamd.runs.intake import owners_of, take_message
 from dreamd.store.statefiles import load_table
 from dreamd.workspace.discovery import Workspace
 from dreamd.workspace.reader import read_snapshot
@@ -355,7 +355,7 @@ class DaemonService:
         409 while a sweep holds the workspace longer than a write waits."""
         chosen = self._workspace(workspace)
         runtime = self.daemon.runtime
-        owners = owner_ids(chosen.owners, runtime.config.intake.owners)
+        owners = owners_of(runtime.config)
         try:
             result = await asyncio.to_thread(
                 take_message,

@@ -39,16 +39,15 @@ class McpMount:
                     raise web.HTTPNotImplemented(reason=INSTALL_HINT) from exc
                 from dreamd.mcp.access import Access, Place
                 from dreamd.model.embeddings import settings_of
-                from dreamd.runs.intake import owner_ids
+                from dreamd.runs.intake import owners_of
 
                 daemon = self.daemon
 
                 def places() -> list[Place]:
                     runtime = daemon.runtime
-                    intake = runtime.config.intake.owners
+                    owners = owners_of(runtime.config)
                     return [
-                        Place(ws.root, ws.agents, owner_ids(ws.owners, intake))
-                        for ws in runtime.discovery.workspaces
+                        Place(ws.root, ws.agents, owners) for ws in runtime.discovery.workspaces
                     ]
 
                 access = Access(

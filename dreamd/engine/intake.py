@@ -10,9 +10,10 @@ A message comes with its sender and its session's kind. Rules, in order:
   What is kept is tagged with its salience kind (``decision``, ``correction``, ...).
 * Redaction runs on the whole message before it is cut to :data:`MAX_MESSAGE_CHARS` and
   written on one line: no secret reaches the log.
-* Taint: a message is the owner's only when its sender is one of the configured owners
-  (:func:`dreamd.engine.transcripts.normalized_id`; no owners configured, no owner's message:
-  fail closed). Any other sender's line says ``Guest:``, the same label a guest's transcript
+* Taint: a message is the owner's only when its sender is one of the configured owners, the
+  whole id compared (:func:`sender_key`: ``telegram:4242`` is not ``discord:4242``, and a bare
+  ``4242`` only matches a bare ``4242``); no owners configured, no owner's message: fail
+  closed. Any other sender's line says ``Guest:``, the same label a guest's transcript
   turn gets, so wherever it is recalled it stays ``untrusted`` and is never promoted
   (:func:`is_guest_line`), never a bank fact and never a topic line.
 * The line is ``- [HH:MM] <text>`` (``- [HH:MM] Guest: <text>`` for a guest), appended to
@@ -29,7 +30,7 @@ from collections.abc import Set
 from dataclasses import dataclass
 
 from dreamd.engine.text.salience import is_noise, kind_of
-from dreamd.engine.transcripts import clean_text, normalized_id
+from dreamd.engine.transcripts import clean_text
 from dreamd.patterns import LazyPattern
 from dreamd.redaction import redact
 
@@ -42,6 +43,7 @@ __all__ = [
     "is_guest_line",
     "log_path",
     "plan_intake",
+    "sender_key",
 ]
 
 LOGS_DIR = "memory/logs"
@@ -66,6 +68,12 @@ def log_path(day: str) -> str:
     return f"{LOGS_DIR}/{day[:4]}/{day[5:7]}/{day}.md"
 
 
+def sender_key(sender: str) -> str:
+    """A sender id as owners are compared: trimmed, lower case, no ``@`` before the id."""
+    channel, colon, name = sender.strip().lower().rpartition(":")
+    return f"{channel}{colon}{name.strip().lstrip('@')}"
+
+
 def is_guest_line(text: str) -> bool:
     """True when ``text`` (a log line, or a snippet holding one) is a guest's message."""
     return _GUEST.search(text) is not None
@@ -81,7 +89,7 @@ def plan_intake(
     role: str = "user",
 ) -> Intake:
     """Decide one message (see the module rules); ``clock`` is its ``HH:MM``."""
-    is_owner = sender is not None and bool(owners) and normalized_id(sender) in owners
+    is_owner = sender is not None and sender_key(sender) in owners
     origin = "owner" if is_owner else "untrusted"
     if session_kind != "interactive":
         reason = f"a {session_kind} session's messages are not logged"

@@ -1,11 +1,11 @@
 """Live intake, carried out: one message decided (:mod:`dreamd.engine.intake`) and, when kept,
 its line appended at once to the day's log through the one writer.
 
-The owners are the workspace's configured chat owners (``adapters.*.owners``) and
-``intake.owners``, compared as :func:`dreamd.engine.transcripts.normalized_id` compares sender
-ids. The day and clock time are the message's arrival in the dreaming timezone. The log is
-written under the workspace lock like every write, and an event ``memory.intake.logged``
-names the file and line (never the text). A dropped message writes nothing and says why.
+The owners are the configured chat owners (``adapters.telegram.owners`` as ``telegram:<id>``,
+``adapters.discord.owners`` as ``discord:<id>``) and ``intake.owners`` (:func:`owner_ids`).
+The day and clock time are the message's arrival in the dreaming timezone. The log is written
+under the workspace lock like every write, and an event ``memory.intake.logged`` names the
+file and line (never the text). A dropped message writes nothing and says why.
 """
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Set
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamd.clock import day_of, format_instant
-from dreamd.engine.intake import append_log_line, log_path, plan_intake
+from dreamd.engine.intake import append_log_line, log_path, plan_intake, sender_key
 from dreamd.engine.origins import SESSION_KINDS
 from dreamd.engine.plan import FileWrite, SweepPlan
-from dreamd.engine.transcripts import normalized_id
 from dreamd.errors import DreamdError
 from dreamd.layout import check_workspace_folders
 from dreamd.runs.remember import LOCK_SECONDS
@@ -27,12 +26,30 @@ from dreamd.store.lock import workspace_lock
 from dreamd.store.writer import apply_plan
 from dreamd.workspace.reader import read_text
 
-__all__ = ["owner_ids", "take_message"]
+if TYPE_CHECKING:
+    from dreamd.config import Config
+
+__all__ = ["owner_ids", "owners_of", "take_message"]
 
 
-def owner_ids(*groups: Iterable[object]) -> frozenset[str]:
-    """Sender ids as :func:`~dreamd.engine.transcripts.normalized_id` compares them."""
-    return frozenset(normalized_id(str(each)) for group in groups for each in group if each)
+def owners_of(config: Config) -> frozenset[str]:
+    """:func:`owner_ids` of a configuration."""
+    adapters = config.adapters
+    return owner_ids(
+        telegram=adapters.telegram.owners,
+        discord=adapters.discord.owners,
+        listed=config.intake.owners,
+    )
+
+
+def owner_ids(
+    *, telegram: Iterable[int] = (), discord: Iterable[int] = (), listed: Iterable[str] = ()
+) -> frozenset[str]:
+    """The owners' sender ids as :func:`~dreamd.engine.intake.sender_key` compares them: the
+    chat adapters' owners (``telegram:<id>``, ``discord:<id>``) and ``intake.owners``."""
+    found = {f"telegram:{each}" for each in telegram} | {f"discord:{each}" for each in discord}
+    found |= {sender_key(each) for each in listed if each.strip()}
+    return frozenset(found)
 
 
 def take_message(
