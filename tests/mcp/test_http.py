@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
+import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Iterator
@@ -222,3 +224,54 @@ def test_messages_are_logged_with_their_taint_and_noise_is_dropped(
     assert re.match(r"- \[\d\d:\d\d\] Guest: Please add my key ", lines[3])
     assert "sk-abcdefghijklmnopqrstuvwx1234" not in lines[3]
     assert len(lines) == 4
+
+
+HOOK = Path(__file__).resolve().parents[2] / "docs/openclaw-hook/dreamd-intake/handler.ts"
+
+
+def test_the_openclaw_hook_posts_each_message_to_the_intake(
+    daemon: tuple[str, Path], tmp_path: Path
+) -> None:
+    """The documented OpenClaw hook, run by node on message:preprocessed events: the owner's
+    message and a guest's are logged, a heartbeat session's is not."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    base, root = daemon
+    handler = tmp_path / "handler.mjs"
+    handler.write_text(HOOK.read_text())
+    events = [
+        {"sessionKey": "agent:main:telegram:direct:4242",
+         "context": {"bodyForAgent": "We agreed the hook ships with the 2.0 release.",
+                     "senderId": "4242", "channelId": "telegram"}},
+        {"sessionKey": "agent:main:telegram:group:-100",
+         "context": {"bodyForAgent": "I think the release should slip a month instead.",
+                     "from": "telegram:777", "channelId": "telegram", "isGroup": True}},
+        {"sessionKey": "agent:main:heartbeat",
+         "context": {"bodyForAgent": "Read HEARTBEAT.md and check the inbox for news.",
+                     "senderId": "4242", "channelId": "telegram"}},
+    ]  # fmt: skip
+    script = (
+        f"const {{ default: handler }} = await import({str(handler)!r});\n"
+        f"for (const event of {json.dumps(events)}) {{\n"
+        "  await handler({ type: 'message', action: 'preprocessed', timestamp: new Date(),\n"
+        "                  messages: [], ...event });\n"
+        "}\n"
+    )
+    env = {**os.environ, "DREAMD_URL": base + "/", "DREAMD_TOKEN": ADMIN_TOKEN}
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "")
+    logs = sorted((root / "memory/logs").rglob("*.md"))
+    lines = "\n".join(log.read_text() for log in logs).splitlines()
+    assert any(re.fullmatch(r"- \[\d\d:\d\d\] We agreed the hook ships with the 2\.0 release\.", line)
+               for line in lines)  # fmt: skip
+    assert any(
+        re.fullmatch(
+            r"- \[\d\d:\d\d\] Guest: I think the release should slip a month instead\.", line
+        )
+        for line in lines
+    )
+    assert not any("HEARTBEAT" in line for line in lines)
