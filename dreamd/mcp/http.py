@@ -14,13 +14,15 @@ client that went away, and the bridge below needs only what a plain request and 
 The ``Host`` header is checked by the API's guard, so the SDK's own DNS-rebinding check is off.
 
 The manager's task group lives in one task, started on the first request and stopped by
-:meth:`Endpoint.close` when the API shuts down.
+:meth:`Endpoint.close` when the API shuts down. The SDK logs a line per request at INFO; unless
+the daemon logs at debug, only its warnings reach the daemon's log.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -41,6 +43,8 @@ class Endpoint:
     """``/mcp``: the tools over ``access``, as streamable HTTP (see the module rules)."""
 
     def __init__(self, access: Access) -> None:
+        if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+            logging.getLogger("mcp").setLevel(logging.WARNING)
         server = build_server(access)
         server.streamable_http_app(
             stateless_http=True,
