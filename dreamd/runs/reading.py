@@ -37,7 +37,7 @@ from dreamd.recall.dates import day_bound
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.redaction import redact
-from dreamd.workspace.reader import read_text
+from dreamd.workspace.reader import memory_file, read_text
 
 __all__ = [
     "MAX_LINES",
@@ -152,12 +152,18 @@ def readable(relpath: str) -> str:
     return rel
 
 
+def _named(root: Path, relpath: str) -> str:
+    """``readable(relpath)``, with ``MEMORY.md`` the workspace's own spelling of it."""
+    rel = readable(relpath)
+    return memory_file(root) if rel in (MEMORY_FILE, MEMORY_FILE_LOWER) else rel
+
+
 def read_lines(
     root: Path, relpath: str, *, start: int = 1, end: int | None = None
 ) -> dict[str, Any]:
     """Lines ``start``..``end`` (1-based, inclusive; at most :data:`MAX_LINES`) of a readable
     file, redacted."""
-    rel = readable(relpath)
+    rel = _named(root, relpath)
     target = resolve_inside(root, rel)
     if target.is_symlink():
         raise UnsafePathError(f"{rel} is a symlink; dreamd does not read through links")
@@ -180,7 +186,7 @@ def read_lines(
 
 def read_file(root: Path, relpath: str) -> str:
     """A readable file's whole text, redacted (``""`` when it does not exist yet)."""
-    rel = readable(relpath)
+    rel = _named(root, relpath)
     if resolve_inside(root, rel).is_symlink():
         raise UnsafePathError(f"{rel} is a symlink; dreamd does not read through links")
     return redact(read_text(root, rel).text)
