@@ -47,11 +47,13 @@ __all__ = [
     "DeepConfig",
     "DiscordConfig",
     "DreamingConfig",
+    "EmbeddingsConfig",
     "FleetConfig",
     "GraphConfig",
     "HealthConfig",
     "HeartbeatConfig",
     "ImportedDreaming",
+    "IntakeConfig",
     "JobsConfig",
     "LightConfig",
     "LogConfig",
@@ -281,6 +283,23 @@ class LogConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen
     file: Text | None = None
 
 
+class IntakeConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[intake]``: live message intake (``POST /v1/messages``, the MCP ``log_message`` tool)."""
+
+    owners: frozenset[Text] = frozenset()
+
+
+class EmbeddingsConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``[embeddings]``: optional semantic recall through an OpenAI-compatible ``/embeddings``."""
+
+    endpoint: Text | None = None
+    model: Text | None = None
+    api_key_env: Text | None = None
+    timeout_s: Annotated[float, msgspec.Meta(gt=0.0, le=600.0)] = 30.0
+    batch: Annotated[int, msgspec.Meta(ge=1, le=2048)] = 64
+    min_similarity: Fraction = 0.5
+
+
 class AdaptersConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
     """``[adapters]``: the chat adapters the daemon runs."""
 
@@ -300,6 +319,8 @@ class Config(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=Tr
     health: HealthConfig = msgspec.field(default_factory=HealthConfig)
     adapters: AdaptersConfig = msgspec.field(default_factory=AdaptersConfig)
     log: LogConfig = msgspec.field(default_factory=LogConfig)
+    intake: IntakeConfig = msgspec.field(default_factory=IntakeConfig)
+    embeddings: EmbeddingsConfig = msgspec.field(default_factory=EmbeddingsConfig)
     fleet: FleetConfig | None = None
     explicit: frozenset[str] = frozenset()
 
@@ -315,6 +336,8 @@ _SPECIAL_FORMS = {
     "agents.heartbeat.every": "a duration like '30m', '1h30m' or '0m'",
     "agents.list[].heartbeat.every": "a duration like '30m', '1h30m' or '0m'",
     "model.endpoint": "an http(s) URL like 'http://localhost:11434/v1'",
+    "embeddings.endpoint": "an http(s) URL like 'http://localhost:11434/v1'",
+    "intake.owners": "an array of sender ids like 'telegram:123' or '123'",
     "adapters.discord.owners": "an array of Discord user ids (whole numbers)",
     "adapters.telegram.owners": "an array of Telegram user ids (whole numbers)",
     "adapters.discord.readers": "an array of Discord user ids (whole numbers)",
@@ -603,6 +626,16 @@ def _build(raw: Mapping[str, Any], report: _Reporter, explicit: frozenset[str]) 
         raise report.fail(
             "model.name",
             "required when model.endpoint is set; name the model to ask, like 'qwen3'",
+        )
+    embeddings = config.embeddings
+    if embeddings.endpoint is not None and not embeddings.endpoint.startswith(
+        ("http://", "https://")
+    ):
+        raise report.expected("embeddings.endpoint", embeddings.endpoint)
+    if embeddings.endpoint is not None and embeddings.model is None:
+        raise report.fail(
+            "embeddings.model",
+            "required when embeddings.endpoint is set; name the model, like 'nomic-embed-text'",
         )
     _check_api(config.api, report)
     _check_adapters(config.adapters, report)

@@ -83,6 +83,16 @@ SETTINGS: dict[str, str] = {
     "jobs.nice": "CPU niceness of sweep worker processes, 0 normal to 19 lowest (default 19).",
     "jobs.fold_every_s": "Seconds between folds of pending recall traces while idle; 0 is never "
     "(default 60.0).",
+    "intake.owners": "Sender ids whose messages POST /v1/messages logs as the owner's, besides "
+    "the chat adapters' owners; anyone else's are a guest's (default []).",
+    "embeddings.endpoint": "OpenAI-compatible base URL for semantic recall, e.g. "
+    "http://127.0.0.1:11434/v1; none keeps recall lexical and offline (default none).",
+    "embeddings.model": "Embedding model asked, e.g. 'nomic-embed-text' (default none).",
+    "embeddings.api_key_env": "Environment variable holding its API key (default none).",
+    "embeddings.timeout_s": "Seconds one embeddings request may take (default 30.0).",
+    "embeddings.batch": "Chunks embedded per request (default 64).",
+    "embeddings.min_similarity": "Cosine similarity a chunk needs to be a semantic hit; "
+    "below it a search keeps its lexical hits only (default 0.5).",
     "api.socket": "Control socket path, mode 0600 (default <runtime dir>/dreamd.sock).",
     "api.listen": "Also listen on loopback TCP, e.g. '127.0.0.1:8765' (default off).",
     "api.tokens_file": "File of '<scope> <token>' lines for TCP clients (required with listen).",

@@ -20,6 +20,7 @@ LAYERS = {
     "chat": 8,
     "service": 8,
     "fleet": 8,
+    "mcp": 8,
     "daemon": 9,
     "cli": 10,
 }

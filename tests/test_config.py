@@ -175,6 +175,15 @@ def test_defaults_match_the_spec() -> None:
             },
         },
         "log": {"level": "info", "format": "text", "file": None},
+        "intake": {"owners": []},
+        "embeddings": {
+            "endpoint": None,
+            "model": None,
+            "api_key_env": None,
+            "timeout_s": 30.0,
+            "batch": 64,
+            "min_similarity": 0.5,
+        },
         "fleet": None,
         "explicit": [],
     }
@@ -245,7 +254,7 @@ def test_explicit_records_the_keys_the_file_sets() -> None:
     [
         (
             "colour = 1",
-            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw, jobs, api, health, adapters, log, fleet",
+            "config.toml: colour: unknown key; expected one of dreaming, model, agents, openclaw, jobs, api, health, adapters, log, intake, embeddings, fleet",
         ),
         (
             "[dreaming.light]\nlookback = 3",

@@ -292,3 +292,11 @@ def test_no_finding_survives_redaction(note: str) -> None:
         else:
             assert value not in out.replace(",", " ").replace(".", " ").split()
     assert out.count("\n") == note.count("\n")
+
+
+def test_a_workspace_path_of_words_and_dates_is_not_a_secret() -> None:
+    """A log's path (words, numbers, dates between slashes) stays; a secret with slashes in it,
+    its parts random, is still masked."""
+    path = "memory/logs/2026/03/2026-03-05.md#L3-L3"
+    assert redact(f"source: {path}") == f"source: {path}"
+    assert "bPxRfiCYEXAMPLEKEY" not in redact("secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")

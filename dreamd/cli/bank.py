@@ -175,13 +175,14 @@ def run_recall(ctx: Context) -> int:
     """Answer the question, print cited results, record the search hits as recall traces."""
     import json
 
+    from dreamd.cli.options import semantic_for
     from dreamd.recall.answers import recall
     from dreamd.recall.index import RecallIndex
     from dreamd.store.cleantext import redact_known
 
     root = ctx.root(ctx.args.agent)
     first, last = _day(ctx, "since"), _day(ctx, "until")
-    with RecallIndex.open(root) as index:
+    with RecallIndex.open(root) as index, semantic_for(index, ctx.resolved.embeddings) as vectors:
         index.update()
         answer = recall(
             index,
@@ -195,6 +196,8 @@ def run_recall(ctx: Context) -> int:
             kinds=ctx.args.kind,
         )
         current = index.redaction_current
+        if vectors is not None and vectors.error:
+            ctx.note(f"semantic recall unavailable ({vectors.error}); lexical hits only")
     if answer.hits and not ctx.args.no_record and ctx.enabled.enabled:
         from dreamd.recall.record import record_search
 

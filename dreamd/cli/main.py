@@ -57,7 +57,17 @@ def _global_parser() -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (every verb module is imported here, not at the top)."""
-    from dreamd.cli import completion, configuration, demo, fleet, memory, redact, service, sweeping
+    from dreamd.cli import (
+        completion,
+        configuration,
+        demo,
+        fleet,
+        mcp,
+        memory,
+        redact,
+        service,
+        sweeping,
+    )
 
     parser = _global_parser()
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -69,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     fleet.register(commands, _json_flag)
     redact.register(commands, _json_flag)
     completion.register(commands, _json_flag)
+    mcp.register(commands, _json_flag)
     return finish(parser)
 
 

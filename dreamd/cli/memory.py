@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 
+from dreamd.cli.options import semantic_for
 from dreamd.engine.bank.kinds import FACT_KINDS
 from dreamd.engine.origins import ORIGIN_CLASSES, SESSION_KINDS
 from dreamd.errors import DreamdError
@@ -177,7 +178,8 @@ def run_search(ctx: Context) -> int:
     options.update(last_day=last, kinds=ctx.args.kind, entity=ctx.args.entity)
     long_term = ctx.args.long_term
     record = ctx.enabled.enabled and not ctx.args.no_record and not long_term
-    with RecallIndex.open(root) as index:
+    semantic = ctx.resolved.embeddings if ctx.args.mode == "hybrid" and not long_term else None
+    with RecallIndex.open(root) as index, semantic_for(index, semantic) as vectors:
         if not long_term:
             index.update()
         retired: Any = ()
@@ -219,6 +221,9 @@ def run_search(ctx: Context) -> int:
                     item["route"] = [redact(node) for node in routed.route]
             if long_term:
                 document["layer"] = "long-term"
+            if vectors is not None and vectors.error:
+                ctx.note(f"semantic recall unavailable ({vectors.error}); lexical hits only")
+                vectors.error = None
             if ctx.json:
                 print(json.dumps(document, ensure_ascii=False), flush=True)
             else:
@@ -232,12 +237,18 @@ def run_search(ctx: Context) -> int:
 
 
 def run_index(ctx: Context) -> int:
-    """Update or rebuild the recall index."""
+    """Update or rebuild the recall index (and, with embeddings configured, its vectors)."""
+    from dreamd.model.embeddings import settings_of
     from dreamd.recall.index import RecallIndex
 
     workspace = ctx.workspace(ctx.args.agent)
+    settings = settings_of(ctx.config.embeddings)
+    embedded = None
     with RecallIndex.open(workspace.root) as index:
         stats = index.rebuild() if ctx.args.rebuild else index.update()
+        with semantic_for(index, settings, budget=None) as vectors:
+            if vectors is not None:
+                embedded = vectors.sync()
     document = {
         "workspace": str(workspace.root),
         "scanned": stats.scanned,
@@ -245,10 +256,12 @@ def run_index(ctx: Context) -> int:
         "removed": stats.removed,
         "chunks": stats.chunks,
         "bytesRead": stats.bytes_read,
+        "embedded": embedded,
     }
     text = (
         f"{workspace.root}: {stats.scanned} file(s), {stats.changed} changed, "
         f"{stats.removed} removed, {stats.chunks} chunk(s)"
+        + (f", {embedded} embedded" if embedded is not None else "")
     )
     ctx.emit(document, text)
     return 0

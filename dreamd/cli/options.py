@@ -41,6 +41,7 @@ __all__ = [
     "finish",
     "merge_late",
     "one_of",
+    "semantic_for",
 ]
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -258,3 +259,15 @@ def finish(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                 help="the agent whose workspace to use, when there are several",
             )
     return parser
+
+
+def semantic_for(index: Any, settings: dict[str, Any] | None, **options: Any) -> Any:
+    """A context attaching semantic recall to ``index`` when ``[embeddings]`` is configured
+    (:func:`dreamd.model.embeddings.semantic_recall`); without it nothing more is imported."""
+    if not settings:
+        from contextlib import nullcontext
+
+        return nullcontext(None)
+    from dreamd.model.embeddings import semantic_recall
+
+    return semantic_recall(index, settings, **options)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from dreamd.cli.context import Context
@@ -193,12 +194,25 @@ def _chosen_backup(ctx: Context, current: str) -> tuple[str, str, list[str]]:
     raise DreamdError(f"no backups of MEMORY.md in {root / BACKUP_DIR} yet; nothing to undo")
 
 
+def _tool_lines(root: Path) -> frozenset[str]:
+    """Digests of the MEMORY.md lines agents' memory tools wrote (``memory.edited`` events)."""
+    from dreamd.store.events import read_events
+
+    return frozenset(
+        str(event["lineHash"])
+        for event in read_events(root)
+        if event.get("type") == "memory.edited" and event.get("lineHash")
+    )
+
+
 def run_revert(ctx: Context) -> int:
     """Preview (or apply) restoring MEMORY.md from a backup."""
     args = ctx.args
     date_line = long_date(ctx.now, ctx.zone)
     snapshot = ctx.snapshot()
     name, text, names = _chosen_backup(ctx, snapshot.memory.text)
+
+    tool_lines = _tool_lines(ctx.workspace(args.agent).root)
 
     def plan_of(fresh: Snapshot, *, force: bool) -> RevertPlan:
         return plan_revert(
@@ -209,6 +223,7 @@ def run_revert(ctx: Context) -> int:
             date_line=date_line,
             force=force,
             allow_repromote=args.allow_repromote,
+            tool_lines=tool_lines,
         )
 
     preview = plan_of(snapshot, force=True)  # a preview shows what --force would do, too

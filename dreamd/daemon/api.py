@@ -7,7 +7,11 @@ misses), ``GET /v1/diary`` (``?workspace=&limit=``), ``GET /v1/events``, ``GET /
 sweep, as ``dreamd fleet status --json``), ``GET /v1/grounded`` (``?workspace=``),
 ``GET /v1/whoami`` (the caller's scopes, so the page shows admin buttons to admins only),
 ``POST /v1/dreaming`` (``{"enabled": bool}``; ``null`` clears the host's override; admin),
-``POST /v1/sweep`` (admin), ``POST /v1/grounded/clear`` (``{"workspace": ...}``, admin),
+``POST /v1/sweep`` (admin), ``POST /v1/messages`` (live intake: ``{"text", "sender",
+"sessionKind", "workspace"}``, admin; see :mod:`dreamd.runs.intake`), ``/mcp`` (the MCP
+server as streamable HTTP, when the daemon mounts it: reading with ``operator.read``, writing
+with ``operator.admin``; see :mod:`dreamd.mcp.http`), ``POST /v1/grounded/clear``
+(``{"workspace": ...}``, admin),
 ``POST /v1/backfill`` (``{"workspace", "action": "preview"|"write"|"rollback", "path",
 "stage"}``, admin; only notes inside the chosen workspace, see
 :mod:`dreamd.runs.backfill_steps`), ``GET /metrics`` (Prometheus text; ``operator.read``: open
@@ -54,7 +58,7 @@ import stat
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from aiohttp import web
@@ -70,6 +74,7 @@ __all__ = [
     "LOOPBACK_HOSTS",
     "MAX_BODY_BYTES",
     "MAX_JSON_DEPTH",
+    "McpRoute",
     "RefusedError",
     "Tokens",
     "build_app",
@@ -87,6 +92,14 @@ BODY_SECONDS = 10.0
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 """``Host`` names always accepted over TCP (``[::1]`` is ``::1`` once its brackets are off)."""
 _log = logging.getLogger(__name__)
+
+
+class McpRoute(Protocol):
+    """What serves ``/mcp`` (:class:`dreamd.daemon.mcp_route.McpMount`)."""
+
+    async def handle(self, request: web.Request, scopes: frozenset[str]) -> web.StreamResponse: ...
+
+    async def close(self) -> None: ...
 
 
 class RefusedError(DreamdError):
@@ -344,6 +357,7 @@ _ADMIN_ROUTES = {
     ("POST", "/v1/sweep"),
     ("POST", "/v1/grounded/clear"),
     ("POST", "/v1/backfill"),
+    ("POST", "/v1/messages"),
 }
 
 
@@ -389,10 +403,14 @@ async def _answer(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 
 def build_app(
-    service: Service, tokens: Tokens | None = None, *, listen: str | None = None
+    service: Service,
+    tokens: Tokens | None = None,
+    *,
+    listen: str | None = None,
+    mcp: McpRoute | None = None,
 ) -> web.Application:
     """The aiohttp application serving ``service``; ``listen`` is ``api.listen`` (its host is
-    accepted in ``Host`` headers besides the loopback names)."""
+    accepted in ``Host`` headers besides the loopback names); ``mcp`` serves ``/mcp``."""
     hosts = LOOPBACK_HOSTS
     if listen:
         named = host_of(listen)
@@ -464,6 +482,20 @@ def build_app(
     async def fleet(_: web.Request) -> web.Response:
         return _json(await service.fleet())
 
+    async def messages(request: web.Request) -> web.Response:
+        example = '{"text": "...", "sender": "telegram:123", "sessionKind": "interactive"}'
+        body = await _body(request, example)
+        text, sender = body.get("text"), body.get("sender")
+        kind, chosen = body.get("sessionKind", "interactive"), body.get("workspace")
+        if (
+            not isinstance(text, str)
+            or not isinstance(sender, str | None)
+            or not isinstance(kind, str)
+            or not isinstance(chosen, str | None)
+        ):
+            raise DreamdError(f"expected a JSON body like {example}")
+        return _json(await service.take_message(chosen, text, sender=sender, session_kind=kind))
+
     async def metrics(_: web.Request) -> web.Response:
         return web.Response(body=service.metrics().encode(), headers={"Content-Type": CONTENT_TYPE})
 
@@ -480,6 +512,18 @@ def build_app(
     app.router.add_post("/v1/backfill", backfill)
     app.router.add_post("/v1/dreaming", dreaming)
     app.router.add_post("/v1/sweep", sweep)
+    app.router.add_post("/v1/messages", messages)
     app.router.add_get("/metrics", metrics)
+    if mcp is not None:
+        route = mcp
+
+        async def serve_mcp(request: web.Request) -> web.StreamResponse:
+            return await route.handle(request, _scopes_of(request, tokens or Tokens({})))
+
+        async def close_mcp(_: web.Application) -> None:
+            await route.close()
+
+        app.router.add_route("*", "/mcp", serve_mcp)
+        app.on_cleanup.append(close_mcp)
     add_page_routes(app)
     return app

@@ -36,11 +36,13 @@ from dreamd.host.runtime import Runtime
 from dreamd.host.state import EnabledState, effective_enabled, load_host_state
 from dreamd.host.status import WorkspacesSummary, build_status, files_of
 from dreamd.layout import DREAMS_FILE, DREAMS_FILE_LOWER
+from dreamd.model.embeddings import semantic_recall, settings_of
 from dreamd.recall.bundle import hybrid_search
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.runs.backfill import run_rollback
 from dreamd.runs.backfill_steps import backfill_action
+from dreamd.runs.intake import owners_of, take_message
 from dreamd.store.statefiles import load_table
 from dreamd.workspace.discovery import Workspace
 from dreamd.workspace.reader import read_snapshot
@@ -321,10 +323,12 @@ class DaemonService:
         now, zone = daemon.clock.now(), daemon.runtime.zone
         record = origin is not None and daemon.enabled()
 
+        embeddings = settings_of(daemon.runtime.config.embeddings)
+
         def work() -> list[dict[str, Any]]:
             found: list[tuple[bool, dict[str, Any]]] = []  # (only the graph reached it, hit)
             for chosen in spaces:
-                with RecallIndex.open(chosen.root) as index:
+                with RecallIndex.open(chosen.root) as index, semantic_recall(index, embeddings):
                     index.update()
                     routed = hybrid_search(index, query, k=k, now=now)
                 hits = [r.hit for r in routed]
@@ -351,6 +355,29 @@ class DaemonService:
             return [hit for _, hit in found[:k]]
 
         return {"query": query, "hits": await asyncio.to_thread(work)}
+
+    async def take_message(
+        self, workspace: str | None, text: str, *, sender: str | None, session_kind: str
+    ) -> dict[str, Any]:
+        """Live intake: log one message to the workspace's day log (:mod:`dreamd.runs.intake`);
+        409 while a sweep holds the workspace longer than a write waits."""
+        chosen = self._workspace(workspace)
+        runtime = self.daemon.runtime
+        owners = owners_of(runtime.config)
+        try:
+            result = await asyncio.to_thread(
+                take_message,
+                chosen.root,
+                text,
+                sender=sender,
+                session_kind=session_kind,
+                owners=owners,
+                now=self.daemon.clock.now(),
+                zone=runtime.zone,
+            )
+        except LockError as exc:
+            raise BusyError(f"{chosen.root} is busy (a sweep holds it); try again") from exc
+        return {"workspace": str(chosen.root), **result}
 
     def metrics(self) -> str:
         """Prometheus text."""

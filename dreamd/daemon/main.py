@@ -67,6 +67,7 @@ from dreamd.daemon.listener import (
     read_nofile,
 )
 from dreamd.daemon.logs import configure_logging
+from dreamd.daemon.mcp_route import McpMount
 from dreamd.daemon.metrics import Metrics
 from dreamd.daemon.scheduler import Scheduler, ScheduleSettings
 from dreamd.daemon.sdnotify import notify, watchdog_interval
@@ -563,7 +564,7 @@ class Daemon:
             else None
         )
         caps = connection_caps(read_nofile())
-        app = build_app(DaemonService(self), tokens, listen=listen)
+        app = build_app(DaemonService(self), tokens, listen=listen, mcp=McpMount(self))
         runner = web.AppRunner(
             app, access_log=None, keepalive_timeout=IDLE_SECONDS, lingering_time=LINGER_SECONDS
         )

@@ -20,7 +20,8 @@ Pure: :func:`record_hits` takes a store and returns a new one. Rules, in the ord
   grounded signals, which an operator stages on purpose; ingestion never does); taint is
   sticky: a row once recorded from an ``untrusted``/``system`` origin keeps that origin. A
   session-corpus snippet holding a guest's line (``[agent/session#L3] Guest: …``: a turn that
-  was not an owner's in a shared session) is ``untrusted`` whoever recalls it.
+  was not an owner's in a shared session) is ``untrusted`` whoever recalls it, and so is a
+  live-intake log snippet holding a guest's message (:func:`dreamd.engine.intake.is_guest_line`).
 * The store keeps at most 512 rows: the oldest ``lastRecalledAt`` goes first, then the fewest
   signals, then the lowest score. Evicted rows come back in ``RecordOutcome.evicted`` so the
   shell can move them to the long-term layer (:mod:`dreamd.recall.longterm`).
@@ -38,6 +39,7 @@ from msgspec.structs import replace
 
 from dreamd.clock import format_instant, parse_day
 from dreamd.engine.hits import Hit
+from dreamd.engine.intake import LOGS_DIR, is_guest_line
 from dreamd.engine.recordable import PendingSearch, skip_reason
 from dreamd.engine.state import Provenance, RecallEntry, Table
 from dreamd.engine.text.concepts import concept_tags
@@ -128,13 +130,16 @@ def _provenance(
 
 
 CORPUS_PREFIX = SESSION_CORPUS_DIR + "/"
+LOGS_PREFIX = LOGS_DIR + "/"
 _GUEST_LINE = re.compile(r"(?:^|\s)\[[^\]\s]*#L\d+\] (?:Guest|Assistant to guest): ")
 
 
 def _origin_of(path: str, snippet: str, origin: str) -> str:
-    """``untrusted`` for a corpus snippet holding a guest's line or the agent's reply to one,
-    else ``origin``."""
+    """``untrusted`` for a corpus or log snippet holding a guest's line (or, in the corpus,
+    the agent's reply to one), else ``origin``."""
     if path.startswith(CORPUS_PREFIX) and _GUEST_LINE.search(snippet):
+        return "untrusted"
+    if path.startswith(LOGS_PREFIX) and is_guest_line(snippet):
         return "untrusted"
     return origin
 

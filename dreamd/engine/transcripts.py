@@ -57,6 +57,7 @@ __all__ = [
     "Message",
     "Record",
     "TranscriptRead",
+    "clean_text",
     "is_shared",
     "kind_from_store",
     "logical_session_id",
@@ -377,6 +378,16 @@ def _dropped(role: str, text: str) -> bool:
             or _HEARTBEAT_PROMPT.search(stripped)
         )
     return _HEARTBEAT_ACK.match(stripped) is not None
+
+
+def clean_text(role: str, text: str) -> str:
+    """``text`` as a kept message says it (one line), or ``""`` when the rules drop it: the
+    same filters and stripping as :func:`spoken`, for a message that arrives on its own."""
+    if _dropped(role, text):
+        return ""
+    text = strip_inbound_context(text)[0]
+    cleaned = collapse(_CONTEXT_BLOCKS.sub(" ", text))
+    return "" if not cleaned or _dropped(role, cleaned) else cleaned
 
 
 def spoken(records: list[Record]) -> Iterator[Message]:

@@ -1,8 +1,9 @@
 """What a per-turn command needs of the configuration, kept between processes.
 
-``memory search`` and ``memory recall`` run as a new process on every agent turn, and need three
+``memory search`` and ``memory recall`` run as a new process on every agent turn, and need four
 things from the configuration: the workspaces with their agents, whether the config turns
-dreaming on, and the dreaming timezone. Working them out reads and validates the config file
+dreaming on, the dreaming timezone, and the ``[embeddings]`` settings when semantic recall is
+configured. Working them out reads and validates the config file
 (TOML into msgspec structs, cron expressions), an OpenClaw install and the workspace folders:
 most of such a process's imports, for an answer that changes only when one of those files does.
 So the answer is kept in ``<state dir>/resolved.json`` (mode 0600, written atomically) under a
@@ -59,23 +60,27 @@ class Place(Value):
 
 
 class Resolved(Value):
-    """The workspaces, the config's on/off setting and the dreaming timezone's name."""
+    """The workspaces, the config's on/off setting, the dreaming timezone's name and the
+    ``[embeddings]`` values (``None``: semantic recall is off)."""
 
-    __match_args__ = ("places", "config_enabled", "timezone")
+    __match_args__ = ("places", "config_enabled", "timezone", "embeddings")
     __slots__ = __match_args__
     places: Final[tuple[Place, ...]]
     config_enabled: Final[bool]
     timezone: Final[str | None]
+    embeddings: Final[dict[str, Any] | None]
 
     def __init__(
         self,
         places: tuple[Place, ...],
         config_enabled: bool,
         timezone: str | None,
+        embeddings: dict[str, Any] | None = None,
     ) -> None:
         self.places = places
         self.config_enabled = config_enabled
         self.timezone = timezone
+        self.embeddings = embeddings
 
 
 def _stamp(path: Path) -> str:
@@ -131,19 +136,36 @@ def _cached(document: dict[str, Any], key: str) -> Resolved | None:
             for item in document["places"]
         )
         enabled, zone = document["configEnabled"], document["timezone"]
+        embeddings = document["embeddings"]
     except (KeyError, TypeError):
         return None
     if not isinstance(enabled, bool) or not (zone is None or isinstance(zone, str)):
         return None
+    if not (embeddings is None or isinstance(embeddings, dict)):
+        return None
     if not places or not all(place.root.is_dir() for place in places):
         return None
-    return Resolved(places, enabled, zone)
+    return Resolved(places, enabled, zone, embeddings)
 
 
 def _answer(runtime: Runtime) -> tuple[Resolved, list[Path]]:
     """The answer of a full resolution, and the further files it came from."""
     places = tuple(Place(ws.root, ws.agents) for ws in runtime.discovery.workspaces)
-    resolved = Resolved(places, runtime.config.dreaming.enabled, runtime.config.dreaming.timezone)
+    config = runtime.config
+    semantic = config.embeddings
+    embeddings = (
+        {
+            "endpoint": semantic.endpoint,
+            "model": semantic.model,
+            "timeout_s": semantic.timeout_s,
+            "api_key_env": semantic.api_key_env,
+            "batch": semantic.batch,
+            "min_similarity": semantic.min_similarity,
+        }
+        if semantic.endpoint and semantic.model
+        else None
+    )
+    resolved = Resolved(places, config.dreaming.enabled, config.dreaming.timezone, embeddings)
     extra = [runtime.config_path] if runtime.config_path is not None else []
     extra += [runtime.openclaw.path] if runtime.openclaw is not None else []
     extra += [agent.workspace for agent in runtime.discovery.agents]
@@ -168,6 +190,7 @@ def resolve(
         "places": [{"root": str(p.root), "agents": list(p.agents)} for p in resolved.places],
         "configEnabled": resolved.config_enabled,
         "timezone": resolved.timezone,
+        "embeddings": resolved.embeddings,
     }
     _write(path, json.dumps(fresh, ensure_ascii=False).encode())
     return resolved

@@ -71,6 +71,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from typing import Final, Self, TypeVar
 
+    from dreamd.engine.hits import Hit
+    from dreamd.recall.candidates import Filters
+
     _T = TypeVar("_T")
 
 # What reading, chunking, labelling and graphing a changed note takes is imported where a note
@@ -145,6 +148,9 @@ class RecallIndex:
         # True once an update has made every stored chunk redacted under the rules in force:
         # hits read then need no second redaction (redacting twice changes nothing).
         self.redaction_current = False
+        # Semantic recall fused into searches, when embeddings are configured and the caller
+        # attached it (dreamd.recall.vectors.Semantic); None keeps every search lexical.
+        self.semantic: Callable[[str, list[Hit], int, Filters], list[Hit]] | None = None
 
     @classmethod
     def open(cls, root: Path) -> RecallIndex:

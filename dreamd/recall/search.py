@@ -16,6 +16,8 @@ Rules:
   outside (undated files stay), ``kinds`` keeps those kinds (a file kind — daily, memory, note,
   corpus — or a Retain kind — world, experience, opinion, observation), ``entity`` keeps chunks
   that tag ``@entity``. A window named in the query itself only ranks, never filters.
+- With semantic recall attached (``index.semantic``, :mod:`dreamd.recall.vectors`), the
+  ranked hits are fused with the nearest chunks by embedding before they are returned.
 - Natural questions are read for their shape (:mod:`dreamd.recall.query`): "tell me about The
   Castle" searches ``The Castle`` and prefers what tags it; a question that names only a time
   ("what happened on 2026-03-02", "what was true during November 2025") lists the chunks of that
@@ -204,4 +206,7 @@ def search(
         today=now.date(),
         span=k,
     )
-    return [_hit(item) for item in ranked[:k]]
+    hits = [_hit(item) for item in ranked[:k]]
+    if index.semantic is not None:  # semantic recall, when configured (dreamd.recall.vectors)
+        return index.semantic(query, hits, k, filters)
+    return hits

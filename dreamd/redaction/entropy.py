@@ -4,7 +4,8 @@ A run (see :mod:`dreamd.redaction.vendors`) is cut into *pieces* of base64 chara
 is a *suspect* when it is 16 or more characters long, mixes letters and digits (or both cases
 past 24 characters), is not made of words (``S3BucketReplicationConfig2``), is not hexadecimal
 (hashes, git SHAs, ETH addresses), not upper case and digits only (ULIDs, tracking numbers),
-not a UUID, and does not sit where harmless random text lives: a URL's path, a file path, a
+not a UUID, not a relative path of words, numbers and dates (``memory/logs/2026/03/2026-03-05``),
+and does not sit where harmless random text lives: a URL's path, a file path, a
 ``data:`` URI, an ``sha512-`` integrity value, a crypt(3) hash, an SSH or age public key, a bech32
 address, or a span the
 caller marked as public (a certificate). Cheap checks come first, so ordinary notes never
@@ -48,6 +49,7 @@ _HARMLESS_BEFORE = re.compile(
     r"|sk-ssh-ed25519@openssh\.com |\$(?:2[abxy]?|argon2i?d?|[156]|pbkdf2[\w-]*|scrypt)\$\S*)$"
 )
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+_PATH_PART = re.compile(r"[a-z]+|\d+|\d{4}-\d{2}-\d{2}")
 _USER_PASSWORD = re.compile(r"[^:\s]{1,64}:\S{4,}")
 
 # Shannon entropy a random piece of a given length reaches 99 times in 100 (base36 to base64).
@@ -83,6 +85,8 @@ def _is_suspect(piece: str) -> bool:
         return False
     if _HEX.fullmatch(piece) or _UPPER_DIGITS.fullmatch(piece) or _UUID.search(piece):
         return False
+    if "/" in piece and all(_PATH_PART.fullmatch(part) for part in piece.split("/") if part):
+        return False  # a workspace path such as memory/logs/2026/03/2026-03-05
     wordy = sum(len(m.group(0)) for m in _WORDY.finditer(piece))
     return wordy * 2 < len(piece)
 

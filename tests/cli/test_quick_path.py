@@ -28,6 +28,11 @@ HEAVY = (
     "dreamd.store.writer",
     "dreamd.workspace.discovery",
     "dreamd.host.runtime",
+    "dreamd.model",
+    "dreamd.mcp",
+    "mcp",
+    "sqlite_vec",
+    "sqlean",
 )
 
 

@@ -160,9 +160,18 @@ def test_the_hosts_override_wins_over_a_cached_answer(
 
 
 def test_the_cache_holds_no_memory_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Only folders, agents, the on/off setting and the zone's name are kept."""
+    """Only folders, agents, the on/off setting, the zone's name and the embeddings settings
+    are kept."""
     root = _workspace(tmp_path)
     _search(root, _config(tmp_path, ""), capsys)
     cache = (paths.state_dir() / CACHE_FILE).read_text(encoding="utf-8")
     assert "billing" not in cache
-    assert set(json.loads(cache)) == {"key", "extra", "places", "configEnabled", "timezone"}
+    assert set(json.loads(cache)) == {
+        "key",
+        "extra",
+        "places",
+        "configEnabled",
+        "timezone",
+        "embeddings",
+    }
+    assert json.loads(cache)["embeddings"] is None

@@ -9,7 +9,8 @@ Rules:
   is read with the grounded preview's cues (:mod:`dreamd.engine.grounded.cues`, the heading
   above it lending its own); a line that leans ``likely_durable`` with a durable cue of its
   own, or a durable weight of 3, is a claim (a durable heading alone does not make a fact; an
-  open task, dreaming's own output and anything like a credential never do). Their kind is
+  open task, dreaming's own output, a guest's logged message (:mod:`dreamd.engine.intake`) and
+  anything like a credential never do). Their kind is
   ``opinion`` when a preference cue matched, ``experience`` when told in the first person
   (``I``, ``we``, ``my``...), else ``world``; their entities are their ``@mentions``.
 - A fact's id is ``f-`` and 10 hex digits of the sha1 of its note, kind, entities and
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from dreamd.engine.bank.kinds import FACT_KINDS, infer_kind
 from dreamd.engine.bank.retain import mentions, parse_retain
 from dreamd.engine.grounded.cues import CATEGORIES, Cues, is_sensitive, read_cues
+from dreamd.engine.intake import is_guest_line
 from dreamd.engine.text.blocks import blank_managed
 from dreamd.engine.text.contamination import is_contaminated
 from dreamd.engine.text.snippets import collapse
@@ -125,6 +127,8 @@ def _claims(text: str) -> Iterator[tuple[int, str, Cues]]:
         stripped = line.strip()
         if fence or len(stripped) < MIN_LINE_CHARS or stripped.startswith(_SKIPPED):
             continue
+        if is_guest_line(stripped):
+            continue  # a guest's logged message is not the person's fact
         item = _ITEM.match(line)
         if item is not None and item.group(1) is not None and "[ ]" in item.group(1):
             continue  # an open task is not a fact yet

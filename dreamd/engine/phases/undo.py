@@ -16,8 +16,11 @@ An entry line that no longer looks as dreaming wrote it was edited by a person: 
 
 **Revert** (``memory revert``): MEMORY.md becomes the backup's text. Lines the revert would drop
 that a person wrote (not a marker, a promoted entry, a promotion heading or a blank line) make
-it refuse unless ``force``. Promotions the revert takes out are marked forgotten as above (or,
-with ``allow_repromote``, unpromoted); promotions it puts back are promoted again. Pure.
+it refuse unless ``force``; a line an agent's memory tool wrote and nobody changed since (its
+:func:`tool_line_hash` is in ``tool_lines``, from the ``memory.edited`` events) is the
+agent's, so reverting an agent's edit needs no ``force``. Promotions the revert takes out are
+marked forgotten as above (or, with ``allow_repromote``, unpromoted); promotions it puts back
+are promoted again. Pure.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from dreamd.engine.text.memory_entries import (
     generated_lines,
     memory_entries,
 )
+from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import DreamdError, SelectorError
 
 __all__ = [
@@ -53,6 +57,7 @@ __all__ = [
     "memory_diff",
     "plan_forget",
     "plan_revert",
+    "tool_line_hash",
 ]
 
 MAX_FORGOTTEN = 256
@@ -266,7 +271,12 @@ def plan_forget(
     return ForgetPlan(entry, tuple(marked), edited, text, plan)
 
 
-def _lost_lines(current: str, restored: str) -> list[str]:
+def tool_line_hash(line: str) -> str:
+    """The digest an agent's MEMORY.md edit records for the line it wrote."""
+    return content_hash(line.encode("utf-8"))[:16]
+
+
+def _lost_lines(current: str, restored: str, tool_lines: frozenset[str]) -> list[str]:
     """A person's lines of ``current`` that ``restored`` does not have."""
     old, new = current.splitlines(), restored.splitlines()
     generated = generated_lines(current)
@@ -274,7 +284,11 @@ def _lost_lines(current: str, restored: str) -> list[str]:
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     for tag, first, last, _, _ in matcher.get_opcodes():
         if tag in ("delete", "replace"):
-            lost += [old[i] for i in range(first, last) if i + 1 not in generated]
+            lost += [
+                old[i]
+                for i in range(first, last)
+                if i + 1 not in generated and tool_line_hash(old[i]) not in tool_lines
+            ]
     return lost
 
 
@@ -287,11 +301,12 @@ def plan_revert(
     date_line: str,
     force: bool = False,
     allow_repromote: bool = False,
+    tool_lines: frozenset[str] = frozenset(),
 ) -> RevertPlan:
     """Plan restoring MEMORY.md to ``backup_text`` (the backup named ``backup``)."""
     memory = snapshot.memory
     current = memory.text
-    lost = _lost_lines(current, backup_text)
+    lost = _lost_lines(current, backup_text, tool_lines)
     if lost and not force:
         shown = "; ".join(line.strip()[:80] for line in lost[:3])
         raise DreamdError(
