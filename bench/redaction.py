@@ -49,6 +49,7 @@ from dreamd.runs.sweep import sweep_workspace
 from tests import (
     redaction_corpus,
     redaction_corpus_attacker,
+    redaction_corpus_blind,
     redaction_corpus_fresh,
     redaction_corpus_holdout,
 )
@@ -120,6 +121,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
                 for s in redaction_corpus_attacker.secret_samples_third()
             ],
             [(x.family, x.text) for x in redaction_corpus_attacker.lookalikes_third()],
+        ),
+        "blind": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_blind.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_blind.lookalikes()],
         ),
     }
 
