@@ -47,7 +47,7 @@ from functools import cache
 from pathlib import Path
 
 from dreamd.patterns import LazyPattern
-from dreamd.redaction.finding import MASK, Finding, mask_of, mask_token
+from dreamd.redaction.finding import MASK, VENDOR_PREFIXES, Finding, mask_of, mask_token
 
 __all__ = [
     "MASK",
@@ -92,8 +92,22 @@ _PRIORITY = (
 _RANK = {kind: rank for rank, kind in enumerate(_PRIORITY)}
 _ABSORBING = frozenset(_PRIORITY[:13]) - {"webhook", "jwt", "vendor-token"}
 _NOT_REPEATED = frozenset({"private-key", "service-account", "split-token"})
-_MASKED = LazyPattern(r"\*{3}|…redacted…|.{6}….{4}", re.DOTALL)
-_MASK_LEFT = LazyPattern(r"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{6}…[^\s…]{4}|…redacted…")
+
+
+@cache
+def _masks() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A whole mask, and a mask inside a text: ``***``, ``…redacted…``, a vendor prefix or a
+    webhook's host before ``***``, and ``abcdef…wxyz`` (the masks of earlier versions)."""
+    prefixes = "|".join(map(re.escape, VENDOR_PREFIXES))
+    whole = re.compile(
+        rf"\*{{3}}|…redacted…|.{{6}}….{{4}}|(?:{prefixes})\*{{3}}|https?://[^/\s]+/\*{{3}}",
+        re.DOTALL,
+    )
+    inside = re.compile(
+        rf"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{{6}}…[^\s…]{{4}}|…redacted…"
+        rf"|(?<![\w.-])(?:{prefixes})\*\*\*(?![\w*])"
+    )
+    return whole, inside
 
 
 # A random-looking tag, and vendor prefixes as a concept tag spells them (lower case, ``_`` as
@@ -126,9 +140,11 @@ def _detect(text: str, depth: int) -> list[Finding]:
         defaults,
         entropy,
         keys,
+        markup,
         numbers,
         pairs,
         personal,
+        tables,
         vendors,
         wallets,
     )
@@ -155,6 +171,8 @@ def _detect(text: str, depth: int) -> list[Finding]:
     if "://" in text:
         found += commands.find_url_credentials(text)
     found += keys.find_named_values(text, low)
+    found += markup.find_markup_secrets(text)
+    found += tables.find_table_secrets(text)
     found += commands.find_command_credentials(text, low)
     found += personal.find_personal_data(text, low)
     found += numbers.find_numbers(text)
@@ -167,12 +185,12 @@ def _detect(text: str, depth: int) -> list[Finding]:
 def _mask_spans(text: str) -> list[tuple[int, int]]:
     if "…" not in text and "***" not in text:
         return []
-    return [m.span() for m in _MASK_LEFT.finditer(text)]
+    return [m.span() for m in _masks()[1].finditer(text)]
 
 
 def _is_mask(text: str, finding: Finding, masks: list[tuple[int, int]]) -> bool:
     """A mask, or a piece of one (``abcdef`` of ``abcdef…wxyz``): nothing left to hide."""
-    return bool(_MASKED.fullmatch(text[finding.start : finding.end])) or any(
+    return bool(_masks()[0].fullmatch(text[finding.start : finding.end])) or any(
         start <= finding.start and finding.end <= end for start, end in masks
     )
 
@@ -238,10 +256,23 @@ def _repeated(text: str, kept: list[Finding]) -> list[Finding]:
 
 
 def find_secrets(text: str) -> list[Finding]:
-    """Every secret and personal datum of ``text``, in order, never overlapping."""
+    """Every secret and personal datum of ``text``, in order, never overlapping.
+
+    The rules read the text with its disguises undone (:mod:`dreamd.redaction.normalise`);
+    the findings are offsets into ``text`` as given.
+    """
     if len(text) < 4:
         return []
-    return _resolve(text, _detect(text, 0))
+    from dreamd.redaction.normalise import normalise
+
+    normalised = normalise(text)
+    if normalised is None:
+        return _resolve(text, _detect(text, 0))
+    found = []
+    for finding in _detect(normalised.text, 0):
+        start, end = normalised.span(finding.start, finding.end)
+        found.append(Finding(finding.kind, start, end))
+    return _resolve(text, found)
 
 
 def redact(text: str) -> str:
@@ -271,7 +302,9 @@ def holds_mask(text: str) -> bool:
     """True when ``text`` holds what is left of a secret: a mask :func:`redact` wrote (``***``
     standing alone, ``abcdef…wxyz``, ``…redacted…``). Such text was cut from a redacted copy
     (the recall index, the session corpus) and no longer matches its source."""
-    return _MASK_LEFT.search(text) is not None
+    if "…" not in text and "***" not in text:
+        return False
+    return _masks()[1].search(text) is not None
 
 
 def blank_secret_lines(text: str) -> str:

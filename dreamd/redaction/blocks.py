@@ -14,7 +14,8 @@
 * A token split over two lines: a run ending one line and a run starting the next, when the
   first is no token alone and the two joined make a vendor token or a random string
   (:mod:`dreamd.redaction.vendors`, :mod:`dreamd.redaction.entropy`); the finding covers both.
-* A value on the line after its key (``Root password:`` then ``    Hx…!``).
+* A JWT wrapped over lines, or over list items (``- eyJ….`` ``- eyJ….`` ``- sig``): the
+  lines that join into one are one finding.
 
 Certificates and public-key blocks are returned as *public* spans, so the random-looking lines
 inside them are not taken for secrets. Pure.
@@ -54,6 +55,11 @@ _RUN_END = re.compile(r"([A-Za-z0-9_+/=-]{4,})[ \t]*$")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,}")
 _KEY_AT_LINE_END = re.compile(r"[:=][ \t]*\n")
 _RUN_START = re.compile(r"[ \t>]*([A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,})")
+# A list item's or a quote's marker before the rest of a wrapped token.
+_ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?"
+_JWT_HEAD = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_.-]*[ \t]*$", re.M)
+_JWT_LINE = re.compile(_ITEM + r"([A-Za-z0-9_-][A-Za-z0-9_.-]*)[ \t]*$", re.M)
+_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
 
 
 @cache
@@ -156,6 +162,23 @@ def _split_tokens(
     return found
 
 
+def _wrapped_jwts(text: str) -> list[Finding]:
+    """JWTs whose header, payload or signature went on to the next lines."""
+    found = []
+    for head in _JWT_HEAD.finditer(text):
+        joined = head.group(0).strip()
+        end, pos = head.start() + len(joined), head.end()
+        while joined.count(".") < 2 or joined.endswith("."):
+            line = _JWT_LINE.match(text, pos + 1) if text[pos : pos + 1] == "\n" else None
+            if line is None:
+                break
+            joined += line.group(1)
+            end, pos = line.end(1), line.end()
+        if end > head.start() + len(head.group(0).strip()) and _JWT.fullmatch(joined):
+            found.append(Finding("split-token", head.start(), end))
+    return found
+
+
 def _joined(
     text: str,
     head_start: int,
@@ -209,6 +232,8 @@ def find_blocks(
             Finding("secret-assignment", m.start(1), m.end(1))
             for m in _NEXT_LINE_KEY.finditer(text)
         ]
+    if "eyJ" in text:
+        found += _wrapped_jwts(text)
     taken = public + [
         (f.start, f.end) for f in found if f.kind in ("private-key", "service-account")
     ]

@@ -1,0 +1,148 @@
+"""Secrets and personal data in Markdown tables, found by the column they stand in.
+
+A table is a header row, a separator row (``|---|:--|``) and the rows after it. A column whose
+header names a secret (``Password``, ``Passwort``, ``Mot de passe``, ``パスワード``, ``密码``,
+``API Token``, ``Secret``, ``PIN``, ``CVV``: the header read as a key by
+:func:`dreamd.redaction.keys.kind_of_name`) holds one in every cell whose value passes the
+key's value rules; a cell with spaces in it is a note (``in 1Password``, ``✓ gesetzt``), a
+bracketed one a comment (``(rotated)``), a run of letters of another script a sentence
+(``管理者に確認``), none of them a secret. A column headed as a date of birth (``DOB``,
+``Geburtsdatum``, ``生年月日``…) holds birth dates, one headed as a passport or licence number
+holds document numbers, one headed as a national identity number (``SSN``, ``BSN``,
+``Steuer-ID``…) holds those. A header that describes rather than holds (``Password policy``,
+``Secret name``, ``Token count``) names nothing. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from itertools import pairwise
+
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.keys import kind_of_name, value_is_secret
+
+__all__ = ["find_table_secrets"]
+
+_SECRET_KINDS = frozenset({"password", "token", "pin", "bare-key", "security"})
+_PERSONAL = frozenset({"date-of-birth", "document-number", "national-id"})
+_BIRTH = frozenset(
+    "dob;d.o.b.;date of birth;birth date;birthdate;birthday;born;geburtsdatum;geburtstag"
+    ";date de naissance;fecha de nacimiento;data di nascita;data de nascimento;geboortedatum"
+    ";生年月日;出生日期;生日;誕生日;생년월일;дата рождения;data urodzenia;doğum tarihi"
+    ";födelsedatum".split(";")
+)
+_DOCUMENT = re.compile(
+    r"passport|passeport|pasaporte|passaporto|passaporte|reisepass|paspoort|paszport|паспорт"
+    r"|licen[cs]e|führerschein|permis|ausweis|id card|identity card|旅券|护照|護照|여권"
+    r"|免許|驾驶证|rijbewijs|patente"
+)
+_NATIONAL = re.compile(
+    r"\b(?:ssn|social security|sin|bsn|nir|pesel|cpf|dni|nie|nif|codice fiscale|aadhaar"
+    r"|steuer-?id|tax id|national id|personnummer|cpr|nino|ni number)\b|マイナンバー|身份证"
+)
+_SEPARATOR_ROW = re.compile(
+    r"(?m)^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$"
+)
+_DATE = re.compile(
+    r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}[./]\d{1,2}[./]\d{1,2}"
+    r"|\d{4}年\d{1,2}月\d{1,2}日"
+)
+_DOCUMENT_VALUE = re.compile(r"(?=[^\n]*\d)[A-Z0-9][A-Z0-9 -]{4,22}[A-Z0-9]", re.I)
+_FOREIGN_WORDS = re.compile(r"[^\x00-\x7f\s]+")
+_QUOTES = "`'\""
+
+
+@cache
+def _column_kind(header: str) -> str | None:
+    """What the cells of a column headed ``header`` hold, or None."""
+    name = header.strip().strip("*_`").strip()
+    low = name.lower()
+    if low in _BIRTH:
+        return "date-of-birth"
+    if _NATIONAL.search(low):
+        return "national-id"
+    kind = kind_of_name(name)
+    if kind in _SECRET_KINDS:
+        return kind
+    if kind is None and _DOCUMENT.search(low) and not low.endswith(("photo", "foto")):
+        return "document-number"
+    return None
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of each cell of the row ``text[start:end]``, bars left out."""
+    bars = [i for i in range(start, end) if text[i] == "|" and text[i - 1 : i] != "\\"]
+    if not bars:
+        return []
+    edges = bars
+    if text[start : bars[0]].strip():
+        edges = [start - 1, *edges]
+    if text[bars[-1] + 1 : end].strip():
+        edges = [*edges, end]
+    return [(a + 1, b) for a, b in pairwise(edges)]
+
+
+def _value(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end - start >= 2 and text[start] in _QUOTES and text[end - 1] == text[start]:
+        return start + 1, end - 1
+    return start, end
+
+
+def _holds(kind: str, value: str) -> bool:
+    if not value or value in ("-", "—", "–", "n/a", "N/A"):
+        return False
+    if kind == "date-of-birth":
+        return _DATE.fullmatch(value) is not None
+    if kind == "document-number":
+        return _DOCUMENT_VALUE.fullmatch(value) is not None
+    if kind == "national-id":
+        return sum(c.isdigit() for c in value) >= 6 and _DOCUMENT_VALUE.fullmatch(value) is not None
+    if any(c.isspace() for c in value) or _FOREIGN_WORDS.fullmatch(value):
+        return False
+    return value_is_secret(kind, value)
+
+
+def _lines(text: str, start: int) -> Iterator[tuple[int, int]]:
+    pos = start
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        yield pos, end
+        pos = end + 1
+
+
+def find_table_secrets(text: str) -> list[Finding]:
+    """Every secret or personal datum in a column that names it (see the module rules)."""
+    if "|" not in text or "--" not in text:
+        return []
+    found: list[Finding] = []
+    for separator in _SEPARATOR_ROW.finditer(text):
+        if "|" not in separator.group(0) or separator.start() == 0:
+            continue
+        header_start = text.rfind("\n", 0, separator.start() - 1) + 1
+        headers = _cells(text, header_start, separator.start() - 1)
+        kinds = {
+            index: kind
+            for index, (a, b) in enumerate(headers)
+            if (kind := _column_kind(text[a:b])) is not None
+        }
+        if not kinds:
+            continue
+        for start, end in _lines(text, separator.end() + 1):
+            if "|" not in text[start:end]:
+                break
+            cells = _cells(text, start, end)
+            for index, kind in kinds.items():
+                if index >= len(cells):
+                    continue
+                a, b = _value(text, *cells[index])
+                if _holds(kind, text[a:b]):
+                    family = kind if kind in _PERSONAL else "secret-assignment"
+                    found.append(Finding(family, a, b))
+    return found
