@@ -13,7 +13,10 @@ from dreamd.redaction.normalise import normalise
     [
         ("p\u200bassword = Qx7pL2mz!", "p\u200bassword = ***"),
         ("p\u0430ssword: Gr33n-Apple!", "p\u0430ssword: ***"),
-        ("\uff30\uff21\uff33\uff33\uff37\uff2f\uff32\uff24\uff1d\uff3a\uff45\uff4e\uff12", "\uff30\uff21\uff33\uff33\uff37\uff2f\uff32\uff24\uff1d***"),
+        (
+            "\uff30\uff21\uff33\uff33\uff37\uff2f\uff32\uff24\uff1d\uff3a\uff45\uff4e\uff12",
+            "\uff30\uff21\uff33\uff33\uff37\uff2f\uff32\uff24\uff1d***",
+        ),
         ("password&#58; Hunter-Moon-22", "password&#58; ***"),
         ("pass&shy;word: Entity-Hyphen-7", "pass&shy;word: ***"),
         ("contrasen\u0303a: Jam\u00f3n-Ib\u00e9rico9", "contrasen\u0303a: ***"),
@@ -45,7 +48,16 @@ def test_normalise_maps_every_character_back() -> None:
     assert normalised is not None
     assert normalised.text == "a&bcDfix"
     spans = [normalised.span(i, i + 1) for i in range(len(normalised.text))]
-    assert [text[a:b] for a, b in spans] == ["a", "&amp;", "b", "c", "\uff24", "\ufb01", "\ufb01", "x"]
+    assert [text[a:b] for a, b in spans] == [
+        "a",
+        "&amp;",
+        "b",
+        "c",
+        "\uff24",
+        "\ufb01",
+        "\ufb01",
+        "x",
+    ]
     assert normalised.span(0, 4) == (0, 9)
 
 
