@@ -74,6 +74,7 @@ _PRIORITY = (
     "jwt",
     "vendor-token",
     "base64-credential",
+    "encoded-credential",
     "cli-credential",
     "secret-assignment",
     "netrc",
@@ -90,7 +91,11 @@ _PRIORITY = (
     "high-entropy",
 )
 _RANK = {kind: rank for rank, kind in enumerate(_PRIORITY)}
-_ABSORBING = frozenset(_PRIORITY[:13]) - {"webhook", "jwt", "vendor-token"}
+_ABSORBING = frozenset(_PRIORITY[: _PRIORITY.index("netrc") + 1]) - {
+    "webhook",
+    "jwt",
+    "vendor-token",
+}
 _NOT_REPEATED = frozenset({"private-key", "service-account", "split-token"})
 
 
@@ -138,12 +143,14 @@ def _detect(text: str, depth: int) -> list[Finding]:
         blocks,
         commands,
         defaults,
+        encoded,
         entropy,
         keys,
         markup,
         numbers,
         pairs,
         personal,
+        prose,
         tables,
         vendors,
         wallets,
@@ -168,11 +175,14 @@ def _detect(text: str, depth: int) -> list[Finding]:
         for piece in entropy.find_random_strings(text, start, end, public=public, rescan=rescan):
             if not any(t.start < piece.end and piece.start < t.end for t in tokens):
                 found.append(piece)
+    if runs and ("%" in text or any(c in text for c in "0123456789")):
+        found += encoded.find_encoded_secrets(text, runs, lambda decoded: _redetect(decoded, depth))
     if "://" in text:
         found += commands.find_url_credentials(text)
     found += keys.find_named_values(text, low)
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
+    found += prose.find_prose_passwords(text, low)
     found += commands.find_command_credentials(text, low)
     found += personal.find_personal_data(text, low)
     found += numbers.find_numbers(text)
@@ -180,6 +190,11 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += pairs.find_credential_pairs(text, low)
     found += defaults.find_fallback_secrets(text)
     return found
+
+
+def _redetect(decoded: str, depth: int) -> list[Finding]:
+    """The findings of a decoded text, one level deeper (none past the deepest level)."""
+    return _detect(decoded, depth + 1) if depth < MAX_RESCAN_DEPTH else []
 
 
 def _mask_spans(text: str) -> list[tuple[int, int]]:

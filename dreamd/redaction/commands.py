@@ -64,6 +64,11 @@ _MC = re.compile(r"\bmc\s+alias\s+set\s+\S+\s+\S+\s+(\S+)\s+(\S+)")
 _SCHEME = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://$")
 _AUTHORITY_END = re.compile(r"[/?#\s\"'<>)\]]|$")
 _TOKEN_USER = re.compile(r"[A-Za-z0-9_-]{20,}")
+# What a URL in documentation holds instead of a password: postgres://user:password@host.
+_PLACEHOLDER_PASSWORD = re.compile(
+    r"(?i:pass(?:word|wd)?|pwd|pw|secret|changeme|your[_-]?password|xxx+|\*+|\.+"
+    r"|<[^>]*>|\{[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_]\w*|%s|%\([a-z_]+\)s|:[a-z_]+|\[[^\]]*\])"
+)
 
 
 def _classes(value: str) -> tuple[bool, bool, bool, bool]:
@@ -119,6 +124,8 @@ def find_url_credentials(text: str) -> list[Finding]:
         userinfo = authority[:at]
         colon = userinfo.find(":")
         if colon >= 0 and colon + 1 < len(userinfo):
+            if _PLACEHOLDER_PASSWORD.fullmatch(userinfo[colon + 1 :]):
+                continue
             found.append(Finding("url-credential", start + colon + 1, start + at))
         elif colon < 0 and _TOKEN_USER.fullmatch(userinfo):
             found.append(Finding("url-credential", start, start + at))

@@ -276,7 +276,7 @@ _QUOTED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|“([^”\n]*)”|
 _TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
 _TRAILING = ".,;:)]}>\"'"
 _REFERENCE = re.compile(
-    r"(?:\$\{|\$\(|\{\{|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
+    r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
     r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
 )
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -468,7 +468,9 @@ def _header_value(text: str, pos: int) -> tuple[int, int] | None:
     if scheme and scheme.group(1).lower() in _SCHEMES:
         pos = scheme.end()
     token = _HEADER_TOKEN.match(text, pos)
-    return (token.start(), token.end()) if token else None
+    if token is None or _PLACEHOLDER_PART.search(token.group(0)) or _is_reference(token.group(0)):
+        return None
+    return token.start(), token.end()
 
 
 def _cookie_values(text: str, pos: int, *, first_only: bool) -> list[tuple[int, int]]:
