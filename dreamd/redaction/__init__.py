@@ -143,6 +143,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         blocks,
         commands,
         defaults,
+        documents,
         encoded,
         entropy,
         keys,
@@ -185,6 +186,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += prose.find_prose_passwords(text, low)
     found += commands.find_command_credentials(text, low)
     found += personal.find_personal_data(text, low)
+    found += documents.find_documents_and_births(text, low)
     found += numbers.find_numbers(text)
     found += wallets.find_seed_phrases(text, low)
     found += pairs.find_credential_pairs(text, low)

@@ -14,6 +14,7 @@
 * A token split over two lines: a run ending one line and a run starting the next, when the
   first is no token alone and the two joined make a vendor token or a random string
   (:mod:`dreamd.redaction.vendors`, :mod:`dreamd.redaction.entropy`); the finding covers both.
+* A token cut in two list items (``- ghp_1A2b…`` then ``- 8h9I…``).
 * A JWT wrapped over lines, or over list items (``- eyJ….`` ``- eyJ….`` ``- sig``): the
   lines that join into one are one finding.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import pairwise
 
 from dreamd.redaction.finding import BLOCK_MASK, Finding
 
@@ -57,6 +59,7 @@ _KEY_AT_LINE_END = re.compile(r"[:=][ \t]*\n")
 _RUN_START = re.compile(r"[ \t>]*([A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,})")
 # A list item's or a quote's marker before the rest of a wrapped token.
 _ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?"
+_ITEM_TOKEN = re.compile(r"^" + _ITEM + r"([A-Za-z0-9_+/=.-]{6,})[ \t]*$", re.M)
 _JWT_HEAD = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_.-]*[ \t]*$", re.M)
 _JWT_LINE = re.compile(_ITEM + r"([A-Za-z0-9_-][A-Za-z0-9_.-]*)[ \t]*$", re.M)
 _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
@@ -162,6 +165,20 @@ def _split_tokens(
     return found
 
 
+def _split_items(text: str, is_token: Callable[[str], bool]) -> list[Finding]:
+    """Two list items (or quoted lines) in a row, each one short piece, that make a token
+    together (``* AKIAQMXN9F`` ``* JA5TB4C08X``)."""
+    found = []
+    items = list(_ITEM_TOKEN.finditer(text))
+    for first, second in pairwise(items):
+        if second.start() != first.end() + 1:
+            continue
+        head, tail = first.group(1), second.group(1)
+        if is_token(head + tail) and not (is_token(head) and is_token(tail)):
+            found.append(Finding("split-token", first.start(1), second.end(1)))
+    return found
+
+
 def _wrapped_jwts(text: str) -> list[Finding]:
     """JWTs whose header, payload or signature went on to the next lines."""
     found = []
@@ -234,6 +251,7 @@ def find_blocks(
         ]
     if "eyJ" in text:
         found += _wrapped_jwts(text)
+    found += _split_items(text, is_token)
     taken = public + [
         (f.start, f.end) for f in found if f.kind in ("private-key", "service-account")
     ]

@@ -214,6 +214,17 @@ _KEY_QUALIFIERS = frozenset(
     " shared storage hmac jwt aes crypto cipher decryption server integration sdk developer"
     " serial x-api ocp-apim-subscription".split()
 )
+# Vendors whose keys are known by name (a "Datadog application key", an "OpenWeatherMap key"):
+# a key after one of them is that vendor's secret, whatever words its name is made of.
+_VENDORS = frozenset(
+    "openweathermap openweather datadog algolia cloudflare trello mixpanel newrelic pagerduty"
+    " segment bitly twitch pusher heroku postmark sendgrid mailgun mailchimp mailjet stripe"
+    " twilio github gitlab bitbucket slack discord telegram openai anthropic google firebase"
+    " aws azure gcp mapbox sentry shopify zendesk hubspot airtable notion figma vercel netlify"
+    " supabase okta auth0 contentful brevo sendinblue plaid braintree paypal square coinbase"
+    " binance dropbox box asana jira atlassian linear clickup monday intercom amplitude"
+    " posthog rollbar bugsnag honeycomb grafana splunk elastic algolia's datadog's".split()
+)
 _NOT_SECRET_KEYS = frozenset(
     "public publishable primary foreign sort partition cache hash unique composite row lookup"
     " idempotency dedupe cursor hot music main object dict map registry translation i18n"
@@ -361,6 +372,9 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
     if last in _TOKEN or last == "bearer" or (last in ("id", "key") and "session" in words):
         return "token"
     if last == "key":
+        vendor = before.split()[-1].lower().strip(":,-(") if before.split() else ""
+        if vendor in _VENDORS or any(word in _VENDORS for word in words[:-1]):
+            return "token"
         qualifiers = [*words[:-1], *_words(before)[-1:]]
         if any(q in _NOT_SECRET_KEYS for q in qualifiers):
             return None

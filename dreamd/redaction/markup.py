@@ -90,10 +90,10 @@ def find_markup_secrets(text: str) -> list[Finding]:
         if "value" not in attrs:
             continue
         if attrs.get("type", ("",))[0].lower() == "password":
-            kind: str | None = "password"
+            held: str | None = "password"
         else:
-            kind = _kind([attrs[key][0] for key in ("name", "key", "id") if key in attrs])
+            held = _kind([attrs[key][0] for key in ("name", "key", "id") if key in attrs])
         value, start, end = attrs["value"]
-        if kind is not None and value_is_secret(kind, value):
+        if held is not None and value_is_secret(held, value):
             found.append(Finding("secret-assignment", start, end))
     return found

@@ -36,6 +36,7 @@ from functools import cache
 
 from dreamd.redaction.finding import Finding
 from dreamd.redaction.keys import value_is_secret
+from dreamd.redaction.scan import trie
 
 __all__ = ["find_prose_passwords"]
 
@@ -96,23 +97,45 @@ _ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?"
 
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The password words (found in the lower-cased text, shaped as a trie), the CJK rule and
+    the next-line rule (tried at the start of a line holding a password word)."""
+    words = trie(tuple(w.lower() for w in (*_LONG_WORDS, *_SHORT_WORDS, *_PHRASES)))
     long_words = "|".join(map(re.escape, _LONG_WORDS))
     short_words = "|".join(map(re.escape, _SHORT_WORDS + list(_PHRASES)))
-    head = re.compile(
-        rf"(?i:(?:{long_words})(?:s|et|en|e)?(?![^\W\d_])|(?<![^\W\d_])(?:{short_words})(?![^\W\d_]))"
-    )
     cjk_words = "|".join(map(re.escape, _CJK_WORDS))
     cjk = re.compile(
         rf"(?:{cjk_words})[^\x00-\x7f。、\n]{{0,12}}?[ \t]*(?:[:=][ \t]*)?"
         r"(?P<value>[!-~]{4,64})(?![!-~])"
     )
     line_end = re.compile(
-        rf"(?im)^{_ITEM}(?:\*\*|__)?(?:[^\n:=]{{0,40}}?[\s(-])?"
+        rf"(?i:{_ITEM}(?:\*\*|__)?(?:[^\n:=]{{0,40}}?[\s(-])?"
         rf"(?:{long_words}|{short_words}|{cjk_words})(?:\*\*|__)?"
         r"(?:[ \t]*\([^)\n]{0,40}\))?(?P<sep>[ \t]*[:=]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
-        rf"(?:\*\*|__)?[ \t]*\n{_ITEM}(?:\*\*|__)?(?P<value>\S{{4,64}})[ \t]*$"
+        rf"(?:\*\*|__)?[ \t]*\n{_ITEM}(?:\*\*|__)?(?P<value>\S{{4,64}})[ \t]*$)",
+        re.M,
     )
-    return head, cjk, line_end
+    return words, cjk, line_end
+
+
+_LONG = frozenset(w.lower() for w in _LONG_WORDS)
+_SUFFIXES = ("s", "et", "en", "e")
+
+
+def _heads(low: str) -> list[tuple[int, int]]:
+    """(start, end) of every password word: the long ones may end a compound (and take a
+    plural or a definite ending), the short ones and the phrases are whole words."""
+    words, _, _ = _patterns()
+    found = []
+    for match in words.finditer(low):
+        start, end = match.span()
+        if match.group(0) in _LONG:
+            end += next((len(s) for s in _SUFFIXES if low.startswith(s, end)), 0)
+        elif start and low[start - 1].isalpha():
+            continue
+        if end < len(low) and low[end].isalpha():
+            continue
+        found.append((start, end))
+    return found
 
 
 def _shaped(value: str) -> bool:
@@ -174,13 +197,15 @@ def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
 
 def find_prose_passwords(text: str, low: str) -> list[Finding]:
     """Passwords given in sentences and on the line after their word (``low``: lower case)."""
-    head, cjk, line_end = _patterns()
+    _, cjk, line_end = _patterns()
     found: list[Finding] = []
-    for match in head.finditer(text):
-        value = _sentence_value(text, match.end())
-        if value is not None:
-            found.append(Finding("secret-assignment", *value))
-    if not low.isascii():
+    heads = _heads(low)
+    for _, head_end in heads:
+        span = _sentence_value(text, head_end)
+        if span is not None:
+            found.append(Finding("secret-assignment", *span))
+    ascii_only = low.isascii()
+    if not ascii_only:
         for match in cjk.finditer(text):
             start, end = _token_at(text, match.start("value"))
             value = text[start:end]
@@ -188,13 +213,20 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
                 value = value[:-1]
             if _shaped(value):
                 found.append(Finding("secret-assignment", start, start + len(value)))
-    if "\n" in text:
-        for match in line_end.finditer(text):
-            value = match.group("value").rstrip(_TRAILING)
-            separated = match.group("sep") is not None and match.group("sep").strip() in ":="
-            if (separated and value_is_secret("password", value) and len(value) >= 6) or _shaped(
-                value
-            ):
-                start = match.start("value")
-                found.append(Finding("secret-assignment", start, start + len(value)))
+    if "\n" not in text:
+        return found
+    starts = {text.rfind("\n", 0, start) + 1 for start, _ in heads}
+    if not ascii_only:
+        starts |= {
+            text.rfind("\n", 0, m.start()) + 1 for m in re.finditer("|".join(_CJK_WORDS), text)
+        }
+    for line_start in sorted(starts):
+        line = line_end.match(text, line_start)
+        if line is None:
+            continue
+        value = line.group("value").rstrip(_TRAILING)
+        separated = (line.group("sep") or "").strip() in (":", "=")
+        if (separated and len(value) >= 6 and value_is_secret("password", value)) or _shaped(value):
+            start = line.start("value")
+            found.append(Finding("secret-assignment", start, start + len(value)))
     return found
