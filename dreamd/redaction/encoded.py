@@ -1,6 +1,7 @@
 """Secrets written in hexadecimal or percent-encoding, decoded and checked again.
 
-* **Hexadecimal.** A run of 16 or more hexadecimal digits (an even number) whose bytes are
+* **Hexadecimal.** A run of 20 or more hexadecimal digits (an even number, not all decimal
+  digits: those are numbers) whose bytes are
   readable text is that text written in hex (``6768705f…`` is ``ghp_…``): it is a secret when
   the text is one (the rules find a secret in it, or it is one word shaped like a password,
   see :func:`dreamd.redaction.entropy.is_wrapped_secret`). Hashes, ids and keys in hex decode
@@ -103,7 +104,10 @@ def find_encoded_secrets(
         if "%" in text[start:end] and escape.search(text, start, end):
             found += _escaped_findings(text, start, end, detect)
         for match in hexadecimal.finditer(text, start, end):
-            decoded = _readable(bytes.fromhex(match.group(0)))
+            digits = match.group(0)
+            if len(digits) < 20 or digits.isdigit():
+                continue  # a number, or too short to say: 3558666666666667 is a float's digits
+            decoded = _readable(bytes.fromhex(digits))
             if decoded is not None and is_wrapped_secret(decoded, lambda t: bool(detect(t))):
                 found.append(Finding("encoded-credential", match.start(), match.end()))
     return found

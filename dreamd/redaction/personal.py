@@ -52,6 +52,15 @@ _NOT_A_DOMAIN = frozenset(
     "the a an it its my your our their his her this that these those domain example company"
     " host server site provider yourdomain mydomain".split()
 )
+# Where a plain first name (``kenji at gmail dot com``) is an address: the big mail providers.
+_PROVIDERS = frozenset(
+    "gmail googlemail yahoo ymail hotmail outlook live msn icloud me mac aol gmx web proton"
+    " protonmail pm qq 163 126 naver daum hanmail kakao yandex mail orange free wanadoo sfr"
+    " laposte libero virgilio alice tim t-online posteo mailbox fastmail zoho hey seznam wp onet"
+    " interia o2 bigpond rediffmail sina sohu docomo ezweb softbank telia tiscali btinternet"
+    " sky virginmedia comcast verizon att sbcglobal uol bol terra ziggo kpnmail xs4all telenet"
+    " skynet bluewin sunrise".split()
+)
 _NOT_A_LOCAL = frozenset(
     "we i you he she they it me us him them look looking meet met arrive arrived be is are"
     " was were name user first last someone anyone".split()
@@ -205,8 +214,23 @@ def _spelled(text: str, pattern: re.Pattern[str]) -> list[Finding]:
             for label in labels
             if label and label.lower() not in ("dot", "punkt", "punto", "point", "ponto", "точка")
         ]
+        # A plain word before a plain "at" and a domain spelled in words is prose ("Presumably
+        # at some point in"); an address shows itself by a dotted or numbered local part, a
+        # real dot in the domain, a mail provider, a bracketed or foreign "at", angle brackets
+        # around it, or a lower-case name with an English "dot".
+        plain_at = match.group(0)[len(match.group("local")) :].lstrip()[:2].lower() == "at"
+        evident = (
+            len(local) > 1
+            or text[max(0, match.start() - 1) : match.start()] in ("<", "(", "[")
+            or (local[0].islower() and " dot " in match.group("domain").lower())
+            or re.search(r"[._\d+-]", local[0]) is not None
+            or "." in match.group("domain")
+            or labels[0].lower() in _PROVIDERS
+            or not plain_at
+        )
         if (
-            labels[-1].lower() in _TOP_LEVEL
+            evident
+            and labels[-1].lower() in _TOP_LEVEL
             and labels[0].lower() not in _NOT_A_DOMAIN
             and local[-1].lower() not in _NOT_A_LOCAL
             and local[0].lower() not in _NOT_A_LOCAL

@@ -91,6 +91,7 @@ _NOT_A_VALUE = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]*://|[\w.+-]+@[\w-]+\.[\w.]+|v?\d+(?:\.\d+)+[\w-]*"
     r"|\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?(?:[GMK]Hz|[GMK]B|ms|s|%|px)|[~/.]{0,2}/\S*|\S*/\S*/\S*"
 )
+_CALL = re.compile(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
 _DIGIT = re.compile(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
 _ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?"
 
@@ -146,6 +147,7 @@ def _shaped(value: str) -> bool:
         and _SHAPE_OTHER.search(value) is not None
         and _NOT_A_VALUE.fullmatch(value) is None
         and value.lower() not in _MANAGERS
+        and _CALL.match(value) is None
         and value_is_secret("password", value.replace(".", "-") if _DIGIT.search(value) else value)
     )
 
