@@ -93,7 +93,7 @@ _NOT_A_VALUE = re.compile(
 )
 _CALL = re.compile(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
 _DIGIT = re.compile(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
-_ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)?"
+_ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)*"
 
 
 @cache

@@ -10,7 +10,9 @@ bracketed one a comment (``(rotated)``), a run of letters of another script a se
 ``Geburtsdatum``, ``生年月日``…) holds birth dates, one headed as a passport or licence number
 holds document numbers, one headed as a national identity number (``SSN``, ``BSN``,
 ``Steuer-ID``…) holds those. A header that describes rather than holds (``Password policy``,
-``Secret name``, ``Token count``) names nothing. Pure.
+``Secret name``, ``Token count``) names nothing. A table inside a list item keeps its columns,
+and a table whose rows were joined into one line (``| User | Password | |---|---| | ana | … |``,
+as a chat message is flattened) is read row by row all the same. Pure.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ _NATIONAL = re.compile(
 _SEPARATOR_ROW = re.compile(
     r"(?m)^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$"
 )
+_MARKER = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]*)*")
+# A separator row inside a line: a table whose rows were joined (a chat message flattened).
+_INLINE_SEPARATOR = re.compile(r"\|(?:[ \t]*:?-{2,}:?[ \t]*\|)+")
 _DATE = re.compile(
     r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}[./]\d{1,2}[./]\d{1,2}"
     r"|\d{4}年\d{1,2}月\d{1,2}日"
@@ -71,13 +76,18 @@ def _column_kind(header: str) -> str | None:
     return None
 
 
+def _bars(text: str, start: int, end: int) -> list[int]:
+    return [i for i in range(start, end) if text[i] == "|" and text[i - 1 : i] != "\\"]
+
+
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """(start, end) of each cell of the row ``text[start:end]``, bars left out."""
-    bars = [i for i in range(start, end) if text[i] == "|" and text[i - 1 : i] != "\\"]
+    """(start, end) of each cell of the row ``text[start:end]``, bars left out (a list item's or
+    a quote's marker before the first bar is no cell)."""
+    bars = _bars(text, start, end)
     if not bars:
         return []
     edges = bars
-    if text[start : bars[0]].strip():
+    if not _MARKER.fullmatch(text, start, bars[0]):
         edges = [start - 1, *edges]
     if text[bars[-1] + 1 : end].strip():
         edges = [*edges, end]
@@ -117,32 +127,65 @@ def _lines(text: str, start: int) -> Iterator[tuple[int, int]]:
         pos = end + 1
 
 
+def _column_kinds(text: str, cells: list[tuple[int, int]]) -> dict[int, str]:
+    return {
+        index: kind
+        for index, (a, b) in enumerate(cells)
+        if (kind := _column_kind(text[a:b])) is not None
+    }
+
+
+def _row_findings(
+    text: str, kinds: dict[int, str], cells: list[tuple[int, int]]
+) -> Iterator[Finding]:
+    for index, kind in kinds.items():
+        if index < len(cells):
+            a, b = _value(text, *cells[index])
+            if _holds(kind, text[a:b]):
+                yield Finding(kind if kind in _PERSONAL else "secret-assignment", a, b)
+
+
+def _joined_tables(text: str) -> list[Finding]:
+    """Tables whose rows were joined into one line: ``| a | b | |---|---| | x | y |``."""
+    found: list[Finding] = []
+    for separator in _INLINE_SEPARATOR.finditer(text):
+        line_start = text.rfind("\n", 0, separator.start()) + 1
+        line_end = text.find("\n", separator.end())
+        line_end = len(text) if line_end < 0 else line_end
+        if not text[line_start : separator.start()].strip(" \t|"):
+            continue  # a separator row of its own: a table as written
+        width = separator.group(0).count("|") - 1
+        before = _bars(text, line_start, separator.start())
+        header = [(a + 1, b) for a, b in pairwise(before) if text[a + 1 : b].strip()][-width:]
+        kinds = _column_kinds(text, header)
+        if not kinds or len(header) != width:
+            continue
+        after = [separator.end() - 1, *_bars(text, separator.end(), line_end)]
+        row: list[tuple[int, int]] = []
+        for a, b in pairwise(after):
+            if text[a + 1 : b].strip():
+                row.append((a + 1, b))
+                continue
+            found += _row_findings(text, kinds, row) if len(row) == width else []
+            row = []
+        found += _row_findings(text, kinds, row) if len(row) == width else []
+    return found
+
+
 def find_table_secrets(text: str) -> list[Finding]:
     """Every secret or personal datum in a column that names it (see the module rules)."""
     if "|" not in text or "--" not in text:
         return []
-    found: list[Finding] = []
+    found: list[Finding] = _joined_tables(text)
     for separator in _SEPARATOR_ROW.finditer(text):
         if "|" not in separator.group(0) or separator.start() == 0:
             continue
         header_start = text.rfind("\n", 0, separator.start() - 1) + 1
-        headers = _cells(text, header_start, separator.start() - 1)
-        kinds = {
-            index: kind
-            for index, (a, b) in enumerate(headers)
-            if (kind := _column_kind(text[a:b])) is not None
-        }
+        kinds = _column_kinds(text, _cells(text, header_start, separator.start() - 1))
         if not kinds:
             continue
         for start, end in _lines(text, separator.end() + 1):
             if "|" not in text[start:end]:
                 break
-            cells = _cells(text, start, end)
-            for index, kind in kinds.items():
-                if index >= len(cells):
-                    continue
-                a, b = _value(text, *cells[index])
-                if _holds(kind, text[a:b]):
-                    family = kind if kind in _PERSONAL else "secret-assignment"
-                    found.append(Finding(family, a, b))
+            found += _row_findings(text, kinds, _cells(text, start, end))
     return found
