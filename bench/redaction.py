@@ -139,6 +139,13 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
             [(s.family, s.text, s.secrets) for s in redaction_corpus_blind.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_blind.lookalikes()],
         ),
+        "blind, held-out batch": (
+            [
+                (s.family, s.text, s.secrets)
+                for s in redaction_corpus_blind.secret_samples_heldout()
+            ],
+            [(x.family, x.text) for x in redaction_corpus_blind.lookalikes_heldout()],
+        ),
     }
 
 
@@ -411,8 +418,11 @@ def main(argv: list[str] | None = None) -> int:
         report(name, measure(samples, lookalikes, show=args.misses))
     if not args.no_end_to_end:
         every = corpora()
-        end_to_end("blind corpus", every["blind"][0])
-        earlier = [name for name in every if name not in ("project", "blind")]
+        end_to_end(
+            "blind corpus and its held-out batch",
+            every["blind"][0] + every["blind, held-out batch"][0],
+        )
+        earlier = [name for name in every if name != "project" and not name.startswith("blind")]
         end_to_end("the earlier corpora", [s for name in earlier for s in every[name][0]])
     if not args.no_throughput:
         throughput()
