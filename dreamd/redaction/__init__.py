@@ -11,24 +11,35 @@ before any chunk could hold half of it.
 Families, each in its module (most specific first when two overlap):
 
 ==============================  ===============================================================
+``normalise``                   not a family: disguises undone before the rules read the text
+                                (entities, invisible characters, NFKC, look-alike letters)
 ``blocks``                      key blocks (PEM, OpenSSH, PGP, PuTTY), service-account JSON,
-                                Kubernetes secrets, ``.pgpass``/``.netrc``, split tokens
+                                Kubernetes secrets, ``.pgpass``/``.netrc``, split tokens,
+                                wrapped JWTs
 ``vendors``                     about 120 vendor token shapes, JWTs, chat webhooks (our rules)
 ``entropy``                     random-looking strings and base64-wrapped credentials
                                 (detect-secrets: plugins, entropy, filters)
+``encoded``                     hex and percent-encoded runs, decoded and checked again
 ``pairs``                       announced ``user / password`` pairs (our rules)
-``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…
+``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…;
+                                credentials in Go, PowerShell, Ruby and login calls
 ``keys``                        values of secret-naming keys, in a dozen languages
+``markup``                      XML and HTML elements and attributes that name a secret
+``tables``                      Markdown columns that name a secret or personal data
+``prose``                       passwords in sentences and on the next line, many languages
 ``defaults``                    fallbacks of secret-naming variables in code (our rules)
-``personal``                    e-mail and postal addresses, dates of birth, document numbers
+``personal``                    e-mail and postal addresses (spelled-out addresses too)
+``documents``                   dates of birth, passport, id-card and licence numbers
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``wallets``                     wallet recovery phrases (the BIP39 list and checksum: mnemonic)
 ==============================  ===============================================================
 
 Rules: a value found once is masked wherever it recurs in the same text (whole words only);
-findings never overlap (a key block or an assignment absorbs what lies inside it); masks keep
-the lines of the text (see :mod:`dreamd.redaction.finding`) and are never findings themselves,
-so redacting twice changes nothing. Precision matters as much as recall: counts
+findings never overlap (a key block or an assignment absorbs what lies inside it); masks reveal
+nothing but a vendor's prefix, keep the lines of the text (see :mod:`dreamd.redaction.finding`)
+and are never findings themselves, so redacting twice changes nothing. The rules read the text
+with its disguises undone (:mod:`dreamd.redaction.normalise`); findings are offsets into the
+text as given. Precision matters as much as recall: counts
 (``max_tokens=4096``), names (``author: …``), paths (``pwd: /srv/app``), references
 (``${DB_PASSWORD}``), hashes, UUIDs, versions, SKUs, dates, private addresses, ports and prices
 stay. Pure: text in, findings out.

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
 from dreamd.redaction.scan import trie
 
@@ -70,19 +71,19 @@ _NUMBER_WORDS = frozenset(
     " del do dowodu osobistego conducir conduire guida is ist est es 番号 号码 號碼 번호".split()
 )
 _MONTH = r"[^\W\d_]{3,12}\.?"
-_DATE = re.compile(
+_DATE = LazyPattern(
     r"(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}(?!\d)"
     r"|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2})(?![\d.])"
     rf"|\d{{1,2}}(?:st|nd|rd|th|er|e|º|°)?\.?\s+(?:de\s+)?{_MONTH},?\s+(?:de\s+)?\d{{4}}"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
     r"|\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\s?년\s?\d{1,2}\s?월\s?\d{1,2}\s?일)"
 )
-_CODE = re.compile(r"[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])|[ ](?=\d))*[A-Z0-9]")
-_DATE_LIKE = re.compile(r"\d{4}|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}-\d{1,2}-\d{2,4}")
+_CODE = LazyPattern(r"[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])|[ ](?=\d))*[A-Z0-9]")
+_DATE_LIKE = LazyPattern(r"\d{4}|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}-\d{1,2}-\d{2,4}")
 # A sentence ends at a full stop after a word (not after an abbreviation: "no.", "geb.").
-_SENTENCE_END = re.compile(r"(?<=[^\W\d_]{4})[.!?](?:\s|$)|[;。\n]")
+_SENTENCE_END = LazyPattern(r"(?<=[^\W\d_]{4})[.!?](?:\s|$)|[;。\n]")
 _BIRTHDAY_GAP = frozenset(": = - is was ist war est es é è は是 は 是 为 為 는 은 이 의".split())
-_LEADING = re.compile(r"[^\w]*")
+_LEADING = LazyPattern(r"[^\w]*")
 
 
 def _alternation(words: list[str], *, compounds: bool = False) -> str:

@@ -24,11 +24,12 @@ copied at all. Pure; standard library only.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from bisect import bisect_right
 from functools import cache
+
+from dreamd.patterns import LazyPattern
 
 __all__ = ["Normalised", "normalise"]
 
@@ -41,7 +42,7 @@ _COMPATIBLE = (
     "\u00a0\u00b2\u00b3\u00b9\u2000-\u200a\u202f\u205f\u2070-\u209f\u2100-\u214f\u2460-\u24ff"
     "\u3000\ufb00-\ufb06\ufe50-\ufe6b\uff01-\uff9f\U0001d400-\U0001d7ff"
 )
-_UNITS = re.compile(
+_UNITS = LazyPattern(
     rf"(?P<entity>{_ENTITY})|(?P<invisible>[{_INVISIBLE}]+)|(?P<compatible>[{_COMPATIBLE}]+)"
     r"|(?P<combined>[^\W\d_][\u0300-\u036f]+)"
 )
@@ -102,6 +103,8 @@ class Normalised:
 
 def _replacement(kind: str, unit: str) -> str:
     if kind == "entity":  # an entity may stand for an invisible or a fullwidth character too
+        import html  # only a text with an entity needs it
+
         return unicodedata.normalize("NFKC", _invisible().sub("", html.unescape(unit)))
     if kind == "invisible":
         return ""

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
 from dreamd.redaction.keys import value_is_secret
 from dreamd.redaction.scan import trie
@@ -62,7 +63,7 @@ _FILLERS = frozenset(
     " agora ainda atualmente ora adesso ancora attualmente nu nog momenteel teraz obecnie"
     " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ".split()
 )
-_CHANGES = re.compile(
+_CHANGES = LazyPattern(
     r"(?i:chang(?:ed|e)|reset|set|updated|rotated|switched|geändert|ändern|geaendert"
     r"|umgestellt|gesetzt|changé|modifié|cambiad[oa]|cambié|cambiato|cambiata|modificat[oa]"
     r"|alterad[oa]|alterei|mudad[oa]|mudei|gewijzigd|veranderd|zmieni\w*|değiştir\w*"
@@ -83,16 +84,16 @@ _DESCRIBING = frozenset(
 _MANAGERS = frozenset(
     "1password bitwarden keepass keepassxc lastpass dashlane keychain vault proton pass".split()
 )
-_SENTENCE_END = re.compile(r"[.!?;\n。](?:\s|$)|\n")
+_SENTENCE_END = LazyPattern(r"[.!?;\n。](?:\s|$)|\n")
 _TRAILING = ".,;:)]}>\"'»”"
-_SHAPE_LETTER = re.compile(r"[^\W\d_]")
-_SHAPE_OTHER = re.compile(r"[\d!@#$%^&*+=?~_.\-/\\|]")
-_NOT_A_VALUE = re.compile(
+_SHAPE_LETTER = LazyPattern(r"[^\W\d_]")
+_SHAPE_OTHER = LazyPattern(r"[\d!@#$%^&*+=?~_.\-/\\|]")
+_NOT_A_VALUE = LazyPattern(
     r"[A-Za-z][A-Za-z0-9+.-]*://|[\w.+-]+@[\w-]+\.[\w.]+|v?\d+(?:\.\d+)+[\w-]*"
     r"|\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?(?:[GMK]Hz|[GMK]B|ms|s|%|px)|[~/.]{0,2}/\S*|\S*/\S*/\S*"
 )
-_CALL = re.compile(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
-_DIGIT = re.compile(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
+_CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
+_DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
 _ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)*"
 
 

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from functools import cache
 from itertools import pairwise
 
+from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
 from dreamd.redaction.keys import kind_of_name, value_is_secret
 
@@ -35,27 +36,27 @@ _BIRTH = frozenset(
     ";生年月日;出生日期;生日;誕生日;생년월일;дата рождения;data urodzenia;doğum tarihi"
     ";födelsedatum".split(";")
 )
-_DOCUMENT = re.compile(
+_DOCUMENT = LazyPattern(
     r"passport|passeport|pasaporte|passaporto|passaporte|reisepass|paspoort|paszport|паспорт"
     r"|licen[cs]e|führerschein|permis|ausweis|id card|identity card|旅券|护照|護照|여권"
     r"|免許|驾驶证|rijbewijs|patente"
 )
-_NATIONAL = re.compile(
+_NATIONAL = LazyPattern(
     r"\b(?:ssn|social security|sin|bsn|nir|pesel|cpf|dni|nie|nif|codice fiscale|aadhaar"
     r"|steuer-?id|tax id|national id|personnummer|cpr|nino|ni number)\b|マイナンバー|身份证"
 )
-_SEPARATOR_ROW = re.compile(
+_SEPARATOR_ROW = LazyPattern(
     r"(?m)^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$"
 )
-_MARKER = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]*)*")
+_MARKER = LazyPattern(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]*)*")
 # A separator row inside a line: a table whose rows were joined (a chat message flattened).
-_INLINE_SEPARATOR = re.compile(r"\|(?:[ \t]*:?-{2,}:?[ \t]*\|)+")
-_DATE = re.compile(
+_INLINE_SEPARATOR = LazyPattern(r"\|(?:[ \t]*:?-{2,}:?[ \t]*\|)+")
+_DATE = LazyPattern(
     r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}[./]\d{1,2}[./]\d{1,2}"
     r"|\d{4}年\d{1,2}月\d{1,2}日"
 )
-_DOCUMENT_VALUE = re.compile(r"(?=[^\n]*\d)[A-Z0-9][A-Z0-9 -]{4,22}[A-Z0-9]", re.I)
-_FOREIGN_WORDS = re.compile(r"[^\x00-\x7f\s]+")
+_DOCUMENT_VALUE = LazyPattern(r"(?=[^\n]*\d)[A-Z0-9][A-Z0-9 -]{4,22}[A-Z0-9]", re.I)
+_FOREIGN_WORDS = LazyPattern(r"[^\x00-\x7f\s]+")
 _QUOTES = "`'\""
 
 
