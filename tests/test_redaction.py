@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamd.redaction import (
@@ -293,6 +293,8 @@ def test_redaction_never_crashes_and_is_stable(text: str) -> None:
     assert redact(once) == once
 
 
+# The first example loads the detectors' libraries: a deadline would time the import.
+@settings(deadline=None)
 @given(secret_notes)
 def test_redacting_a_note_twice_changes_nothing(note: str) -> None:
     """Notes full of secrets and look-alikes: the second redaction finds nothing new."""
@@ -300,6 +302,8 @@ def test_redacting_a_note_twice_changes_nothing(note: str) -> None:
     assert (redact(once), find_secrets(once)) == (once, [])
 
 
+# The first example loads the detectors' libraries: a deadline would time the import.
+@settings(deadline=None)
 @given(secret_notes)
 def test_no_finding_survives_redaction(note: str) -> None:
     """No finding's text is left in the output (a short one not even as a whole word), and the

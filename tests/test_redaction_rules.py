@@ -406,3 +406,36 @@ def test_list_items_that_are_words_stay() -> None:
     """Two short items that join into no token are kept."""
     text = "- ItemA1\n- ItemB2\n- step1_initialize_db\n- step2_run_migrations"
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("wlan-salasana on Sauna#Kalja7", "Sauna#Kalja7"),
+        ("ο κωδικός του wifi είναι Souvlaki#77", "Souvlaki#77"),
+        ("passordet til wifi-en er Fjord-Troll-88", "Fjord-Troll-88"),
+        ("Unser neues Router-Kennwort ist seit gestern Waldmeister#7", "Waldmeister#7"),
+        ("Password for the VPN\n> Graphite!Owl29", "Graphite!Owl29"),
+        ("name,user,password\nnas,admin,Csv#Nas2024", "Csv#Nas2024"),
+        ("0x5a657070656c696e21426c75653535", "5a657070656c696e21426c75653535"),
+    ],
+)
+def test_more_verbs_words_and_layouts_are_read(text: str, secret: str) -> None:
+    """Finnish and Greek verbs, a hyphenated word before the verb, words between the verb and
+    the value, a password word with words after it above the value, CSV, hex after 0x."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Password policy\nMin12chars!",
+        "name,user,password_set\nnas,admin,yes",
+        "    InvalidContinuationToken,\n    InvalidTableName,",
+        "the password, as I said, is in the vault\nok, fine, done",
+        "0x48656c6c6f2c20576f726c6421",
+    ],
+)
+def test_their_look_alikes_stay(text: str) -> None:
+    """A policy above a rule, a column of flags, code lists, prose with commas, hex of words."""
+    assert redact(text) == text

@@ -30,7 +30,7 @@ Detect = Callable[[str], list[Finding]]
 
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    hexadecimal = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}){8,}(?![0-9A-Za-z])")
+    hexadecimal = re.compile(r"(?:(?<![0-9A-Za-z])|(?<=\b0x))(?:[0-9a-fA-F]{2}){8,}(?![0-9A-Za-z])")
     escape = re.compile(r"%[0-9A-Fa-f]{2}")
     return hexadecimal, escape
 

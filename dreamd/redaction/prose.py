@@ -55,7 +55,7 @@ _CJK_WORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号", "
 _COPULAS = frozenset(
     "is was are = : := → -> => — – - lautet lauten ist war sind heißt heisst c'est est était"
     " sera es era será é era será è sarà wordt werd blijft är var blir er jest był była to"
-    " это — это: is: ist: est: es:".split()
+    " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu".split()
 )
 _FILLERS = frozenset(
     "now still currently actually btw just simply also jetzt übrigens immer noch nun neu"
@@ -87,7 +87,9 @@ _MANAGERS = frozenset(
 _SENTENCE_END = LazyPattern(r"[.!?;\n。](?:\s|$)|\n")
 _TRAILING = ".,;:)]}>\"'»”"
 _SHAPE_LETTER = LazyPattern(r"[^\W\d_]")
-_SHAPE_OTHER = LazyPattern(r"[\d!@#$%^&*+=?~_.\-/\\|]")
+# A digit or a symbol words are not written with: a hyphen or a dot alone is a compound
+# ("wifi-en", "e-mail"), not a password.
+_SHAPE_OTHER = LazyPattern(r"[\d!@#$%^&*+=?~_\\|]")
 _NOT_A_VALUE = LazyPattern(
     r"[A-Za-z][A-Za-z0-9+.-]*://|[\w.+-]+@[\w-]+\.[\w.]+|v?\d+(?:\.\d+)+[\w-]*"
     r"|\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?(?:[GMK]Hz|[GMK]B|ms|s|%|px)|[~/.]{0,2}/\S*|\S*/\S*/\S*"
@@ -112,6 +114,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     line_end = re.compile(
         rf"(?i:{_ITEM}(?:\*\*|__)?(?:[^\n:=]{{0,40}}?[\s(-])?"
         rf"(?:{long_words}|{short_words}|{cjk_words})(?:\*\*|__)?"
+        r"(?P<tail>(?:[ \t]+[^\s:=()*]{1,20}){0,4}?)"
         r"(?:[ \t]*\([^)\n]{0,40}\))?(?P<sep>[ \t]*[:=]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
         rf"(?:\*\*|__)?[ \t]*\n{_ITEM}(?:\*\*|__)?(?P<value>\S{{4,64}})[ \t]*$)",
         re.M,
@@ -195,6 +198,24 @@ def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
             if follow and text[follow[0][0] : follow[0][1]].lower() in _COPULAS:
                 continue  # "the password to Gmail2 is …": the verb comes later
             return value
+        late = _late_value(text, rest, limit)
+        if late is not None:
+            return late
+    return None
+
+
+def _late_value(text: str, rest: list[tuple[int, int]], limit: int) -> tuple[int, int] | None:
+    """``ist seit gestern Waldmeister#7``: one or two plain words (when, since when) between
+    the verb and a value that ends the sentence."""
+    for skip in (1, 2):
+        if len(rest) != skip + 1:
+            continue
+        words = [text[a:b] for a, b in rest[:skip]]
+        if not all(w.isalpha() and len(w) <= 10 and w.lower() not in _DESCRIBING for w in words):
+            return None
+        value = _token_at(text, rest[skip][0])
+        if _shaped(text[value[0] : value[1]]) and not text[value[1] : limit].strip(_TRAILING):
+            return value
     return None
 
 
@@ -228,6 +249,9 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
         if line is None:
             continue
         value = line.group("value").rstrip(_TRAILING)
+        tail = line.group("tail").lower().split()
+        if any(word in _DESCRIBING for word in tail):
+            continue  # "Password policy" then "12chars!": a rule, not a key and its value
         separated = (line.group("sep") or "").strip() in (":", "=")
         if (separated and len(value) >= 6 and value_is_secret("password", value)) or _shaped(value):
             start = line.start("value")

@@ -12,7 +12,8 @@ holds document numbers, one headed as a national identity number (``SSN``, ``BSN
 ``Steuer-ID``…) holds those. A header that describes rather than holds (``Password policy``,
 ``Secret name``, ``Token count``) names nothing. A table inside a list item keeps its columns,
 and a table whose rows were joined into one line (``| User | Password | |---|---| | ana | … |``,
-as a chat message is flattened) is read row by row all the same. Pure.
+as a chat message is flattened) is read row by row all the same; so are CSV and TSV lines under
+a header that names a column (``name,user,password``). Pure.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ _DATE = LazyPattern(
     r"|\d{4}年\d{1,2}月\d{1,2}日"
 )
 _DOCUMENT_VALUE = LazyPattern(r"(?=[^\n]*\d)[A-Z0-9][A-Z0-9 -]{4,22}[A-Z0-9]", re.I)
+_HEADER_FIELD = LazyPattern(r"[^\W\d_][\w-]*(?: [^\W\d_][\w-]*){0,2}")
 _FOREIGN_WORDS = LazyPattern(r"[^\x00-\x7f\s]+")
 _QUOTES = "`'\""
 
@@ -173,11 +175,47 @@ def _joined_tables(text: str) -> list[Finding]:
     return found
 
 
+def _fields(text: str, start: int, end: int, delimiter: str) -> list[tuple[int, int]]:
+    edges = [start - 1] + [i for i in range(start, end) if text[i] == delimiter] + [end]
+    return [(a + 1, b) for a, b in pairwise(edges)]
+
+
+def _delimited(text: str) -> list[Finding]:
+    """CSV and TSV: a header line naming a secret's column, and the lines after it with as
+    many fields."""
+    found: list[Finding] = []
+    lines = list(_lines(text, 0))
+    for number, (start, end) in enumerate(lines[:-1]):
+        line = text[start:end]
+        if len(line) > 200 or ". " in line:
+            continue
+        for delimiter in ",;\t":
+            if line.count(delimiter) < 1:
+                continue
+            header = _fields(text, start, end, delimiter)
+            names = [text[a:b].strip().strip("\"'") for a, b in header]
+            if not all(_HEADER_FIELD.fullmatch(name) for name in names):
+                continue  # code, JSON or prose: a header holds names of a few words each
+            kinds = _column_kinds(text, header)
+            if not kinds:
+                continue
+            for row_start, row_end in lines[number + 1 :]:
+                cells = _fields(text, row_start, row_end, delimiter)
+                if len(cells) != len(header):
+                    break
+                found += _row_findings(text, kinds, cells)
+            break
+    return found
+
+
 def find_table_secrets(text: str) -> list[Finding]:
     """Every secret or personal datum in a column that names it (see the module rules)."""
+    found: list[Finding] = []
+    if "\n" in text and ("," in text or ";" in text or "\t" in text):
+        found += _delimited(text)
     if "|" not in text or "--" not in text:
-        return []
-    found: list[Finding] = _joined_tables(text)
+        return found
+    found += _joined_tables(text)
     for separator in _SEPARATOR_ROW.finditer(text):
         if "|" not in separator.group(0) or separator.start() == 0:
             continue
