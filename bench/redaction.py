@@ -146,6 +146,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
             ],
             [(x.family, x.text) for x in redaction_corpus_blind.lookalikes_heldout()],
         ),
+        "blind, third batch": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_blind.secret_samples_third()],
+            [(x.family, x.text) for x in redaction_corpus_blind.lookalikes_third()],
+        ),
     }
 
 
@@ -420,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         every = corpora()
         end_to_end("blind corpus", every["blind"][0])
         end_to_end("blind corpus, held-out batch", every["blind, held-out batch"][0])
+        end_to_end("blind corpus, third batch", every["blind, third batch"][0])
         earlier = [name for name in every if name != "project" and not name.startswith("blind")]
         end_to_end("the earlier corpora", [s for name in earlier for s in every[name][0]])
     if not args.no_throughput:

@@ -1334,3 +1334,167 @@ def lookalikes_heldout() -> list[Lookalike]:
         _l("ids", "Heroku app: dreamd-staging"),
         _l("misc", "WIFI:S:Cafe;T:nopass;;"),
     ]
+
+
+def secret_samples_third() -> list[Sample]:
+    """A third batch, written after the changes the held-out batch prompted; never tuned on."""
+    _RNG.seed("blind third secrets")
+    hexkey = _t(32, _HEX)
+    token = _t(24)
+    uuid_key = _uuid()
+    card = _card("5392", 16)
+    iban = _iban("BE", _t(12, string.digits))
+    b64 = base64.b64encode(b"Nordlicht!2027").decode()
+    return [
+        _s("prose: en", "fyi the garage wifi passphrase is now Tulip-Rain-2049", "Tulip-Rain-2049"),
+        _s("prose: en", "Sarah's laptop login password = Bluebird#771", "Bluebird#771"),
+        _s("prose: de", "Das neue Kennwort für den Drucker heißt Tinte!Blau42", "Tinte!Blau42"),
+        _s("prose: de", "PW vom Gäste-WLAN: Kaffeeklatsch_9", "Kaffeeklatsch_9"),
+        _s("prose: fr", "le mdp du compte Freebox est Paris#Nord75", "Paris#Nord75"),
+        _s("prose: es", "contraseña del wifi de la oficina = Madrid_Sol44", "Madrid_Sol44"),
+        _s("prose: pt", "a senha do banco mudou para Cabral#1500", "Cabral#1500"),
+        _s("prose: it", "La password dell'email aziendale è Gondola!88", "Gondola!88"),
+        _s("prose: nl", "wachtwoord voor de NAS is nu Molen#Wind33", "Molen#Wind33"),
+        _s("prose: pl", "Hasło do konta to Pierogi!2023", "Pierogi!2023"),
+        _s("prose: sv", "Lösenord till wifi: Kanelbulle#8", "Kanelbulle#8"),
+        _s("prose: tr", "sunucu şifresi Lokum_2024! olarak değişti", "Lokum_2024!"),
+        _s("prose: ru", "новый пароль от роутера: Matryoshka#7", "Matryoshka#7"),
+        _s("prose: zh", "新密码：Panda_Bamboo88", "Panda_Bamboo88"),
+        _s("prose: ja", "管理画面のパスワードを Fuji#Yama2025 にしました", "Fuji#Yama2025"),
+        _s("prose: ko", "관리자 비밀번호는 Seoul!Tower7 이에요", "Seoul!Tower7"),
+        _s("next line", "Wi-Fi (guest network) password\n  Sunny_Meadow_12", "Sunny_Meadow_12"),
+        _s(
+            "table",
+            "| Host | Username | Password |\n|------|----------|----------|\n| mail | ops | Mail#Ops2026 |",
+            "Mail#Ops2026",
+        ),
+        _s("table", "| Dienst | Kennwort |\n|---|---|\n| VPN | Tunnel!Nacht9 |", "Tunnel!Nacht9"),
+        _s("csv", "service;login;password\nftp;upload;Ftp#Upload77", "Ftp#Upload77"),
+        _s("yaml", "smtp:\n  user: alerts\n  password: Yaml!Alerts55", "Yaml!Alerts55"),
+        _s("env", f"OPENWEATHER_APPID={hexkey}", hexkey),
+        _s("json", f'{{"auth": {{"token": "{token}"}}}}', token),
+        _s(
+            "xml",
+            '<setting name="SmtpPassword" serializeAs="String"><value>Xml#Smtp99</value></setting>',
+            "Xml#Smtp99",
+        ),
+        _s("url parameter", f"https://api.example.org/geo?lat=1&lon=2&key={hexkey}", hexkey),
+        _s("url parameter", f"https://svc.example.com/hook?auth_token={token}", token),
+        _s("vendor by name", f"Postmark API token: {uuid_key}", uuid_key),
+        _s("vendor by name", f"Algolia search admin key {hexkey}", hexkey),
+        _s("encoded", f"echo {b64} | base64 --decode", b64),
+        _s("document", "Passport No: K1234567", "K1234567"),
+        _s("document", "numero passaporto AA1234567", "AA1234567"),
+        _s("document", "Nº do passaporte: FT123456", "FT123456"),
+        _s("document", "driver's licence # D12-3456-7890", "D12-3456-7890"),
+        _s("birth date", "Date of Birth: 12 June 1978", "12 June 1978"),
+        _s("birth date", "fecha de nacimiento 07/09/1993", "07/09/1993"),
+        _s("birth date", "né le 01/04/1982", "01/04/1982"),
+        _s(
+            "obfuscated email",
+            "ping me at marco.rossi [at] gmail [dot] com",
+            "marco.rossi [at] gmail [dot] com",
+        ),
+        _s("obfuscated email", "j.smith AT outlook DOT com", "j.smith AT outlook DOT com"),
+        _s("obfuscated email", "Mail: eva.berg＠telia．se", "eva.berg＠telia．se"),
+        _s(
+            "card",
+            f"Mastercard {card[:4]}.{card[4:8]}.{card[8:12]}.{card[12:]}",
+            f"{card[:4]}.{card[4:8]}.{card[8:12]}.{card[12:]}",
+        ),
+        _s("iban", f"IBAN: {_groups(iban, 4, '/')}", _groups(iban, 4, "/")),
+        _s("phone", "tel. 089 123 456 78", "089 123 456 78"),
+        _s(
+            "connection: go",
+            'dsn := "root:Go#Maria2025@tcp(127.0.0.1:3306)/shop?parseTime=true"',
+            "Go#Maria2025",
+        ),
+        _s(
+            "connection: powershell",
+            "$pw = ConvertTo-SecureString -AsPlainText -Force -String 'Ps#Ordered88'",
+            "Ps#Ordered88",
+        ),
+        _s(
+            "connection: ruby", "Redis.new(host: 'cache', password: 'Ruby#Redis31')", "Ruby#Redis31"
+        ),
+        _s(
+            "connection: csharp",
+            '"ConnectionStrings": { "Db": "Host=db;Username=app;Password=Cs#Npgsql7" }',
+            "Cs#Npgsql7",
+        ),
+        _s("disguised", "pass\u200bwd: Zero-Width-Passwd9", "Zero-Width-Passwd9"),
+        _s("disguised", "\uff50\uff57\uff44: Full-Width-Pwd3", "Full-Width-Pwd3"),
+        _s(
+            "split over items",
+            f"1. {hexkey[:16]}\n2. {hexkey[16:]}\n(the Algolia admin key, split)",
+            hexkey[:16],
+            hexkey[16:],
+        ),
+        _s(
+            "misc",
+            "git remote add origin https://deploy:Git#Deploy55@git.example.com/app.git",
+            "Git#Deploy55",
+        ),
+    ]
+
+
+def lookalikes_third() -> list[Lookalike]:
+    """Look-alikes written with the third batch; never tuned on."""
+    return [
+        _l("password talk", "fyi the garage wifi passphrase changed, ask Tom"),
+        _l("password talk", "Sarah's laptop login password expired again"),
+        _l("password talk", "Das neue Kennwort für den Drucker kommt per Brief"),
+        _l("password talk", "le mdp du compte Freebox est sur l'étiquette"),
+        _l("password talk", "contraseña del wifi de la oficina: pregunta a Luis"),
+        _l("password talk", "a senha do banco mudou ontem"),
+        _l("password talk", "wachtwoord voor de NAS staat in Bitwarden"),
+        _l("password talk", "Hasło do konta zostało zmienione"),
+        _l("password talk", "sunucu şifresi değişti"),
+        _l("password talk", "новый пароль от роутера придёт по почте"),
+        _l("password talk", "新密码已经发到你的邮箱"),
+        _l("password talk", "管理画面のパスワードを変更しました"),
+        _l("password talk", "관리자 비밀번호를 바꿨어요"),
+        _l("password talk", "Wi-Fi (guest network) password\n  is on the fridge"),
+        _l(
+            "table",
+            "| Host | Username | Password |\n|------|----------|----------|\n| mail | ops | vault:kv/mail |",
+        ),
+        _l("table", "| Dienst | Kennwort-Länge |\n|---|---|\n| VPN | 16 |"),
+        _l("csv", "service;login;password_changed\nftp;upload;2026-01-04"),
+        _l("yaml", "smtp:\n  user: alerts\n  password: !vault |"),
+        _l("env", "OPENWEATHER_APPID="),
+        _l("json", '{"auth": {"token": null, "type": "bearer"}}'),
+        _l(
+            "xml",
+            '<setting name="SmtpHost" serializeAs="String"><value>smtp.example.com</value></setting>',
+        ),
+        _l("url", "https://api.example.org/geo?lat=52.52&lon=13.40&units=metric"),
+        _l("url", "https://svc.example.com/hook?event=push&branch=main"),
+        _l("ids", "Postmark message id 7d0f2a6c-1b9e-4c77-9a7e-3c2f1e0d4b5a in the bounce log"),
+        _l("ids", "Algolia index products_v2, 12840 records"),
+        _l("encoded", "echo SGVsbG8= | base64 --decode"),
+        _l("document", "Passport No. field is optional"),
+        _l("document", "passaporto in scadenza il 2027"),
+        _l("document", "driver's licence renewal fee is 45 EUR"),
+        _l("birth date", "Date of Birth field added on 12 June 2026"),
+        _l("birth date", "né à Lyon, il vit à Paris"),
+        _l("email", "ping me at noon, not at 9"),
+        _l("email", "the AT DOT notation is old-fashioned"),
+        _l("email", "the user＠host form in the docs"),
+        _l("card", "versions 5392.1.2.0 and 5392.1.3.0"),
+        _l("iban", "BE is Belgium's country code"),
+        _l("phone", "Invoice 089123456 paid"),
+        _l("phone", "between 10 and 12 there were 089 123 456 78 samples"),
+        _l("code", 'dsn := os.Getenv("MYSQL_DSN") // root:...@tcp(...)/shop'),
+        _l("code", "$pw = Read-Host -AsSecureString -Prompt 'Password'"),
+        _l("code", "Redis.new(host: 'cache', password: ENV.fetch('REDIS_PASSWORD'))"),
+        _l("code", '"ConnectionStrings": { "Db": "Host=db;Username=app;Password=${DB_PASSWORD}" }'),
+        _l("disguised", "pass\u200bwd file: /etc/passwd"),
+        _l("disguised", "\uff50\uff57\uff44 prints the working directory"),
+        _l("list", "1. install\n2. configure\n3. restart"),
+        _l("misc", "git remote add origin https://git.example.com/app.git"),
+        _l("numbers", "the build took 1234567890 ns"),
+        _l("numbers", "tracking 1Z 879 E83 03 1234 5678"),
+        _l("placeholder", "password: <see onboarding doc>"),
+        _l("placeholder", "OPENWEATHER_APPID=your_appid_here"),
+    ]
