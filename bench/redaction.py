@@ -13,6 +13,11 @@ the previous one's misses were fixed; each was first measured as it stood).
   cut into chunks, then each chunk is checked): a secret counts as caught when no stored
   snippet holds it.
 * *false positives*: look-alikes :func:`redact` changes at all.
+* *end to end*: every sample of the blind corpus (and its held-out batch) planted in daily
+  notes and in session transcripts; the workspace is swept, searched, promoted with every
+  threshold at zero and replayed by grounded backfill, then every file dreamd wrote is searched
+  for each planted item (as written, in lower and upper case; items under 8 characters as
+  whole words). Reported: the items found in any written file, and in MEMORY.md.
 * *throughput*: :func:`dreamd.redaction.find_secrets` over a year of daily notes (the workload
   of ``bench/run.py``), as written and with a secret or a look-alike on one line in ten; and
   ``dreamd redact --json -`` over the whole year as one process, start-up included.
@@ -22,7 +27,11 @@ the previous one's misses were fixed; each was first measured as it stood).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -31,7 +40,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,16 +48,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from workloads import year
 
+from dreamd.cli.main import main as dreamd_main
 from dreamd.config import DreamingConfig
 from dreamd.engine.hits import Hit
 from dreamd.engine.phases.chunks import chunk_daily_note
 from dreamd.engine.state import Table
 from dreamd.engine.traces import record_hits
+from dreamd.recall.index import RecallIndex
+from dreamd.recall.record import record_search
+from dreamd.recall.search import search
 from dreamd.redaction import blank_secret_lines, find_secrets, redact
 from dreamd.runs.sweep import sweep_workspace
 from tests import (
     redaction_corpus,
     redaction_corpus_attacker,
+    redaction_corpus_blind,
     redaction_corpus_fresh,
     redaction_corpus_holdout,
 )
@@ -121,6 +135,21 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
             ],
             [(x.family, x.text) for x in redaction_corpus_attacker.lookalikes_third()],
         ),
+        "blind": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_blind.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_blind.lookalikes()],
+        ),
+        "blind, held-out batch": (
+            [
+                (s.family, s.text, s.secrets)
+                for s in redaction_corpus_blind.secret_samples_heldout()
+            ],
+            [(x.family, x.text) for x in redaction_corpus_blind.lookalikes_heldout()],
+        ),
+        "blind, third batch": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_blind.secret_samples_third()],
+            [(x.family, x.text) for x in redaction_corpus_blind.lookalikes_third()],
+        ),
     }
 
 
@@ -186,6 +215,117 @@ def report(name: str, rows: list[tuple[str, int, int, int, str]]) -> tuple[float
     bad = sum(r[1] - r[2] for r in looks)
     print(f"| **all** | {count} | **{bad / count:.1%}** ({bad}/{count}) |")
     return caught / total, bad / count
+
+
+_FILLER = (
+    "We decided the billing service moves to Postgres 16 on db-02.",
+    "The nightly export takes nine minutes and finishes before the backup.",
+    "Lena owns the migration plan and reviews it on Fridays.",
+    "The staging cluster runs three replicas behind the gateway.",
+)
+_QUERIES = (
+    "password",
+    "Passwort",
+    "token key",
+    "secret",
+    "mail address",
+    "card IBAN",
+    "passport licence",
+    "birth date",
+    "connection string",
+    "billing Postgres",
+    "router wifi",
+    "server admin",
+)
+
+
+def _transcript_line(role: str, text: str, at: datetime) -> str:
+    stamp = at.isoformat().replace("+00:00", "Z")
+    message = {"role": role, "content": text}
+    return json.dumps({"type": "message", "timestamp": stamp, "message": message})
+
+
+def _plant(root: Path, sessions: Path, samples: list[Secret]) -> None:
+    """Every sample in a daily note (seven days, between harmless lines) and in a transcript
+    (forty user turns a session)."""
+    (root / "memory").mkdir(parents=True)
+    days = 7
+    for day in range(days):
+        lines = [f"# 2026-11-{22 + day:02d}", "", "## Notes"]
+        for index, (_, text, _) in enumerate(samples[day::days]):
+            lines += [f"- {_FILLER[index % len(_FILLER)]}", f"- {text}", ""]
+        (root / "memory" / f"2026-11-{22 + day:02d}.md").write_text("\n".join(lines) + "\n")
+    sessions.mkdir(parents=True)
+    start = NOW - timedelta(hours=20)
+    for number in range(0, len(samples), 40):
+        header = {"type": "session", "id": f"s{number}", "sessionKind": "interactive"}
+        lines = [json.dumps(header)]
+        for offset, (_, text, _) in enumerate(samples[number : number + 40]):
+            at = start + timedelta(minutes=number + offset)
+            lines.append(_transcript_line("user", text, at))
+        (sessions / f"s{number}.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _found(secret: str, data: str) -> bool:
+    forms = {secret, secret.lower(), secret.upper()}
+    if len(secret) >= 8:
+        return any(form in data for form in forms)
+    return any(re.search(rf"(?<![\w]){re.escape(form)}(?![\w])", data) for form in forms)
+
+
+def end_to_end(name: str, samples: list[Secret]) -> tuple[int, int, int]:
+    """Plant ``samples``, run a sweep, searches, promotion and backfill; returns (items,
+    items in any written file, items in MEMORY.md)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        root, sessions = Path(scratch) / "ws", Path(scratch) / "agents" / "main" / "sessions"
+        _plant(root, sessions, samples)
+        notes = set((root / "memory").glob("*.md"))
+        outcome = sweep_workspace(
+            root, DreamingConfig(), now=NOW, zone=UTC, sessions=[("main", sessions)]
+        )
+        if outcome.status != "ok":
+            raise SystemExit(f"sweep failed: {outcome.error}")
+        with RecallIndex.open(root) as index:
+            index.update()
+            for query in _QUERIES:
+                record_search(root, query, search(index, query, k=20, now=NOW), now=NOW, zone=UTC)
+        base = ["--no-daemon", "--workspace", str(root), "--now", NOW.isoformat(), "--json"]
+        zero = ["--min-score", "0", "--min-recall-count", "0", "--min-unique-queries", "0"]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            dreamd_main([*base, "memory", "promote", "--apply", "--limit", "500", *zero])
+            dreamd_main(
+                [
+                    *base,
+                    "memory",
+                    "rem-backfill",
+                    "--path",
+                    str(root / "memory"),
+                    "--stage-short-term",
+                ]
+            )
+        written = {
+            p: p.read_bytes().decode("utf-8", "replace")
+            for p in root.rglob("*")
+            if p.is_file() and p not in notes
+        }
+        memory = written.get(root / "MEMORY.md", "")
+        items = [secret for _, _, secrets in samples for secret in secrets]
+        leaked = [s for s in items if any(_found(s, data) for data in written.values())]
+        in_memory = [s for s in items if _found(s, memory)]
+        files: dict[str, int] = defaultdict(int)
+        for secret in leaked:
+            for path, data in written.items():
+                if _found(secret, data):
+                    files[path.relative_to(root).as_posix()] += 1
+    print(f"\n## end to end: {name}")
+    print("| planted items | in any written file | in MEMORY.md |\n| --- | --- | --- |")
+    share = len(leaked) / len(items)
+    print(f"| {len(items)} | {len(leaked)} ({share:.1%}) | {len(in_memory)} |")
+    if files:
+        print("\n| file | planted items in it |\n| --- | --- |")
+        for path, count in sorted(files.items()):
+            print(f"| {path} | {count} |")
+    return len(items), len(leaked), len(in_memory)
 
 
 def _rate(action: Callable[[], object], size: int, runs: int = 3) -> float:
@@ -276,9 +416,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list misses and false positives")
     parser.add_argument("--no-throughput", action="store_true", help="corpora only")
+    parser.add_argument("--no-end-to-end", action="store_true", help="skip the end-to-end run")
     args = parser.parse_args(argv)
     for name, (samples, lookalikes) in corpora().items():
         report(name, measure(samples, lookalikes, show=args.misses))
+    if not args.no_end_to_end:
+        every = corpora()
+        end_to_end("blind corpus", every["blind"][0])
+        end_to_end("blind corpus, held-out batch", every["blind, held-out batch"][0])
+        end_to_end("blind corpus, third batch", every["blind, third batch"][0])
+        earlier = [name for name in every if name != "project" and not name.startswith("blind")]
+        end_to_end("the earlier corpora", [s for name in earlier for s in every[name][0]])
     if not args.no_throughput:
         throughput()
         sweep_cost()

@@ -594,6 +594,13 @@ def _email_samples() -> list[Sample]:
     samples = [_s("email", f"send the contract to {addr} by Friday", addr) for addr in rows]
     samples += [
         _s("email", "contact: jane.doe(at)gmail(dot)com", "jane.doe(at)gmail(dot)com"),
+        # An e-mail address spelled out is an e-mail address (it stood among the look-alikes
+        # until spelled-out addresses were masked).
+        _s(
+            "email",
+            "Authored-by: Jens Müller <jens at dreamco dot io>",
+            "jens at dreamco dot io",
+        ),
         _s("email", "[mailto:hr@dreamco.io](mailto:hr@dreamco.io)", "hr@dreamco.io"),
         _s("email", 'From: "Ana Silva" <ana.silva@outlook.com>', "ana.silva@outlook.com"),
         _s("email", "Ana's private mail is ANA.SILVA@PROTONMAIL.COM", "ANA.SILVA@PROTONMAIL.COM"),
@@ -767,7 +774,6 @@ def lookalikes() -> list[Lookalike]:
         ("counts", "password_min_length = 12"),
         ("counts", "key_size=4096"),
         ("names", "author: Maria Lopez"),
-        ("names", "Authored-by: Jens Müller <jens at dreamco dot io>"),
         ("names", "auth method: SSO via Okta"),
         ("names", "authentication: required"),
         ("names", "Author: J. Smith"),

@@ -259,6 +259,9 @@ def secret_samples_second() -> list[Sample]:
     card = _luhn("3782" + _t(10, string.digits))
     iban = _iban("ES", "91" + _t(18, string.digits))
     return [
+        # An e-mail address spelled out is an e-mail address (it stood among the look-alikes
+        # until spelled-out addresses were masked).
+        _s("email", "Author: Ana Silva <ana at uni dot pt>", "ana at uni dot pt"),
         _s("vendor", f"oauth token from the device flow: {gh}", gh),
         _s("vendor", f"huggingface `{hf}` for the embedding job", hf),
         _s("vendor", f"STRIPE_SECRET={stripe}", stripe),
@@ -311,7 +314,6 @@ def lookalikes_second() -> list[Lookalike]:
         ("counts", "tokens/sec: 85"),
         ("counts", "password changes: 3 this year"),
         ("counts", "the key count dropped to 12"),
-        ("names", "Author: Ana Silva <ana at uni dot pt>"),
         ("names", "authorised by the board"),
         ("paths", "private key at ~/.ssh/id_rsa (never commit it)"),
         ("paths", "token cache in ~/.cache/dreamd/tokens"),

@@ -11,24 +11,35 @@ before any chunk could hold half of it.
 Families, each in its module (most specific first when two overlap):
 
 ==============================  ===============================================================
+``normalise``                   not a family: disguises undone before the rules read the text
+                                (entities, invisible characters, NFKC, look-alike letters)
 ``blocks``                      key blocks (PEM, OpenSSH, PGP, PuTTY), service-account JSON,
-                                Kubernetes secrets, ``.pgpass``/``.netrc``, split tokens
+                                Kubernetes secrets, ``.pgpass``/``.netrc``, split tokens,
+                                wrapped JWTs
 ``vendors``                     about 120 vendor token shapes, JWTs, chat webhooks (our rules)
 ``entropy``                     random-looking strings and base64-wrapped credentials
                                 (detect-secrets: plugins, entropy, filters)
+``encoded``                     hex and percent-encoded runs, decoded and checked again
 ``pairs``                       announced ``user / password`` pairs (our rules)
-``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…
+``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…;
+                                credentials in Go, PowerShell, Ruby and login calls
 ``keys``                        values of secret-naming keys, in a dozen languages
+``markup``                      XML and HTML elements and attributes that name a secret
+``tables``                      Markdown columns that name a secret or personal data
+``prose``                       passwords in sentences and on the next line, many languages
 ``defaults``                    fallbacks of secret-naming variables in code (our rules)
-``personal``                    e-mail and postal addresses, dates of birth, document numbers
+``personal``                    e-mail and postal addresses (spelled-out addresses too)
+``documents``                   dates of birth, passport, id-card and licence numbers
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``wallets``                     wallet recovery phrases (the BIP39 list and checksum: mnemonic)
 ==============================  ===============================================================
 
 Rules: a value found once is masked wherever it recurs in the same text (whole words only);
-findings never overlap (a key block or an assignment absorbs what lies inside it); masks keep
-the lines of the text (see :mod:`dreamd.redaction.finding`) and are never findings themselves,
-so redacting twice changes nothing. Precision matters as much as recall: counts
+findings never overlap (a key block or an assignment absorbs what lies inside it); masks reveal
+nothing but a vendor's prefix, keep the lines of the text (see :mod:`dreamd.redaction.finding`)
+and are never findings themselves, so redacting twice changes nothing. The rules read the text
+with its disguises undone (:mod:`dreamd.redaction.normalise`); findings are offsets into the
+text as given. Precision matters as much as recall: counts
 (``max_tokens=4096``), names (``author: …``), paths (``pwd: /srv/app``), references
 (``${DB_PASSWORD}``), hashes, UUIDs, versions, SKUs, dates, private addresses, ports and prices
 stay. Pure: text in, findings out.
@@ -47,7 +58,7 @@ from functools import cache
 from pathlib import Path
 
 from dreamd.patterns import LazyPattern
-from dreamd.redaction.finding import MASK, Finding, mask_of, mask_token
+from dreamd.redaction.finding import MASK, VENDOR_PREFIXES, Finding, mask_of, mask_token
 
 __all__ = [
     "MASK",
@@ -74,6 +85,7 @@ _PRIORITY = (
     "jwt",
     "vendor-token",
     "base64-credential",
+    "encoded-credential",
     "cli-credential",
     "secret-assignment",
     "netrc",
@@ -90,10 +102,28 @@ _PRIORITY = (
     "high-entropy",
 )
 _RANK = {kind: rank for rank, kind in enumerate(_PRIORITY)}
-_ABSORBING = frozenset(_PRIORITY[:13]) - {"webhook", "jwt", "vendor-token"}
+_ABSORBING = frozenset(_PRIORITY[: _PRIORITY.index("netrc") + 1]) - {
+    "webhook",
+    "jwt",
+    "vendor-token",
+}
 _NOT_REPEATED = frozenset({"private-key", "service-account", "split-token"})
-_MASKED = LazyPattern(r"\*{3}|…redacted…|.{6}….{4}", re.DOTALL)
-_MASK_LEFT = LazyPattern(r"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{6}…[^\s…]{4}|…redacted…")
+
+
+@cache
+def _masks() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A whole mask, and a mask inside a text: ``***``, ``…redacted…``, a vendor prefix or a
+    webhook's host before ``***``, and ``abcdef…wxyz`` (the masks of earlier versions)."""
+    prefixes = "|".join(map(re.escape, VENDOR_PREFIXES))
+    whole = re.compile(
+        rf"\*{{3}}|…redacted…|.{{6}}….{{4}}|(?:{prefixes})\*{{3}}|https?://[^/\s]+/\*{{3}}",
+        re.DOTALL,
+    )
+    inside = re.compile(
+        rf"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{{6}}…[^\s…]{{4}}|…redacted…"
+        rf"|(?<![\w.-])(?:{prefixes})\*\*\*(?![\w*])"
+    )
+    return whole, inside
 
 
 # A random-looking tag, and vendor prefixes as a concept tag spells them (lower case, ``_`` as
@@ -124,11 +154,16 @@ def _detect(text: str, depth: int) -> list[Finding]:
         blocks,
         commands,
         defaults,
+        documents,
+        encoded,
         entropy,
         keys,
+        markup,
         numbers,
         pairs,
         personal,
+        prose,
+        tables,
         vendors,
         wallets,
     )
@@ -152,11 +187,17 @@ def _detect(text: str, depth: int) -> list[Finding]:
         for piece in entropy.find_random_strings(text, start, end, public=public, rescan=rescan):
             if not any(t.start < piece.end and piece.start < t.end for t in tokens):
                 found.append(piece)
+    if runs and ("%" in text or any(c in text for c in "0123456789")):
+        found += encoded.find_encoded_secrets(text, runs, lambda decoded: _redetect(decoded, depth))
     if "://" in text:
         found += commands.find_url_credentials(text)
     found += keys.find_named_values(text, low)
+    found += markup.find_markup_secrets(text)
+    found += tables.find_table_secrets(text)
+    found += prose.find_prose_passwords(text, low)
     found += commands.find_command_credentials(text, low)
     found += personal.find_personal_data(text, low)
+    found += documents.find_documents_and_births(text, low)
     found += numbers.find_numbers(text)
     found += wallets.find_seed_phrases(text, low)
     found += pairs.find_credential_pairs(text, low)
@@ -164,15 +205,20 @@ def _detect(text: str, depth: int) -> list[Finding]:
     return found
 
 
+def _redetect(decoded: str, depth: int) -> list[Finding]:
+    """The findings of a decoded text, one level deeper (none past the deepest level)."""
+    return _detect(decoded, depth + 1) if depth < MAX_RESCAN_DEPTH else []
+
+
 def _mask_spans(text: str) -> list[tuple[int, int]]:
     if "…" not in text and "***" not in text:
         return []
-    return [m.span() for m in _MASK_LEFT.finditer(text)]
+    return [m.span() for m in _masks()[1].finditer(text)]
 
 
 def _is_mask(text: str, finding: Finding, masks: list[tuple[int, int]]) -> bool:
     """A mask, or a piece of one (``abcdef`` of ``abcdef…wxyz``): nothing left to hide."""
-    return bool(_MASKED.fullmatch(text[finding.start : finding.end])) or any(
+    return bool(_masks()[0].fullmatch(text[finding.start : finding.end])) or any(
         start <= finding.start and finding.end <= end for start, end in masks
     )
 
@@ -238,10 +284,23 @@ def _repeated(text: str, kept: list[Finding]) -> list[Finding]:
 
 
 def find_secrets(text: str) -> list[Finding]:
-    """Every secret and personal datum of ``text``, in order, never overlapping."""
+    """Every secret and personal datum of ``text``, in order, never overlapping.
+
+    The rules read the text with its disguises undone (:mod:`dreamd.redaction.normalise`);
+    the findings are offsets into ``text`` as given.
+    """
     if len(text) < 4:
         return []
-    return _resolve(text, _detect(text, 0))
+    from dreamd.redaction.normalise import normalise
+
+    normalised = normalise(text)
+    if normalised is None:
+        return _resolve(text, _detect(text, 0))
+    found = []
+    for finding in _detect(normalised.text, 0):
+        start, end = normalised.span(finding.start, finding.end)
+        found.append(Finding(finding.kind, start, end))
+    return _resolve(text, found)
 
 
 def redact(text: str) -> str:
@@ -271,7 +330,9 @@ def holds_mask(text: str) -> bool:
     """True when ``text`` holds what is left of a secret: a mask :func:`redact` wrote (``***``
     standing alone, ``abcdef…wxyz``, ``…redacted…``). Such text was cut from a redacted copy
     (the recall index, the session corpus) and no longer matches its source."""
-    return _MASK_LEFT.search(text) is not None
+    if "…" not in text and "***" not in text:
+        return False
+    return _masks()[1].search(text) is not None
 
 
 def blank_secret_lines(text: str) -> str:

@@ -14,7 +14,9 @@
 * A token split over two lines: a run ending one line and a run starting the next, when the
   first is no token alone and the two joined make a vendor token or a random string
   (:mod:`dreamd.redaction.vendors`, :mod:`dreamd.redaction.entropy`); the finding covers both.
-* A value on the line after its key (``Root password:`` then ``    Hx…!``).
+* A token cut in two list items (``- ghp_1A2b…`` then ``- 8h9I…``).
+* A JWT wrapped over lines, or over list items (``- eyJ….`` ``- eyJ….`` ``- sig``): the
+  lines that join into one are one finding.
 
 Certificates and public-key blocks are returned as *public* spans, so the random-looking lines
 inside them are not taken for secrets. Pure.
@@ -25,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import pairwise
 
 from dreamd.redaction.finding import BLOCK_MASK, Finding
 
@@ -43,7 +46,11 @@ _SERVICE_ACCOUNT = re.compile(
 _DATA_ITEM = re.compile(r"\n([ \t]+)[\w.-]+:[ \t]*(\S[^\n]*)")
 _K8S_SECRET = re.compile(r"(?m)^kind:\s*Secret\s*$")
 _DATA_KEY = re.compile(r"(?m)^([ \t]*)(?:data|stringData):[ \t]*$")
-_PGPASS = re.compile(r"(?m)^[ \t]*[A-Za-z0-9.*_-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S+)[ \t]*$")
+# host:port:database:user:password, on a line of its own or (a message flattened) after a space;
+# two-character groups and a password of digits only are a MAC address's or a time's.
+_PGPASS = re.compile(
+    r"(?<!\S)(?:\*|[A-Za-z0-9._-]{3,}):(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(?=\S*[^\d:\s])(\S+)(?!\S)"
+)
 _NETRC = re.compile(r"\bmachine\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(\S+)")
 _NEXT_LINE_KEY = re.compile(
     r"(?im)^[ \t>*+-]*(?:[\w .'-]{0,30}\s)?(?:password|passwd|passphrase|pwd|pass|secret"
@@ -54,6 +61,18 @@ _RUN_END = re.compile(r"([A-Za-z0-9_+/=-]{4,})[ \t]*$")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,}")
 _KEY_AT_LINE_END = re.compile(r"[:=][ \t]*\n")
 _RUN_START = re.compile(r"[ \t>]*([A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,})")
+# A list item's or a quote's marker before the rest of a wrapped token.
+_ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)*"
+_ITEM_TOKEN = re.compile(r"^" + _ITEM + r"([A-Za-z0-9_+/=.-]{6,})[ \t]*$", re.M)
+_JWT_HEAD = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_.-]*(?![\w.-])")
+_JWT_PIECE = re.compile(
+    r"(?:[ \t]*\n" + _ITEM + r"|[ \t]+(?:(?:[-*+•>]|\d{1,2}[.)])[ \t]+)*)"
+    r"([A-Za-z0-9_-][A-Za-z0-9_.-]*)(?![\w.-])"
+)
+_INLINE_ITEMS = re.compile(
+    r"(?<!\S)[-*•][ \t]+([A-Za-z0-9_+/=.-]{6,})[ \t]+[-*•][ \t]+([A-Za-z0-9_+/=.-]{6,})(?!\S)"
+)
+_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
 
 
 @cache
@@ -156,6 +175,46 @@ def _split_tokens(
     return found
 
 
+def _split_items(text: str, is_token: Callable[[str], bool]) -> list[Finding]:
+    """Two list items (or quoted lines) in a row, each one short piece, that make a token
+    together (``* AKIAQMXN9F`` ``* JA5TB4C08X``)."""
+    found = []
+    items = list(_ITEM_TOKEN.finditer(text))
+    for first, second in pairwise(items):
+        if second.start() != first.end() + 1:
+            continue
+        head, tail = first.group(1), second.group(1)
+        if is_token(head + tail) and not (is_token(head) and is_token(tail)):
+            found.append(Finding("split-token", first.start(1), second.end(1)))
+    for pair in _INLINE_ITEMS.finditer(text):  # the same two items, joined into one line
+        head, tail = pair.group(1), pair.group(2)
+        if is_token(head + tail) and not (is_token(head) and is_token(tail)):
+            found.append(Finding("split-token", pair.start(1), pair.end(2)))
+    return found
+
+
+def _wrapped_jwts(text: str) -> list[Finding]:
+    """JWTs whose payload or signature went on to the next lines, the next list items, or
+    (a message flattened) after a space."""
+    found = []
+    for head in _JWT_HEAD.finditer(text):
+        joined, end = head.group(0), head.end()
+        if _JWT.fullmatch(joined):
+            continue
+        pos = end
+        for _ in range(4):
+            if joined.count(".") >= 2 and not joined.endswith("."):
+                break
+            piece = _JWT_PIECE.match(text, pos)
+            if piece is None:
+                break
+            joined += piece.group(1)
+            end = pos = piece.end(1)
+        if end > head.end() and _JWT.fullmatch(joined):
+            found.append(Finding("split-token", head.start(), end))
+    return found
+
+
 def _joined(
     text: str,
     head_start: int,
@@ -200,15 +259,18 @@ def find_blocks(
         found += _k8s_values(text)
     if "machine" in low:
         found += [Finding("netrc", m.start(1), m.end(1)) for m in _NETRC.finditer(text)]
-    if "\n" not in text:
-        return found, public
+    if "eyJ" in text:
+        found += _wrapped_jwts(text)
     if text.count(":") >= 4:
         found += [Finding("pgpass", m.start(1), m.end(1)) for m in _PGPASS.finditer(text)]
+    if "\n" not in text:
+        return found + _split_items(text, is_token), public
     if _KEY_AT_LINE_END.search(text):
         found += [
             Finding("secret-assignment", m.start(1), m.end(1))
             for m in _NEXT_LINE_KEY.finditer(text)
         ]
+    found += _split_items(text, is_token)
     taken = public + [
         (f.start, f.end) for f in found if f.kind in ("private-key", "service-account")
     ]

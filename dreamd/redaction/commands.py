@@ -8,8 +8,15 @@
   ``sqlcmd -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``, ``openssl … pass:PW``,
   ``htpasswd -b FILE USER PW``, ``rabbitmqctl add_user USER PW``, ``echo PW | sudo -S``,
   ``ssh-keygen -N PW``, ``mc alias set NAME URL KEY SECRET``, ``net use … /user:U PW``,
-  ``wpa_passphrase SSID PW``, and ``root/PW`` (a well-known user, a slash, a value with three
+  ``wpa_passphrase SSID PW``, ``echo PW | gpg --passphrase-fd 0`` (and ``--password-stdin``,
+  ``--stdin``, ``passwd``), and ``root/PW`` (a well-known user, a slash, a value with three
   kinds of characters). Long flags (``--password``) are :mod:`dreamd.redaction.keys`'.
+* Connection strings and credentials in code, where the value has no name of its own: Go's
+  MySQL DSN (``user:PW@tcp(host)/db``) and a URL built by ``fmt.Sprintf("…://%s:%s@…", user,
+  "PW")``; PowerShell's ``ConvertTo-SecureString "PW" -AsPlainText``; Ruby's
+  ``Net::SMTP.start(host, port, domain, user, "PW", …)``; a login call given a user and a
+  password as literals (``.login("u", "PW")``, ``HTTPBasicAuth("u", "PW")``,
+  ``auth=("u", "PW")``, ``PSCredential("u", …)``).
 
 Each rule is tried only when its command's name is in the text. Pure.
 """
@@ -23,6 +30,7 @@ from dreamd.redaction.finding import Finding
 
 __all__ = ["find_command_credentials", "find_url_credentials"]
 
+_ARG = r"(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.:]+)"
 _V = r"(?:'(?P<q1>[^'\n]+)'|\"(?P<q2>[^\"\n]+)\"|(?P<bare>[^\s'\"|;&]+))"
 _REST = r"[^\n]*?\s"
 
@@ -55,6 +63,36 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("ssh-keygen", r"\bssh-keygen\b" + _REST + r"-[NP]\s+" + _V),
     ("net use", r"\bnet\s+use\b" + _REST + r"/user:\S+\s+" + _V),
     ("wpa_passphrase", r"\bwpa_passphrase\s+\S+\s+" + _V),
+    (
+        "|",
+        r"\b(?:echo|printf)\s+(?:-[a-z]+\s+)?" + _V + r"\s*\|\s*[^\n]*?(?:--passphrase-fd\s+0"
+        r"|--password-stdin|--stdin\b|-passin\s+stdin|\bchpasswd\b|\bpasswd\b)",
+    ),
+    ("@", r"(?<![\w/:])[\w.-]{1,64}:(?P<bare>[^@\s\"'/:]{1,128})@(?:tcp|unix|udp)\("),
+    (
+        "sprintf",
+        r"Sprintf\(\s*\"[a-z][\w+.-]*://%[sv]:%[sv]@[^\"\n]*\"\s*,\s*(?:\"[^\"\n]*\"|[\w.]+)\s*,\s*"
+        r"(?:\"(?P<q2>[^\"\n]+)\"|'(?P<q1>[^'\n]+)')",
+    ),
+    (
+        "securestring",
+        r"ConvertTo-SecureString\s+(?:-String\s+)?(?:\"(?P<q2>[^\"\n$]+)\"|'(?P<q1>[^'\n$]+)')"
+        r"(?=[^\n]*-AsPlainText)",
+    ),
+    (
+        "net::smtp",
+        r"Net::SMTP\.start\(\s*(?:"
+        + _ARG
+        + r"\s*,\s*){4}"
+        + r"(?:'(?P<q1>[^'\n]+)'|\"(?P<q2>[^\"\n]+)\")",
+    ),
+    (
+        "(",
+        r"(?:\.(?:login|authenticate|auth|sign_in|signin|basic_auth|set_credentials)"
+        r"|\b(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|PSCredential|NetworkCredential)"
+        r"|\bauth\s*=\s*)\(\s*(?:'[^'\n]+'|\"[^\"\n]+\")\s*,\s*"
+        r"(?:'(?P<q1>[^'\n]{4,})'|\"(?P<q2>[^\"\n]{4,})\")\s*[,)]",
+    ),
 )
 _USER_SLASH = re.compile(
     r"(?<![\w/.-])(?:root|admin|administrator|ubuntu|pi|sa|postgres|user|guest|test)/"
@@ -64,6 +102,11 @@ _MC = re.compile(r"\bmc\s+alias\s+set\s+\S+\s+\S+\s+(\S+)\s+(\S+)")
 _SCHEME = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://$")
 _AUTHORITY_END = re.compile(r"[/?#\s\"'<>)\]]|$")
 _TOKEN_USER = re.compile(r"[A-Za-z0-9_-]{20,}")
+# What a URL in documentation holds instead of a password: postgres://user:password@host.
+_PLACEHOLDER_PASSWORD = re.compile(
+    r"(?i:pass(?:word|wd)?|pwd|pw|secret|changeme|your[_-]?password|xxx+|\*+|\.+"
+    r"|<[^>]*>|\{[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_]\w*|%s|%\([a-z_]+\)s|:[a-z_]+|\[[^\]]*\])"
+)
 
 
 def _classes(value: str) -> tuple[bool, bool, bool, bool]:
@@ -87,7 +130,9 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
         if word not in low:
             continue
         for match in pattern.finditer(text):
-            group = next(g for g in ("q1", "q2", "bare") if match.group(g) is not None)
+            group = next(g for g in ("q1", "q2", "bare") if match.groupdict().get(g) is not None)
+            if _PLACEHOLDER_PASSWORD.fullmatch(match.group(group)):
+                continue
             found.append(Finding("cli-credential", match.start(group), match.end(group)))
     if "/" in text:
         for match in _USER_SLASH.finditer(text):
@@ -119,6 +164,8 @@ def find_url_credentials(text: str) -> list[Finding]:
         userinfo = authority[:at]
         colon = userinfo.find(":")
         if colon >= 0 and colon + 1 < len(userinfo):
+            if _PLACEHOLDER_PASSWORD.fullmatch(userinfo[colon + 1 :]):
+                continue
             found.append(Finding("url-credential", start + colon + 1, start + at))
         elif colon < 0 and _TOKEN_USER.fullmatch(userinfo):
             found.append(Finding("url-credential", start, start + at))

@@ -9,7 +9,10 @@ and does not sit where harmless random text lives: a URL's path, a file path, a
 ``data:`` URI, an ``sha512-`` integrity value, a crypt(3) hash, an SSH or age public key, a bech32
 address, or a span the
 caller marked as public (a certificate). Cheap checks come first, so ordinary notes never
-import the library.
+import the library. A piece that is base64 (standard or URL-safe, padded or not) of readable
+text is judged by that text instead: a credential (``user:password``, one word shaped like a
+password, text in which a rule finds a secret) is a ``base64-credential``; anything else (a
+sentence, a name, a date) is not a secret, however random its base64 looks.
 
 For each suspect, Yelp's detect-secrets decides (plugin objects built once, then cached): its
 credential plugins (AWS, Azure storage, Artifactory, IBM, SoftLayer, Cloudant, Twilio, Square,
@@ -32,7 +35,7 @@ from typing import Any
 
 from dreamd.redaction.finding import Finding
 
-__all__ = ["find_random_strings", "is_random_token"]
+__all__ = ["find_random_strings", "is_random_token", "is_wrapped_secret"]
 
 _PIECE = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _SEGMENT_SPLIT = re.compile(r"[-_]")
@@ -50,7 +53,8 @@ _HARMLESS_BEFORE = re.compile(
 )
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 _PATH_PART = re.compile(r"[a-z]+|\d+|\d{4}-\d{2}-\d{2}")
-_USER_PASSWORD = re.compile(r"[^:\s]{1,64}:\S{4,}")
+_USER_PASSWORD = re.compile(r"[\w.@+-]{1,64}:\S{4,}")
+_PASSWORD_SHAPED = re.compile(r"(?=.*[^\W\d_])(?=.*\d)\S{8,64}")
 
 # Shannon entropy a random piece of a given length reaches 99 times in 100 (base36 to base64).
 _ENTROPY_BAR = ((16, 3.2), (20, 3.45), (24, 3.6), (32, 3.85), (40, 4.0), (48, 4.15), (64, 4.3))
@@ -161,16 +165,31 @@ def is_random_token(token: str) -> bool:
     return _is_suspect(token) and _random(token, token)
 
 
-def _wrapped_credential(piece: str, rescan: Callable[[str], bool]) -> bool:
-    if len(piece) < 12 or len(piece) % 4 or not _BASE64.fullmatch(piece):
-        return False
+def _decoded(piece: str) -> str | None:
+    """The text ``piece`` is the base64 of (standard or URL-safe, padded or not), if any."""
+    if len(piece) < 12:
+        return None
+    padded = piece + "=" * (-len(piece) % 4)
+    if "-" in piece or "_" in piece:
+        padded = padded.replace("-", "+").replace("_", "/")
+    if not _BASE64.fullmatch(padded):
+        return None
     try:
-        decoded = base64.b64decode(piece, validate=True).decode("utf-8")
+        decoded = base64.b64decode(padded, validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
-        return False
-    if not decoded.isprintable():
-        return False
-    return bool(_USER_PASSWORD.fullmatch(decoded)) or rescan(decoded)
+        return None
+    return decoded if decoded.isprintable() else None
+
+
+def is_wrapped_secret(decoded: str, rescan: Callable[[str], bool]) -> bool:
+    """Whether decoded text is a credential: ``user:password``, one word shaped like a password
+    (a letter, a digit and a third kind of character), or text holding a secret."""
+    shaped = (
+        _PASSWORD_SHAPED.fullmatch(decoded) is not None
+        and not decoded.startswith(("{", "[", "<"))  # structured data: its content decides
+        and sum(map(bool, (*_classes(decoded), not decoded.isalnum()))) >= 3
+    )
+    return bool(_USER_PASSWORD.fullmatch(decoded)) or shaped or rescan(decoded)
 
 
 def find_random_strings(
@@ -197,8 +216,12 @@ def find_random_strings(
         if _HARMLESS_BEFORE.search(text, max(0, start - 64), start):
             continue
         end = start + len(piece)
-        if _wrapped_credential(piece, rescan):
-            found.append(Finding("base64-credential", start, end))
+        decoded = _decoded(piece)
+        if decoded is not None:
+            # Base64 of text: a secret when the text is one; a sentence, a name or a date
+            # wrapped in base64 ("SGVsbG8gV29ybGQh") is not, however random it looks.
+            if is_wrapped_secret(decoded, rescan):
+                found.append(Finding("base64-credential", start, end))
         elif _is_suspect(piece):
             line = _line_of(text, start)
             if _named_by_plugin(piece, line):

@@ -40,7 +40,7 @@ from functools import cache
 from dreamd.redaction.finding import Finding
 from dreamd.redaction.scan import trie
 
-__all__ = ["find_named_values", "kind_of_name"]
+__all__ = ["find_named_values", "kind_of_name", "value_is_secret"]
 
 _HEAD_WORDS = (
     "password",
@@ -164,11 +164,19 @@ _HEAD_WORDS = (
     "secret answer",
     "first pet",
     "identified by",
+    "appid",
+    "hapikey",
+    "비번",
+    "palavra-passe",
+    "lösenordet",
+    "losenordet",
+    "şifresi",
+    "sifresi",
 )
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
-    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat".split()
+    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
 
@@ -176,12 +184,12 @@ _PASSWORD = frozenset(
     "password passwords passwd passwort kennwort passphrase passcode pass pwd pw psk contraseña"
     " contrasena clave mdp senha wachtwoord hasło haslo пароль parola salasana lösenord"
     " losenord adgangskode passord heslo jelszó jelszo şifre sifre schlüssel schluessel"
-    " schlussel".split()
+    " schlussel 비번 palavra-passe lösenordet losenordet şifresi sifresi".split()
 )
 _PIN = frozenset("pin pins pincode pin-code geheimzahl puk cvv cvv2 cvc cvc2 csc keypad".split())
 _TOKEN = frozenset(
     "token токен secret credential credentials creds auth sid sig signature dsn jwt sessionid pat"
-    " authtoken".split()
+    " authtoken apikey appid hapikey appkey accesskey secretkey privatekey".split()
 )
 _COMPOUND_ENDINGS = (
     ("password", "password"),
@@ -194,6 +202,9 @@ _COMPOUND_ENDINGS = (
     ("token", "token"),
     ("secret", "token"),
     ("apikey", "token"),
+    ("wachtwoord", "password"),
+    ("schlüssel", "token"),
+    ("schluessel", "token"),
     ("code", "pin"),
 )
 _KEY_QUALIFIERS = frozenset(
@@ -202,6 +213,17 @@ _KEY_QUALIFIERS = frozenset(
     " webhook bot subscription consumer activation recovery wpa wpa2 wpa3 wifi wlan network"
     " shared storage hmac jwt aes crypto cipher decryption server integration sdk developer"
     " serial x-api ocp-apim-subscription".split()
+)
+# Vendors whose keys are known by name (a "Datadog application key", an "OpenWeatherMap key"):
+# a key after one of them is that vendor's secret, whatever words its name is made of.
+_VENDORS = frozenset(
+    "openweathermap openweather datadog algolia cloudflare trello mixpanel newrelic pagerduty"
+    " segment bitly twitch pusher heroku postmark sendgrid mailgun mailchimp mailjet stripe"
+    " twilio github gitlab bitbucket slack discord telegram openai anthropic google firebase"
+    " aws azure gcp mapbox sentry shopify zendesk hubspot airtable notion figma vercel netlify"
+    " supabase okta auth0 contentful brevo sendinblue plaid braintree paypal square coinbase"
+    " binance dropbox box asana jira atlassian linear clickup monday intercom amplitude"
+    " posthog rollbar bugsnag honeycomb grafana splunk elastic algolia's datadog's".split()
 )
 _NOT_SECRET_KEYS = frozenset(
     "public publishable primary foreign sort partition cache hash unique composite row lookup"
@@ -245,7 +267,8 @@ _PROSE = frozenset(
     " n/a na tbd todo xxx placeholder example changeme redacted secret password token value"
     " ist im wird wurde neu alt geändert siehe kommt gleich est dans oublié réinitialisé"
     " changé voir le la les es en el cambiada caduca ver é no na alterada nel cambiata"
-    " gewijzigd vergeten basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm".split()
+    " gewijzigd vergeten basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm pass pwd"
+    " passwd pw key creds".split()
 )
 _SCHEMES = frozenset("bearer basic token bot digest negotiate ntlm apikey sso-key key".split())
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -264,7 +287,7 @@ _QUOTED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|“([^”\n]*)”|
 _TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
 _TRAILING = ".,;:)]}>\"'"
 _REFERENCE = re.compile(
-    r"(?:\$\{|\$\(|\{\{|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
+    r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
     r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
 )
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -272,12 +295,22 @@ _PATH_VALUE = re.compile(r"[\w.-]+(?:/[\w.-]+)+/?")
 _LOWER_WORD = re.compile(r"[^\W\d_]+")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_]\w*)+")
-_EXPRESSION = re.compile(r"[A-Za-z_][\w.]*[(\[]")
+_EXPRESSION = re.compile(
+    r"[A-Za-z_][\w.]*[(\[]|(?:Get|Set|New|Read|Write|ConvertTo|ConvertFrom|Import|Export"
+    r"|Invoke|Select|Out|Add|Remove|Start|Test|Join|Format|Resolve)-[A-Z][A-Za-z]+$"
+)
 _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
 _PIN_VALUE = re.compile(r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$")
 _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
+# A value that only stands for one: ``sk-xxxx…``, ``sk-...your-key-here``, ``REPLACE_ME``.
+_PLACEHOLDER_PART = re.compile(
+    r"x{4,}|\*{3,}|\.\.\.|…|(?<![a-z])(?:your|replace|insert|changeme|change_me|placeholder"
+    r"|dummy|redacted|todo|tbd)(?![a-z])",
+    re.I,
+)
+_BRACKETED = ("(", "[", "{", "<")
 _CHANGED_VERBS = frozenset("changed reset set updated rotated switched moved".split())
 _AUXILIARIES = frozenset("has have had been was is got gets it back".split())
 _CHANGED_TO = r"(?:changed|reset|set|updated|rotated|switched)(?:[ \t]+(?:it|back))?[ \t]+to"
@@ -339,6 +372,9 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
     if last in _TOKEN or last == "bearer" or (last in ("id", "key") and "session" in words):
         return "token"
     if last == "key":
+        vendor = before.split()[-1].lower().strip(":,-(") if before.split() else ""
+        if vendor in _VENDORS or any(word in _VENDORS for word in words[:-1]):
+            return "token"
         qualifiers = [*words[:-1], *_words(before)[-1:]]
         if any(q in _NOT_SECRET_KEYS for q in qualifiers):
             return None
@@ -358,6 +394,12 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
 def kind_of_name(name: str) -> str | None:
     """What a variable or key called ``name`` holds (``password``, ``token``…), or None."""
     return _kind_of(_words(name), "")
+
+
+def value_is_secret(kind: str, value: str) -> bool:
+    """Whether ``value``, held by a key of ``kind`` (from :func:`kind_of_name`), is a secret
+    by the value rules (a table cell, a tag's text, a URL parameter)."""
+    return _is_secret(kind, value, quoted=False, separated=True, name="")
 
 
 def _classes(value: str) -> int:
@@ -382,8 +424,10 @@ def _is_reference(value: str) -> bool:
 def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: str) -> bool:
     plain = value.strip()
     low = plain.lower()
-    if not plain or "***" in plain or "…" in plain or _PLACEHOLDER.fullmatch(plain):
+    if not plain or _PLACEHOLDER.fullmatch(plain) or _PLACEHOLDER_PART.search(plain):
         return False
+    if plain.startswith(_BRACKETED) and kind != "pin":
+        return False  # a note in brackets, a template: (ask Juan), [hidden], {API_KEY}
     if kind == "pin":
         return bool(_PIN_VALUE.fullmatch(plain)) and len(set(plain)) > 1
     if kind == "security":
@@ -438,7 +482,9 @@ def _header_value(text: str, pos: int) -> tuple[int, int] | None:
     if scheme and scheme.group(1).lower() in _SCHEMES:
         pos = scheme.end()
     token = _HEADER_TOKEN.match(text, pos)
-    return (token.start(), token.end()) if token else None
+    if token is None or _PLACEHOLDER_PART.search(token.group(0)) or _is_reference(token.group(0)):
+        return None
+    return token.start(), token.end()
 
 
 def _cookie_values(text: str, pos: int, *, first_only: bool) -> list[tuple[int, int]]:
@@ -536,6 +582,8 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         line_start = text.rfind("\n", 0, name_start) + 1
         before = text[line_start:name_start]
         between, value_at, separated = _after_name(text, name_end)
+        if not separated and before.endswith(("$", "$env:", "%", "env.", "ENV.")):
+            continue  # a variable used, not set: ``ConvertTo-SecureString $env:DEPLOY_PW``
         owner: list[str] = []
         for index, word in enumerate(between):
             if word.lower() in _PREPOSITIONS:

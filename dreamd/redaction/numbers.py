@@ -35,16 +35,20 @@ from dreamd.redaction.scan import windows
 
 __all__ = ["find_numbers"]
 
-_CANDIDATE = re.compile(r"[+(\d][\d .()/-]{5,24}\d")
-_BEFORE_NUMBER = re.compile(r"(?:tel:|[^\w+.,/:-])$")
+_CANDIDATE = re.compile(r"[+(\d][\d .()/_-]{5,24}\d")
+_BEFORE_NUMBER = re.compile(r"(?:tel:|[^A-Za-z0-9_+.,/:-])$")  # CJK may touch a number
 _DATE_OR_ADDRESS = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}"
 )
 _PHONE_CUE = re.compile(
     r"(?i:phone|tel\b|tél|telef|teléf|téléph|mobile?|móvil|movil|cell|celular|cellulare|handy"
-    r"|portable|fax|whatsapp|signal|call|ring|text me|sms|contact|reach|dial|hotline|helpline"
-    r"|number|numer|nummer|número|numéro|\bbel\b|chiam|llam|ligue|appel|anruf|ruf\b|praxis"
-    r"|office|desk|line\b)|电话|手机|携帯|電話|휴대폰|전화|телефон"
+    r"|portable|fax|whatsapp|signal|call|ring|text me|sms|dial|hotline|helpline|\bbel\b|chiam"
+    r"|llam|ligue|appel|anruf|ruf\b)|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b"
+)
+# Words that go with phones and with every other kind of number: they count only for a number
+# written the way phones are, in groups ("my number is 0151 2345678"), never for bare digits.
+_WEAK_CUE = re.compile(
+    r"(?i:number|numer|nummer|número|numéro|contact|reach|praxis|office|desk|line\b)"
 )
 _NOT_PHONE_CUE = re.compile(
     r"(?i:\b(?:isbn|issn|sku|order|invoice|ticket|po|case|build|version|pid|port|epoch"
@@ -64,9 +68,10 @@ _CARD_PREFIXES = (
     ("2200-2204", (16,)),
 )
 _IBAN = re.compile(
-    r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,3})?"
+    r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?P<sep>[ ./-]?)[A-Za-z0-9]{4}(?:(?P=sep)[A-Za-z0-9]{4}){1,6}"
+    r"(?:(?P=sep)[A-Za-z0-9]{1,3})?"
 )
-_IBAN_START = re.compile(r"\d\d[ ]?[A-Za-z0-9]{4}[ ]?[A-Za-z0-9]{4}")
+_IBAN_START = re.compile(r"\d\d([ ./-]?)[A-Za-z0-9]{4}\1[A-Za-z0-9]{4}")
 _LETTER_ID = re.compile(r"[A-Z][A-Z0-9]{8,17}(?![A-Za-z0-9])")
 _ACCOUNT = re.compile(
     r"(?i:\b(?:account(?:\s+(?:number|no\.?|nr\.?|#))?|acct\.?(?:\s*(?:no\.?|#))?|kontonummer"
@@ -78,6 +83,19 @@ _ACCOUNT_ANCHORS = ("account", "acct", "konto", "compte", "cuenta", "conto", "re
 _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin", False),
     (r"\d{9}", "us.ssn", "ssn social security", True),
+    (r"\d{9}", "pt.nif", "nif contribuinte", True),
+    (r"\d{1,2}\.\d{3}\.\d{3}-[\dkK]", "cl.rut", "rut run", False),
+    (r"[1-8]\d{12}", "ro.cnp", "cnp", True),
+    (r"\d{7}[A-W][A-IW]?", "ie.pps", "pps", True),
+    (
+        r"\d{4} ?\d{6}",
+        "at.vnr",
+        "svnr sv-nummer sozialversicherungsnummer versicherungsnummer",
+        True,
+    ),
+    (r"\d{13}", "za.idnr", "id_number identity_number", True),
+    (r"\d{10}", "bg.egn", "егн egn", True),
+    (r"\d{4} ?\d{4} ?\d{4}", "jp.in_", "マイナンバー 個人番号 my_number", True),
     (r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "", False),
     (r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "ni number nino national insurance", True),
     (r"\d{3}[ -]?\d{3}[ -]?\d{3}", "ca.sin nl.bsn", "sin social insurance nas bsn sofi", True),
@@ -100,8 +118,8 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     ),
     (
         r"\d{11}",
-        "de.idnr pl.pesel tr.tckimlik br.cpf no.fodselsnummer",
-        "steuer idnr tax id pesel tc kimlik tckn cpf fødselsnummer fodselsnummer",
+        "de.idnr pl.pesel tr.tckimlik br.cpf no.fodselsnummer hr.oib",
+        "steuer idnr tax id pesel tc kimlik tckn cpf fødselsnummer fodselsnummer oib",
         True,
     ),
     (r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf", "", False),
@@ -129,7 +147,7 @@ def _validator(module: str) -> Callable[[str], bool]:
 def _id_patterns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], tuple[str, ...], bool], ...]:
     return tuple(
         (
-            re.compile(r"(?<![\w.-])(?:" + pattern + r")(?![\w-]|\.\d)"),
+            re.compile(r"(?<![A-Za-z0-9_.-])(?:" + pattern + r")(?![A-Za-z0-9_-]|\.\d)"),
             tuple(modules.split()) if modules else (),
             tuple(names.split()),
             named,
@@ -140,7 +158,8 @@ def _id_patterns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], tuple[str, .
 
 @cache
 def _names(names: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, names)) + r")(?![a-z])")
+    words = [re.escape(name).replace("_", " ") for name in names]  # ``id_number``: two words
+    return re.compile(r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])")
 
 
 def _named_before(text: str, start: int, names: tuple[str, ...]) -> bool:
@@ -188,7 +207,7 @@ def _is_card(value: str, digits: str) -> bool:
     separators = {c for c in value if not c.isdigit()}
     if len(separators) > 1 or len(set(digits)) == 1:
         return False
-    if separators and any(len(g) > 6 for g in re.split(r"[ .-]", value)):
+    if separators and any(len(g) > 6 for g in re.split(r"[ ./_-]", value)):
         return False
     issuer = any(
         int(digits[:size]) in range(low, high + 1) and len(digits) in lengths
@@ -202,10 +221,18 @@ def _groups(value: str) -> list[int]:
 
 
 def _is_phone(text: str, start: int, value: str, digits: str) -> bool:
+    """A valid or possible number with a phone word before it, or written as a phone is: in
+    the groups of a national format, or after ``+``. Bare digits need a phone word."""
     before = text[max(text.rfind("\n", 0, start) + 1, start - 40) : start]
     if _NOT_PHONE_CUE.search(before):
         return False
-    return _phone_number(value, digits, cue=_PHONE_CUE.search(before) is not None)
+    bare = value.isdigit()
+    cue = _PHONE_CUE.search(before) is not None or (
+        not bare and _WEAK_CUE.search(before) is not None
+    )
+    if bare and not cue:
+        return False
+    return _phone_number(value, digits, cue=cue)
 
 
 @lru_cache(maxsize=4096)
@@ -240,7 +267,7 @@ def _candidates(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, int]]
         spans.append((max(0, start - 24), end + 16))
         if start and not _BEFORE_NUMBER.search(text, max(0, start - 4), start):
             continue
-        if end < len(text) and (text[end].isalnum() or text[end] in "_-"):
+        if end < len(text) and ((text[end].isascii() and text[end].isalnum()) or text[end] in "_-"):
             continue
         found.append((start, value.rstrip(" .-/(")))
     return found, spans
@@ -255,7 +282,7 @@ def _card_at(start: int, value: str) -> Finding | None:
             return Finding("payment-card", start, start + len(cut))
         if len(digits) < 12:
             return None
-        cut = re.sub(r"[ .-]*[^ .-]*$", "", cut)
+        cut = re.sub(r"[ ./_-]*[^ ./_-]*$", "", cut)
     return None
 
 
@@ -313,7 +340,7 @@ def _iban_ok(value: str) -> bool:
     part breaks the country's format (a typo, a made-up bank code) still counts."""
     from stdnum import iban
 
-    compact = iban.compact(value)
+    compact = re.sub(r"[ ./-]", "", value).upper()
     if iban.is_valid(compact):
         return True
     return (
@@ -330,6 +357,6 @@ def _iban_at(value: str, start: int) -> list[Finding]:
     while cut >= 15:
         if _iban_ok(value[:cut]):
             return [Finding("iban", start, start + cut)]
-        space = value.rfind(" ", 0, cut)
+        space = max(value.rfind(sep, 0, cut) for sep in " ./-")
         cut = space if space > 0 else cut - 1
     return []

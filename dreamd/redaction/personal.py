@@ -1,18 +1,21 @@
-"""Personal data found by its shape and by the words around it: e-mail addresses, postal
-addresses, dates of birth, passport and driving-licence numbers.
+"""Personal data found by its shape: e-mail addresses and postal addresses.
 
-* E-mail: any script (``josé@correo.es``, ``иван@почта.рф``, ``李雷@例子.公司``), and the
-  ``name(at)domain(dot)com`` spelling; not ``git@host:repo`` (a remote), not ``user@host``
-  without a top-level domain, not ``pkg@1.2.3``, and not ``name at domain dot com`` in plain
-  words.
+* E-mail: any script (``josé@correo.es``, ``иван@почта.рф``, ``李雷@例子.公司``); an address
+  written against Chinese or Japanese text (``メールはyuki@docomo.ne.jpまで``) is the Latin part
+  only. Spelled out too: ``name(at)domain(dot)com``, ``sara.lind (at) telia.se``, and in words
+  (``kenji dot x at gmail dot com``, ``klaus punkt weber at gmx punkt de``,
+  ``maria arroba gmail punto com``) when the last part is a known top-level domain and the
+  domain is no word of prose (``we met at the dot com party``) or placeholder
+  (``name at domain dot com``). Fullwidth ``＠`` and ``&#64;`` are read as ``@``
+  (:mod:`dreamd.redaction.normalise`), ``%40`` once decoded (:mod:`dreamd.redaction.encoded`).
+  Not ``git@host:repo`` (a remote), not ``user@host`` without a top-level domain, not
+  ``pkg@1.2.3``.
 * Street addresses: a number and a street type (``221B Baker Street``, ``350 Fifth Avenue``),
   the street types of German, French, Spanish, Italian, Portuguese, Dutch and Polish
   (``Hauptstraße 12``, ``12 rue de la Paix``, ``Via Roma 10``, ``ul. Marszałkowska 84``), and
   ``Apt 4B``, ``PO Box 4471``. A street name without a number (``Wall Street``) stays.
-* A date of birth, a passport or a driving-licence number only after a word that names it
-  (``DOB``, ``born``, ``Geburtsdatum``, ``passport no.``, ``Reisepass``, ``DL#``…): dates and
-  codes alone are memory.
 
+Dates of birth and document numbers are :mod:`dreamd.redaction.documents`'.
 Pure.
 """
 
@@ -30,6 +33,37 @@ _EMAIL = r"(?<![\w.%+'-])[\w.%+'-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-]|:\
 _OBFUSCATED = (
     r"(?<![\w.])[\w.%+-]+\s?[\[({<]\s?at\s?[\])}>]\s?[\w-]+"
     r"(?:\s?[\[({<]\s?dot\s?[\])}>]\s?[\w-]+)+"
+)
+_DOT_WORD = r"(?:dot|punkt|punto|point|ponto|точка)"
+_SPELLED = (
+    r"(?<![\w.+-])(?P<local>[\w.+-]+(?:[ \t]+" + _DOT_WORD + r"[ \t]+[\w+-]+){0,3})"
+    r"(?:[ \t]+(?:at|arroba|собака)[ \t]+|[ \t]?[\[({<][ \t]?at[ \t]?[\])}>][ \t]?)"
+    r"(?P<domain>[\w-]+(?:(?:[ \t]+"
+    + _DOT_WORD
+    + r"[ \t]+|[ \t]?[\[({<][ \t]?dot[ \t]?[\])}>][ \t]?"
+    r"|\.)[\w-]+){1,3})(?![\w-]|\.\w)"
+)
+_TOP_LEVEL = frozenset(
+    "com org net edu gov mil int io co me info biz app dev ai eu de fr es it nl be ch at uk pl pt"
+    " br ru jp cn kr se no dk fi ie us ca au nz in mx ar cl tr gr cz sk hu ro bg hr si lt lv ee"
+    " ua by kz il za sg hk tw lu is ws tv cc xyz online email mail".split()
+)
+_NOT_A_DOMAIN = frozenset(
+    "the a an it its my your our their his her this that these those domain example company"
+    " host server site provider yourdomain mydomain".split()
+)
+# Where a plain first name (``kenji at gmail dot com``) is an address: the big mail providers.
+_PROVIDERS = frozenset(
+    "gmail googlemail yahoo ymail hotmail outlook live msn icloud me mac aol gmx web proton"
+    " protonmail pm qq 163 126 naver daum hanmail kakao yandex mail orange free wanadoo sfr"
+    " laposte libero virgilio alice tim t-online posteo mailbox fastmail zoho hey seznam wp onet"
+    " interia o2 bigpond rediffmail sina sohu docomo ezweb softbank telia tiscali btinternet"
+    " sky virginmedia comcast verizon att sbcglobal uol bol terra ziggo kpnmail xs4all telenet"
+    " skynet bluewin sunrise".split()
+)
+_NOT_A_LOCAL = frozenset(
+    "we i you he she they it me us him them look looking meet met arrive arrived be is are"
+    " was were name user first last someone anyone".split()
 )
 _STREET_EN = (
     r"\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard"
@@ -98,64 +132,6 @@ _STREET_ANCHORS = (
     "o box",
     "o. box",
 )
-_BIRTH_ANCHORS = (
-    "dob",
-    "d.o.b",
-    "birth",
-    "born",
-    "geburt",
-    "geb.",
-    "geboren",
-    "naissance",
-    "née",
-    "nee le",
-    "nacimiento",
-    "nacid",
-    "nascita",
-    "nato il",
-    "nata il",
-    "nascimento",
-    "nascid",
-    "geboorte",
-    "urodzenia",
-    "生年月日",
-    "出生日期",
-)
-_DOCUMENT_ANCHORS = (
-    "passport",
-    "passeport",
-    "pasaporte",
-    "passaporto",
-    "passaporte",
-    "reisepass",
-    "paspoort",
-    "paszport",
-    "паспорт",
-    "licen",
-    "dl#",
-    "dl #",
-    "führerschein",
-    "permis de conduire",
-    "carnet de conducir",
-)
-_DATE = (
-    r"\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}\.?\s+[A-Za-zäéû]+\.?\s+\d{4}"
-    r"|[A-Za-z]+\.?\s+\d{1,2},?\s+\d{4}|\d{4}年\d{1,2}月\d{1,2}日"
-)
-_BIRTH = (
-    r"(?i:(?<![\w.])(?:dob|d\.o\.b\.?|date of birth|birth ?date|birthday|born(?: on)?|geburtsdatum"
-    r"|geb\.|geboren(?: am)?|date de naissance|née? le|fecha de nacimiento|nacid[oa] el"
-    r"|data di nascita|nato il|nata il|data de nascimento|nascid[oa] em|geboortedatum"
-    r"|data urodzenia)(?![a-z])|生年月日|出生日期)\s*[:=]?\s*(" + _DATE + ")"
-)
-_DOCUMENT = (
-    r"(?i:(?:\b(?:passport|passeport|pasaporte|passaporto|passaporte|reisepass(?:nummer|nr)?"
-    r"|passnummer|ausweisnummer|paspoort|paszport"
-    r"|паспорт|driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e no|führerschein"
-    r"|permis de conduire|carnet de conducir)\b|\bdl ?#)"
-    r"(?:\s*(?:no\.?|number|nr\.?|n\.?\s?[°º]|#|num\.?|dl ?#))?"
-    r"\s*[:#]?\s*)([A-Z0-9][A-Z0-9-]{5,20}[A-Z0-9])"
-)
 
 
 @cache
@@ -163,10 +139,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "email": re.compile(_EMAIL),
         "obfuscated": re.compile(_OBFUSCATED, re.IGNORECASE),
+        "spelled": re.compile(_SPELLED, re.IGNORECASE),
         "street first": re.compile(_STREET_EN + "|" + _STREET_FR),
         "street after": re.compile("|".join(_STREETS_AFTER)),
-        "birth": re.compile(_BIRTH),
-        "document": re.compile(_DOCUMENT),
     }
 
 
@@ -177,18 +152,20 @@ def _in_windows(
 
 
 def find_personal_data(text: str, low: str) -> list[Finding]:
-    """E-mail and postal addresses, dates of birth and document numbers (see the rules)."""
+    """E-mail and postal addresses (see the rules)."""
     patterns = _patterns()
     found: list[Finding] = []
     if "@" in text:
         for match in _in_windows(patterns["email"], text, windows(low, "@", before=80, after=260)):
             local = match.group(0).split("@", 1)[0]
             if local.lower() != "git" and not text.endswith("://", 0, match.start()):
-                found.append(Finding("email", match.start(), match.end()))
+                found.append(_latin_part(text, match.start(), match.end()))
     if "(at)" in low or "[at]" in low or "{at}" in low or "<at>" in low:
         found += [
             Finding("email", m.start(), m.end()) for m in patterns["obfuscated"].finditer(text)
         ]
+    if " at " in low or "at)" in low or "at]" in low or " arroba " in low or " собака " in low:
+        found += _spelled(text, patterns["spelled"])
     for match in _NUMBER_FIRST.finditer(text):
         start = match.start()
         while start and text[start - 1].isdigit() and match.start() - start < 5:
@@ -199,31 +176,77 @@ def find_personal_data(text: str, low: str) -> list[Finding]:
         if street:
             found.append(Finding("postal-address", street.start(), street.end()))
     hits = _anchor_hits(low)
-    for pattern, (kind, before, after) in (
-        ("street after", ("postal-address", 40, 50)),
-        ("birth", ("date-of-birth", 24, 60)),
-        ("document", ("document-number", 24, 60)),
-    ):
-        spans = _spans(hits.get(kind, []), len(low), before, after)
-        for match in _in_windows(patterns[pattern], text, spans):
-            group = 0 if kind == "postal-address" else 1
-            value = match.group(group)
-            if kind == "document-number" and not any(c.isdigit() for c in value):
-                continue
-            found.append(Finding(kind, match.start(group), match.end(group)))
+    spans = _spans(hits.get("postal-address", []), len(low), 40, 50)
+    for match in _in_windows(patterns["street after"], text, spans):
+        found.append(Finding("postal-address", match.start(), match.end()))
+    return found
+
+
+def _latin_part(text: str, start: int, end: int) -> Finding:
+    """The address, without the Chinese or Japanese words it was written against."""
+    value = text[start:end]
+    at = value.index("@")
+    local, domain = value[:at], value[at + 1 :]
+    if not local.isascii() and not _is_foreign(local[-1]):
+        trimmed = len(local)
+        while trimmed and not _is_foreign(local[trimmed - 1]):
+            trimmed -= 1
+        start += trimmed
+    if not domain.isascii() and not _is_foreign(domain[0]):
+        kept = 0
+        while kept < len(domain) and not _is_foreign(domain[kept]):
+            kept += 1
+        end -= len(domain) - kept
+    return Finding("email", start, end)
+
+
+def _is_foreign(char: str) -> bool:
+    return "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af"
+
+
+def _spelled(text: str, pattern: re.Pattern[str]) -> list[Finding]:
+    found = []
+    for match in pattern.finditer(text):
+        local = match.group("local").split()
+        labels = re.split(r"[^\w-]+", match.group("domain"))
+        labels = [
+            label
+            for label in labels
+            if label and label.lower() not in ("dot", "punkt", "punto", "point", "ponto", "точка")
+        ]
+        # A plain word before a plain "at" and a domain spelled in words is prose ("Presumably
+        # at some point in"); an address shows itself by a dotted or numbered local part, a
+        # real dot in the domain, a mail provider, a bracketed or foreign "at", angle brackets
+        # around it, or a lower-case name with an English "dot".
+        plain_at = match.group(0)[len(match.group("local")) :].lstrip()[:2].lower() == "at"
+        evident = (
+            len(local) > 1
+            or text[max(0, match.start() - 1) : match.start()] in ("<", "(", "[")
+            or (local[0].islower() and " dot " in match.group("domain").lower())
+            or re.search(r"[._\d+-]", local[0]) is not None
+            or "." in match.group("domain")
+            or labels[0].lower() in _PROVIDERS
+            or not plain_at
+        )
+        if (
+            evident
+            and labels[-1].lower() in _TOP_LEVEL
+            and labels[0].lower() not in _NOT_A_DOMAIN
+            and local[-1].lower() not in _NOT_A_LOCAL
+            and local[0].lower() not in _NOT_A_LOCAL
+            and any(c.isalpha() for c in local[0])
+        ):
+            found.append(Finding("email", match.start(), match.end()))
     return found
 
 
 @cache
 def _anchor_kinds() -> dict[str, str]:
-    kinds = dict.fromkeys(_STREET_ANCHORS, "postal-address")
-    kinds.update(dict.fromkeys(_BIRTH_ANCHORS, "date-of-birth"))
-    kinds.update(dict.fromkeys(_DOCUMENT_ANCHORS, "document-number"))
-    return kinds
+    return dict.fromkeys(_STREET_ANCHORS, "postal-address")
 
 
 def _anchor_hits(low: str) -> dict[str, list[tuple[int, int]]]:
-    """Every anchor of the three families, found in one pass."""
+    """Every anchor of the street types that come before the number, found in one pass."""
     kinds = _anchor_kinds()
     hits: dict[str, list[tuple[int, int]]] = {}
     for match in trie(tuple(kinds)).finditer(low):

@@ -5,8 +5,9 @@ vendor shapes, so prose is skipped at the speed of one regular expression. The s
 own (about 120 prefixes and formats: ``sk-``, ``ghp_``, GitLab's ``glpat-``/``glptt-``/
 ``glsoat-``/``glcbt-``, Stripe's ``sk_``/``rk_``, Azure client secrets, AWS key ids and session
 tokens, JWTs, bot tokens, chat webhooks…): these are the families no library lists, and the
-first place a new vendor is added. A run none of them explains goes on to
-:mod:`dreamd.redaction.entropy`. Pure.
+first place a new vendor is added. A token's shape filled with ``x``, ``*`` or words such as
+``EXAMPLE`` or ``your`` is documentation's placeholder, not a token. A run none of them
+explains goes on to :mod:`dreamd.redaction.entropy`. Pure.
 """
 
 from __future__ import annotations
@@ -162,10 +163,18 @@ def runs(text: str) -> Iterator[re.Match[str]]:
     return _RUN.finditer(text)
 
 
+# What documentation writes instead of a token: sk-xxxx…, AKIAXXXXXXXXXXXXXXXX, ghp_****,
+# AKIAIOSFODNN7EXAMPLE, sk-...your-key-here.
+_PLACEHOLDER = re.compile(r"[xX]{6,}|\*{4,}|\.{3}|…|(?i:example|your|replace|dummy|placeholder)")
+
+
 def find_vendor_tokens(text: str, start: int, end: int) -> list[Finding]:
-    """Vendor-shaped tokens and webhooks inside ``text[start:end]`` (one run)."""
+    """Vendor-shaped tokens and webhooks inside ``text[start:end]`` (one run); placeholders
+    written in a token's shape are not tokens."""
     found = [Finding("webhook", m.start(), m.end()) for m in _webhooks().finditer(text, start, end)]
     for match in _shapes().finditer(text, start, end):
+        if _PLACEHOLDER.search(match.group(0)):
+            continue
         if not any(f.start <= match.start() < f.end for f in found):
             kind = "jwt" if match.group(0).startswith("eyJ") else "vendor-token"
             found.append(Finding(kind, match.start(), match.end()))

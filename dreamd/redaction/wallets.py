@@ -24,7 +24,8 @@ __all__ = ["find_seed_phrases"]
 _LENGTHS = frozenset({12, 15, 18, 21, 24})
 # Twelve or more short lower-case words, each optionally numbered ("1. abandon 2) ability").
 _RUN = re.compile(
-    r"(?:(?:\d{1,2}[.):]\s*)?[a-z]{3,8}(?:[ \t,]+|\s*\n\s*)){11,}(?:\d{1,2}[.):]\s*)?[a-z]{3,8}\b"
+    r"(?<![A-Za-z])(?:(?:\d{1,2}[.):]\s*)?[a-z]{3,8}(?:[ \t,]+|\s*\n\s*)){11,}"
+    r"(?:\d{1,2}[.):]\s*)?[a-z]{3,8}\b"
 )
 _WORD = re.compile(r"[a-z]{3,8}")
 _SAYS_SO = re.compile(

@@ -133,7 +133,7 @@ async def test_owner_search_in_a_guild_is_ephemeral_and_redacted(bot: Bot) -> No
     assert answer.content is not None
     assert f"{bot.note}#L3-L3 (score " in answer.content
     assert KEY not in answer.content
-    assert "xoxb-2" in answer.content
+    assert "xoxb-***" in answer.content
     assert "/tmp" not in answer.content
     rag = await _ask(bot, LISTED_OWNER, "dream", "rag", "status")
     assert (rag.content or "").startswith("RAG status for main\n")

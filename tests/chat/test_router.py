@@ -120,7 +120,7 @@ def test_outward_text_names_workspaces_and_masks_secrets() -> None:
     """Roots become agent ids, files stay relative, the home is ~, secrets are masked."""
     roots = {"/srv/agents/main-ws": "main"}
     text = "/srv/agents/main-ws/memory/2026-11-20.md failed; key ghp_" + "A" * 36
-    assert outward(text, roots) == "main:memory/2026-11-20.md failed; key ghp_AA…AAAA"
+    assert outward(text, roots) == "main:memory/2026-11-20.md failed; key ghp_***"
     assert outward("see /srv/agents/main-ws", roots) == "see main"
 
 

@@ -585,7 +585,7 @@ async def test_unix_socket_requests_skip_the_host_check(tmp_path: Path) -> None:
 
 
 SECRET = "ghp_" + "A1b2C3d4" * 5
-MASKED = "ghp_A1…C3d4"
+MASKED = "ghp_***"
 
 
 class LeakyService(RecordingService):

@@ -1,7 +1,11 @@
 """End to end: secrets planted in notes and transcripts never reach a file dreamd writes.
 
 Notes and transcripts hold key blocks longer than a chunk, a token wrapped over two lines, a
-service-account object, a Kubernetes secret, passwords, tokens and personal data. The workspace
+service-account object, a Kubernetes secret, passwords, tokens and personal data, and the kinds
+redaction learned to generalise to: passwords said in German or Japanese, a disguised keyword,
+a spelled-out e-mail address, a card with slashes, an IBAN with dots, a passport number and a
+birth date after their words, a key in a URL parameter, a password in an XML tag, a token in
+hex, and a password table in a chat message. The workspace
 is swept, searched (the hits recorded), promoted with every threshold at zero, and replayed by
 grounded backfill; then every byte dreamd wrote (MEMORY.md, DREAMS.md, the reports, the recall
 store, the session corpus, the index database) is searched for each secret, as written, in lower
@@ -43,6 +47,18 @@ SECRETS = {
     "chat-key": "sk-proj-Qw3rTy7uIo9pAs2dFg5hJk8lZx1cVb4nM6qW0eR3tY5uI7oP",
     "chat-pin": "PIN 7319",
     "chat-key-body": "MIIEpAIBAAKCAQEAq7Bd2Fh4Jk6Lm8Np0Rr2Tt4Vv6Xx8Zz0Ab2Cd4Ef6Gh8Ij0Kl",
+    "prose-de": "Sommerwiese-2024",
+    "prose-ja": "Sakura-2024!",
+    "zero-width": "Qx7pL2mz!Zz",
+    "spelled-email": "kenji dot x at gmail dot com",
+    "card-slashes": "4532/0151/1283/0366",
+    "iban-dots": "DE89.3704.0044.0532.0130.00",
+    "passport": "C01X00T47",
+    "birth-date": "14.03.1988",
+    "appid": "86bf8f4fc672e79538d4bd3b68c6c960",
+    "xml": "Gr8-Lakes!x",
+    "hex-token": b"ghp_Hx7Kq2Lm9Nz4Pw8Rt1Vy6Bc3Fg5Jk0Sd2Wq".hex(),
+    "chat-table": "Pelican-Rock-19",
     "token-head": TOKEN_HEAD,
     "token-tail": TOKEN_TAIL,
     "sa-key": SA_KEY,
@@ -80,6 +96,15 @@ NEWER = "\n".join(
         f"- The billing admin password: {SECRETS['password']}",
         f"- The session JWT was {SECRETS['jwt']}",
         "- We decided the billing service keeps its Postgres 16 replica on db-03.",
+        f"- Das WLAN-Passwort für das Gästenetz lautet {SECRETS['prose-de']}, bitte nicht teilen.",
+        f"- 社内VPNのパスワードは {SECRETS['prose-ja']} です",
+        f"- p\u200bassword for the NAS: {SECRETS['zero-width']}",
+        f"- Kenji's private mail: {SECRETS['spelled-email']}",
+        f"- Backup card {SECRETS['card-slashes']}, rent to {SECRETS['iban-dots']}.",
+        f"- Lena's Reisepass-Nr. {SECRETS['passport']}, Geburtsdatum: {SECRETS['birth-date']}",
+        f"- Weather: https://api.openweathermap.org/data/2.5/weather?q=Berlin&appid={SECRETS['appid']}",
+        f"- Nexus settings: <password>{SECRETS['xml']}</password>",
+        f"- The CI log printed {SECRETS['hex-token']}",
         "",
         "## Service account",
         "```json",
@@ -128,6 +153,11 @@ def workspace(tmp_path: Path) -> tuple[Path, Path]:
         _message("user", f"here is my key {SECRETS['chat-key']} and my {SECRETS['chat-pin']}", 2),
         _message("user", f"the deploy key for the billing box:\n{key}\nuse it tonight", 3),
         _message("assistant", "Noted: the billing box gets the new deploy key tonight.", 4),
+        _message(
+            "user",
+            f"| Service | User | Password |\n|---|---|---|\n| NAS | admin | {SECRETS['chat-table']} |",
+            5,
+        ),
     ]
     (sessions / "chat1.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return root, sessions
@@ -192,3 +222,69 @@ def test_no_planted_secret_reaches_any_file_dreamd_writes(
     assert "Postgres 16" in memory
     store = (root / "memory/.dreams/short-term-recall.json").read_text(encoding="utf-8")
     assert "billing export runs nightly" in store
+
+
+MULTILINE = {
+    "table": "Pelican-Rock-19x",
+    "next-line": "Seeblick#2023",
+    "jwt-signature": "xyCavQLyByKIFM3MZSPe2kL9q0Tz7WbN4rUm8sYd1Hf",
+}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="promotion re-reads the note's lines to find a snippet again (rehydrate) and keeps "
+    "them in the recall store without blanking the secret lines around it",
+)
+def test_no_secret_laid_out_over_lines_reaches_any_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A password table, a value on the line after its key and a JWT wrapped over lines, in a
+    note that is swept, searched, promoted and replayed, reach no written file."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    header = "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJrZW5qaSJ9."
+    note = "\n".join(
+        [
+            "# 2026-11-28",
+            "",
+            "## Home network",
+            "- We decided the billing service moves to Postgres 16 on db-02.",
+            "| Service | User | Password |",
+            "|---|---|---|",
+            f"| NAS | admin | {MULTILINE['table']} |",
+            "",
+            "- WLAN-Passwort:",
+            f"  {MULTILINE['next-line']}",
+            "",
+            "- The id token, wrapped by the terminal:",
+            header,
+            MULTILINE["jwt-signature"],
+            "",
+        ]
+    )
+    (root / "memory" / "2026-11-28.md").write_text(note, encoding="utf-8")
+    outcome = sweep_workspace(root, DreamingConfig(), now=NOW, zone=UTC)
+    assert outcome.status == "ok", outcome.error
+    with RecallIndex.open(root) as index:
+        index.update()
+        for query in ("Password NAS", "WLAN-Passwort", "id token"):
+            record_search(root, query, search(index, query, k=10, now=NOW), now=NOW, zone=UTC)
+    base = ["--workspace", str(root), "--now", NOW.isoformat(), "--json"]
+    thresholds = ["--min-score", "0", "--min-recall-count", "0", "--min-unique-queries", "0"]
+    assert _dreamd(*base, "memory", "promote", "--apply", "--limit", "50", *thresholds) == 0
+    assert (
+        _dreamd(
+            *base, "memory", "rem-backfill", "--path", str(root / "memory"), "--stage-short-term"
+        )
+        == 0
+    )
+    capsys.readouterr()
+    leaks = [
+        f"{name} in {path.relative_to(root)}"
+        for path in root.rglob("*")
+        if path.is_file() and path.name != "2026-11-28.md"
+        for name, secret in MULTILINE.items()
+        if secret.encode() in path.read_bytes()
+    ]
+    assert sorted(set(leaks)) == []

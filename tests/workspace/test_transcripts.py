@@ -116,7 +116,7 @@ def test_only_interactive_content_reaches_the_corpus_redacted(workspace: tuple[P
     assert corpus == [
         "[main/chat1#L2] User: We decided the billing service moves to Postgres 16 on db-02.",
         "[main/chat1#L3] Assistant: Noted: billing runs on Postgres 16 now.",
-        "[main/chat1#L4] User: My key is sk-A1b…M3n4 and mail me at *** about the migration plan",
+        "[main/chat1#L4] User: My key is sk-*** and mail me at *** about the migration plan",
         "[main/chat1#L6] User: Is the queue drained now?",
     ]
     everything = _all_files(root)

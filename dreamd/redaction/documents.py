@@ -1,0 +1,189 @@
+"""Dates of birth and identity-document numbers, found after the words that name them.
+
+Dates and codes alone are memory (``2026-03-01``, ``B12``); after a word that names a birth
+or a document, in the languages notes are written in, they are personal data:
+
+* **Dates of birth**: ``DOB``, ``date of birth``, ``born``, ``Geburtsdatum``, ``geb.``,
+  ``geboren (am/op)``, ``né le``, ``fecha de nac.``, ``nata a Napoli il``, ``data de
+  nascimento``, ``urodzony``, ``дата рождения``, ``doğum tarihi``, ``född``, ``生年月日``,
+  ``出生日期``, ``생년월일``… then a date with its year, written any common way (``1990-05-17``,
+  ``17.05.1990``, ``1990.05.17``, ``12 mars 1985``, ``3 de marzo de 1985``,
+  ``March 3rd, 1988``, ``1992年4月5日``, ``1990년 5월 17일``). A word naming a birthday
+  (``birthday``, ``Geburtstag``, ``生日``, ``誕生日``, ``생일``) is followed by the date
+  directly (``Birthday: …``, ``誕生日は…``); a word naming the birth date itself may have a few
+  words between (``date of birth (for the insurance form): …``); ``born`` and its
+  equivalents a place (``nata a Napoli il …``).
+* **Document numbers**: a passport (``passport``, ``Reisepass``, ``passeport``, ``pasaporte``,
+  ``passaporto``, ``paspoort``, ``паспорт``, ``旅券``, ``护照``, ``여권``…), a driving licence
+  (``driving licence``, ``DL#``, ``Führerschein``, ``permis de conduire``, ``patente di
+  guida``, ``rijbewijs``, ``prawo jazdy``, ``運転免許``, ``驾驶证``…) or an identity card
+  (``Personalausweis``, ``carte d'identité``, ``dowód osobisty``, ``documento de
+  identidad``…), compounds included (``paspoortnummer``, ``Führerscheinnummer``), then at
+  most three short words (``n°``, ``No.``, ``number``, ``番号``, ``номер``…), then a code of six
+  or more letters and digits holding a digit (``C01X00T47``, ``4508 123456``,
+  ``W426-545-30-761-0``). A date, a year or a short code (``Klasse B``, ``gate B12``) is not
+  one.
+
+Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from dreamd.patterns import LazyPattern
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.scan import trie
+
+__all__ = ["find_documents_and_births"]
+
+# Words naming the date of birth itself (a few words may come before the date).
+_BIRTH_DATE_WORDS = (
+    "dob;d.o.b.;d.o.b;date of birth;birth date;birthdate;geburtsdatum;geb.;date de naissance"
+    ";fecha de nacimiento;fecha de nac.;f. de nac.;f. nac.;data di nascita;data de nascimento"
+    ";geboortedatum;data urodzenia;дата рождения;д.р.;doğum tarihi;födelsedatum;fødselsdato"
+    ";syntymäaika;生年月日;出生日期;생년월일"
+).split(";")
+# Words naming a birthday (the date comes right after them).
+_BIRTHDAY_WORDS = (
+    "birthday;geburtstag;anniversaire;cumpleaños;compleanno;verjaardag;生日;誕生日;생일".split(";")
+)
+# Words saying someone was born (a place may come before the date).
+_BORN_WORDS = (
+    "born;geboren;né;née;nee;nacido;nacida;nato;nata;nascido;nascida;urodzony;urodzona;ur."
+    ";родился;родилась;född;født;doğdu"
+).split(";")
+_DOCUMENT_WORDS = (
+    "passport;passeport;pasaporte;passaporto;passaporte;reisepass;paspoort;paszport;pasaport"
+    ";паспорт;passnummer;旅券;护照;護照;여권;パスポート;driving licence;driving license"
+    ";driver's licence;driver's license;drivers licence;drivers license;driver license"
+    ";driver licence;licence no;license no;licence number;license number;dl#;dl #;führerschein"
+    ";permis de conduire;carnet de conducir;permiso de conducir;carta de condução"
+    ";carteira de motorista;patente di guida;patente;rijbewijs;prawo jazdy;ehliyet;körkort"
+    ";運転免許;免許証;驾驶证;驾照;운전면허;водительское удостоверение;personalausweis"
+    ";ausweisnummer;ausweis-nr;carte d'identité;carte nationale d'identité;carta d'identità"
+    ";documento de identidad;cartão de cidadão;bilhete de identidade;identiteitskaart"
+    ";dowodu osobistego;dowód osobisty;dowod osobisty;id card number;identity card"
+).split(";")
+_NUMBER_WORDS = frozenset(
+    "n nº no nr num number nummer numéro número numero numer номер серия de di da of der des"
+    " del do dowodu osobistego conducir conduire guida is ist est es 番号 号码 號碼 번호".split()
+)
+_MONTH = r"[^\W\d_]{3,12}\.?"
+_DATE = LazyPattern(
+    r"(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}(?!\d)"
+    r"|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2})(?![\d.])"
+    rf"|\d{{1,2}}(?:st|nd|rd|th|er|e|º|°)?\.?\s+(?:de\s+)?{_MONTH},?\s+(?:de\s+)?\d{{4}}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    r"|\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\s?년\s?\d{1,2}\s?월\s?\d{1,2}\s?일)"
+)
+_CODE = LazyPattern(r"[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])|[ ](?=\d))*[A-Z0-9]")
+_DATE_LIKE = LazyPattern(r"\d{4}|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}-\d{1,2}-\d{2,4}")
+# A sentence ends at a full stop after a word (not after an abbreviation: "no.", "geb.").
+_SENTENCE_END = LazyPattern(r"(?<=[^\W\d_]{4})[.!?](?:\s|$)|[;。\n]")
+_BIRTHDAY_GAP = frozenset(": = - is was ist war est es é è は是 は 是 为 為 는 은 이 의".split())
+_LEADING = LazyPattern(r"[^\w]*")
+
+
+def _alternation(words: list[str], *, compounds: bool = False) -> str:
+    """One pattern for ``words``: Latin ones whole words (or starting a compound), the others
+    (CJK) anywhere."""
+    latin = sorted((w for w in words if not _is_cjk(w)), key=len, reverse=True)
+    cjk = sorted((w for w in words if _is_cjk(w)), key=len, reverse=True)
+    after = r"[\w'-]*" if compounds else r"(?![^\W\d_])"
+    body = "|".join(re.escape(w) for w in latin)
+    parts = [rf"(?<![^\W\d_])(?:{body}){after}"]
+    if cjk:
+        tail = r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]*" if compounds else ""
+        parts.append("(?:" + "|".join(re.escape(w) for w in cjk) + ")" + tail)
+    return "|".join(parts)
+
+
+def _is_cjk(word: str) -> bool:
+    return any("\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af" for c in word)
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    birth = re.compile(
+        rf"(?P<date>{_alternation(_BIRTH_DATE_WORDS)})|(?P<day>{_alternation(_BIRTHDAY_WORDS)})"
+        rf"|(?P<born>{_alternation(_BORN_WORDS)})",
+        re.IGNORECASE,
+    )
+    document = re.compile(
+        rf"(?:{_alternation(_DOCUMENT_WORDS, compounds=True)})(?:\.(?!\d))?", re.IGNORECASE
+    )
+    return birth, document
+
+
+@cache
+def _anchors(kind: str) -> re.Pattern[str]:
+    """The words of ``kind`` in lower case, as one trie-shaped pattern."""
+    words = (
+        _DOCUMENT_WORDS
+        if kind == "document"
+        else (_BIRTH_DATE_WORDS + _BIRTHDAY_WORDS + _BORN_WORDS)
+    )
+    return trie(tuple(w.lower() for w in words))
+
+
+def _candidates(low: str, kind: str) -> list[int]:
+    """Where a word of ``kind`` may start."""
+    return [match.start() for match in _anchors(kind).finditer(low)]
+
+
+def _births(text: str, low: str) -> list[Finding]:
+    birth, _ = _patterns()
+    found = []
+    starts = _candidates(low, "birth")
+    for match in filter(None, (birth.match(text, start) for start in starts)):
+        stop = _SENTENCE_END.search(text, match.end(), match.end() + 80)
+        end = stop.start() if stop else min(len(text), match.end() + 80)
+        date = _DATE.search(text, match.end(), end)
+        if date is None:
+            continue
+        gap = text[match.end() : date.start()]
+        words = [w.strip("():,") for w in gap.split()]
+        words = [w for w in words if w]
+        if any(c.isdigit() for c in gap):
+            continue  # the date is not the first number after the word
+        if match.lastgroup == "day" and not all(w.lower() in _BIRTHDAY_GAP for w in words):
+            continue  # "birthday party on …": the date of something else
+        if len(words) > (6 if match.lastgroup == "date" else 4):
+            continue
+        found.append(Finding("date-of-birth", date.start(), date.end()))
+    return found
+
+
+def _documents(text: str, low: str) -> list[Finding]:
+    _, document = _patterns()
+    found = []
+    starts = _candidates(low, "document")
+    for match in filter(None, (document.match(text, start) for start in starts)):
+        line_end = text.find("\n", match.end(), match.end() + 48)
+        end = line_end if line_end >= 0 else min(len(text), match.end() + 48)
+        at, words = -1, []
+        for word in re.finditer(r"\S+", text[match.end() : end]):
+            if any(c.isdigit() for c in word.group(0)):
+                lead = _LEADING.match(word.group(0))
+                at = match.end() + word.start() + (lead.end() if lead else 0)
+                break
+            words.append(re.sub(r"\W", "", word.group(0).lower()))
+        if at < 0 or len(words) > 3 or any(w and w not in _NUMBER_WORDS for w in words):
+            continue
+        code = _CODE.match(text, at)
+        if code is None:
+            continue
+        value = code.group(0).rstrip(" -")
+        alnum = sum(c.isalnum() for c in value)
+        if alnum < 6 or not any(c.isdigit() for c in value) or _DATE_LIKE.fullmatch(value):
+            continue
+        found.append(Finding("document-number", code.start(), code.start() + len(value)))
+    return found
+
+
+def find_documents_and_births(text: str, low: str) -> list[Finding]:
+    """Dates of birth and document numbers after the words that name them (``low``: ``text``
+    in lower case)."""
+    return _births(text, low) + _documents(text, low)

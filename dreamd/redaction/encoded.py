@@ -1,0 +1,113 @@
+"""Secrets written in hexadecimal or percent-encoding, decoded and checked again.
+
+* **Hexadecimal.** A run of 20 or more hexadecimal digits (an even number, not all decimal
+  digits: those are numbers) whose bytes are
+  readable text is that text written in hex (``6768705f…`` is ``ghp_…``): it is a secret when
+  the text is one (the rules find a secret in it, or it is one word shaped like a password,
+  see :func:`dreamd.redaction.entropy.is_wrapped_secret`). Hashes, ids and keys in hex decode
+  to bytes no one reads, and stay.
+* **Percent-encoding.** A run holding ``%XX`` escapes is decoded (``ghp%5F…``,
+  ``redirect_uri=https%3A%2F%2F…%3Ft%3D…``, ``info%40example.com``) and the rules run on the
+  decoded run; what they find is masked in the original, escapes included.
+
+Base64 is :mod:`dreamd.redaction.entropy`'s. One level deep: what a decoded text holds is not
+decoded again. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from dreamd.redaction.entropy import is_wrapped_secret
+from dreamd.redaction.finding import Finding
+
+__all__ = ["find_encoded_secrets"]
+
+Detect = Callable[[str], list[Finding]]
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    hexadecimal = re.compile(r"(?:(?<![0-9A-Za-z])|(?<=\b0x))(?:[0-9a-fA-F]{2}){8,}(?![0-9A-Za-z])")
+    escape = re.compile(r"%[0-9A-Fa-f]{2}")
+    return hexadecimal, escape
+
+
+def _percent_decoded(run: str) -> tuple[str, list[tuple[int, int]]]:
+    """The decoded run and, for each decoded character, the stretch of the run it came from."""
+    _, escape = _patterns()
+    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    raw = bytearray()
+    raw_span = [0, 0]
+
+    def flush() -> None:
+        if raw:
+            decoded = raw.decode("utf-8", errors="replace")
+            parts.append(decoded)
+            spans.extend([(raw_span[0], raw_span[1])] * len(decoded))
+            raw.clear()
+
+    pos = 0
+    for match in escape.finditer(run):
+        if match.start() > pos:
+            flush()
+            parts.append(run[pos : match.start()])
+            spans.extend((i, i + 1) for i in range(pos, match.start()))
+        value = int(match.group(0)[1:], 16)
+        if value < 0x80:
+            flush()
+            parts.append(chr(value))
+            spans.append(match.span())
+        else:
+            if not raw:
+                raw_span[0] = match.start()
+            raw.append(value)
+            raw_span[1] = match.end()
+        pos = match.end()
+    flush()
+    parts.append(run[pos:])
+    spans.extend((i, i + 1) for i in range(pos, len(run)))
+    return "".join(parts), spans
+
+
+def _escaped_findings(text: str, start: int, end: int, detect: Detect) -> list[Finding]:
+    run = text[start:end]
+    decoded, spans = _percent_decoded(run)
+    if decoded == run:
+        return []
+    return [
+        Finding(f.kind, start + spans[f.start][0], start + spans[f.end - 1][1])
+        for f in detect(decoded)
+        if f.end > f.start
+    ]
+
+
+def _readable(data: bytes) -> str | None:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text if text.isprintable() and not text.isspace() else None
+
+
+def find_encoded_secrets(
+    text: str, runs: Sequence[tuple[int, int]], detect: Detect
+) -> list[Finding]:
+    """Secrets in hex and percent-encoded runs of ``text`` (``detect``: the rules, one level
+    deeper)."""
+    hexadecimal, escape = _patterns()
+    found: list[Finding] = []
+    for start, end in runs:
+        if "%" in text[start:end] and escape.search(text, start, end):
+            found += _escaped_findings(text, start, end, detect)
+        for match in hexadecimal.finditer(text, start, end):
+            digits = match.group(0)
+            if len(digits) < 20 or digits.isdigit():
+                continue  # a number, or too short to say: 3558666666666667 is a float's digits
+            decoded = _readable(bytes.fromhex(digits))
+            if decoded is not None and is_wrapped_secret(decoded, lambda t: bool(detect(t))):
+                found.append(Finding("encoded-credential", match.start(), match.end()))
+    return found

@@ -1,0 +1,175 @@
+"""The text the rules read: disguises undone, every character traceable to the original.
+
+A keyword or a value can be written so that it looks the same to a person and different to a
+pattern: ``p\\u200bassword`` (a zero-width space inside), ``pаssword`` (a Cyrillic ``а``),
+``ＰＡＳＳＷＯＲＤ`` (fullwidth forms), ``password&#58;`` (an HTML entity), ``pass&shy;word``
+(a soft hyphen), ``contrasen\\u0303a`` (a combining tilde). :func:`normalise` undoes them:
+
+* HTML entities, named and numeric, are decoded (``&#64;`` is ``@``, ``&lt;`` is ``<``);
+* invisible characters are removed: zero-width spaces and joiners, the soft hyphen, word
+  joiners, bidirectional marks, variation selectors, the byte-order mark;
+* characters with a compatibility form take it (Unicode NFKC): fullwidth and halfwidth forms,
+  mathematical letters and digits, ligatures, superscripts, circled letters, the odd spaces
+  (no-break, ideographic, thin); a base letter and its combining marks are composed;
+* inside a word that also holds ASCII letters, a Cyrillic, Greek or Armenian letter that looks
+  like a Latin one is read as that letter (a word wholly in another script is left alone:
+  ``пароль`` stays ``пароль``).
+
+``…`` keeps its form (NFKC would make it ``...``): masks are written with it. Findings on the
+normalised text are mapped back with :meth:`Normalised.span`; a character that came from a
+longer original (an entity, a run of invisible characters) maps to all of it. A text with
+nothing to undo (the common case: plain ASCII, or any text with no such character) is not
+copied at all. Pure; standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from functools import cache
+
+from dreamd.patterns import LazyPattern
+
+__all__ = ["Normalised", "normalise"]
+
+_ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+_INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+)
+_COMPATIBLE = (
+    "\u00a0\u00b2\u00b3\u00b9\u2000-\u200a\u202f\u205f\u2070-\u209f\u2100-\u214f\u2460-\u24ff"
+    "\u3000\ufb00-\ufb06\ufe50-\ufe6b\uff01-\uff9f\U0001d400-\U0001d7ff"
+)
+_UNITS = LazyPattern(
+    rf"(?P<entity>{_ENTITY})|(?P<invisible>[{_INVISIBLE}]+)|(?P<compatible>[{_COMPATIBLE}]+)"
+    r"|(?P<combined>[^\W\d_][\u0300-\u036f]+)"
+)
+# Letters of other scripts that are drawn like a Latin letter (Unicode's confusables, the
+# letters a person would take for Latin ones in a Latin word).
+_LOOK_ALIKES = {
+    "а": "a", "в": "b", "е": "e", "к": "k", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x",
+    "і": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "Х": "X", "У": "Y", "І": "I", "Ј": "J", "Ѕ": "S", "Ԛ": "Q", "Ԝ": "W",
+    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "υ": "u", "ι": "i", "κ": "k", "χ": "x", "ε": "e",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "օ": "o", "ս": "u", "ɑ": "a", "ı": "i",
+}  # fmt: skip
+
+
+@cache
+def _look_alike_word() -> re.Pattern[str]:
+    """A word holding both an ASCII letter and a look-alike letter of another script."""
+    chars = re.escape("".join(_LOOK_ALIKES))
+    return re.compile(rf"\w*(?:[A-Za-z]\w*?[{chars}]|[{chars}]\w*?[A-Za-z])\w*")
+
+
+@cache
+def _invisible() -> re.Pattern[str]:
+    return re.compile(f"[{_INVISIBLE}]+")
+
+
+@cache
+def _look_alike_table() -> dict[int, str]:
+    return str.maketrans(_LOOK_ALIKES)
+
+
+class Normalised:
+    """A normalised text and the way back to the original's offsets."""
+
+    __slots__ = ("_segments", "_starts", "text")
+
+    def __init__(self, text: str, segments: list[tuple[int, int, int, int]]) -> None:
+        self.text = text
+        # (start in text, start in the original, length in text, length in the original):
+        # equal lengths map character for character, unequal ones as a whole.
+        self._segments = segments
+        self._starts = [segment[0] for segment in segments]
+
+    def _at(self, index: int) -> tuple[int, int, int, int]:
+        return self._segments[max(0, bisect_right(self._starts, index) - 1)]
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original offsets of the normalised ``text[start:end]``."""
+        at, origin, size, length = self._at(start)
+        begin = origin + start - at if size == length else origin
+        if end <= start:
+            return begin, begin
+        at, origin, size, length = self._at(end - 1)
+        return begin, (origin + end - at if size == length else origin + length)
+
+
+def _replacement(kind: str, unit: str) -> str:
+    if kind == "entity":  # an entity may stand for an invisible or a fullwidth character too
+        import html  # only a text with an entity needs it
+
+        return unicodedata.normalize("NFKC", _invisible().sub("", html.unescape(unit)))
+    if kind == "invisible":
+        return ""
+    return unicodedata.normalize("NFKC", unit)
+
+
+def _needs_work(text: str) -> bool:
+    if text.isascii():
+        return "&" in text and re.search(_ENTITY, text) is not None
+    return _UNITS.search(text) is not None or _look_alike_word().search(text) is not None
+
+
+class _Builder:
+    __slots__ = ("parts", "segments", "size")
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.segments: list[tuple[int, int, int, int]] = []
+        self.size = 0
+
+    def add(self, new: str, origin: int, length: int) -> None:
+        """Append ``new``, which stands for the ``length`` original characters at ``origin``."""
+        if not new:
+            return
+        self.parts.append(new)
+        size = len(new)
+        if size == length and self.segments:
+            at, start, last_size, last_length = self.segments[-1]
+            if (
+                last_size == last_length
+                and at + last_size == self.size
+                and start + last_size == origin
+            ):
+                self.segments[-1] = (at, start, last_size + size, last_length + size)
+                self.size += size
+                return
+        self.segments.append((self.size, origin, size, length))
+        self.size += size
+
+
+def normalise(text: str) -> Normalised | None:
+    """``text`` with its disguises undone (see the module rules), or None when it has none."""
+    if not _needs_work(text):
+        return None
+    built = _Builder()
+    pos = 0
+    for match in _UNITS.finditer(text):
+        built.add(text[pos : match.start()], pos, match.start() - pos)
+        kind, unit, pos = match.lastgroup or "", match.group(0), match.end()
+        new = _replacement(kind, unit)
+        if kind == "compatible" and len(new) != len(unit):
+            pieces = [unicodedata.normalize("NFKC", char) for char in unit]
+            if "".join(pieces) == new:  # each character on its own: keep them traceable
+                for index, piece in enumerate(pieces):
+                    built.add(piece, match.start() + index, 1)
+                continue
+        built.add(new, match.start(), len(unit))
+    built.add(text[pos:], pos, len(text) - pos)
+    result = "".join(built.parts)
+    if _look_alike_word().search(result):
+        result = _look_alike_word().sub(_latin, result)
+    if result == text:
+        return None
+    return Normalised(result, built.segments or [(0, 0, 0, 0)])
+
+
+def _latin(match: re.Match[str]) -> str:
+    return match.group(0).translate(_look_alike_table())

@@ -1,0 +1,259 @@
+"""Passwords said in sentences, in the languages notes are written in, and on the next line.
+
+:mod:`dreamd.redaction.keys` reads a key and the separator right after it; people write
+``Das WLAN-Passwort für das Gästenetz lautet …``, ``le mot de passe qu'on a choisi pour le
+compte partagé est …``, ``パスワードは … です``, ``Поменял пароль на …``. Rules:
+
+* **A password word, then a verb that gives its value.** A password word (``password``,
+  ``Passwort``/``Kennwort`` and their compounds, ``mot de passe``, ``clé``, ``contraseña``,
+  ``clave``, ``senha``, ``palavra-passe``, ``parola d'ordine``, ``wachtwoord``, ``hasło``,
+  ``пароль``, ``lösenord``, ``şifre``…), then in the same sentence up to twelve words, then a
+  word that gives its value (``is``, ``lautet``, ``ist``, ``c'est``, ``est``, ``es``, ``é``,
+  ``è``, ``wordt``, ``är``, ``jest``, ``to``, ``это``, ``:``, ``=``, ``→``, ``—``), perhaps
+  ``now`` or ``übrigens``, then the value. Or a change (``changed``, ``geändert``,
+  ``cambiato``, ``поменял``…) and the word for *to* (``to``, ``auf``, ``in``, ``en``, ``a``,
+  ``para``, ``на``, ``naar``…).
+* **Chinese, Japanese, Korean.** A password word (``密码``, ``密碼``, ``口令``, ``パスワード``,
+  ``暗証番号``, ``비밀번호``, ``비번``), then at most twelve characters of the sentence
+  (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
+  value, which is written in Latin letters, digits and symbols.
+* **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
+  ``The password is``, ``パスワード``, ``Root pw (do not paste):``), and a next line holding
+  one value and nothing else.
+
+In a sentence, the value must look like a password: six characters or more, a letter, and a
+digit or a symbol; not a URL, a path, an e-mail address, a version or a date, not a
+placeholder or a reference (the rules of :func:`dreamd.redaction.keys.value_is_secret`), not
+a password manager's name. Words between the password word and the verb that describe the
+password instead (``policy``, ``length``, ``manager``, ``Richtlinie``, ``oublié``…) mean no
+value follows. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from dreamd.patterns import LazyPattern
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.keys import value_is_secret
+from dreamd.redaction.scan import trie
+
+__all__ = ["find_prose_passwords"]
+
+# Password words whose end is a word's end; the long ones may end a compound (WLAN-Passwort).
+_LONG_WORDS = (
+    "password passwort kennwort passwd passphrase passcode wachtwoord lösenord losenord"
+    " adgangskode passord salasana contraseña contrasena"
+).split()
+_SHORT_WORDS = (
+    "pw pwd mdp clé cle clave senha hasło haslo пароль şifre sifre heslo jelszó jelszo"
+    " κωδικός schlüssel lösenordet losenordet şifresi sifresi adgangskoden passordet"
+).split()
+_PHRASES = ("mot de passe", "palavra-passe", "palavra passe", "parola d'ordine", "parola chiave")
+_CJK_WORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "비번", "비밀 번호")
+_COPULAS = frozenset(
+    "is was are = : := → -> => — – - lautet lauten ist war sind heißt heisst c'est est était"
+    " sera es era será é era será è sarà wordt werd blijft är var blir er jest był była to"
+    " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu".split()
+)
+_FILLERS = frozenset(
+    "now still currently actually btw just simply also jetzt übrigens immer noch nun neu"
+    " derzeit aktuell maintenant toujours désormais actuellement ahora todavía actualmente"
+    " agora ainda atualmente ora adesso ancora attualmente nu nog momenteel teraz obecnie"
+    " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ".split()
+)
+_CHANGES = LazyPattern(
+    r"(?i:chang(?:ed|e)|reset|set|updated|rotated|switched|geändert|ändern|geaendert"
+    r"|umgestellt|gesetzt|changé|modifié|cambiad[oa]|cambié|cambiato|cambiata|modificat[oa]"
+    r"|alterad[oa]|alterei|mudad[oa]|mudei|gewijzigd|veranderd|zmieni\w*|değiştir\w*"
+    r"|ändrade|ändrat|поменял\w*|сменил\w*|изменил\w*|обновил\w*)"
+)
+_TO_WORDS = frozenset("to auf in en a para на naar na till på into zu".split())
+_DESCRIBING = frozenset(
+    "policy policies length rules rule requirements requirement manager managers reset hint"
+    " hints field prompt strength hash hashed encrypted expiry expires expired expiration"
+    " change rotation vault file generator complexity format recovery forgot forgotten"
+    " richtlinie richtlinien länge manager vergessen zurücksetzen feld anforderungen"
+    " verschlüsselt politique longueur gestionnaire oublié réinitialisation champ exigences"
+    " política longitud gestor olvidada olvidé campo requisitos comprimento gerenciador"
+    " esquecida esqueci lunghezza gestore dimenticata beleid lengte beheerder vergeten veld"
+    " eisen zasady długość menedżer zapomniałem polityka политика длина менеджер поле забыл"
+    " требования".split()
+)
+_MANAGERS = frozenset(
+    "1password bitwarden keepass keepassxc lastpass dashlane keychain vault proton pass".split()
+)
+_SENTENCE_END = LazyPattern(r"[.!?;\n。](?:\s|$)|\n")
+_TRAILING = ".,;:)]}>\"'»”"
+_SHAPE_LETTER = LazyPattern(r"[^\W\d_]")
+# A digit or a symbol words are not written with: a hyphen or a dot alone is a compound
+# ("wifi-en", "e-mail"), not a password.
+_SHAPE_OTHER = LazyPattern(r"[\d!@#$%^&*+=?~_\\|]")
+_NOT_A_VALUE = LazyPattern(
+    r"[A-Za-z][A-Za-z0-9+.-]*://|[\w.+-]+@[\w-]+\.[\w.]+|v?\d+(?:\.\d+)+[\w-]*"
+    r"|\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?(?:[GMK]Hz|[GMK]B|ms|s|%|px)|[~/.]{0,2}/\S*|\S*/\S*/\S*"
+)
+_CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
+_DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
+_ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)*"
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The password words (found in the lower-cased text, shaped as a trie), the CJK rule and
+    the next-line rule (tried at the start of a line holding a password word)."""
+    words = trie(tuple(w.lower() for w in (*_LONG_WORDS, *_SHORT_WORDS, *_PHRASES)))
+    long_words = "|".join(map(re.escape, _LONG_WORDS))
+    short_words = "|".join(map(re.escape, _SHORT_WORDS + list(_PHRASES)))
+    cjk_words = "|".join(map(re.escape, _CJK_WORDS))
+    cjk = re.compile(
+        rf"(?:{cjk_words})[^\x00-\x7f。、\n]{{0,12}}?[ \t]*(?:[:=][ \t]*)?"
+        r"(?P<value>[!-~]{4,64})(?![!-~])"
+    )
+    line_end = re.compile(
+        rf"(?i:{_ITEM}(?:\*\*|__)?(?:[^\n:=]{{0,40}}?[\s(-])?"
+        rf"(?:{long_words}|{short_words}|{cjk_words})(?:\*\*|__)?"
+        r"(?P<tail>(?:[ \t]+[^\s:=()*]{1,20}){0,4}?)"
+        r"(?:[ \t]*\([^)\n]{0,40}\))?(?P<sep>[ \t]*[:=]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
+        rf"(?:\*\*|__)?[ \t]*\n{_ITEM}(?:\*\*|__)?(?P<value>\S{{4,64}})[ \t]*$)",
+        re.M,
+    )
+    return words, cjk, line_end
+
+
+_LONG = frozenset(w.lower() for w in _LONG_WORDS)
+_SUFFIXES = ("s", "et", "en", "e")
+
+
+def _heads(low: str) -> list[tuple[int, int]]:
+    """(start, end) of every password word: the long ones may end a compound (and take a
+    plural or a definite ending), the short ones and the phrases are whole words."""
+    words, _, _ = _patterns()
+    found = []
+    for match in words.finditer(low):
+        start, end = match.span()
+        if match.group(0) in _LONG:
+            end += next((len(s) for s in _SUFFIXES if low.startswith(s, end)), 0)
+        elif start and low[start - 1].isalpha():
+            continue
+        if end < len(low) and low[end].isalpha():
+            continue
+        found.append((start, end))
+    return found
+
+
+def _shaped(value: str) -> bool:
+    """Looks like a password: 6+ characters, a letter and a digit or a symbol, nothing else."""
+    return (
+        6 <= len(value) <= 64
+        and _SHAPE_LETTER.search(value) is not None
+        and _SHAPE_OTHER.search(value) is not None
+        and _NOT_A_VALUE.fullmatch(value) is None
+        and value.lower() not in _MANAGERS
+        and _CALL.match(value) is None
+        and value_is_secret("password", value.replace(".", "-") if _DIGIT.search(value) else value)
+    )
+
+
+def _token_at(text: str, pos: int) -> tuple[int, int]:
+    end = pos
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    while end > pos and text[end - 1] in _TRAILING:
+        end -= 1
+    return pos, end
+
+
+def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [m.span() for m in re.finditer(r"\S+", text[start:end])]
+
+
+def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
+    """The value a sentence gives the password word ending at ``head_end``, if any."""
+    stop = _SENTENCE_END.search(text, head_end)
+    limit = min(stop.start() if stop else len(text), head_end + 200)
+    words = [(head_end + a, head_end + b) for a, b in _words(text, head_end, limit)]
+    sentence_start = max(text.rfind("\n", 0, head_end), head_end - 60)
+    changed = _CHANGES.search(text, max(0, sentence_start), limit) is not None
+    for index, (start, end) in enumerate(words[:13]):
+        word = text[start:end].lower().strip(",")
+        if word.strip("?!") in _DESCRIBING:
+            return None
+        copula = word in _COPULAS or (changed and word in _TO_WORDS)
+        if not copula and word.endswith((":", "=")) and len(word) > 1:
+            copula = True  # "email:" ends the key
+        if not copula:
+            if _shaped(text[start:end].rstrip(_TRAILING)) and index:
+                return None  # a value came before any verb: not this rule's sentence
+            continue
+        rest = words[index + 1 : index + 5]
+        while rest and text[rest[0][0] : rest[0][1]].lower() in _FILLERS:
+            rest = rest[1:]
+        if not rest:
+            return None
+        value = _token_at(text, rest[0][0])
+        if _shaped(text[value[0] : value[1]]):
+            follow = rest[1:2]
+            if follow and text[follow[0][0] : follow[0][1]].lower() in _COPULAS:
+                continue  # "the password to Gmail2 is …": the verb comes later
+            return value
+        late = _late_value(text, rest, limit)
+        if late is not None:
+            return late
+    return None
+
+
+def _late_value(text: str, rest: list[tuple[int, int]], limit: int) -> tuple[int, int] | None:
+    """``ist seit gestern Waldmeister#7``: one or two plain words (when, since when) between
+    the verb and a value that ends the sentence."""
+    for skip in (1, 2):
+        if len(rest) != skip + 1:
+            continue
+        words = [text[a:b] for a, b in rest[:skip]]
+        if not all(w.isalpha() and len(w) <= 10 and w.lower() not in _DESCRIBING for w in words):
+            return None
+        value = _token_at(text, rest[skip][0])
+        if _shaped(text[value[0] : value[1]]) and not text[value[1] : limit].strip(_TRAILING):
+            return value
+    return None
+
+
+def find_prose_passwords(text: str, low: str) -> list[Finding]:
+    """Passwords given in sentences and on the line after their word (``low``: lower case)."""
+    _, cjk, line_end = _patterns()
+    found: list[Finding] = []
+    heads = _heads(low)
+    for _, head_end in heads:
+        span = _sentence_value(text, head_end)
+        if span is not None:
+            found.append(Finding("secret-assignment", *span))
+    ascii_only = low.isascii()
+    if not ascii_only:
+        for match in cjk.finditer(text):
+            start, end = _token_at(text, match.start("value"))
+            value = text[start:end]
+            while value and not value[-1].isalnum() and value[-1] not in "!#$%&*+-=?@_~":
+                value = value[:-1]
+            if _shaped(value):
+                found.append(Finding("secret-assignment", start, start + len(value)))
+    if "\n" not in text:
+        return found
+    starts = {text.rfind("\n", 0, start) + 1 for start, _ in heads}
+    if not ascii_only:
+        starts |= {
+            text.rfind("\n", 0, m.start()) + 1 for m in re.finditer("|".join(_CJK_WORDS), text)
+        }
+    for line_start in sorted(starts):
+        line = line_end.match(text, line_start)
+        if line is None:
+            continue
+        value = line.group("value").rstrip(_TRAILING)
+        tail = line.group("tail").lower().split()
+        if any(word in _DESCRIBING for word in tail):
+            continue  # "Password policy" then "12chars!": a rule, not a key and its value
+        separated = (line.group("sep") or "").strip() in (":", "=")
+        if (separated and len(value) >= 6 and value_is_secret("password", value)) or _shaped(value):
+            start = line.start("value")
+            found.append(Finding("secret-assignment", start, start + len(value)))
+    return found
