@@ -25,7 +25,6 @@ from dreamd.daemon.scheduler import Scheduler
 from dreamd.engine.explain import explain, verdict_lines
 from dreamd.engine.phases.cycle import is_grounded_led, thresholds_of
 from dreamd.engine.phases.diary import diary_entries
-from dreamd.engine.state import RECALL_STORE
 from dreamd.errors import DreamdError, LockError
 from dreamd.fleet.coordinator import Fleet
 from dreamd.host.clock import Clock
@@ -41,9 +40,9 @@ from dreamd.recall.index import RecallIndex
 from dreamd.recall.record import record_search
 from dreamd.runs.backfill import run_rollback
 from dreamd.runs.backfill_steps import backfill_action
-from dreamd.store.statefiles import load_table
 from dreamd.workspace.discovery import Workspace
 from dreamd.workspace.reader import read_snapshot
+from dreamd.workspace.statesources import load_state
 
 __all__ = ["GROUNDED_SHOWN", "DaemonService", "DaemonState"]
 
@@ -205,7 +204,8 @@ class DaemonService:
         chosen = self._workspace(workspace)
 
         def work() -> dict[str, Any]:
-            store, warnings = load_table(chosen.root, RECALL_STORE, readonly=True)
+            state = load_state(chosen.root, readonly=True)  # the one merged view of the store
+            store, warnings = state.store, list(state.warnings)
             rows = [row for row in store.rows.values() if row.grounded_count > 0]
             rows.sort(key=lambda row: (-row.grounded_count, row.path, row.start_line))
             return {
