@@ -77,11 +77,11 @@ def newest_archive(folder: Path, name: str) -> str | None:
     generations: dict[int, str] = {}
     for found in names:
         suffix = found[len(base) :]
+        number = suffix[1:]
         if suffix == "":
             generations[1] = found
-        elif suffix.startswith(".") and suffix[1:].isdigit() and suffix[1:] == str(int(suffix[1:])):
-            if int(suffix[1:]) >= 2:
-                generations[int(suffix[1:])] = found
+        elif suffix[:1] == "." and number.isdigit() and number == str(int(number)):
+            generations[int(number)] = found  # "1" is not a name OpenClaw gives, but harmless
     return generations[max(generations)] if generations else None
 
 
