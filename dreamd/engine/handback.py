@@ -15,8 +15,9 @@ Rules:
   that dreamd retired to its long-term layer after promoting it gets that ``promotedAt``.
 * Rows only OpenClaw holds are kept as they are (the writer upserts), with one exception:
   when the store would pass OpenClaw's cap of :data:`MAX_ENTRIES` rows, rows only OpenClaw
-  holds that dreamd retired to its long-term layer (so dreamd still has them) are removed, the
-  promoted ones last, the least recently recalled first, until it fits: OpenClaw would keep only its newest 512 anyway.
+  holds that dreamd retired to its long-term layer (so dreamd still has them) are removed,
+  promoted ones last and the least recently recalled first, until it fits (OpenClaw would
+  keep only its newest 512 anyway).
 * ``short-term-meta`` says when the recall store and the phase signals were last written, as
   OpenClaw's own writes do.
 """

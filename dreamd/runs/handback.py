@@ -138,15 +138,17 @@ def _write(database: Path, where: Path, handback: Handback, *, now_ms: int) -> l
     return skipped
 
 
-def _choose(root: Path, databases: Sequence[Path]) -> tuple[Path | None, Path, dict[str, Any]]:
-    """The database to write, the workspace path its rows are keyed by, OpenClaw's rows now."""
+def _choose(
+    root: Path, databases: Sequence[Path]
+) -> tuple[Path | None, Path, dict[str, Any], list[str]]:
+    """The database to write, the workspace path its rows are keyed by, OpenClaw's rows now,
+    and what could not be read (the write checks the database again)."""
     found, warnings = read_openclaw_state(root, databases)
-    if warnings:
-        raise DreamdError("; ".join(warnings))
     for state in found:
         database = Path(state.origin.removeprefix("openclaw-sqlite:"))
-        return database, Path(state.workspace_dir), dict(state.recall)
-    return (databases[0] if databases else None), workspace_candidates(root)[0], {}
+        return database, Path(state.workspace_dir), dict(state.recall), warnings
+    first = databases[0] if databases else None
+    return first, workspace_candidates(root)[0], {}, warnings
 
 
 def run_handback(
@@ -161,7 +163,7 @@ def run_handback(
     check_workspace_folders(root)
     with workspace_lock(root):
         state = load_state(root, readonly=True, databases=databases)
-        database, where, theirs = _choose(root, databases)
+        database, where, theirs, unread = _choose(root, databases)
         longterm, _ = read_longterm(root)
         retired = {key: row.entry.promoted_at for key, row in longterm.items()}
         stamp = format_instant(now)
@@ -188,7 +190,7 @@ def run_handback(
             "openclawAfter": {"recall": len(after), "promoted": _promoted(after)},
             "skipped": [],
             "applied": False,
-            "warnings": list(state.warnings),
+            "warnings": [*state.warnings, *unread],
         }
         if not apply:
             return report

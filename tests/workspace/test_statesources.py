@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from dreamd.engine.hits import Hit
 from dreamd.engine.state import RECALL_STORE
 from dreamd.recall.audit import audit_workspace
-from dreamd.engine.hits import Hit
 from dreamd.recall.record import fold_pending, record_search
 from dreamd.workspace.statesources import load_state, newest_archive
 from tests.builders import NOW, entry, table, write
@@ -21,14 +21,21 @@ DREAMS = "memory/.dreams"
 
 def _store(root: Path, name: str, *keys: int) -> None:
     """A recall store file ``name`` with one row per number in ``keys``."""
-    rows = [entry(start=n, end=n, snippet=f"- Fact number {n} about the billing host.") for n in keys]
+    rows = [
+        entry(start=n, end=n, snippet=f"- Fact number {n} about the billing host.") for n in keys
+    ]
     write(root, f"{DREAMS}/{name}", RECALL_STORE.encode(table(rows)).decode())
 
 
 def test_newest_archive_is_the_highest_generation(tmp_path: Path) -> None:
     """OpenClaw renames to ``.migrated``, then ``.migrated.2``, ``.3``…: the highest is newest;
     names that are not its generations (``.migrated.02``, ``.migrated.x``) are ignored."""
-    for name in ("a.json.migrated", "a.json.migrated.2", "a.json.migrated.10", "a.json.migrated.02"):
+    for name in (
+        "a.json.migrated",
+        "a.json.migrated.2",
+        "a.json.migrated.10",
+        "a.json.migrated.02",
+    ):
         write(tmp_path, name, "{}")
     write(tmp_path, "a.json.migrated.x", "{}")
     assert newest_archive(tmp_path, "a.json") == "a.json.migrated.10"
