@@ -80,7 +80,13 @@ from dreamd.host.history import load_histories, save_histories
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime, load_runtime, socket_path
 from dreamd.host.state import effective_enabled, load_host_state, set_enabled_override
-from dreamd.host.status import WorkspacesSummary, status_entry, summary_of
+from dreamd.host.status import (
+    STATES,
+    WorkspacesSummary,
+    overall_state,
+    status_entry,
+    summary_of,
+)
 from dreamd.workspace.discovery import Workspace
 
 __all__ = ["Daemon", "run_daemon"]
@@ -171,6 +177,9 @@ class Daemon:
                 "dreamd_enabled": lambda: float(self.enabled()),
             }
         )
+        self.metrics.labelled["dreamd_state"] = lambda: [
+            ({"state": state}, float(state == self.state())) for state in STATES
+        ]
         if self.fleet is not None:
             self._fleet_metrics(self.fleet)
 
@@ -231,6 +240,15 @@ class Daemon:
             encoded = msgspec.Raw(b"[" + b",".join(raw for _, raw in entries) + b"]")
             self._summary = (summary_of([entry for entry, _ in entries]), encoded)
         return self._summary
+
+    def state(self) -> str:
+        """The host's state word, as ``status`` reports it (ok, degraded, blocked, disabled)."""
+        fleet = self.fleet.summary()["state"] == "degraded" if self.fleet is not None else False
+        return overall_state(
+            enabled=self.enabled(),
+            blocked=bool(self.runtime.readiness.blocked),
+            degraded=self.workspace_summary()[0].degraded or fleet,
+        )
 
     def enabled(self) -> bool:
         """Dreaming on or off (host override over config), read fresh each time."""

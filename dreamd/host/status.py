@@ -9,6 +9,11 @@ skipped (unreadable, not text) or read with a fallback encoding are listed in ``
 until a sweep reads them cleanly. Gathering only reads: corrupt state is reported, never set
 aside.
 
+``dreamd status`` exits with the state (:data:`STATE_EXIT`, as ``systemctl is-active`` does:
+0 only when all is well), the text names it on its ``- state:`` line, and a blocked or disabled
+host shows no next run (none would happen). ``daemon`` is the running daemon (its pid, since
+when), ``null`` when none answers.
+
 Truth rules: a workspace's ``lastSweep`` is its newest sweep of any kind, one that changed
 nothing included (``lastSweepChanged`` is then 0: "no change"); ``sweeping`` is the progress of
 a sweep running now (done, running, waiting), else null; ``files`` names the config files in
@@ -50,11 +55,14 @@ from dreamd.workspace.openclaw import find_openclaw_config, read_openclaw_config
 from dreamd.workspace.statesources import load_state
 
 __all__ = [
+    "STATES",
+    "STATE_EXIT",
     "WorkspacesSummary",
     "build_status",
     "counts_or_error",
     "files_of",
     "gather_status",
+    "overall_state",
     "render_status",
     "shown_time",
     "status_entry",
@@ -62,6 +70,21 @@ __all__ = [
     "summary_of",
     "workspace_counts",
 ]
+
+
+STATES = ("ok", "degraded", "blocked", "disabled")
+"""The overall state, best first."""
+STATE_EXIT = {"ok": 0, "degraded": 4, "blocked": 5, "disabled": 6}
+"""``dreamd status``'s exit code per state (1 and 2 stay errors and usage errors)."""
+
+
+def overall_state(*, enabled: bool, blocked: bool, degraded: bool) -> str:
+    """The one word for the host: disabled, blocked, degraded or ok (see the module rules)."""
+    if not enabled:
+        return "disabled"
+    if blocked:
+        return "blocked"
+    return "degraded" if degraded else "ok"
 
 
 def files_of(config_path: Path | None, openclaw_path: Path | None) -> dict[str, str | None]:
@@ -250,15 +273,11 @@ def build_status(
 ) -> dict[str, Any]:
     """The status document from its parts; ``workspaces`` may be the entries pre-encoded."""
     readiness = assess(discovery)
-    if not enabled.enabled:
-        status = "disabled"
-    elif readiness.blocked:
-        status = "blocked"
-    elif summary.degraded:
-        status = "degraded"
-    else:
-        status = "ok"
+    status = overall_state(
+        enabled=enabled.enabled, blocked=bool(readiness.blocked), degraded=summary.degraded
+    )
     deep = config.dreaming.deep
+    upcoming = next_fire(config.dreaming.frequency, zone, now) if status in STATES[:2] else None
     return {
         "enabled": enabled.enabled,
         "enabledSource": enabled.source,
@@ -272,7 +291,7 @@ def build_status(
         "sweeping": dict(sweeping) if sweeping else None,
         "timezone": _tz_name(zone, now),
         "frequency": config.dreaming.frequency,
-        "nextRun": format_instant(next_fire(config.dreaming.frequency, zone, now)),
+        "nextRun": format_instant(upcoming) if upcoming else None,
         "schedule": _schedule(schedule, now),
         "policy": {
             "minScore": deep.min_score,
@@ -362,9 +381,19 @@ def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] 
         f"- sweep cadence: {status['frequency']}",
         f"- promotion policy: score>={policy['minScore']}, recalls>={policy['minRecallCount']}, "
         f"uniqueQueries>={policy['minUniqueQueries']}",
+        f"- state: {status['status']}",
     ]
-    if status["enabled"]:
+    if status.get("nextRun"):
         lines.append(f"- next run: {shown_time(status['nextRun'], zone)}")
+    elif status["status"] == "blocked":
+        lines.append("- next run: none while blocked")
+    if "daemon" in status:
+        daemon = status["daemon"]
+        lines.append(
+            f"- daemon running (pid {daemon['pid']}, since {shown_time(daemon['startedAt'], zone)})"
+            if daemon
+            else "- daemon not running (sweeps happen only when asked: `dreamd sweep`)"
+        )
     sweeping = status.get("sweeping")
     if sweeping:
         lines.append(
