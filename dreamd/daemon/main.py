@@ -177,6 +177,10 @@ class Daemon:
                 "dreamd_enabled": lambda: float(self.enabled()),
             }
         )
+        self.metrics.labelled["dreamd_workspace_promoted_today"] = lambda: [
+            (self.metrics.where(path), float(counts.get("promotedToday") or 0))
+            for path, counts in sorted(self.counts.items())
+        ]
         self.metrics.labelled["dreamd_state"] = lambda: [
             ({"state": state}, float(state == self.state())) for state in STATES
         ]
@@ -668,10 +672,11 @@ def _log_summary(
 ) -> None:
     """One line per sweep: workspaces, promoted, refused by gate, failures, duration."""
     refused: Counter[str] = Counter()
-    promoted = 0
+    promoted = today = 0
     for outcome in outcomes:
         deep = outcome.get("deep") or {}
         promoted += int(deep.get("promoted") or 0)
+        today += int(deep.get("promotedToday") or 0)  # the night's, from the events log
         refused.update({str(k): int(v) for k, v in (deep.get("rejected") or {}).items()})
     stopped = sum(1 for o in outcomes if o.get("status") == "stopped")
     swept = len(outcomes) - stopped - len(skipped)
@@ -682,6 +687,7 @@ def _log_summary(
         "workspaces": len(outcomes),
         "swept": swept,
         "promoted": promoted,
+        "promotedToday": today,
         "refused": dict(sorted(refused.items())),
         "failed": failed,
         "skipped": len(skipped),
@@ -689,11 +695,12 @@ def _log_summary(
         "durationS": round(seconds, 3),
     }
     _log.info(
-        "sweep (%s): %d workspace(s) swept, %d promoted, refused by gate: %s; %d failed, "
-        "%d skipped%s in %.1f s",
+        "sweep (%s): %d workspace(s) swept, %d promoted (%d today), refused by gate: %s; "
+        "%d failed, %d skipped%s in %.1f s",
         reason,
         swept,
         promoted,
+        today,
         gates,
         failed,
         len(skipped),

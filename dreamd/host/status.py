@@ -29,7 +29,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from dreamd.clock import day_of, format_instant, parse_instant
+from dreamd.clock import format_instant, parse_instant
 from dreamd.config import Config
 from dreamd.engine.phases.cycle import thresholds_of
 from dreamd.engine.phases.diary import diary_entries
@@ -52,6 +52,7 @@ from dreamd.layout import (
 from dreamd.store.events import read_events
 from dreamd.workspace.discovery import Discovery, Workspace
 from dreamd.workspace.openclaw import find_openclaw_config, read_openclaw_config
+from dreamd.workspace.reader import read_promotions
 from dreamd.workspace.statesources import load_state
 
 __all__ = [
@@ -132,14 +133,7 @@ def workspace_counts(
     state = load_state(root, readonly=True)  # with OpenClaw's renamed files and SQLite rows
     store, signals, warnings = state.store, state.signals, list(state.warnings)
     rows = list(store.rows.values())
-    today = day_of(now, zone)
-    promoted_today = sum(
-        1
-        for row in rows
-        if row.promoted_at
-        and (moment := parse_instant(row.promoted_at)) is not None
-        and day_of(moment, zone) == today
-    )
+    promoted_today = len(read_promotions(root, now=now, zone=zone))  # the one count
     memory = _read(root, MEMORY_FILE)
     ranking = rank_screened(
         store,

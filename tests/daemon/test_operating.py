@@ -106,6 +106,8 @@ def test_an_operators_day(setup: tuple[dict[str, str], Path]) -> None:
             == 2
         )
         assert [k for k in samples if k[0] == "dreamd_build_info"]
+        today = samples[("dreamd_workspace_promoted_today", where)]
+        assert today == entry["promotedToday"]  # the one count status shows
         states = {dict(k[1])["state"]: v for k, v in samples.items() if k[0] == "dreamd_state"}
         assert states == {"ok": 1.0, "degraded": 0.0, "blocked": 0.0, "disabled": 0.0}
 
