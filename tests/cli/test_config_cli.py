@@ -42,7 +42,11 @@ def test_config_show_names_every_source(
     assert document["files"] == [str(config), str(openclaw)]
     values = document["values"]
     assert values["dreaming.deep.min_score"] == {"value": 0.6, "source": "config"}
-    assert values["dreaming.frequency"] == {"value": "0 4 * * *", "source": "openclaw"}
+    assert values["dreaming.frequency"] == {
+        "value": "0 4 * * *",
+        "source": "openclaw",
+        "from": "plugins.entries.memory-core.config.dreaming.frequency",
+    }
     assert values["dreaming.enabled"] == {"value": False, "source": "override"}
     assert values["log.level"] == {"value": "debug", "source": "env"}
     assert values["jobs.max_concurrent"] == {"value": 3, "source": "default"}
