@@ -350,7 +350,8 @@ def gather_status(
         for ws in discovery.workspaces
     }
     summary = summarize_workspaces(config, discovery, counts=counts, histories=load_histories())
-    summary.warnings.extend(openclaw_dreaming_warnings(config, discovery))
+    if enabled.enabled:  # with dreamd's dreaming off (going back to OpenClaw) both may not dream
+        summary.warnings.extend(openclaw_dreaming_warnings(config, discovery))
     schedule = load_host_state().get("schedule") or {}
     return build_status(
         config,

@@ -129,3 +129,23 @@ def test_an_unreadable_workspace_is_its_own_error(
     monkeypatch.setattr("dreamd.host.status.workspace_counts", refuse)
     entry = counts_or_error(Workspace(tmp_path, ("main",)), Config(), now=NOW, zone=UTC)
     assert entry["error"] == f"cannot read {tmp_path}/short-term-recall.json: Permission denied"
+
+
+def test_openclaws_dreaming_is_warned_about_only_while_dreamd_dreams(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenClaw dreaming the same workspace: a warning while dreamd dreams too; after
+    `dreamd dreaming off` (going back to OpenClaw), none."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    openclaw = tmp_path / "openclaw.json"
+    openclaw.write_text(json.dumps({"agents": {"defaults": {"workspace": str(tmp_path / "ws")}}}))
+    monkeypatch.setenv("OPENCLAW_CONFIG_PATH", str(openclaw))
+    warned = status(capsys)["warnings"]
+    assert warned == [
+        f"{tmp_path / 'ws'}: OpenClaw's own dreaming is on for this workspace too ({openclaw}); "
+        "set plugins.entries.memory-core.config.dreaming.enabled to false there "
+        "(docs/migrating-from-openclaw.md)"
+    ]
+    assert main(["--now", AT, "dreaming", "off"]) == 0
+    capsys.readouterr()
+    assert status(capsys, code=6)["warnings"] == []
