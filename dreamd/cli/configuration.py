@@ -4,8 +4,8 @@
 "source"}}, "openclawUnused": {"<OpenClaw key>": "why"}}`` with ``source`` one of ``default``,
 ``config``, ``openclaw`` (with ``from``: OpenClaw's key), ``override``, ``env``
 (:mod:`dreamd.host.sources`); what OpenClaw sets that dreamd does not take is listed with the
-reason. ``check FILE`` parses one file as the daemon would and names the
-first problem (exit 1), changing nothing.
+reason. ``check FILE`` checks one file as the daemon would (parsing, workspaces and the
+daemon's own checks of the files it names) and names the problems (exit 1), changing nothing.
 """
 
 from __future__ import annotations
@@ -89,10 +89,26 @@ def openclaw_unused(config: Any, imported: Any) -> dict[str, str]:
 
 
 def run_check(ctx: Context) -> int:
-    """Parse ``FILE``; an error names the file, the key and the expected form."""
-    from dreamd.config import load_config
+    """Check ``FILE`` as ``dreamd run`` would: parse it, merge OpenClaw's values, find the
+    workspaces, then the daemon's own checks (:mod:`dreamd.daemon.preflight`: tokens files,
+    adapter tokens, log file, the fleet's Redis URL). An error names the file and the setting."""
+    from dreamd.daemon.preflight import preflight
+    from dreamd.host.runtime import load_runtime
 
-    config, path = load_config(ctx.args.file)
-    document = {"ok": True, "file": str(path), "keys": sorted(config.explicit)}
-    ctx.emit(document, f"{path}: ok ({len(config.explicit)} setting(s))")
+    runtime = load_runtime(ctx.args.file, ctx.args.workspace)
+    preflight(runtime)
+    config, path = runtime.config, runtime.config_path
+    spaces = [str(ws.root) for ws in runtime.discovery.workspaces]
+    document = {
+        "ok": True,
+        "file": str(path),
+        "keys": sorted(config.explicit),
+        "workspaces": spaces,
+        "openclaw": str(runtime.openclaw.path) if runtime.openclaw else None,
+    }
+    text = (
+        f"{path}: ok ({len(config.explicit)} setting(s)); the daemon would dream "
+        f"{len(spaces)} workspace(s): {', '.join(spaces)}"
+    )
+    ctx.emit(document, text)
     return 0

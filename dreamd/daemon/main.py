@@ -68,6 +68,7 @@ from dreamd.daemon.listener import (
 )
 from dreamd.daemon.logs import configure_logging
 from dreamd.daemon.metrics import Metrics
+from dreamd.daemon.preflight import preflight
 from dreamd.daemon.scheduler import Scheduler, ScheduleSettings
 from dreamd.daemon.sdnotify import notify, watchdog_interval
 from dreamd.daemon.workers import Workers, count_workspaces, sweep_and_count
@@ -444,6 +445,7 @@ class Daemon:
         """Load config and workspaces again; keep the old ones when the new config is bad."""
         try:
             runtime = await asyncio.to_thread(load_runtime, self._config_arg, self._workspaces_arg)
+            await asyncio.to_thread(preflight, runtime)
         except DreamdError as exc:
             _log.error("reload rejected, keeping the previous configuration: %s", exc)
             notify(f"STATUS=reload rejected: {exc}")
@@ -724,6 +726,7 @@ def run_daemon(
     lock = _instance_lock()
     try:
         runtime = load_runtime(config_arg, workspaces)
+        preflight(runtime)  # what `dreamd config check` checks too
         configure_logging(runtime.config.log, flag=log_level)
         daemon = Daemon(
             runtime, config_arg=config_arg, workspaces_arg=workspaces, log_level=log_level
