@@ -287,6 +287,14 @@ class DaemonService:
         """Sweep every workspace now; 409 while another sweep runs."""
         daemon = self.daemon
         if not await daemon.scheduler.run_now(reason="manual"):
+            fleet = daemon.fleet
+            if fleet is not None and not fleet.connected.is_set():  # that sweep waits on Redis
+                shared = fleet.summary()
+                raise BusyError(
+                    f"the fleet's Redis ({shared['redis']}) is unreachable"
+                    f" ({shared['reason'] or 'no answer yet'}): the sweep already started waits "
+                    "for it, and no shared workspace is swept until it answers"
+                )
             raise BusyError("a sweep is already running; try again when it has finished")
         return {
             "enabled": daemon.enabled(),
