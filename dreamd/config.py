@@ -255,7 +255,7 @@ class TelegramConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
 
 
 class FleetConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
-    """``[fleet]``: hosts sharing workspaces coordinate through one Redis (README, "fleet").
+    """``[fleet]``: hosts sharing workspaces coordinate through one Redis (docs/fleet.md).
 
     The URL (``redis``, or the environment variable ``redis_url_env`` names) may carry a
     password; it is never logged or shown.
@@ -391,7 +391,8 @@ def _default_text(value: object) -> str:
 
 def setting_reference() -> list[tuple[str, str, str]]:
     """Every setting as (dotted key, expected form, default), read from the Structs above; the
-    README's reference table is built from it (``dreamd.settings.reference_table``)."""
+    reference table in docs/configuration.md is built from it
+    (``dreamd.settings.reference_table``)."""
     forms = _tables()[1]
     rows: list[tuple[str, str, str]] = []
 
