@@ -49,6 +49,11 @@ def _text(report: dict[str, Any]) -> str:
             f"  OpenClaw holds {before['recall']} row(s) ({before['promoted']} promoted) for "
             f"this workspace; after: {after['recall']} ({after['promoted']} promoted)"
         )
+    if report["retired"]:
+        lines.append(
+            f"  {report['retired']} row(s) past the cap of 512 retired to dreamd's long-term "
+            "layer first, as its next save would"
+        )
     if report["removed"]:
         lines.append(
             f"  {report['removed']} row(s) only OpenClaw holds, which dreamd retired to its "

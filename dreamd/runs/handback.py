@@ -30,6 +30,7 @@ from typing import Any
 from dreamd.clock import format_instant
 from dreamd.engine.handback import Handback, plan_handback
 from dreamd.engine.plan import SweepPlan
+from dreamd.engine.retirement import plan_retirement
 from dreamd.errors import DreamdError
 from dreamd.layout import check_workspace_folders
 from dreamd.runs.openclaw_guard import openclaw_stopped
@@ -165,10 +166,14 @@ def run_handback(
         state = load_state(root, readonly=True, databases=databases)
         database, where, theirs, unread = _choose(root, databases)
         longterm, _ = read_longterm(root)
-        retired = {key: row.entry.promoted_at for key, row in longterm.items()}
         stamp = format_instant(now)
+        # the store as its next save leaves it: searches still pending can take it past 512
+        kept, leaving = plan_retirement(state.store.rows, now=now, extras=state.store.extras)
+        store = state.store.with_rows(kept, updated_at=stamp) if leaving else state.store
+        retired = {key: row.entry.promoted_at for key, row in longterm.items()}
+        retired |= {row.entry.key: row.entry.promoted_at for row in leaving}
         handback = plan_handback(
-            state.store,
+            store,
             state.signals,
             state.daily,
             theirs=theirs,
@@ -183,6 +188,7 @@ def run_handback(
             "route": "sqlite" if database else "json",
             "rows": handback.counts(),
             "recall": handback.recall,
+            "retired": len(leaving),
             "promoted": handback.promoted,
             "patched": handback.patched,
             "removed": len(handback.removed),
@@ -194,10 +200,11 @@ def run_handback(
         }
         if not apply:
             return report
-        if database is None:
-            plan = SweepPlan(store=state.store, signals=state.signals, daily=state.daily)
-            apply_plan(root, plan)
-        else:
+        if database is None or leaving:  # dreamd's own files first: OpenClaw's cap, retirements
+            signals = state.signals if database is None else None
+            daily = state.daily if database is None else None
+            apply_plan(root, SweepPlan(store=store, signals=signals, daily=daily, retired=leaving))
+        if database is not None:
             with openclaw_stopped(database.parent.parent, proc=proc):
                 report["skipped"] = _write(
                     database, where, handback, now_ms=int(now.timestamp() * 1000)

@@ -228,3 +228,37 @@ def test_a_database_of_another_shape_is_refused(tmp_path: Path, no_processes: Pa
     connection.close()
     with pytest.raises(DreamdError, match="not an OpenClaw state database dreamd knows"):
         run_handback(root, databases=[database], now=EXPORTED_AT, apply=True, proc=no_processes)
+
+
+def test_a_store_past_the_cap_retires_first(tmp_path: Path) -> None:
+    """512 rows and three searches still pending: the export leaves what dreamd's next save
+    would, 512 rows, the three past the cap retired to the long-term layer, not handed over."""
+    from dreamd.engine.hits import Hit
+    from dreamd.recall.record import record_search
+    from tests.builders import entry, table
+
+    root = tmp_path / "workspace"
+    rows = [
+        entry(
+            start=n,
+            end=n,
+            snippet=f"- Fact {n} about the billing host.",
+            recall_count=3,
+            last_recalled_at="2026-10-14T10:00:00.000Z",
+        )
+        for n in range(1, 513)
+    ]
+    (root / "memory/.dreams").mkdir(parents=True)
+    (root / "memory/.dreams" / RECALL_STORE.name).write_bytes(RECALL_STORE.encode(table(rows)))
+    note = "".join(f"- New fact {n} about the ledger.\n" for n in range(3))
+    (root / "memory/2026-10-15.md").write_text(note)
+    for n in range(3):
+        hit = Hit("memory/2026-10-15.md", n + 1, n + 1, f"- New fact {n} about the ledger.", 0.9)
+        record_search(root, f"ledger {n}", [hit], now=EXPORTED_AT, zone=EXPORTED_AT.tzinfo)  # type: ignore[arg-type]
+    assert len(stored_rows(root)) == 515
+    report = run_handback(root, databases=[], now=EXPORTED_AT, apply=True)
+    assert (report["recall"], report["retired"]) == (512, 3)
+    saved = json.loads((root / "memory/.dreams" / RECALL_STORE.name).read_text())
+    assert len(saved["entries"]) == 512
+    retired = (root / "memory/.rag/longterm.jsonl").read_text().splitlines()
+    assert len(retired) == 3
