@@ -229,7 +229,7 @@ def daemon_rows(config: Path, base: Path, probes: int) -> list[Row]:
 
 
 def render(rows: list[Row]) -> str:
-    """The table as Markdown (it is pasted into the README as it is printed)."""
+    """The table as Markdown (it is pasted into docs/performance.md as it is printed)."""
     lines = ["| figure | value | vs floor | target | met |", "| --- | --- | --- | --- | --- |"]
     for row in rows:
         met = "" if row.ok is None else ("yes" if row.ok else "**no**")

@@ -65,6 +65,7 @@ __all__ = [
     "TelegramConfig",
     "load_config",
     "merge_openclaw",
+    "openclaw_keys",
     "parse_config",
     "parse_duration",
     "resolve_paths",
@@ -85,6 +86,7 @@ class ImportedDreaming:
     source: Path
     values: Mapping[str, object] = field(default_factory=dict)
     origins: Mapping[str, str] = field(default_factory=dict)  # dreamd key -> OpenClaw key
+    unused: Mapping[str, str] = field(default_factory=dict)  # OpenClaw key -> why not taken
 
 
 class LightConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -257,7 +259,7 @@ class TelegramConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
 
 
 class FleetConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
-    """``[fleet]``: hosts sharing workspaces coordinate through one Redis (README, "fleet").
+    """``[fleet]``: hosts sharing workspaces coordinate through one Redis (docs/fleet.md).
 
     The URL (``redis``, or the environment variable ``redis_url_env`` names) may carry a
     password; it is never logged or shown.
@@ -420,7 +422,8 @@ def _default_text(value: object) -> str:
 
 def setting_reference() -> list[tuple[str, str, str]]:
     """Every setting as (dotted key, expected form, default), read from the Structs above; the
-    README's reference table is built from it (``dreamd.settings.reference_table``)."""
+    reference table in docs/configuration.md is built from it
+    (``dreamd.settings.reference_table``)."""
     forms = _tables()[1]
     rows: list[tuple[str, str, str]] = []
 
@@ -735,15 +738,32 @@ def resolve_paths(config: Config, base: Path) -> Config:
     )
 
 
+MODEL_OWN = frozenset({"model.endpoint", "model.name"})
+"""Setting either in the dreamd file makes its ``[model]`` the model: none of OpenClaw's
+model values is mixed in."""
+
+
+def openclaw_keys(config: Config, imported: ImportedDreaming) -> frozenset[str]:
+    """The keys :func:`merge_openclaw` takes from OpenClaw for ``config`` (see its rules)."""
+    keys = {key for key in imported.values if key not in config.explicit}
+    if not config.openclaw.follow_enabled:
+        keys.discard("dreaming.enabled")
+    if config.explicit & MODEL_OWN:
+        keys = {key for key in keys if not key.startswith("model.")}
+    return frozenset(keys)
+
+
 def merge_openclaw(config: Config, imported: ImportedDreaming) -> Config:
-    """Apply OpenClaw's dreaming values for keys the dreamd file did not set.
+    """Apply OpenClaw's values for keys the dreamd file did not set.
 
     OpenClaw's ``dreaming.enabled`` is its own on/off switch (turning it off is the first step
     of switching to dreamd), so it is taken as dreamd's only with ``openclaw.follow_enabled``.
+    Its model (``model.*``: the agent's default model and ``dreaming.model``) is taken only when
+    the dreamd file names neither ``model.endpoint`` nor ``model.name``: dreamd's ``[model]``
+    overrides it as a whole.
     """
-    todo = {k: v for k, v in imported.values.items() if k not in config.explicit}
-    if not config.openclaw.follow_enabled:
-        todo.pop("dreaming.enabled", None)
+    taken = openclaw_keys(config, imported)
+    todo = {k: v for k, v in imported.values.items() if k in taken}
     if not todo:
         return config
     raw: dict[str, Any] = msgspec.to_builtins(config)

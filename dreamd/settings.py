@@ -1,7 +1,8 @@
-"""Help text for every configuration key: the README's table and ``tests/test_docs.py`` use it.
+"""Help text for every configuration key: the table in docs/configuration.md and
+``tests/test_docs.py`` use it.
 
 Each dotted key of :class:`dreamd.config.Config` has one line with its default; a test fails when
-a setting exists without a line here, or when the README's reference table differs from
+a setting exists without a line here, or when docs/configuration.md's reference table differs from
 :func:`reference_table` (built from the config Structs: key, expected form, default, help).
 Refresh it with ``python -m dreamd.settings``.
 """
@@ -144,7 +145,8 @@ SETTINGS: dict[str, str] = {
 
 
 def reference_table() -> str:
-    """The README's configuration reference, one row per setting of the config Structs."""
+    """The configuration reference (docs/configuration.md), one row per setting of the config
+    Structs."""
     from dreamd.config import setting_reference
 
     def cell(text: str) -> str:

@@ -13,7 +13,13 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "dreamd-home"
     monkeypatch.setenv("DREAMD_HOME", str(home))
     monkeypatch.setenv("HOME", str(tmp_path / "user-home"))
-    for name in ("DREAMD_CONFIG", "DREAMD_NOW", "OPENCLAW_CONFIG_PATH", "NOTIFY_SOCKET"):
+    for name in (
+        "DREAMD_CONFIG",
+        "DREAMD_NOW",
+        "OPENCLAW_CONFIG_PATH",
+        "OPENCLAW_STATE_DIR",
+        "NOTIFY_SOCKET",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TZ", "UTC")
     return home

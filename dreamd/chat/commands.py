@@ -255,6 +255,7 @@ async def dream_report(service: Service, readable: Agents) -> str:
             {
                 "label": label_of(entry),
                 "lastOutcome": entry.get("lastOutcome"),
+                "promotedToday": entry.get("promotedToday"),
                 "diary": diary["entries"][-1] if diary["entries"] else None,
                 "deep": await asyncio.to_thread(_deep_block, Path(path)),
                 "dream": await asyncio.to_thread(_dream_report, Path(path)),

@@ -245,9 +245,11 @@ def render_report(reports: Sequence[Mapping[str, Any]], *, zone: tzinfo) -> str:
         lines = [f"Report for {report['label']}"]
         outcome = report.get("lastOutcome")
         if outcome:
+            today = report.get("promotedToday")  # the night's one count, as status shows it
             lines.append(
                 f"Last sweep {show_time(outcome['at'], zone)}: {outcome['status']}, ranked "
-                f"{outcome.get('ranked', 0)}, promoted {outcome.get('promoted', 0)}"
+                f"{outcome.get('ranked', 0)}; promoted today: "
+                f"{today if today is not None else outcome.get('promoted', 0)}"
             )
         lines.append("Diary:")
         lines.append(report["diary"].strip() if report.get("diary") else "(no diary entry yet)")

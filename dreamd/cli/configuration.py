@@ -1,9 +1,11 @@
 """``dreamd config show`` (every effective setting and where it came from) and ``config check``.
 
 ``show --json`` prints ``{"files": [paths in force], "values": {"<dotted.key>": {"value",
-"source"}}}`` with ``source`` one of ``default``, ``config``, ``openclaw``, ``override``, ``env``
-(:mod:`dreamd.host.sources`). ``check FILE`` parses one file as the daemon would and names the
-first problem (exit 1), changing nothing.
+"source"}}, "openclawUnused": {"<OpenClaw key>": "why"}}`` with ``source`` one of ``default``,
+``config``, ``openclaw`` (with ``from``: OpenClaw's key), ``override``, ``env``
+(:mod:`dreamd.host.sources`); what OpenClaw sets that dreamd does not take is listed with the
+reason. ``check FILE`` checks one file as the daemon would (parsing, workspaces and the
+daemon's own checks of the files it names) and names the problems (exit 1), changing nothing.
 """
 
 from __future__ import annotations
@@ -54,21 +56,59 @@ def run_show(ctx: Context) -> int:
     imported = runtime.openclaw.dreaming if runtime.openclaw else None
     values = config_sources(runtime.config, imported=imported, overrides=overrides, env=os.environ)
     files = [str(p) for p in (runtime.config_path, runtime.openclaw and runtime.openclaw.path) if p]
+    unused = openclaw_unused(runtime.config, imported) if imported is not None else {}
     width = max(len(key) for key in values)
     lines = [f"# files in force: {', '.join(files) or 'none (defaults)'}"]
     lines += [
         f"{key:<{width}} = {_shown(item['value'])}  # {item['source']}"
+        + (f" ({item['from']})" if item.get("from") else "")
         for key, item in values.items()
     ]
-    ctx.emit({"files": files, "values": values}, "\n".join(lines))
+    lines += [f"# set in OpenClaw, not used: {key}: {why}" for key, why in unused.items()]
+    ctx.emit({"files": files, "values": values, "openclawUnused": unused}, "\n".join(lines))
     return 0
 
 
-def run_check(ctx: Context) -> int:
-    """Parse ``FILE``; an error names the file, the key and the expected form."""
-    from dreamd.config import load_config
+def openclaw_unused(config: Any, imported: Any) -> dict[str, str]:
+    """OpenClaw's settings dreamd did not take, by OpenClaw's key, with the reason."""
+    from dreamd.config import MODEL_OWN, openclaw_keys
 
-    config, path = load_config(ctx.args.file)
-    document = {"ok": True, "file": str(path), "keys": sorted(config.explicit)}
-    ctx.emit(document, f"{path}: ok ({len(config.explicit)} setting(s))")
+    taken = openclaw_keys(config, imported)
+    unused = dict(imported.unused)
+    for key in sorted(set(imported.values) - taken):
+        where = imported.origins.get(key, key)
+        if key in config.explicit:
+            unused[where] = f"the dreamd config sets {key}"
+        elif key == "dreaming.enabled":
+            unused[where] = (
+                "it is OpenClaw's own switch; dreamd follows it with openclaw.follow_enabled = true"
+            )
+        elif config.explicit & MODEL_OWN:
+            unused[where] = "the dreamd config's [model] names the model"
+    return unused
+
+
+def run_check(ctx: Context) -> int:
+    """Check ``FILE`` as ``dreamd run`` would: parse it, merge OpenClaw's values, find the
+    workspaces, then the daemon's own checks (:mod:`dreamd.daemon.preflight`: tokens files,
+    adapter tokens, log file, the fleet's Redis URL). An error names the file and the setting."""
+    from dreamd.daemon.preflight import preflight
+    from dreamd.host.runtime import load_runtime
+
+    runtime = load_runtime(ctx.args.file, ctx.args.workspace)
+    preflight(runtime)
+    config, path = runtime.config, runtime.config_path
+    spaces = [str(ws.root) for ws in runtime.discovery.workspaces]
+    document = {
+        "ok": True,
+        "file": str(path),
+        "keys": sorted(config.explicit),
+        "workspaces": spaces,
+        "openclaw": str(runtime.openclaw.path) if runtime.openclaw else None,
+    }
+    text = (
+        f"{path}: ok ({len(config.explicit)} setting(s)); the daemon would dream "
+        f"{len(spaces)} workspace(s): {', '.join(spaces)}"
+    )
+    ctx.emit(document, text)
     return 0

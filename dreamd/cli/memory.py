@@ -49,7 +49,13 @@ def register_quick(commands: Any, json_flag: JsonFlag) -> None:
 def register(commands: Any, json_flag: JsonFlag) -> None:
     """Add ``memory`` and its subcommands."""
     verbs = _memory(commands)
-    from dreamd.cli import bank, dreamwork, rem, undo  # a quick ``search`` never imports them
+    from dreamd.cli import (
+        bank,
+        dreamwork,
+        handback,
+        rem,
+        undo,
+    )  # a quick ``search`` never imports them
 
     register_search(verbs, json_flag)
 
@@ -84,6 +90,7 @@ def register(commands: Any, json_flag: JsonFlag) -> None:
     bank.register(verbs, json_flag)
     undo.register(verbs, json_flag)
     dreamwork.register(verbs, json_flag)
+    handback.register(verbs, json_flag)
 
     status = verbs.add_parser("status", help="recall store, index and diary health")
     status.add_argument(

@@ -80,11 +80,6 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
     shadow.register(verbs, json_flag)
 
 
-def _from_cwd(raw: str) -> str:
-    """``--path`` from the shell's current directory (CLI paths never start at the workspace)."""
-    return str(Path(raw).expanduser().absolute())
-
-
 def _limit_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit-files",
@@ -157,7 +152,7 @@ def _replay(
 ) -> tuple[HarnessRun, dict[str, Any], list[str]]:
     """Replay the notes of --path (else the workspace's) in a copy; extra JSON and text."""
     args = ctx.args
-    target = resolve_target(_from_cwd(args.path), root) if args.path else root / NOTES_DIR
+    target = resolve_target(args.path, root) if args.path else root / NOTES_DIR
     found = find_sources(target, root=root, limit=_limit(ctx)) if target.exists() else None
     sources = found or Sources(target, (), ())
     progress = progress_on_stderr("rem-harness", len(sources.files), quiet=ctx.json)
@@ -286,7 +281,7 @@ def run_backfill_verb(ctx: Context) -> int:
             lines.append(f"Removed {rows} and {signals}.")
         ctx.emit(result, "\n".join(lines))
         return 0
-    sources = find_sources(resolve_target(_from_cwd(args.path), root), root=root, limit=_limit(ctx))
+    sources = find_sources(resolve_target(args.path, root), root=root, limit=_limit(ctx))
     progress = progress_on_stderr("rem-backfill", len(sources.files), quiet=ctx.json)
     stage = args.stage_short_term
     result = run_backfill(

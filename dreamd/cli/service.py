@@ -8,6 +8,12 @@ per configured workspace. It runs only the manager's reload, then prints the one
 enables and starts the service. ``uninstall`` stops, disables and removes what install wrote
 (never a file dreamd did not write, unless ``--force``). ``status`` compares the file with what
 install would write now and asks the manager. ``--dry-run`` writes and runs nothing.
+
+``install`` says which config file and workspaces the service will load (a user service and a
+LaunchAgent load what this shell loads; the system unit its own config, ``/etc/dreamd/config.toml``
+or ``--config``, and ``--workspace`` flags, never the installing user's), refuses to write one
+that would dream no workspace, and warns about every path it needs that the unit's sandbox hides
+(``PrivateTmp=`` gives the system service its own ``/tmp`` and ``/var/tmp``).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +130,7 @@ def _environment() -> dict[str, str]:
     }
 
 
-def _system_access(ctx: Context, executable: str) -> Access:
+def _system_access(ctx: Context, executable: str) -> tuple[Access, str | None]:
     """What the system service must write and read, from what it will see itself: the system
     config (or ``--config``) and ``--workspace`` flags, never this shell's OpenClaw install or
     default workspace."""
@@ -137,7 +144,7 @@ def _system_access(ctx: Context, executable: str) -> Access:
         discovery = discover(
             config, cli_workspaces=ctx.args.workspace, openclaw=install, config_dir=base
         )
-    return plan_access(
+    access = plan_access(
         config,
         executable=executable,
         config_path=found,
@@ -145,25 +152,65 @@ def _system_access(ctx: Context, executable: str) -> Access:
         discovery=discovery,
         user=SYSTEM_USER,
     )
+    return access, str(found) if found is not None else None
 
 
-def service_file(ctx: Context, target: Target) -> tuple[bytes, list[str]]:
-    """The unit or plist ``install`` would write for ``target`` now, and notes for the user."""
+@dataclass(frozen=True)
+class Seen:
+    """What the service will load: its config file (None: defaults) and its workspaces."""
+
+    config: str | None
+    workspaces: tuple[str, ...]
+
+    def line(self) -> str:
+        """One sentence for the person installing it."""
+        spaces = ", ".join(self.workspaces) or "none"
+        read = f"reads {self.config}" if self.config else "reads no config file (defaults)"
+        return f"the service {read} and dreams {len(self.workspaces)} workspace(s): {spaces}"
+
+
+def _seen_here(ctx: Context) -> Seen:
+    """A user service or LaunchAgent loads what this shell loads (the same home and variables)."""
+    runtime = ctx.runtime
+    spaces = tuple(str(ws.root) for ws in runtime.discovery.workspaces)
+    return Seen(str(runtime.config_path) if runtime.config_path else None, spaces)
+
+
+def service_file(ctx: Context, target: Target) -> tuple[bytes, list[str], Seen]:
+    """The unit or plist ``install`` would write for ``target`` now, notes for the user, and
+    what the service will load."""
     argv = _service_argv(ctx)
     if target.manager == "launchd":
         document = render_launch_agent(
             argv, home=str(Path.home()), log_dir=str(paths.log_dir()), environment=_environment()
         )
-        return document, []
+        return document, [], _seen_here(ctx)
     if target.scope == "user":
         hint = f"to keep it running after you log out: loginctl enable-linger {_user_name()}"
         unit = render_user_unit(systemd_command(argv), environment=_environment())
-        return unit.encode(), [hint]
-    access = _system_access(ctx, argv[0])
+        return unit.encode(), [hint], _seen_here(ctx)
+    access, config = _system_access(ctx, argv[0])
     unit = render_system_unit(
         systemd_command(argv), writable=access.writable, readable=access.readable
     )
-    return unit.encode(), list(access.notes)
+    return unit.encode(), list(access.notes), Seen(config, access.workspaces)
+
+
+def _refuse_blind(target: Target, seen: Seen) -> None:
+    """A service that would dream nothing is not installed: say what it would read instead."""
+    if seen.workspaces:
+        return
+    if target.scope != "system":
+        raise DreamdError(f"{seen.line()}; set up a workspace first (dreamd status shows why)")
+    read = seen.config or f"{SYSTEM_CONFIG}, which does not exist"
+    read += " and" if seen.config is None else ", and"
+    mine = paths.default_config_path()
+    yours = f"; your own {mine} is not what it reads" if mine.is_file() else ""
+    raise DreamdError(
+        f"the system service would dream no workspace: it reads {read} was given no "
+        f"--workspace{yours}. Pass --config FILE (listing [[agents.list]] workspaces) or "
+        f"--workspace PATH before `service`, or write {SYSTEM_CONFIG}"
+    )
 
 
 def _manager_running(target: Target) -> bool:
@@ -250,15 +297,20 @@ def _describe(target: Target) -> dict[str, Any]:
 def run_install(ctx: Context) -> int:
     """Write the service definition (only show it with --dry-run); print how to enable it."""
     target = _target(ctx)
-    content, notes = service_file(ctx, target)
+    content, notes, seen = service_file(ctx, target)
+    if not ctx.args.dry_run:
+        _check_root(target)
+    _refuse_blind(target, seen)
+    loads = {"config": seen.config, "workspaces": list(seen.workspaces)}
+    notes = [seen.line(), *notes]
     if ctx.args.dry_run:
         enable = _enable_line(target)
         document = {**_describe(target), "content": content.decode(), "enable": enable}
-        ctx.emit(document | {"written": False, "notes": notes}, content.decode().rstrip("\n"))
+        document |= {"written": False, "notes": notes, "loads": loads}
+        ctx.emit(document, content.decode().rstrip("\n"))
         for note in [*notes, f"dry run: would write {target.path}, then: {enable}"]:
             ctx.note(note)
         return 0
-    _check_root(target)
     existing = _existing(target, force=ctx.args.force)
     if existing != content:
         if target.manager == "launchd":
@@ -272,7 +324,7 @@ def run_install(ctx: Context) -> int:
     done = "written" if existing != content else "already up to date"
     text = f"{target.kind} {target.path}: {done}.\nEnable and start it with:\n  {enable}"
     document = {**_describe(target), "written": existing != content, "enable": enable}
-    ctx.emit(document | {"notes": notes}, text)
+    ctx.emit(document | {"notes": notes, "loads": loads}, text)
     return 0
 
 

@@ -31,7 +31,7 @@ from dreamd.host.history import record_outcomes
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import socket_path
 from dreamd.host.state import set_enabled_override
-from dreamd.host.status import files_of, gather_status, render_status
+from dreamd.host.status import STATE_EXIT, files_of, gather_status, render_status
 from dreamd.runs.sweep import Outcome, sweep_workspace
 from dreamd.workspace.discovery import Workspace
 
@@ -58,7 +58,13 @@ def register(commands: Any, json_flag: Callable[[argparse.ArgumentParser], None]
     )
     json_flag(sweep)
     sweep.set_defaults(handler=run_sweep)
-    status = commands.add_parser("status", help="show whether dreaming runs and what it holds")
+    status = commands.add_parser(
+        "status",
+        help="show whether dreaming runs and what it holds",
+        description="Show whether dreaming runs and what it holds. Exits 0 when the state is "
+        "ok, 4 when degraded, 5 when blocked, 6 when dreaming is off (1: the status could not "
+        "be read), like `systemctl is-active`.",
+    )
     status.add_argument(
         "--deep",
         action="store_true",
@@ -223,10 +229,18 @@ def run_sweep(ctx: Context) -> int:
 
 
 def _status(ctx: Context, *, deep: bool = False) -> dict[str, Any]:
-    socket = None if deep else _daemon(ctx)  # deep reports are read here, not cached by the daemon
+    socket = _daemon(ctx)
     document = call_daemon(socket, "GET", "/v1/status", timeout=30) if socket else None
-    if document is not None:
+    if document is not None and not deep:  # deep reports are read here, not cached by the daemon
         return dict(document)
+    status = _gathered(ctx, deep=deep)
+    if socket is not None:  # the host's own set-up: whether its daemon runs is known
+        status["daemon"] = document.get("daemon") if document is not None else None
+    return status
+
+
+def _gathered(ctx: Context, *, deep: bool) -> dict[str, Any]:
+    """The status document read here, from disk."""
     runtime = ctx.runtime
     files = files_of(runtime.config_path, runtime.openclaw.path if runtime.openclaw else None)
     status = gather_status(
@@ -284,6 +298,8 @@ def _status_despite(ctx: Context, error: ConfigError) -> dict[str, Any]:
         raise error
     status = dict(document)
     status["configError"] = str(error)
+    if status["status"] == "ok":  # running on a config it can no longer reload
+        status["status"] = "degraded"
     warning = f"{error} (the daemon keeps running with the configuration it loaded before)"
     status["warnings"] = [warning, *status.get("warnings", [])]
     return status
@@ -317,7 +333,7 @@ def run_status(ctx: Context) -> int:
             if workspace.get("deepReport"):
                 extra += [f"Deep report for {workspace['path']}:", workspace["deepReport"]]
     ctx.emit(status, render_status(status, zone=_zone_of(ctx, status), extra=extra))
-    return 0
+    return STATE_EXIT.get(status["status"], 1)
 
 
 def run_run(ctx: Context) -> int:

@@ -25,7 +25,6 @@ from dreamd.daemon.scheduler import Scheduler
 from dreamd.engine.explain import explain, verdict_lines
 from dreamd.engine.phases.cycle import is_grounded_led, thresholds_of
 from dreamd.engine.phases.diary import diary_entries
-from dreamd.engine.state import RECALL_STORE
 from dreamd.errors import DreamdError, FleetError, LockError
 from dreamd.fleet.coordinator import Fleet
 from dreamd.host.clock import Clock
@@ -43,9 +42,9 @@ from dreamd.recall.record import record_search
 from dreamd.runs.backfill import run_rollback
 from dreamd.runs.backfill_steps import backfill_action
 from dreamd.runs.intake import owners_of, take_message
-from dreamd.store.statefiles import load_table
 from dreamd.workspace.discovery import Workspace
 from dreamd.workspace.reader import read_snapshot
+from dreamd.workspace.statesources import load_state
 
 __all__ = ["GROUNDED_SHOWN", "DaemonService", "DaemonState"]
 
@@ -210,7 +209,8 @@ class DaemonService:
         chosen = self._workspace(workspace)
 
         def work() -> dict[str, Any]:
-            store, warnings = load_table(chosen.root, RECALL_STORE, readonly=True)
+            state = load_state(chosen.root, readonly=True)  # the one merged view of the store
+            store, warnings = state.store, list(state.warnings)
             rows = [row for row in store.rows.values() if row.grounded_count > 0]
             rows.sort(key=lambda row: (-row.grounded_count, row.path, row.start_line))
             return {
@@ -297,6 +297,14 @@ class DaemonService:
                 f"{fleet.degraded['reason']}; shared workspaces are not swept until it is back"
             )
         if not await daemon.scheduler.run_now(reason="manual"):
+            fleet = daemon.fleet
+            if fleet is not None and not fleet.connected.is_set():  # that sweep waits on Redis
+                shared = fleet.summary()
+                raise BusyError(
+                    f"the fleet's Redis ({shared['redis']}) is unreachable"
+                    f" ({shared['reason'] or 'no answer yet'}): the sweep already started waits "
+                    "for it, and no shared workspace is swept until it answers"
+                )
             raise BusyError("a sweep is already running; try again when it has finished")
         return {
             "enabled": daemon.enabled(),

@@ -1,5 +1,6 @@
 """What the Dreams page shows of one workspace's candidates: the candidates that pass, today's
-promotions with their source, and the near misses (the best candidates each gate refused).
+promotions with their source (the one count, from the events log), and the near misses (the
+best candidates each gate refused, never one that was promoted).
 
 Pure: a snapshot in, a document out. Ranking is a sweep's own (:func:`rank_screened`, in the
 dreaming zone, with MEMORY.md's text, so duplicates and refused instructions show as the sweep
@@ -12,7 +13,6 @@ from collections import defaultdict
 from datetime import datetime, tzinfo
 from typing import Any
 
-from dreamd.clock import day_of, parse_instant
 from dreamd.engine.explain import candidate_json
 from dreamd.engine.phases.deep import Thresholds, Verdict
 from dreamd.engine.phases.screen import rank_screened
@@ -30,11 +30,19 @@ def _source(path: str, start: int, end: int) -> str:
     return f"{path}:{start}-{end}"
 
 
-def _near_misses(verdicts: tuple[Verdict, ...], details: dict[str, str]) -> list[dict[str, Any]]:
+def _near_misses(
+    verdicts: tuple[Verdict, ...], details: dict[str, str], promoted: frozenset[str]
+) -> list[dict[str, Any]]:
+    """The best refused entries per gate, none of them promoted (today or before, under its
+    own key or as a copy of a promoted entry)."""
     by_gate: dict[str, list[Verdict]] = defaultdict(list)
     for verdict in verdicts:
-        if verdict.rejection is not None and not verdict.promoted_today:
-            by_gate[verdict.rejection].append(verdict)
+        entry = verdict.scored.entry
+        if verdict.rejection is None or verdict.promoted_today or entry.key in promoted:
+            continue
+        if entry.promoted_at or entry.duplicate_of or verdict.rejection == "already promoted":
+            continue
+        by_gate[verdict.rejection].append(verdict)
     chosen = [
         verdict
         for gate in by_gate.values()
@@ -56,7 +64,10 @@ def _near_misses(verdicts: tuple[Verdict, ...], details: dict[str, str]) -> list
 def candidates_document(
     snapshot: Snapshot, thresholds: Thresholds, *, now: datetime, zone: tzinfo
 ) -> dict[str, Any]:
-    """``{"workspaceDir", "thresholds", "candidates", "rejected", "promotions", "nearMisses"}``."""
+    """``{"workspaceDir", "thresholds", "candidates", "rejected", "promotions", "nearMisses"}``.
+
+    ``promotions`` are the night's, from the events log (:mod:`dreamd.engine.tally`).
+    """
     screened = rank_screened(
         snapshot.store,
         snapshot.signals.rows,
@@ -66,30 +77,26 @@ def candidates_document(
         zone=zone,
     )
     ranking = screened.ranking
-    today = day_of(now, zone)
-    promotions = [
-        {
-            "key": row.key,
-            "path": row.path,
-            "startLine": row.start_line,
-            "endLine": row.end_line,
-            "snippet": row.snippet,
-            "promotedAt": row.promoted_at,
-            "source": _source(row.path, row.start_line, row.end_line),
-        }
-        for row in snapshot.store.rows.values()
-        if row.promoted_at
-        and not row.forgotten_at
-        and not row.duplicate_of
-        and (moment := parse_instant(row.promoted_at)) is not None
-        and day_of(moment, zone) == today
-    ]
-    promotions.sort(key=lambda item: (str(item["promotedAt"]), item["key"]))
+    promotions = []
+    for item in snapshot.promoted_today:
+        row = snapshot.store.rows.get(item.key)
+        promotions.append(
+            {
+                "key": item.key,
+                "path": item.path,
+                "startLine": item.start_line,
+                "endLine": item.end_line,
+                "snippet": row.snippet if row is not None else None,
+                "promotedAt": item.at,
+                "source": item.source,
+            }
+        )
+    promoted = frozenset(item.key for item in snapshot.promoted_today)
     return {
         "workspaceDir": str(snapshot.root),
         "thresholds": thresholds.as_json(),
         "candidates": [candidate_json(s) for s in ranking.candidates],
         "rejected": dict(sorted(ranking.rejected.items())),
         "promotions": promotions,
-        "nearMisses": _near_misses(ranking.verdicts, dict(screened.details)),
+        "nearMisses": _near_misses(ranking.verdicts, dict(screened.details), promoted),
     }

@@ -69,6 +69,7 @@ from dreamd.daemon.listener import (
 from dreamd.daemon.logs import configure_logging
 from dreamd.daemon.mcp_route import McpMount
 from dreamd.daemon.metrics import Metrics
+from dreamd.daemon.preflight import preflight
 from dreamd.daemon.scheduler import Scheduler, ScheduleSettings
 from dreamd.daemon.sdnotify import notify, watchdog_interval
 from dreamd.daemon.workers import Workers, count_workspaces, sweep_and_count
@@ -81,7 +82,13 @@ from dreamd.host.history import load_histories, save_histories
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime, load_runtime, socket_path
 from dreamd.host.state import effective_enabled, set_enabled_override
-from dreamd.host.status import WorkspacesSummary, status_entry, summary_of
+from dreamd.host.status import (
+    STATES,
+    WorkspacesSummary,
+    overall_state,
+    status_entry,
+    summary_of,
+)
 from dreamd.workspace.discovery import Workspace
 
 __all__ = ["Daemon", "run_daemon"]
@@ -173,6 +180,13 @@ class Daemon:
                 "dreamd_enabled": lambda: float(self.enabled()),
             }
         )
+        self.metrics.labelled["dreamd_workspace_promoted_today"] = lambda: [
+            (self.metrics.where(path), float(counts.get("promotedToday") or 0))
+            for path, counts in sorted(self.counts.items())
+        ]
+        self.metrics.labelled["dreamd_state"] = lambda: [
+            ({"state": state}, float(state == self.state())) for state in STATES
+        ]
         if self.fleet is not None:
             self._fleet_metrics(self.fleet)
 
@@ -233,6 +247,15 @@ class Daemon:
             encoded = msgspec.Raw(b"[" + b",".join(raw for _, raw in entries) + b"]")
             self._summary = (summary_of([entry for entry, _ in entries]), encoded)
         return self._summary
+
+    def state(self) -> str:
+        """The host's state word, as ``status`` reports it (ok, degraded, blocked, disabled)."""
+        fleet = self.fleet.summary()["state"] == "degraded" if self.fleet is not None else False
+        return overall_state(
+            enabled=self.enabled(),
+            blocked=bool(self.runtime.readiness.blocked),
+            degraded=self.workspace_summary()[0].degraded or fleet,
+        )
 
     def enabled(self) -> bool:
         """Dreaming on or off (the fleet-wide value while Redis holds one, else the host
@@ -430,6 +453,7 @@ class Daemon:
         """Load config and workspaces again; keep the old ones when the new config is bad."""
         try:
             runtime = await asyncio.to_thread(load_runtime, self._config_arg, self._workspaces_arg)
+            await asyncio.to_thread(preflight, runtime)
         except DreamdError as exc:
             _log.error("reload rejected, keeping the previous configuration: %s", exc)
             notify(f"STATUS=reload rejected: {exc}")
@@ -658,10 +682,11 @@ def _log_summary(
 ) -> None:
     """One line per sweep: workspaces, promoted, refused by gate, failures, duration."""
     refused: Counter[str] = Counter()
-    promoted = 0
+    promoted = today = 0
     for outcome in outcomes:
         deep = outcome.get("deep") or {}
         promoted += int(deep.get("promoted") or 0)
+        today += int(deep.get("promotedToday") or 0)  # the night's, from the events log
         refused.update({str(k): int(v) for k, v in (deep.get("rejected") or {}).items()})
     stopped = sum(1 for o in outcomes if o.get("status") == "stopped")
     swept = len(outcomes) - stopped - len(skipped)
@@ -672,6 +697,7 @@ def _log_summary(
         "workspaces": len(outcomes),
         "swept": swept,
         "promoted": promoted,
+        "promotedToday": today,
         "refused": dict(sorted(refused.items())),
         "failed": failed,
         "skipped": len(skipped),
@@ -679,11 +705,12 @@ def _log_summary(
         "durationS": round(seconds, 3),
     }
     _log.info(
-        "sweep (%s): %d workspace(s) swept, %d promoted, refused by gate: %s; %d failed, "
-        "%d skipped%s in %.1f s",
+        "sweep (%s): %d workspace(s) swept, %d promoted (%d today), refused by gate: %s; "
+        "%d failed, %d skipped%s in %.1f s",
         reason,
         swept,
         promoted,
+        today,
         gates,
         failed,
         len(skipped),
@@ -707,6 +734,7 @@ def run_daemon(
     lock = _instance_lock()
     try:
         runtime = load_runtime(config_arg, workspaces)
+        preflight(runtime)  # what `dreamd config check` checks too
         configure_logging(runtime.config.log, flag=log_level)
         daemon = Daemon(
             runtime, config_arg=config_arg, workspaces_arg=workspaces, log_level=log_level

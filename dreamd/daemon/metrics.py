@@ -5,7 +5,9 @@ when scraped. Names are prefixed ``dreamd_``. Each workspace has its own series,
 ``workspace`` (its path) and ``agent`` (its agent ids, comma-separated); in a fleet every sample
 also carries ``host="<host id>"``, so one Prometheus scraping every host tells them apart.
 ``dreamd_last_success_timestamp_seconds`` comes from the sweep history, so it survives a
-restart and "no successful sweep for 26 hours" can be alerted on; ``dreamd_build_info`` names
+restart and "no successful sweep for 26 hours" can be alerted on; ``dreamd_state`` is the
+state ``dreamd status`` names, one series per state with 1 on the current one
+(``dreamd_state{state!="ok"} == 1`` alerts on anything but ok); ``dreamd_build_info`` names
 the version. The values are kept here as plain counts and turned into metric families on each
 scrape by one custom collector: the text format, escaping and content type are the library's.
 """
@@ -38,6 +40,10 @@ _GAUGE_HELP = {
     "dreamd_job_slots_limit": "Background job slots on this host.",
     "dreamd_pending_events": "Sweep events waiting for the owner's heartbeat.",
     "dreamd_enabled": "1 when dreaming is on.",
+    "dreamd_workspace_promoted_today": "Entries promoted into one workspace's MEMORY.md on "
+    "the current dreaming day (the count status shows).",
+    "dreamd_state": "1 for the host's state as status reports it (ok, degraded, blocked, "
+    "disabled), 0 for the others.",
     "dreamd_fleet_up": "1 while this host reaches the fleet's Redis.",
     "dreamd_fleet_jobs_limit": "Jobs at once across the fleet.",
     "dreamd_fleet_hosts": "Hosts the fleet knows, by state (up, lost).",
@@ -102,7 +108,8 @@ class Metrics(Collector):
         if (outcome.get("diary") or {}).get("entry") == "degraded":
             self.degraded += 1
 
-    def _where(self, path: str, **more: str) -> dict[str, str]:
+    def where(self, path: str, **more: str) -> dict[str, str]:
+        """A workspace's labels: its path and its agents."""
         return {"workspace": path, "agent": self.agents_of(path), **more}
 
     def collect(self) -> Iterable[Metric]:
@@ -161,7 +168,7 @@ class Metrics(Collector):
                 "dreamd_workspace_sweeps",
                 "Sweeps of one workspace, by outcome.",
                 [
-                    (self._where(w, outcome=o), v)
+                    (self.where(w, outcome=o), v)
                     for (w, o), v in sorted(self.workspace_sweeps.items())
                 ],
             ),
@@ -169,19 +176,19 @@ class Metrics(Collector):
                 CounterMetricFamily,
                 "dreamd_workspace_promotions",
                 "Entries promoted in one workspace.",
-                [(self._where(w), v) for w, v in sorted(self.workspace_promotions.items())],
+                [(self.where(w), v) for w, v in sorted(self.workspace_promotions.items())],
             ),
             (
                 GaugeMetricFamily,
                 "dreamd_workspace_last_sweep_ms",
                 "Duration of one workspace's last sweep.",
-                [(self._where(w), v) for w, v in sorted(self.workspace_ms.items())],
+                [(self.where(w), v) for w, v in sorted(self.workspace_ms.items())],
             ),
             (
                 GaugeMetricFamily,
                 "dreamd_last_success_timestamp_seconds",
                 "When one workspace last swept successfully (seconds since the epoch).",
-                [(self._where(w), v) for w, v in sorted(self.last_success().items())],
+                [(self.where(w), v) for w, v in sorted(self.last_success().items())],
             ),
         )
         for kind, name, text, samples in series:

@@ -62,6 +62,7 @@ class ImportedState:
     recall: Mapping[str, Any] = field(default_factory=dict)
     signals: Mapping[str, Any] = field(default_factory=dict)
     daily: Mapping[str, Any] = field(default_factory=dict)
+    workspace_dir: str = ""  # the workspace path the other writer keys these rows by
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from dreamd.engine.state import (
     SessionCheckpoint,
     Table,
 )
+from dreamd.engine.tally import Promoted
 from dreamd.engine.transcripts import TranscriptRead
 from dreamd.layout import BANK_LEDGER
 
@@ -122,3 +123,4 @@ class Snapshot:
     dreamwork: DreamworkFiles | None = None  # read when the graph is on (``[dreaming.graph]``)
     state_sources: tuple[str, ...] = ()  # where the state tables came from, in words
     openclaw: bool = False  # OpenClaw dreamed here too (its SQLite state or renamed files)
+    promoted_today: tuple[Promoted, ...] = ()  # the night's promotions so far (engine.tally)

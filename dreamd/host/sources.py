@@ -4,8 +4,10 @@ Every dotted key of :class:`dreamd.config.Config` gets its value and one source,
 applies: ``override`` (the host's ``dreaming on|off``, or a command-line flag such as
 ``--log-level``), ``env`` (an environment variable: ``DREAMD_LOG_LEVEL`` over the file,
 ``OPENCLAW_CONFIG_PATH`` where the file is silent), ``config`` (the dreamd config file set
-it), ``openclaw`` (taken from
-``openclaw.json`` where the dreamd file is silent), else ``default``. Arrays of tables
+it), ``openclaw`` (taken from ``openclaw.json`` where the dreamd file is silent, with ``from``
+naming OpenClaw's key; only a value the merge really took: OpenClaw's ``dreaming.enabled``
+without ``openclaw.follow_enabled``, or its model beside a dreamd ``[model]``, is not), else
+``default``. Arrays of tables
 (``agents.list``) are one value; a missing ``[fleet]`` is ``fleet: null``.
 """
 
@@ -16,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from dreamd.config import Config, ImportedDreaming
+from dreamd.config import Config, ImportedDreaming, openclaw_keys
 
 __all__ = ["ENV_KEYS", "ENV_WINS", "config_sources"]
 
@@ -45,7 +47,9 @@ def config_sources(
     """``{"<dotted.key>": {"value": …, "source": …}}`` for the effective ``config``."""
     overrides = overrides or {}
     env = env or {}
-    from_openclaw = set(imported.values) if imported is not None else set()
+    # only what the merge really took: OpenClaw's `enabled` and model may be set and unused
+    from_openclaw = openclaw_keys(config, imported) if imported is not None else frozenset()
+    origins = imported.origins if imported is not None else {}
     values: dict[str, dict[str, Any]] = {}
     for key, value in _leaves(config):
         named = env.get(ENV_KEYS.get(key, ""), "").strip()
@@ -56,7 +60,7 @@ def config_sources(
         elif key in config.explicit:
             values[key] = {"value": value, "source": "config"}
         elif key in from_openclaw:
-            values[key] = {"value": value, "source": "openclaw"}
+            values[key] = {"value": value, "source": "openclaw", "from": origins.get(key)}
         else:
             values[key] = {"value": value, "source": "default"}
     return values

@@ -9,6 +9,11 @@ skipped (unreadable, not text) or read with a fallback encoding are listed in ``
 until a sweep reads them cleanly. Gathering only reads: corrupt state is reported, never set
 aside.
 
+``dreamd status`` exits with the state (:data:`STATE_EXIT`, as ``systemctl is-active`` does:
+0 only when all is well), the text names it on its ``- state:`` line, and a blocked or disabled
+host shows no next run (none would happen). ``daemon`` is the running daemon (its pid, since
+when), ``null`` when none answers.
+
 Truth rules: a workspace's ``lastSweep`` is its newest sweep of any kind, one that changed
 nothing included (``lastSweepChanged`` is then 0: "no change"); ``sweeping`` is the progress of
 a sweep running now (done, running, waiting), else null; ``files`` names the config files in
@@ -24,7 +29,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from dreamd.clock import day_of, format_instant, parse_instant
+from dreamd.clock import format_instant, parse_instant
 from dreamd.config import Config
 from dreamd.engine.phases.cycle import thresholds_of
 from dreamd.engine.phases.diary import diary_entries
@@ -47,14 +52,18 @@ from dreamd.layout import (
 from dreamd.store.events import read_events
 from dreamd.workspace.discovery import Discovery, Workspace
 from dreamd.workspace.openclaw import find_openclaw_config, read_openclaw_config
+from dreamd.workspace.reader import read_promotions
 from dreamd.workspace.statesources import load_state
 
 __all__ = [
+    "STATES",
+    "STATE_EXIT",
     "WorkspacesSummary",
     "build_status",
     "counts_or_error",
     "files_of",
     "gather_status",
+    "overall_state",
     "render_status",
     "shown_time",
     "status_entry",
@@ -62,6 +71,21 @@ __all__ = [
     "summary_of",
     "workspace_counts",
 ]
+
+
+STATES = ("ok", "degraded", "blocked", "disabled")
+"""The overall state, best first."""
+STATE_EXIT = {"ok": 0, "degraded": 4, "blocked": 5, "disabled": 6}
+"""``dreamd status``'s exit code per state (1 and 2 stay errors and usage errors)."""
+
+
+def overall_state(*, enabled: bool, blocked: bool, degraded: bool) -> str:
+    """The one word for the host: disabled, blocked, degraded or ok (see the module rules)."""
+    if not enabled:
+        return "disabled"
+    if blocked:
+        return "blocked"
+    return "degraded" if degraded else "ok"
 
 
 def files_of(config_path: Path | None, openclaw_path: Path | None) -> dict[str, str | None]:
@@ -109,14 +133,7 @@ def workspace_counts(
     state = load_state(root, readonly=True)  # with OpenClaw's renamed files and SQLite rows
     store, signals, warnings = state.store, state.signals, list(state.warnings)
     rows = list(store.rows.values())
-    today = day_of(now, zone)
-    promoted_today = sum(
-        1
-        for row in rows
-        if row.promoted_at
-        and (moment := parse_instant(row.promoted_at)) is not None
-        and day_of(moment, zone) == today
-    )
+    promoted_today = len(read_promotions(root, now=now, zone=zone))  # the one count
     memory = _read(root, MEMORY_FILE)
     ranking = rank_screened(
         store,
@@ -250,15 +267,11 @@ def build_status(
 ) -> dict[str, Any]:
     """The status document from its parts; ``workspaces`` may be the entries pre-encoded."""
     readiness = assess(discovery)
-    if not enabled.enabled:
-        status = "disabled"
-    elif readiness.blocked:
-        status = "blocked"
-    elif summary.degraded:
-        status = "degraded"
-    else:
-        status = "ok"
+    status = overall_state(
+        enabled=enabled.enabled, blocked=bool(readiness.blocked), degraded=summary.degraded
+    )
     deep = config.dreaming.deep
+    upcoming = next_fire(config.dreaming.frequency, zone, now) if status in STATES[:2] else None
     return {
         "enabled": enabled.enabled,
         "enabledSource": enabled.source,
@@ -272,7 +285,7 @@ def build_status(
         "sweeping": dict(sweeping) if sweeping else None,
         "timezone": _tz_name(zone, now),
         "frequency": config.dreaming.frequency,
-        "nextRun": format_instant(next_fire(config.dreaming.frequency, zone, now)),
+        "nextRun": format_instant(upcoming) if upcoming else None,
         "schedule": _schedule(schedule, now),
         "policy": {
             "minScore": deep.min_score,
@@ -337,7 +350,8 @@ def gather_status(
         for ws in discovery.workspaces
     }
     summary = summarize_workspaces(config, discovery, counts=counts, histories=load_histories())
-    summary.warnings.extend(openclaw_dreaming_warnings(config, discovery))
+    if enabled.enabled:  # with dreamd's dreaming off (going back to OpenClaw) both may not dream
+        summary.warnings.extend(openclaw_dreaming_warnings(config, discovery))
     schedule = load_host_state().get("schedule") or {}
     return build_status(
         config,
@@ -362,9 +376,19 @@ def render_status(status: dict[str, Any], *, zone: tzinfo, extra: Sequence[str] 
         f"- sweep cadence: {status['frequency']}",
         f"- promotion policy: score>={policy['minScore']}, recalls>={policy['minRecallCount']}, "
         f"uniqueQueries>={policy['minUniqueQueries']}",
+        f"- state: {status['status']}",
     ]
-    if status["enabled"]:
+    if status.get("nextRun"):
         lines.append(f"- next run: {shown_time(status['nextRun'], zone)}")
+    elif status["status"] == "blocked":
+        lines.append("- next run: none while blocked")
+    if "daemon" in status:
+        daemon = status["daemon"]
+        lines.append(
+            f"- daemon running (pid {daemon['pid']}, since {shown_time(daemon['startedAt'], zone)})"
+            if daemon
+            else "- daemon not running (sweeps happen only when asked: `dreamd sweep`)"
+        )
     sweeping = status.get("sweeping")
     if sweeping:
         lines.append(

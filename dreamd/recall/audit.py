@@ -6,8 +6,10 @@ SQLite's ``quick_check``, the schema version, the full-text table answering a qu
 indexed files against the files it derives from (``totalFiles``; ``dirty`` when one is missing,
 changed or gone, so the next search re-indexes).
 
-It counts both recall layers — the short-term store (``short-term-recall.json``, at most 512
-rows) and the long-term layer (``memory/.rag/longterm.jsonl``, rows that left the store) — and
+It counts both recall layers — the short-term store, read as every other reader reads it
+(:func:`dreamd.workspace.statesources.load_state`: dreamd's ``short-term-recall.json``, the
+files OpenClaw renamed, OpenClaw's SQLite rows; ``sources`` says which), at most 512 rows — and
+the long-term layer (``memory/.rag/longterm.jsonl``, rows that left the store) — and
 reports the index, the session corpus and the diary. A workspace with a symlinked folder that
 every writer refuses (:func:`dreamd.layout.check_workspace_folders`) is reported with that one
 issue and zero counts: nothing is read through the link.
@@ -35,8 +37,9 @@ from dreamd.layout import (
 from dreamd.recall.schema import SCHEMA_VERSION
 from dreamd.recall.sources import discover_sources
 from dreamd.store.longterm import LONGTERM_FILE, read_longterm
-from dreamd.store.statefiles import load_table, state_path
+from dreamd.store.statefiles import state_path
 from dreamd.workspace.discovery import Workspace
+from dreamd.workspace.statesources import load_state
 
 __all__ = ["audit_report", "audit_workspace", "probe_index"]
 
@@ -144,7 +147,8 @@ def audit_workspace(root: Path, *, now: datetime) -> dict[str, Any]:
         check_workspace_folders(root)
     except UnsafePathError as exc:
         return _refused(root, str(exc))
-    store, issues = load_table(root, RECALL_STORE, readonly=True)
+    state = load_state(root, readonly=True)
+    store, issues = state.store, list(state.warnings)
     rows = list(store.rows.values())
     dangling = [row for row in rows if not (root / row.path).is_file()]
     corpus = root / STATE_DIR / "session-corpus"
@@ -164,6 +168,7 @@ def audit_workspace(root: Path, *, now: datetime) -> dict[str, Any]:
         "corpusFiles": len(list(corpus.glob("*.txt"))) if corpus.is_dir() else 0,
         "diaryPresent": (root / DREAMS_FILE).exists() or (root / DREAMS_FILE_LOWER).exists(),
         "issues": issues + long_issues,
+        "sources": list(state.sources),
     }
 
 
@@ -184,6 +189,7 @@ def _refused(root: Path, reason: str) -> dict[str, Any]:
         "corpusFiles": 0,
         "diaryPresent": (root / DREAMS_FILE).exists() or (root / DREAMS_FILE_LOWER).exists(),
         "issues": [reason],
+        "sources": [],
     }
 
 

@@ -122,11 +122,12 @@ def fold_pending(root: Path, *, now: datetime) -> None:
     (caller holds the lock), stale rows and those over the cap retired to the long-term layer."""
     from dreamd.engine.plan import SweepPlan
     from dreamd.engine.retirement import plan_retirement
-    from dreamd.engine.state import RECALL_STORE
-    from dreamd.store.statefiles import load_table
     from dreamd.store.writer import apply_plan
+    from dreamd.workspace.statesources import load_state
 
-    store, _ = load_table(root, RECALL_STORE)
+    # the merged view (OpenClaw's renamed files and rows too), so a fold after OpenClaw took
+    # the workspace over never saves a store of the pending searches alone
+    store = load_state(root).store
     kept, retired = plan_retirement(store.rows, now=now, extras=store.extras)
     updated_at = format_instant(now) if retired else store.updated_at
     apply_plan(root, SweepPlan(store=store.with_rows(kept, updated_at=updated_at), retired=retired))

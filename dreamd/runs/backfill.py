@@ -88,12 +88,14 @@ class SourceNote:
 
 
 def resolve_target(raw: str, root: Path) -> Path:
-    """``--path`` as an absolute path: from the current directory, else from the workspace."""
+    """``--path`` as an absolute path: a relative one from the current folder, else from the
+    workspace (``--path memory`` works from any folder)."""
     given = Path(raw).expanduser()
-    for candidate in (given, root / given) if not given.is_absolute() else (given,):
+    for candidate in (given.absolute(), root / given) if not given.is_absolute() else (given,):
         if candidate.exists():
             return Path(os.path.realpath(candidate))
-    raise DreamdError(f"--path {raw}: no such file or folder (looked in . and in {root})")
+    where = f"in {Path.cwd()} and in {root}" if not given.is_absolute() else "there"
+    raise DreamdError(f"--path {raw}: no such file or folder (looked {where})")
 
 
 def _note_day(name: str) -> str | None:

@@ -128,10 +128,16 @@ class Access:
     writable: tuple[str, ...]
     readable: tuple[str, ...]
     notes: tuple[str, ...]
+    workspaces: tuple[str, ...] = ()  # the workspaces the service will dream
 
 
 _PRIVATE_TMP = ("/tmp/", "/var/tmp/")  # noqa: S108 (names them, never writes there)
 _READ_SETTINGS = ("api.tokens_file", "adapters.discord.token_file", "adapters.telegram.token_file")
+
+
+def _in_tmp(path: str) -> bool:
+    """Whether the system unit's private /tmp hides ``path``."""
+    return path.startswith(_PRIVATE_TMP) or path in ("/tmp", "/var/tmp")  # noqa: S108
 
 
 def _setting(config: Config, dotted: str) -> str | None:
@@ -162,24 +168,25 @@ def plan_access(
     transcripts and token files (they decide whether home directories can be hidden).
     """
     base = config_path.parent if config_path is not None else None
-    writable = [str(ws.root) for ws in discovery.workspaces] if discovery else []
+    spaces = [str(ws.root) for ws in discovery.workspaces] if discovery else []
+    writable = list(spaces)
     readable = [executable, *(str(p) for p in (config_path, openclaw_path) if p is not None)]
     notes = list(discovery.warnings) if discovery else []
     if discovery is not None:
         readable += [str(path) for ws in discovery.workspaces for _, path in ws.sessions]
         notes.append(f"the user {user!r} needs read and write access to {', '.join(writable)}")
-    hidden = [path for path in writable if path.startswith(_PRIVATE_TMP)]
-    if hidden:
-        notes.append(
-            f"PrivateTmp= gives the service its own /tmp: it cannot see {', '.join(hidden)}"
-        )
     if config.api.socket:
         writable.append(str(Path(_absolute(config.api.socket, base)).parent))
     settings = (_setting(config, dotted) for dotted in _READ_SETTINGS)
     readable += [_absolute(value, base) for value in settings if value]
+    hidden = [path for path in dict.fromkeys((*writable, *readable)) if _in_tmp(path)]
+    if hidden:
+        notes.append(
+            f"PrivateTmp= gives the service its own /tmp: it cannot see {', '.join(hidden)}"
+        )
     if any(executable.startswith(f"{root}/") for root in HOME_ROOTS):
         notes.append(
             f"{executable} is in a home directory, which the user {user!r} usually cannot read: "
             "install dreamd system-wide (the .deb, or pipx/uv tool with a system-wide prefix)"
         )
-    return Access(tuple(writable), tuple(readable), tuple(notes))
+    return Access(tuple(writable), tuple(readable), tuple(notes), tuple(spaces))

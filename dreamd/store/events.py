@@ -16,9 +16,10 @@ from dreamd.store.appendlog import append_lines
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
+    from datetime import datetime
     from typing import Any
 
-__all__ = ["EVENTS_FILE", "append_events", "event_lines", "read_events"]
+__all__ = ["EVENTS_FILE", "append_events", "event_lines", "read_events", "read_events_since"]
 
 EVENTS_FILE = f"{STATE_DIR}/events.jsonl"
 
@@ -70,3 +71,29 @@ def read_events(root: Path, *, tail_bytes: int | None = None) -> Iterator[dict[s
             continue
         if isinstance(event, dict):
             yield event
+
+
+def read_events_since(root: Path, since: datetime) -> list[dict[str, Any]]:
+    """The events from ``since`` on (by their ``timestamp``), read back from the end of the log
+    in growing pieces: a day's events, however many searches came after them, without reading
+    months of log."""
+    from dreamd.clock import parse_instant
+
+    path = root / EVENTS_FILE
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return []
+    piece = 65_536
+    while True:
+        events = list(read_events(root, tail_bytes=piece if piece < size else None))
+        first = parse_instant(str(events[0].get("timestamp") or "")) if events else None
+        if piece >= size or (first is not None and first < since):
+            break
+        piece *= 4
+    return [
+        event
+        for event in events
+        if (moment := parse_instant(str(event.get("timestamp") or ""))) is not None
+        and moment >= since
+    ]

@@ -12,12 +12,25 @@ Rules:
   uses ``agents.defaults.workspace`` (default ``~/.openclaw/workspace``) and any other agent
   ``<state dir>/workspace-<id>``; transcripts live in ``<state dir>/agents/<id>/sessions``.
 * As in OpenClaw, the dreaming timezone falls back to ``agents.defaults.userTimezone``.
+* The model, as OpenClaw's diary chooses it: the default agent's model (its own ``model``, else
+  ``agents.defaults.model``; a string or ``{primary}``; an alias from ``agents.defaults.models``
+  resolved) is dreamd's ``model.name``, and its provider's ``baseUrl`` ``model.endpoint``, when
+  that provider (``models.providers.<id>``) speaks the OpenAI chat API (``api`` is
+  ``openai-completions``, or unset beside a ``baseUrl``). ``dreaming.model`` is
+  ``model.diary_name`` (tried first, then ``model.name`` once when unavailable: OpenClaw's
+  retry rule) when OpenClaw would honour it: ``plugins.entries.memory-core.subagent
+  .allowModelOverride`` is true, ``allowedModels`` (if set) lists it, and it is on the same
+  provider. An API key is taken only as a reference to an environment variable (``${VAR}`` or
+  ``{source: "env", id}``), as ``model.api_key_env``; a key written out is not copied. What is
+  set but not taken is listed, with the reason, in ``unused``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +47,7 @@ __all__ = [
 ]
 
 _DREAMING_PREFIX = "plugins.entries.memory-core.config.dreaming"
+_ENV_REF = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)\}")
 _DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 
 # (key under OpenClaw's ``dreaming``, dreamd's dotted key, how OpenClaw normalises the value).
@@ -153,6 +167,101 @@ def _read_dreaming(data: Mapping[str, Any], source: Path) -> ImportedDreaming:
     return ImportedDreaming(source=source, values=values, origins=origins)
 
 
+def _model_ref(value: object) -> str | None:
+    """A model setting: a string, or the ``primary`` of ``{primary, fallbacks}``."""
+    if isinstance(value, dict):
+        value = value.get("primary")
+    return _text(value)
+
+
+def _resolve_alias(ref: str, defaults: Mapping[str, Any]) -> str:
+    """``provider/model`` for an alias in ``agents.defaults.models``; else ``ref`` as written."""
+    if "/" in ref:
+        return ref
+    for canonical, entry in _table(defaults, "models").items():
+        if isinstance(entry, dict) and _text(entry.get("alias")) == ref:
+            return str(canonical)
+    return ref
+
+
+def _env_name(value: object) -> str | None:
+    """The environment variable an API key setting refers to, else None."""
+    if isinstance(value, dict) and value.get("source") == "env":
+        return _text(value.get("id"))
+    text = _text(value)
+    found = _ENV_REF.fullmatch(text) if text else None
+    return found.group(1) if found else None
+
+
+def _read_model(data: Mapping[str, Any], agent: Mapping[str, Any]) -> _Model:
+    """The model settings OpenClaw's diary would use (see the module rules)."""
+    model = _Model()
+    defaults = _table(data, "agents", "defaults")
+    own = _model_ref(agent.get("model"))
+    where = "agents.list[].model" if own else "agents.defaults.model"
+    ref = own or _model_ref(defaults.get("model"))
+    if ref is None:
+        return model
+    ref = _resolve_alias(ref, defaults)
+    provider_id, _, name = ref.partition("/")
+    provider = _table(data, "models", "providers", provider_id)
+    base_url = _text(provider.get("baseUrl"))
+    api = _text(provider.get("api")) or ("openai-completions" if base_url else None)
+    if not name or base_url is None or api != "openai-completions":
+        speaks = "its provider has no baseUrl" if base_url is None else f"its provider speaks {api}"
+        model.unused[where] = f"{ref}: {speaks}, not the OpenAI chat API dreamd uses"
+        return model
+    model.take("model.endpoint", base_url, f"models.providers.{provider_id}.baseUrl")
+    model.take("model.name", name, where)
+    key = provider.get("apiKey")
+    env = _env_name(key)
+    if env is not None:
+        model.take("model.api_key_env", env, f"models.providers.{provider_id}.apiKey")
+    elif key is not None:
+        model.unused[f"models.providers.{provider_id}.apiKey"] = (
+            "a key written out is not copied; refer to an environment variable (${VAR})"
+        )
+    _read_diary_model(data, provider_id, model)
+    return model
+
+
+def _read_diary_model(data: Mapping[str, Any], provider_id: str, model: _Model) -> None:
+    dreaming = _table(data, "plugins", "entries", "memory-core", "config", "dreaming")
+    wanted = _model_ref(dreaming.get("model"))
+    if wanted is None:
+        return
+    key = f"{_DREAMING_PREFIX}.model"
+    defaults = _table(data, "agents", "defaults")
+    wanted = _resolve_alias(wanted, defaults)
+    subagent = _table(data, "plugins", "entries", "memory-core", "subagent")
+    allowed = subagent.get("allowedModels")
+    other, _, name = wanted.partition("/") if "/" in wanted else (provider_id, "", wanted)
+    if subagent.get("allowModelOverride") is not True:
+        model.unused[key] = (
+            "OpenClaw uses it only with plugins.entries.memory-core.subagent"
+            ".allowModelOverride = true"
+        )
+    elif isinstance(allowed, list) and "*" not in allowed and wanted not in allowed:
+        model.unused[key] = f"{wanted} is not in plugins.entries.memory-core.subagent.allowedModels"
+    elif other != provider_id:
+        model.unused[key] = f"{wanted} is on another provider than the default model's"
+    else:
+        model.take("model.diary_name", name, key)
+
+
+class _Model:
+    """Model values read from OpenClaw, where each came from, and what was left out."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+        self.origins: dict[str, str] = {}
+        self.unused: dict[str, str] = {}
+
+    def take(self, key: str, value: object, origin: str) -> None:
+        self.values[key] = value
+        self.origins[key] = origin
+
+
 def _expand(text: str, base: Path) -> Path:
     path = Path(text).expanduser()
     return path if path.is_absolute() else base / path
@@ -220,7 +329,21 @@ def read_openclaw_config(path: Path) -> OpenClawInstall:
         agents=tuple(_read_agents(agents, state_dir, default_ws)),
         system_agent=system_agent.lower() if system_agent else None,
         user_timezone=_text(defaults.get("userTimezone")),
-        dreaming=_read_dreaming(data, path),
+        dreaming=_with_model(_read_dreaming(data, path), data),
+    )
+
+
+def _with_model(dreaming: ImportedDreaming, data: Mapping[str, Any]) -> ImportedDreaming:
+    """The dreaming values with the model's (see the module rules)."""
+    listed = _table(data, "agents").get("list")
+    entries = [e for e in listed if isinstance(e, dict)] if isinstance(listed, list) else []
+    marked = [e for e in entries if e.get("default") is True]
+    model = _read_model(data, (marked or entries or [{}])[0])
+    return dataclasses.replace(
+        dreaming,
+        values={**dreaming.values, **model.values},
+        origins={**dreaming.origins, **model.origins},
+        unused={**dreaming.unused, **model.unused},
     )
 
 

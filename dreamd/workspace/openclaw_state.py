@@ -37,6 +37,7 @@ __all__ = [
     "NAMESPACES",
     "find_state_databases",
     "read_openclaw_state",
+    "workspace_candidates",
     "workspace_key",
 ]
 
@@ -99,7 +100,8 @@ def _rows(connection: sqlite3.Connection, prefix: str) -> list[tuple[str, str]]:
         connection.execute("COMMIT")
 
 
-def _candidates(root: Path) -> list[Path]:
+def workspace_candidates(root: Path) -> list[Path]:
+    """The paths OpenClaw may key this workspace by: as given (absolute), then its real path."""
     paths = [root.absolute()]
     real = Path(os.path.realpath(root))
     return paths if real in paths else [*paths, real]
@@ -118,7 +120,7 @@ def read_openclaw_state(
             warnings.append(f"OpenClaw state {database} could not be opened ({exc}); not read")
             continue
         try:
-            for directory in _candidates(root):
+            for directory in workspace_candidates(root):
                 state = _read_one(connection, database, directory)
                 if state is not None:
                     found.append(state)
@@ -159,6 +161,7 @@ def _read_one(connection: sqlite3.Connection, database: Path, root: Path) -> Imp
         origin=f"openclaw-sqlite:{os.path.realpath(database)}",
         label=f"OpenClaw state {database}",
         stamp=stamp,
+        workspace_dir=str(root),
         recall=tables["recall"],
         signals=tables["signals"],
         daily=tables["daily"],

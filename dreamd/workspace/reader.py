@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 
 from dreamd.clock import day_of
 from dreamd.config import DreamingConfig
 from dreamd.engine.phases.light import in_lookback
 from dreamd.engine.snapshot import BankFiles, NoteStat, Snapshot, TextFile
+from dreamd.engine.tally import Promoted, promotions_on
 from dreamd.engine.text.decoding import decode_note
 from dreamd.engine.text.snippets import content_hash
 from dreamd.errors import UnsafePathError, WorkspaceError
@@ -51,6 +52,7 @@ from dreamd.layout import (
     report_path,
     resolve_inside,
 )
+from dreamd.store.events import read_events_since
 from dreamd.workspace.bank import read_ledger, read_pages
 from dreamd.workspace.dreamwork import read_dreamwork
 from dreamd.workspace.sessions import read_transcripts
@@ -62,6 +64,7 @@ __all__ = [
     "memory_file",
     "read_bank",
     "read_note",
+    "read_promotions",
     "read_snapshot",
     "read_text",
 ]
@@ -307,4 +310,13 @@ def read_snapshot(
         dreamwork=dreamwork,
         state_sources=state.sources,
         openclaw=state.openclaw,
+        promoted_today=read_promotions(root, now=now, zone=zone),
     )
+
+
+def read_promotions(root: Path, *, now: datetime, zone: tzinfo) -> tuple[Promoted, ...]:
+    """The promotions written on ``now``'s dreaming day, from the events log (the one count:
+    :mod:`dreamd.engine.tally`)."""
+    today = day_of(now, zone)
+    midnight = datetime.combine(date.fromisoformat(today), time(0), tzinfo=zone)
+    return promotions_on(read_events_since(root, midnight - timedelta(hours=1)), today, zone)

@@ -3,9 +3,11 @@
 A workspace's state tables are ``memory/.dreams/*.json``. Two other places may hold them:
 
 * ``<name>.migrated``: OpenClaw 2026.6 and later rename the JSON state to this on first use
-  (dreamd's own files included). When ``<name>`` is missing and ``<name>.migrated`` exists,
-  the renamed file is read: dreamd's state survives the rename, and the next save writes
-  ``<name>`` again. The renamed file is never touched.
+  (dreamd's own files included); when that name is taken, later renames go to
+  ``<name>.migrated.2``, ``.3`` and so on (its doctor does this with a file whose rows conflict
+  with its database). When ``<name>`` is missing, the newest of these (the highest number) is
+  read: dreamd's state survives every rename, and the next save writes ``<name>`` again.
+  Renamed files are never touched.
 * OpenClaw's SQLite state (:mod:`dreamd.workspace.openclaw_state`), merged in by
   :func:`dreamd.engine.merge.merge_imported`: no row and no ``promotedAt`` lost.
 
@@ -40,7 +42,7 @@ from dreamd.layout import STATE_DIR
 from dreamd.store.statefiles import load_table, state_path, with_pending
 from dreamd.workspace.openclaw_state import find_state_databases, read_openclaw_state
 
-__all__ = ["MIGRATED", "LoadedState", "load_state"]
+__all__ = ["MIGRATED", "LoadedState", "load_state", "newest_archive"]
 
 MIGRATED = ".migrated"
 
@@ -64,6 +66,25 @@ class LoadedState:
         return bool(self.merges) or any(MIGRATED in source for source in self.sources)
 
 
+def newest_archive(folder: Path, name: str) -> str | None:
+    """The newest name OpenClaw renamed ``name`` to in ``folder``: ``<name>.migrated`` or
+    ``<name>.migrated.<n>`` with the highest ``n`` (2 or more, written without leading zeros)."""
+    base = name + MIGRATED
+    try:
+        names = [entry.name for entry in folder.iterdir() if entry.name.startswith(base)]
+    except OSError:
+        return None
+    generations: dict[int, str] = {}
+    for found in names:
+        suffix = found[len(base) :]
+        number = suffix[1:]
+        if suffix == "":
+            generations[1] = found
+        elif suffix[:1] == "." and number.isdigit() and number == str(int(number)):
+            generations[int(number)] = found  # "1" is not a name OpenClaw gives, but harmless
+    return generations[max(generations)] if generations else None
+
+
 def _load(
     root: Path, fmt: TableFormat[RowT], readonly: bool, sources: list[str], warnings: list[str]
 ) -> Table[RowT]:
@@ -73,8 +94,9 @@ def _load(
         if table.rows:
             sources.append(f"{STATE_DIR}/{fmt.name} ({len(table.rows)} row(s))")
         return table
-    renamed = dataclasses.replace(fmt, name=fmt.name + MIGRATED)
-    if not state_path(root, renamed).is_file():
+    archive = newest_archive(root / STATE_DIR, fmt.name)
+    renamed = dataclasses.replace(fmt, name=archive or fmt.name + MIGRATED)
+    if archive is None or not state_path(root, renamed).is_file():
         table, issues = load_table(root, fmt, readonly=readonly)  # none yet: searches ahead
         warnings += issues
         return table

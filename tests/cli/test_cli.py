@@ -230,12 +230,15 @@ def test_disabled_dreaming_records_nothing(
     assert code == 0 and out.startswith("Dreaming disabled.")
     run_json(capsys, "--workspace", str(root), "--now", AT, "memory", "search", "billing")
     assert not (root / "memory/.dreams/short-term-recall.json").exists()
-    status = run_json(capsys, "--workspace", str(root), "--now", AT, "status")
-    assert (status["enabled"], status["enabledSource"], status["status"]) == (
+    code, out, _ = run(capsys, "--json", "--workspace", str(root), "--now", AT, "status")
+    status = json.loads(out)
+    assert (code, status["enabled"], status["enabledSource"], status["status"]) == (
+        6,
         False,
         "override",
         "disabled",
     )
+    assert status["nextRun"] is None
 
 
 def test_status_json_shape(golden_facts: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from dreamd.cli.main import main
 from dreamd.config import Config
 from dreamd.host.sources import config_sources
+from tests.processes import run_cli
 from tests.test_docs import config_keys
 
 
@@ -42,7 +44,11 @@ def test_config_show_names_every_source(
     assert document["files"] == [str(config), str(openclaw)]
     values = document["values"]
     assert values["dreaming.deep.min_score"] == {"value": 0.6, "source": "config"}
-    assert values["dreaming.frequency"] == {"value": "0 4 * * *", "source": "openclaw"}
+    assert values["dreaming.frequency"] == {
+        "value": "0 4 * * *",
+        "source": "openclaw",
+        "from": "plugins.entries.memory-core.config.dreaming.frequency",
+    }
     assert values["dreaming.enabled"] == {"value": False, "source": "override"}
     assert values["log.level"] == {"value": "debug", "source": "env"}
     assert values["jobs.max_concurrent"] == {"value": 3, "source": "default"}
@@ -72,8 +78,16 @@ def test_config_sources_cover_every_key() -> None:
 def test_config_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A good file is ok (exit 0); a bad one names the file and key (exit 1, JSON shape too)."""
     good = tmp_path / "good.toml"
-    good.write_text('[model]\nendpoint = "http://127.0.0.1:9/v1"\nname = "m"\n')
-    assert run(capsys, "config", "check", str(good)) == (0, f"{good}: ok (2 setting(s))\n", "")
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    good.write_text(
+        '[model]\nendpoint = "http://127.0.0.1:9/v1"\nname = "m"\n'
+        '[[agents.list]]\nid = "main"\nworkspace = "ws"\n'
+    )
+    assert run(capsys, "config", "check", str(good)) == (
+        0,
+        f"{good}: ok (3 setting(s)); the daemon would dream 1 workspace(s): {tmp_path / 'ws'}\n",
+        "",
+    )
     bad = tmp_path / "bad.toml"
     bad.write_text('[model]\nendpoint = "http://127.0.0.1:9/v1"\n')
     code, out, err = run(capsys, "config", "check", str(bad), "--json")
@@ -83,3 +97,87 @@ def test_config_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         "message": f"{bad}: model.name: required when model.endpoint is set; "
         "name the model to ask, like 'qwen3'",
     }
+
+
+TOKEN = "tok-" + "x" * 28
+
+
+@pytest.mark.parametrize(
+    ("tokens", "mode", "problem"),
+    [
+        (f"operator.admin {'y' * 10}\n", 0o600, "expected '<operator.read|operator.admin> "),
+        (f"operator.admin {TOKEN}\n", 0o644, "is readable by other users (mode 0644)"),
+    ],
+)
+def test_config_check_runs_the_daemons_own_checks(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    tokens: str,
+    mode: int,
+    problem: str,
+) -> None:
+    """A 10-character token or a tokens file others can read: config check fails as the daemon
+    would refuse to start, naming the file and the setting, never the token."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    (tmp_path / "tokens").write_text(tokens)
+    (tmp_path / "tokens").chmod(mode)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[api]\ntokens_file = "tokens"\n[[agents.list]]\nid = "main"\nworkspace = "ws"\n'
+    )
+    code, out, err = run(capsys, "config", "check", str(config))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"dreamd: error: {config}: api.tokens_file: {tmp_path / 'tokens'}")
+    assert problem in err and "y" * 10 not in err and TOKEN not in err
+
+
+def test_config_check_names_every_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An adapter whose token variable is unset and a log file in a folder the daemon cannot
+    write: both named in one error; with them fixed, ok."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[log]\nfile = "locked/sub/dreamd.log"\n'
+        '[adapters.telegram]\nenabled = true\ntoken_env = "DREAMD_TEST_BOT"\n'
+        '[[agents.list]]\nid = "main"\nworkspace = "ws"\n'
+    )
+    monkeypatch.delenv("DREAMD_TEST_BOT", raising=False)
+    code, _, err = run(capsys, "config", "check", str(config))
+    if os.geteuid() == 0:  # root writes anywhere: only the adapter is a problem
+        expected = (
+            f"dreamd: error: {config}: adapters.telegram.token_env: environment variable "
+            "DREAMD_TEST_BOT is not set or empty\n"
+        )
+    else:
+        expected = (
+            f"dreamd: error: {config}: adapters.telegram.token_env: environment variable "
+            f"DREAMD_TEST_BOT is not set or empty; log.file {locked / 'sub/dreamd.log'}: the "
+            f"daemon cannot create it (no write access to {locked})\n"
+        )
+    assert (code, err) == (1, expected)
+    monkeypatch.setenv("DREAMD_TEST_BOT", "123:abc")
+    locked.chmod(0o700)
+    assert run(capsys, "config", "check", str(config))[0] == 0
+
+
+def test_the_daemon_refuses_what_config_check_refuses(tmp_path: Path, isolated_home: Path) -> None:
+    """`dreamd run` with a tokens file others can read stops before serving, with the message
+    `config check` prints (one validation)."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    (tmp_path / "tokens").write_text(f"operator.admin {TOKEN}\n")
+    (tmp_path / "tokens").chmod(0o644)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[api]\ntokens_file = "tokens"\n[[agents.list]]\nid = "main"\nworkspace = "ws"\n'
+    )
+    env = {**os.environ, "DREAMD_HOME": str(isolated_home)}
+    done = run_cli(env, "--config", str(config), "run", timeout=60)
+    checked = run_cli(env, "config", "check", str(config))
+    assert (done.returncode, checked.returncode) == (1, 1)
+    message = checked.stderr.strip()
+    assert message.startswith("dreamd: error: ") and message in done.stderr

@@ -59,6 +59,7 @@ def test_a_running_sweep_shows_its_progress() -> None:
     """The text shows done, running and waiting of the sweep in progress."""
     status = {
         "policy": {"minScore": 0.75, "minRecallCount": 3, "minUniqueQueries": 3},
+        "status": "ok",
         "enabled": True,
         "enabledSource": "config",
         "timezone": "Europe/Berlin",
@@ -115,3 +116,34 @@ def test_a_broken_config_without_a_daemon_still_fails(
     code, out, err = run(capsys, "status")
     assert (code, out) == (1, "")
     assert err.startswith(f"dreamd: error: {config}: nonsense: unknown key")
+
+
+def test_the_hosts_own_status_says_no_daemon_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host's own set-up with no daemon listening: `daemon: null`, and the text says so
+    (sweeps then happen only when asked); the state word is there and the exit code is 0."""
+    monkeypatch.setenv("DREAMD_CONFIG", str(_config(tmp_path)))
+    code, out, _ = run(capsys, "--json", "status")
+    assert (code, json.loads(out)["daemon"], json.loads(out)["status"]) == (0, None, "ok")
+    code, out, _ = run(capsys, "status")
+    assert code == 0
+    assert "- state: ok\n" in out
+    assert "- daemon not running (sweeps happen only when asked: `dreamd sweep`)\n" in out
+
+
+def test_exit_codes_follow_the_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """0 ok, 4 degraded (an unreadable workspace), 6 disabled: as `status --help` documents."""
+    config = _config(tmp_path)
+    assert run(capsys, "--now", AT, "--config", str(config), "status")[0] == 0
+    (tmp_path / "ws" / "memory").rmdir()
+    (tmp_path / "ws" / "memory").symlink_to(tmp_path)  # a symlinked folder every sweep refuses
+    code, out, _ = run(capsys, "--now", AT, "--config", str(config), "status")
+    assert (code, "- state: degraded\n" in out) == (4, True)
+    assert run(capsys, "--now", AT, "--config", str(config), "dreaming", "off")[0] == 0
+    code, out, _ = run(capsys, "--now", AT, "--config", str(config), "status")
+    assert (code, "- state: disabled\n" in out, "- next run" in out) == (6, True, False)
+    help_text = run(capsys, "status", "--help")[1]
+    assert "Exits 0 when the state is ok, 4 when degraded, 5 when blocked, 6 when" in " ".join(
+        help_text.split()
+    )

@@ -71,9 +71,10 @@ def setup(tmp_path: Path, isolated_home: Path) -> tuple[dict[str, str], Path]:
 
 
 def test_an_operators_day(setup: tuple[dict[str, str], Path]) -> None:
-    """Sweeps log one JSON summary line each and update last sweep ("no change" too); /metrics
-    answers on the socket without a token; a broken config is a warning, not a failure; the
-    stop is logged."""
+    """Sweeps log one JSON summary line each and update last sweep ("no change" too); status
+    names the state and the daemon's pid; /metrics answers on the socket without a token, with
+    the state gauge; a broken config is a warning and the state degraded; the stop is
+    logged."""
     env, tmp_path = setup
     log_file = tmp_path / "logs" / "dreamd.log"  # relative to the config file's folder
     with running_daemon(env, cwd=tmp_path) as daemon:
@@ -86,8 +87,12 @@ def test_an_operators_day(setup: tuple[dict[str, str], Path]) -> None:
         assert status["sweeping"] is None
         entry = status["workspaces"][0]
         assert (entry["lastSweepChanged"], entry["lastSweep"] is not None) == (0, True)
-        text = run_cli(env, "status").stdout
+        shown = run_cli(env, "status")
+        text = shown.stdout
+        assert shown.returncode == 0
         assert "(no change)" in text and "CET" in text
+        assert "- state: ok\n" in text
+        assert f"- daemon running (pid {daemon.process.pid}, since " in text
         assert f"- config in force: {tmp_path / 'config.toml'} (config)" in text
 
         socket = next(Path(env["DREAMD_HOME"]).rglob("dreamd.sock"))
@@ -101,11 +106,16 @@ def test_an_operators_day(setup: tuple[dict[str, str], Path]) -> None:
             == 2
         )
         assert [k for k in samples if k[0] == "dreamd_build_info"]
+        today = samples[("dreamd_workspace_promoted_today", where)]
+        assert today == entry["promotedToday"]  # the one count status shows
+        states = {dict(k[1])["state"]: v for k, v in samples.items() if k[0] == "dreamd_state"}
+        assert states == {"ok": 1.0, "degraded": 0.0, "blocked": 0.0, "disabled": 0.0}
 
         (tmp_path / "config.toml").write_text(CONFIG + "\n[nonsense]\n")
         done = run_cli(env, "--json", "status")
-        assert done.returncode == 0, done.stdout
+        assert done.returncode == 4, done.stdout  # degraded: a config it cannot reload
         broken = json.loads(done.stdout)
+        assert broken["status"] == "degraded"
         assert broken["warnings"][0].startswith(
             f"{tmp_path / 'config.toml'}: nonsense: unknown key"
         )

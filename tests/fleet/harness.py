@@ -83,10 +83,10 @@ class Host:
         self.process = None
         return code
 
-    def cli(self, *argv: str) -> Any:
-        """``dreamd --json argv...`` as this host sees it; the parsed JSON."""
+    def cli(self, *argv: str, code: int = 0) -> Any:
+        """``dreamd --json argv...`` as this host sees it (exit ``code``); the parsed JSON."""
         done = run_cli(self.env, "--json", *argv)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == code, done.stderr
         return json.loads(done.stdout)
 
     def log(self) -> str:

@@ -261,14 +261,17 @@ def test_each_workspace_is_swept_once_per_slot_though_a_host_dies(fleet: Fleet) 
 
 
 def test_no_host_sweeps_while_redis_is_down(fleet: Fleet) -> None:
-    """Redis stopped over a slot: no host sweeps a shared workspace and status says degraded
-    with the reason; once Redis is back the slot is swept, once per workspace."""
+    """Redis stopped over a slot: no host sweeps a shared workspace, status says degraded with
+    the reason (exit 4) and a manual sweep says Redis is unreachable; once Redis is back the
+    slot is swept, once per workspace."""
     slot = _slot_with_work(fleet, lead=8)
     fleet.redis.stop()
     _sleep_until(slot + timedelta(seconds=10))
-    status = fleet.hosts[1].cli("status")
+    status = fleet.hosts[1].cli("status", code=4)
     assert (status["status"], status["fleet"]["state"]) == ("degraded", "degraded")
     assert "cannot reach the fleet's Redis" in status["fleet"]["reason"]
+    manual = fleet.hosts[1].cli("sweep", code=1)["error"]["message"]
+    assert "the fleet's Redis (" in manual and ") is unreachable (cannot reach" in manual
     assert {root.name: fleet.sweeps(root, slot) for root in fleet.workspaces} == {
         root.name: [] for root in fleet.workspaces
     }

@@ -16,9 +16,9 @@ from tests.builders import NOW
 AT = "2026-11-29T12:00:00Z"
 
 
-def status(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
-    """`dreamd --json ... status` as a dict."""
-    assert main(["--json", "--now", AT, *argv, "status"]) == 0
+def status(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> dict[str, object]:
+    """`dreamd --json ... status` as a dict (its exit code must be ``code``)."""
+    assert main(["--json", "--now", AT, *argv, "status"]) == code
     result: dict[str, object] = json.loads(capsys.readouterr().out)
     return result
 
@@ -38,8 +38,10 @@ FLEET = '[[agents.list]]\nid = "a"\nworkspace = "a"\n\n[[agents.list]]\nid = "b"
 def test_fleet_without_system_agent_is_blocked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Two agents and no system agent: blocked, with the owner warning and its fix."""
-    result = status(capsys, "--config", str(config_file(tmp_path, FLEET)))
+    """Two agents and no system agent: blocked (exit 5, no next run), with the owner warning
+    and its fix."""
+    result = status(capsys, "--config", str(config_file(tmp_path, FLEET)), code=5)
+    assert result["nextRun"] is None
     assert result["status"] == "blocked"
     assert result["owner"] is None
     assert result["warnings"] == [NO_OWNER]
@@ -55,24 +57,26 @@ def test_system_agent_with_heartbeat_off_is_blocked(
     """The owner's heartbeat every = 0m blocks, and the text block says why and how to fix."""
     text = '[agents]\nsystem_agent = "a"\n[agents.heartbeat]\nevery = "0m"\n' + FLEET
     path = config_file(tmp_path, text)
-    result = status(capsys, "--config", str(path))
+    result = status(capsys, "--config", str(path), code=5)
     assert result["status"] == "blocked"
     assert result["owner"] == "a"
     assert main(["--now", AT, "--config", str(path), "dreaming", "status"]) == 0
     out = capsys.readouterr().out
+    assert "- state: blocked\n- next run: none while blocked\n" in out
     assert "- blocked: the heartbeat of agent 'a' is off (every = '0m'); fix: " in out
 
 
 def test_rendered_status_block(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`dreaming status` prints the documented lines."""
+    """`dreaming status` prints OpenClaw's lines, then the state word."""
     (tmp_path / "ws" / "memory").mkdir(parents=True)
     assert main(["--now", AT, "--workspace", str(tmp_path / "ws"), "dreaming", "status"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:6] == [
+    assert lines[:7] == [
         "Dreaming status:",
         "- enabled: on (UTC)",
         "- sweep cadence: 0 3 * * *",
         "- promotion policy: score>=0.75, recalls>=3, uniqueQueries>=3",
+        "- state: ok",
         "- next run: 2026-11-30 03:00 UTC",
         "- owner: main",
     ]
@@ -125,3 +129,23 @@ def test_an_unreadable_workspace_is_its_own_error(
     monkeypatch.setattr("dreamd.host.status.workspace_counts", refuse)
     entry = counts_or_error(Workspace(tmp_path, ("main",)), Config(), now=NOW, zone=UTC)
     assert entry["error"] == f"cannot read {tmp_path}/short-term-recall.json: Permission denied"
+
+
+def test_openclaws_dreaming_is_warned_about_only_while_dreamd_dreams(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenClaw dreaming the same workspace: a warning while dreamd dreams too; after
+    `dreamd dreaming off` (going back to OpenClaw), none."""
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    openclaw = tmp_path / "openclaw.json"
+    openclaw.write_text(json.dumps({"agents": {"defaults": {"workspace": str(tmp_path / "ws")}}}))
+    monkeypatch.setenv("OPENCLAW_CONFIG_PATH", str(openclaw))
+    warned = status(capsys)["warnings"]
+    assert warned == [
+        f"{tmp_path / 'ws'}: OpenClaw's own dreaming is on for this workspace too ({openclaw}); "
+        "set plugins.entries.memory-core.config.dreaming.enabled to false there "
+        "(docs/migrating-from-openclaw.md)"
+    ]
+    assert main(["--now", AT, "dreaming", "off"]) == 0
+    capsys.readouterr()
+    assert status(capsys, code=6)["warnings"] == []

@@ -98,7 +98,8 @@ def create_user_prefix() -> str:
 def test_user_dry_run_prints_the_unit_and_changes_nothing(
     host: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """--dry-run prints exactly the unit, names the file and the enable command, runs nothing."""
+    """--dry-run prints exactly the unit, says what the service will load, names the file and
+    the enable command, runs nothing."""
     workspace = tmp_path / "ws"
     workspace.mkdir()
     monkeypatch.chdir(tmp_path)
@@ -107,6 +108,8 @@ def test_user_dry_run_prints_the_unit_and_changes_nothing(
     assert out == expected_user_unit("--workspace", str(workspace))
     user = os.environ.get("USER") or pwd.getpwuid(os.geteuid()).pw_name
     assert err == (
+        f"dreamd: the service reads no config file (defaults) and dreams 1 workspace(s): "
+        f"{workspace}\n"
         f"dreamd: to keep it running after you log out: loginctl enable-linger {user}\n"
         f"dreamd: dry run: would write {user_unit_path()}, then: systemctl --user enable --now dreamd.service\n"
     )
@@ -119,7 +122,8 @@ def test_user_dry_run_prints_the_unit_and_changes_nothing(
 def test_system_dry_run_grants_the_configured_workspaces(
     host: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The system unit gets one ReadWritePaths= per workspace of its config, and --config."""
+    """The system unit gets one ReadWritePaths= per workspace of its config, and --config; it
+    says what the service loads, and that its private /tmp hides a config under /tmp."""
     for name in ("ops", "research"):
         (tmp_path / "agents" / name).mkdir(parents=True)
     config = tmp_path / "dreamd.toml"
@@ -141,6 +145,11 @@ def test_system_dry_run_grants_the_configured_workspaces(
         readable=program,
     )
     enable = f"{create_user_prefix()}systemctl enable --now dreamd.service"
+    notes = [
+        f"the service reads {config} and dreams 2 workspace(s): {', '.join(spaces)}",
+        f"the user 'dreamd' needs read and write access to {', '.join(spaces)}",
+        *tmp_notes([*spaces, str(config)]),
+    ]
     assert json.loads(out) == {
         "manager": "systemd",
         "scope": "system",
@@ -148,33 +157,38 @@ def test_system_dry_run_grants_the_configured_workspaces(
         "content": unit,
         "enable": enable,
         "written": False,
-        "notes": [
-            f"the user 'dreamd' needs read and write access to {', '.join(spaces)}",
-            *tmp_notes(spaces),
-        ],
+        "notes": notes,
+        "loads": {"config": str(config), "workspaces": spaces},
     }
     assert [line for line in unit.splitlines() if line.startswith("ReadWritePaths=")] == [
         f"ReadWritePaths=-{path}" for path in spaces
     ]
     unit_path = tmp_path / "etc-systemd" / "dreamd.service"
-    notes = [
-        f"the user 'dreamd' needs read and write access to {', '.join(spaces)}",
-        *tmp_notes(spaces),
-    ]
     assert err == "".join(f"dreamd: {note}\n" for note in notes) + (
         f"dreamd: dry run: would write {unit_path}, then: {enable}\n"
     )
 
 
-def test_system_unit_without_a_config_dreams_its_own_state_dir(
-    host: Path, capsys: pytest.CaptureFixture[str]
+def test_a_system_unit_that_would_dream_nothing_is_refused(
+    host: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """No system config and no flags: no ReadWritePaths= (the service dreams its state dir)."""
-    assert main(["service", "install", "--system", "--dry-run"]) == 0
-    out = capsys.readouterr().out
-    program = service.program()
-    assert out == render_system_unit(systemd_command([*program, "run"]), readable=program)
-    assert "\nReadWritePaths=" not in out
+    """No system config and no flags (the installing user's own config lives elsewhere): the
+    system service would dream none of their workspaces, so nothing is written, and the error
+    says what it reads and how to point it at a config or workspace."""
+    from dreamd import paths
+
+    own = paths.default_config_path()
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text('[[agents.list]]\nid = "main"\nworkspace = "/srv/agents/main"\n')
+    assert main(["service", "install", "--system", "--dry-run"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "dreamd: error: the system service would dream no workspace: it reads "
+        f"{service.SYSTEM_CONFIG}, which does not exist and was given no --workspace; your own "
+        f"{own} is not what it reads. Pass --config FILE (listing [[agents.list]] workspaces) "
+        f"or --workspace PATH before `service`, or write {service.SYSTEM_CONFIG}\n"
+    )
+    assert not (tmp_path / "etc-systemd").exists()
 
 
 def test_install_writes_reloads_and_prints_the_one_command(
@@ -188,7 +202,12 @@ def test_install_writes_reloads_and_prints_the_one_command(
         f"user unit {path}: written.\nEnable and start it with:\n  systemctl --user enable --now dreamd.service\n"
     )
     user = os.environ.get("USER") or pwd.getpwuid(os.geteuid()).pw_name
-    assert err == f"dreamd: to keep it running after you log out: loginctl enable-linger {user}\n"
+    default = Path(os.environ["DREAMD_HOME"]) / "data" / "workspace"
+    assert err == (
+        f"dreamd: the service reads no config file (defaults) and dreams 1 workspace(s): "
+        f"{default}\n"
+        f"dreamd: to keep it running after you log out: loginctl enable-linger {user}\n"
+    )
     assert path.read_text(encoding="utf-8") == expected_user_unit()
     assert calls(host) == [
         "systemctl --user daemon-reload",
@@ -280,7 +299,8 @@ def test_system_install_needs_root(
 def test_root_gets_the_system_unit_by_default(host: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As root with no --user/--system, install writes the system unit."""
     monkeypatch.setattr(os, "geteuid", lambda: 0)
-    assert main(["service", "install"]) == 0
+    (host.parent / "ws").mkdir()
+    assert main(["--workspace", str(host.parent / "ws"), "service", "install"]) == 0
     written = (service.SYSTEM_UNIT_DIR / "dreamd.service").read_text(encoding="utf-8")
     assert "User=dreamd\n" in written and calls(host)[0] == "systemctl daemon-reload"
 
@@ -357,7 +377,8 @@ def test_program_falls_back_to_python_m_dreamd(
 
 
 def test_system_access_covers_what_the_config_points_at(tmp_path: Path) -> None:
-    """Workspaces and a moved socket's folder are writable; program, config, tokens readable."""
+    """Workspaces and a moved socket's folder are writable; program, config, tokens readable;
+    each of them under /tmp is named as hidden by PrivateTmp=."""
     workspace = tmp_path / "ws"
     workspace.mkdir()
     config_path = tmp_path / "etc" / "config.toml"
@@ -384,11 +405,12 @@ def test_system_access_covers_what_the_config_points_at(tmp_path: Path) -> None:
         ),
         notes=(
             f"the user 'dreamd' needs read and write access to {workspace}",
-            *tmp_notes([str(workspace)]),
+            *tmp_notes([str(workspace), str(config_path), str(tmp_path / "etc" / "tokens")]),
             "/home/ana/.local/bin/dreamd is in a home directory, which the user 'dreamd' usually "
             "cannot read: install dreamd system-wide (the .deb, or pipx/uv tool with a "
             "system-wide prefix)",
         ),
+        workspaces=(str(workspace),),
     )
 
 
@@ -396,3 +418,20 @@ def test_only_linux_and_macos_have_a_service_manager() -> None:
     """Other platforms get an error that says to run the daemon by hand."""
     with pytest.raises(DreamdError, match="run `dreamd run` yourself"):
         plan_target(platform="win32", scope=None, uid=1, home=Path("/h"), config_home=None)
+
+
+def test_a_config_under_tmp_is_named_hidden_from_the_system_unit() -> None:
+    """`--config /tmp/…` with the system unit's PrivateTmp=yes: the note says the service cannot
+    see it (its /tmp is its own)."""
+    access = plan_access(
+        parse_config("", source="/tmp/dreamd.toml"),
+        executable="/usr/bin/dreamd",
+        config_path=Path("/tmp/dreamd.toml"),
+        openclaw_path=Path("/var/tmp/openclaw.json"),
+        discovery=None,
+        user="dreamd",
+    )
+    assert access.notes == (
+        "PrivateTmp= gives the service its own /tmp: it cannot see /tmp/dreamd.toml, "
+        "/var/tmp/openclaw.json",
+    )

@@ -291,11 +291,12 @@ def test_a_symlinked_lock_file_is_refused_not_truncated(tmp_path: Path) -> None:
 def test_status_names_the_refused_workspace(
     root: Path, capsys: pytest.CaptureFixture[str], folder: str, kind: str
 ) -> None:
-    """`dreamd status` shows the refusal as the workspace's error and reads nothing through it."""
+    """`dreamd status` shows the refusal as the workspace's error and reads nothing through it;
+    it exits 4, degraded."""
     target = link_folder(root, folder, kind)
     code, out, err = run(capsys, root, ["--json", "status"])
     document = json.loads(out)
-    assert (code, err) == (0, "")
+    assert (code, err) == (4, "")
     assert document["workspaces"][0]["error"] == refusal(root, folder, target)
     assert document["status"] == "degraded"
 

@@ -54,3 +54,32 @@ def install_stage(stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     relocate(database, BUILT_AT, str(root.resolve()))
     monkeypatch.setenv("OPENCLAW_STATE_DIR", str(state_dir))
     return root.resolve()
+
+
+HANDBACK = FIXTURE.parent / "openclaw-2026.9.6-handback"
+HANDBACK_BUILT_AT = "/tmp/dreamd-openclaw-handback/home/.openclaw/workspace"
+
+
+def handback_database(stage: str, target: Path, root: Path) -> Path:
+    """The handback fixture's ``stage`` database (``before`` or ``after`` the export) written
+    to ``target``, its rows moved to the workspace at ``root``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(HANDBACK / stage / "openclaw.sqlite.gz", "rb") as packed:
+        target.write_bytes(packed.read())
+    relocate(target, HANDBACK_BUILT_AT, str(root))
+    return target
+
+
+def install_handback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The handback fixture's workspace as it was before the export, under ``tmp_path``, with
+    OpenClaw's database of that moment found for it."""
+    import tarfile
+
+    root = tmp_path / "workspace"
+    root.mkdir()
+    with tarfile.open(HANDBACK / "before" / "workspace.tar.gz") as packed:
+        packed.extractall(root, filter="data")
+    state_dir = tmp_path / "openclaw"
+    handback_database("before", state_dir / "state" / "openclaw.sqlite", root.resolve())
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(state_dir))
+    return root.resolve()

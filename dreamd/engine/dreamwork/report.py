@@ -93,7 +93,7 @@ def render_report(night: Night) -> str:
         SECTIONS[1]: [
             f"- Short-term recall: {night.short_term} entries | Long-term: {night.retired} "
             "retired this cycle",
-            f"- Promoted this cycle: {len(night.promoted)}",
+            f"- Promoted today: {len(night.promoted)}",
             *(f"  - {text}" for text in night.promoted[:5]),
         ],
         SECTIONS[2]: _health_lines(night),

@@ -295,8 +295,31 @@ def _memory_writes(
     return tuple(writes)
 
 
+def _night_keys(snapshot: Snapshot, promotion: PromotionPlan) -> frozenset[str]:
+    """The night's promotions once this plan is applied: the events log's so far and this
+    sweep's (the one count, :mod:`dreamd.engine.tally`)."""
+    earlier = {item.key for item in snapshot.promoted_today}
+    return frozenset(earlier | {scored.entry.key for scored in promotion.applied})
+
+
+def _night_texts(snapshot: Snapshot, promotion: PromotionPlan) -> tuple[str, ...]:
+    """What the night promoted, as the dream report lists it: earlier sweeps' entries (their
+    store text, else their source), then this sweep's as written."""
+    written = {entry.key for entry in promotion.entries}
+    earlier = [
+        row.snippet if (row := snapshot.store.rows.get(item.key)) is not None else item.source
+        for item in snapshot.promoted_today
+        if item.key not in written
+    ]
+    return (*earlier, *(entry.text for entry in promotion.entries))
+
+
 def _summary_of(
-    light: LightResult, rem: RemResult, ranking: Ranking, promotion: PromotionPlan
+    light: LightResult,
+    rem: RemResult,
+    ranking: Ranking,
+    promotion: PromotionPlan,
+    night: frozenset[str],
 ) -> dict[str, Any]:
     rejected = dict(ranking.rejected)
     for name, count in promotion.rejected.items():
@@ -315,11 +338,10 @@ def _summary_of(
         "rem": {"considered": rem.considered, "themes": len(rem.themes), "truths": len(rem.truths)},
         "deep": {
             "ranked": promotable,
-            "rankedToday": len(ranking.candidates) + ranking.promoted_today,
+            "rankedToday": len(ranking.candidates)
+            + len(night - {s.entry.key for s in ranking.candidates}),
             "promoted": len(promotion.applied),
-            "promotedToday": ranking.promoted_today
-            + len(promotion.applied)
-            + len(promotion.reconciled),
+            "promotedToday": len(night),
             "reconciled": len(promotion.reconciled),
             "rejected": dict(sorted(rejected.items())),
             "compactedSections": list(promotion.compacted_days),
@@ -411,7 +433,7 @@ def plan_sweep(
         snapshot, dreaming, store=sessions.store, diary=diary, now=now, zone=zone
     )
     ranking, promotion, duplicates = _deep(ctx, light, rem)
-    summary = _summary_of(light, rem, ranking, promotion)
+    summary = _summary_of(light, rem, ranking, promotion, _night_keys(snapshot, promotion))
     deep_summary = summary["deep"]
     light_text = light_body(light.staged)
     shown = follow_moves(rem, light.store.rows, {**duplicates, **promotion.rows})
@@ -519,7 +541,7 @@ def _dreamwork(
         store_rows=len(store.rows),
         store_cap=MAX_STORE_ENTRIES,
         ranked=ranked,
-        promoted=tuple(entry.text for entry in promotion.entries),
+        promoted=_night_texts(ctx.snapshot, promotion),
         retired=retired,
         refused=refused,
     )
