@@ -42,10 +42,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from daemon import build
 
-from dreamd.clock import SystemClock, format_instant, parse_instant
+from dreamd.clock import format_instant, parse_instant
 from dreamd.config import FleetConfig
 from dreamd.fleet.coordinator import Fleet
 from dreamd.fleet.fence import Fence
+from dreamd.host.clock import SystemClock
 
 NAME = "bench"
 
