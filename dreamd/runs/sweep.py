@@ -28,7 +28,7 @@ from dreamd.store.lock import workspace_lock
 from dreamd.store.writer import apply_plan
 from dreamd.workspace.reader import read_snapshot
 
-__all__ = ["MAX_ATTEMPTS", "Outcome", "run_planned", "sweep_workspace"]
+__all__ = ["MAX_ATTEMPTS", "Outcome", "run_planned", "sweep_workspace", "unchanged_outcome"]
 
 MAX_ATTEMPTS = 3
 
@@ -178,6 +178,7 @@ def sweep_workspace(
         plan = plan_sweep(snapshot, dreaming, now=now, zone=zone)
         return run_model_stage(plan, model, root=root) if model is not None else plan
 
+    memo = _sweep_memo(dreaming, model, now, zone, agents, sessions, owners)
     return run_planned(
         root,
         planner,
@@ -190,18 +191,51 @@ def sweep_workspace(
         lock_timeout=lock_timeout,
         should_stop=should_stop,
         fence=fence,
-        memo=Memo(
-            settings_key(
-                dreaming,
-                model,
-                now=now,
-                zone=zone,
-                agents=agents,
-                sessions=sessions,
-                owners=owners,
-            ),
-            now,
-            zone,
-            sessions,
-        ),
+        memo=memo,
     )
+
+
+def _sweep_memo(
+    dreaming: DreamingConfig,
+    model: ModelConfig | None,
+    now: datetime,
+    zone: tzinfo,
+    agents: tuple[str, ...],
+    sessions: Sequence[tuple[str, Path]],
+    owners: frozenset[str],
+) -> Memo:
+    key = settings_key(
+        dreaming, model, now=now, zone=zone, agents=agents, sessions=sessions, owners=owners
+    )
+    return Memo(key, now, zone, sessions)
+
+
+def unchanged_outcome(
+    root: Path,
+    dreaming: DreamingConfig,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    agents: tuple[str, ...] = ("main",),
+    sessions: Sequence[tuple[str, Path]] = (),
+    owners: frozenset[str] = frozenset(),
+    model: ModelConfig | None = None,
+) -> Outcome | None:
+    """The outcome :func:`sweep_workspace` would give ``root`` when its fingerprint matches
+    (nothing changed since a sweep that wrote nothing), else ``None``.
+
+    Cheap, so a scheduler can ask it of many workspaces in one job and sweep only the others.
+    It takes the workspace lock without waiting: a workspace another process holds, or one that
+    cannot be read, answers ``None`` (its full sweep waits, or says what is wrong).
+    """
+    started = time.perf_counter()
+    memo = _sweep_memo(dreaming, model, now, zone, agents, sessions, owners)
+    try:
+        with workspace_lock(root, timeout=0):
+            known = memo.recall(root)
+    except (DreamdError, OSError):
+        return None
+    if known is None:
+        return None
+    summary = {**known.summary, "unchanged": True}
+    return _done(str(root), agents, summary, (), tuple(known.warnings), started)
