@@ -237,7 +237,7 @@ def run_index(ctx: Context) -> int:
 
     workspace = ctx.workspace(ctx.args.agent)
     with RecallIndex.open(workspace.root) as index:
-        stats = index.rebuild() if ctx.args.rebuild else index.update()
+        stats = index.rebuild() if ctx.args.rebuild else index.update(walk=True)
     document = {
         "workspace": str(workspace.root),
         "scanned": stats.scanned,

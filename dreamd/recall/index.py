@@ -17,6 +17,11 @@ Rules:
 - Updates are incremental and run in one transaction: a file whose (mtime_ns, size) is unchanged
   is not read; a changed one is re-hashed and re-chunked only when its sha256 differs; files that
   are gone are removed.
+- An update first checks the freshness stamp the last walk left (:mod:`dreamd.recall.freshness`:
+  the folders' times, the recently modified files, the rules): when it holds, nothing changed
+  and the update walks nothing, so a search's cost does not grow with the years of notes. A
+  new note changes its folder's time and an edit to a recent note its own: both are seen.
+  :meth:`RecallIndex.update` with ``walk=True`` (``memory index``, the sweep) always walks.
 - Text is redacted before it is chunked (:func:`dreamd.redaction.redact`, on the whole file,
   lines kept): no secret or personal datum is ever written to the index. The index keeps the
   rules it was redacted under (:func:`dreamd.redaction.rules_fingerprint`); when they change
@@ -38,6 +43,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from time import time_ns
 from types import TracebackType
 
 from dreamd.errors import StateError
@@ -52,6 +58,7 @@ from dreamd.layout import (
 )
 from dreamd.recall.analysis import stems
 from dreamd.recall.candidates import read_frequency
+from dreamd.recall.freshness import HOT_FILES, HOT_NS, Stamp, still_fresh
 from dreamd.recall.schema import (
     FTS_ADD,
     FTS_REMOVE,
@@ -167,9 +174,10 @@ class RecallIndex:
         """Close the connection; the index object is unusable afterwards."""
         self._conn.close()
 
-    def update(self) -> IndexStats:
-        """Bring the index up to date with the files, incrementally."""
-        return self._recovering(lambda: self._sync(rebuild=False), refill=False)
+    def update(self, *, walk: bool = False) -> IndexStats:
+        """Bring the index up to date with the files, incrementally (see the module rules:
+        without ``walk``, a fresh stamp answers without walking)."""
+        return self._recovering(lambda: self._sync(rebuild=False, walk=walk), refill=False)
 
     def rebuild(self) -> IndexStats:
         """Drop every table and index all files from scratch."""
@@ -234,10 +242,25 @@ class RecallIndex:
             self._sync(rebuild=False)
         return action()
 
-    def _sync(self, *, rebuild: bool) -> IndexStats:
-        found = discover_sources(self.root)
-        self._memo = _Memo(-1)
+    def _fresh(self, rules: str) -> IndexStats | None:
+        """The last walk's totals when its stamp still holds, else ``None``."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'fresh'").fetchone()
+        stamp = Stamp.decode(row[0]) if row else None
+        if stamp is None or not still_fresh(stamp, rules=rules, now_ns=time_ns()):
+            return None
+        self.redaction_current = True
+        return IndexStats(stamp.files, 0, 0, 0, 0, stamp.chunks, 0)
+
+    def _sync(self, *, rebuild: bool, walk: bool = True) -> IndexStats:
         rules = rules_fingerprint()
+        if not rebuild and not walk:
+            fresh = self._fresh(rules)
+            if fresh is not None:
+                return fresh
+        walked_ns = time_ns()
+        folders: dict[str, int] = {}
+        found = discover_sources(self.root, folders)
+        self._memo = _Memo(-1)
         with transaction(self._conn) as conn:
             stored = conn.execute("SELECT value FROM meta WHERE key = 'redaction'").fetchone()
             if rebuild or stored is None or stored[0] != rules:
@@ -263,6 +286,13 @@ class RecallIndex:
                 conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
                 rebuild_graph_fts(conn)
             total = int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+            stamp = _stamp(found, folders, rules=rules, walked_ns=walked_ns, chunks=total)
+            if stamp is None:
+                conn.execute("DELETE FROM meta WHERE key = 'fresh'")
+            else:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('fresh', ?)", (stamp,)
+                )
         self.redaction_current = True
         if tally.bulk and tally.written:
             # A bulk fill leaves the whole database in the WAL; fold it back so reads are direct.
@@ -270,6 +300,30 @@ class RecallIndex:
         return IndexStats(
             len(found), tally.read, tally.changed, len(gone), tally.written, total, tally.bytes
         )
+
+
+def _stamp(
+    found: dict[str, Source],
+    folders: dict[str, int],
+    *,
+    rules: str,
+    walked_ns: int,
+    chunks: int,
+) -> str | None:
+    """The freshness stamp of a walk (:mod:`dreamd.recall.freshness`), encoded."""
+    recent = sorted(
+        (source for path, source in found.items() if "/" in path),
+        key=lambda source: source.mtime_ns,
+        reverse=True,
+    )[:HOT_FILES]
+    hot = {s.file: (s.mtime_ns, s.size) for s in recent if s.mtime_ns >= walked_ns - HOT_NS}
+    for path, source in found.items():
+        if "/" not in path:  # MEMORY.md, SOUL.md, USER.md: always watched
+            hot[source.file] = (source.mtime_ns, source.size)
+    stamp = Stamp(
+        rules=rules, walked_ns=walked_ns, folders=folders, hot=hot, files=len(found), chunks=chunks
+    )
+    return stamp.encode()
 
 
 class _Memo:

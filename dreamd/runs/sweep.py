@@ -10,9 +10,10 @@ and says so. A failure is returned as an outcome with ``error`` set, never swall
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -179,7 +180,7 @@ def sweep_workspace(
         return run_model_stage(plan, model, root=root) if model is not None else plan
 
     memo = _sweep_memo(dreaming, model, now, zone, agents, sessions, owners)
-    return run_planned(
+    outcome = run_planned(
         root,
         planner,
         dreaming=dreaming,
@@ -193,6 +194,26 @@ def sweep_workspace(
         fence=fence,
         memo=memo,
     )
+    if outcome.status != "ok" or outcome.summary.get("unchanged"):
+        return outcome
+    return _refresh_index(root, outcome)
+
+
+def _refresh_index(root: Path, outcome: Outcome) -> Outcome:
+    """Bring the workspace's recall index (when it has one) up to date after a sweep: the
+    notes and what the sweep wrote are indexed now, not by the next agent's search."""
+    from dreamd.layout import INDEX_FILE
+    from dreamd.recall.index import RecallIndex
+
+    if not (root / INDEX_FILE).is_file():
+        return outcome  # nobody searched here yet: the first search builds it
+    try:
+        with RecallIndex.open(root) as index:
+            index.update(walk=True)
+    except (DreamdError, OSError, sqlite3.Error) as exc:
+        warning = f"recall index not updated: {exc}"
+        return replace(outcome, warnings=(*outcome.warnings, warning))
+    return outcome
 
 
 def _sweep_memo(
