@@ -249,6 +249,8 @@ class RecallIndex:
         if stamp is None or not still_fresh(stamp, rules=rules, now_ns=time_ns()):
             return None
         self.redaction_current = True
+        version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        self._memo = _Memo(version, count=stamp.chunks)  # no count(*) over years of chunks
         return IndexStats(stamp.files, 0, 0, 0, 0, stamp.chunks, 0)
 
     def _sync(self, *, rebuild: bool, walk: bool = True) -> IndexStats:
