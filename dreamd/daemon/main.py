@@ -82,7 +82,7 @@ from dreamd.fleet.coordinator import Fleet, rotated
 from dreamd.fleet.slots import slot_end, slot_of
 from dreamd.host.clock import Clock, SystemClock
 from dreamd.host.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
-from dreamd.host.history import load_histories, save_histories
+from dreamd.host.history import Histories, load_histories, save_histories
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime, load_runtime, socket_path
 from dreamd.host.state import effective_enabled, load_host_state, set_enabled_override
@@ -155,7 +155,7 @@ class Daemon:
         self.last_outcomes: list[dict[str, Any]] = []
         self.counts: dict[str, dict[str, Any]] = {}
         self._counted_on: dict[str, str] = {}  # the dreaming day each workspace was counted on
-        self.histories = load_histories()
+        self.histories = Histories(load_histories())
         self._summary: tuple[WorkspacesSummary, msgspec.Raw] | None = None
         self._entries: dict[str, tuple[dict[str, Any], bytes]] = {}
         self.socket = socket_path(runtime.config)
@@ -231,7 +231,7 @@ class Daemon:
                     entry = status_entry(
                         workspace,
                         self.counts.get(path),
-                        self.histories.get(path, []),
+                        self.histories.get(path),
                         idle_sweeps=idle,
                     )
                     cached = self._entries[path] = (entry, msgspec.json.encode(entry))
@@ -435,12 +435,12 @@ class Daemon:
             if outcome["status"] in _NOT_SWEPT:
                 continue
             path = outcome["workspace"]
-            before = self.histories.get(path, [])
+            before = self.histories.get(path)
             after = [*before, sweep_record(stamp, outcome)][-HISTORY_KEPT:]
             self.histories[path] = after
             fresh.extend(new_events(path, before, after, idle_sweeps=idle, at=stamp))
         self._changed(*(o["workspace"] for o in outcomes))
-        await asyncio.to_thread(save_histories, dict(self.histories))
+        await asyncio.to_thread(save_histories, self.histories.encoded())
         for event in fresh:
             self.publish(event)
 
