@@ -37,12 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bank_workload import retain_year
-from spawner import shared
+from spawner import shared, tree_cpu
 from workloads import NOW, fleet, huge_store
 
 __all__ = ["Figure", "curve", "daemon_rounds", "main", "store_trim"]
 
-TICKS = os.sysconf("SC_CLK_TCK")
 SIZES = {30: "1 month", 365: "1 year", 7300: "20 years"}
 
 
@@ -189,23 +188,6 @@ def store_trim(base: Path, rows: int) -> list[Figure]:
     ]
 
 
-def _tree_cpu(pid: int) -> float:
-    """CPU seconds of ``pid`` and every live descendant (the daemon and its workers)."""
-    total = 0.0
-    pending = [pid]
-    while pending:
-        current = pending.pop()
-        try:
-            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / TICKS
-            for task in Path(f"/proc/{current}/task").iterdir():
-                children = (task / "children").read_text().split()
-                pending += [int(child) for child in children]
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
-
-
 def _rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -247,9 +229,9 @@ def daemon_rounds(base: Path, count: int, milestones: Sequence[int]) -> list[Fig
         asyncio.run(_post_sweep(socket))  # the cold round
         asyncio.run(_post_sweep(socket))  # verifies the no-ops (fingerprints)
         for round_ in range(1, max(milestones) + 1):
-            before = _tree_cpu(daemon.pid)
+            before = tree_cpu(daemon.pid)
             asyncio.run(_post_sweep(socket))
-            cpu.append(_tree_cpu(daemon.pid) - before)
+            cpu.append(tree_cpu(daemon.pid) - before)
             if round_ in milestones:
                 rss[round_] = _rss_mib(daemon.pid)
     finally:

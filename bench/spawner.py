@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-__all__ = ["Finished", "Spawner", "shared"]
+__all__ = ["Finished", "Spawner", "shared", "tree_cpu"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,23 @@ class Spawner:
         self._helper.stdin.flush()
         answer = json.loads(self._helper.stdout.readline())
         return Finished(answer["code"], answer["wall"], answer["cpu"], answer["rss"] / 1024)
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and of every live descendant (a daemon and its workers)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending += [int(child) for child in (task / "children").read_text().split()]
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 @functools.cache

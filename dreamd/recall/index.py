@@ -23,10 +23,12 @@ Rules:
   new note changes its folder's time and an edit to a recent note its own: both are seen.
   :meth:`RecallIndex.update` with ``walk=True`` (``memory index``, the sweep) always walks.
 - Text is redacted before it is chunked (:func:`dreamd.redaction.redact`, on the whole file,
-  lines kept): no secret or personal datum is ever written to the index. The index keeps the
-  rules it was redacted under (:func:`dreamd.redaction.rules_fingerprint`); when they change
-  (an upgrade, a new detector), the next update rebuilds it, so text the new rules would mask
-  leaves the disk, and :attr:`RecallIndex.redaction_current` tells readers that what they read
+  lines kept): no secret or personal datum is ever written to the index. A file's redaction and
+  graph fragment are kept by digest in the note cache (:mod:`dreamd.recall.notecache`), so a
+  rebuild (or new rules that change nothing in a note) does not work them out again. The index
+  keeps the rules it was redacted under (:func:`dreamd.redaction.rules_fingerprint`); when they
+  change (an upgrade, a new detector), the next update rebuilds it, so text the new rules would
+  mask leaves the disk, and :attr:`RecallIndex.redaction_current` tells readers that what they read
   needs no second pass.
 - Each chunk is stored with its labels (:mod:`dreamd.recall.labels`: speaker, entities, Retain
   kind and confidence, CJK grams). ``chunks_fts`` (:mod:`dreamd.recall.schema`) is kept in sync
@@ -62,6 +64,7 @@ from dreamd.recall.freshness import HOT_FILES, HOT_NS, Stamp, still_fresh
 from dreamd.recall.schema import (
     FTS_ADD,
     FTS_REMOVE,
+    NOTE_CACHE,
     SCHEMA_VERSION,
     connect_or_recover,
     is_corrupt,
@@ -75,6 +78,8 @@ from dreamd.value import Value
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from typing import Final, Self, TypeVar
+
+    from dreamd.recall.notecache import FragmentRows
 
     _T = TypeVar("_T")
 
@@ -266,10 +271,11 @@ class RecallIndex:
         with transaction(self._conn) as conn:
             stored = conn.execute("SELECT value FROM meta WHERE key = 'redaction'").fetchone()
             if rebuild or stored is None or stored[0] != rules:
-                reset(conn)  # text redacted under other rules is redacted again, whole
+                reset(conn, keep_cache=True)  # redacted again, whole (the cache knows the rules)
                 conn.execute("INSERT INTO meta(key, value) VALUES ('redaction', ?)", (rules,))
             # Filling an empty index, FTS5 is built once at the end: much faster than per file.
-            tally = _Tally(bulk=conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None)
+            empty = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None
+            tally = _Tally(bulk=empty, rules=rules)
             rows = conn.execute("SELECT path, mtime_ns, size, sha256 FROM files").fetchall()
             known = {row[0]: (row[1], row[2], row[3]) for row in rows}
             gone = [path for path in known if path not in found]
@@ -282,6 +288,7 @@ class RecallIndex:
             for path in gone:
                 tally.remove(conn, path)
                 conn.execute("DELETE FROM files WHERE path = ?", (path,))
+                conn.execute(f"DELETE FROM {NOTE_CACHE} WHERE path = ?", (path,))  # noqa: S608
             if tally.bulk:
                 from dreamd.recall.graph import rebuild_graph_fts
 
@@ -349,12 +356,19 @@ class _Memo:
 class _Tally:
     """Counts for :class:`IndexStats`, kept while files are refreshed."""
 
-    __slots__ = ("bulk", "bytes", "changed", "read", "written")
+    __slots__ = ("bulk", "bytes", "changed", "read", "rules", "written")
 
     def __init__(
-        self, bulk: bool, read: int = 0, changed: int = 0, written: int = 0, bytes: int = 0
+        self,
+        bulk: bool,
+        rules: str,
+        read: int = 0,
+        changed: int = 0,
+        written: int = 0,
+        bytes: int = 0,
     ) -> None:
         self.bulk = bulk
+        self.rules = rules
         self.read = read
         self.changed = changed
         self.written = written
@@ -384,11 +398,10 @@ class _Tally:
             from dreamd.recall.chunking import chunk_for_index
             from dreamd.recall.graph import store_graph
             from dreamd.recall.labels import label_chunk
-            from dreamd.redaction import redact
 
             self.changed += 1
             text = decode_note(data, strip_nul=True).text
-            redacted = redact(text) if text is not None else ""
+            redacted, fragment = self._derived(conn, path, text, digest)
             chunks = chunk_for_index(path, redacted) if text is not None else []
             kind = kind_of(path)
             self.remove(conn, path)
@@ -413,14 +426,42 @@ class _Tally:
             conn.executemany(_INSERT, rows)
             if not self.bulk:
                 conn.execute(FTS_ADD, (path,))
-            if text is not None:  # the file's part of the graph, from the same redacted text
-                store_graph(conn, path, redacted, digest, bulk=self.bulk)
+            store_graph(conn, path, fragment, bulk=self.bulk)
             self.written += len(chunks)
         conn.execute(
             "INSERT OR REPLACE INTO files(path, mtime_ns, size, sha256) VALUES (?, ?, ?, ?)",
             (path, source.mtime_ns, source.size, digest),
         )
         return True
+
+    def _derived(
+        self, conn: sqlite3.Connection, path: str, text: str | None, digest: str
+    ) -> tuple[str, FragmentRows | None]:
+        """The redacted text and the graph fragment of a changed file, from the note cache
+        where its digest (and the rules) allow, worked out and cached otherwise."""
+        if text is None:  # not text: indexed empty, no fragment
+            return "", None
+        from dreamd.engine.text.snippets import content_hash
+        from dreamd.recall import notecache
+        from dreamd.recall.graph import fragment_rows
+
+        cached = notecache.load(conn, path)
+        if cached is not None and (cached.digest, cached.rules) == (digest, self.rules):
+            redacted = text if cached.redacted is None else cached.redacted
+        else:
+            from dreamd.redaction import redact
+
+            redacted = redact(text)
+        clean = content_hash(redacted.encode("utf-8"))
+        fragment = None
+        if cached is not None and cached.clean == clean:
+            fragment = notecache.decode_fragment(cached.fragment)
+        if fragment is None:
+            fragment = fragment_rows(path, redacted, digest)
+        encoded = None if fragment is None else notecache.encode_fragment(fragment)
+        kept = None if redacted == text else redacted
+        notecache.save(conn, path, notecache.Cached(digest, self.rules, kept, clean, encoded))
+        return redacted, fragment
 
     def remove(self, conn: sqlite3.Connection, path: str) -> None:
         """Drop a file's chunks, and their FTS5 entries unless FTS5 is rebuilt at the end."""
