@@ -217,7 +217,7 @@ def daemon_rows(config: Path, base: Path, probes: int) -> list[Row]:
     try:
         socket = home / "run" / "dreamd.sock"
         deadline = time.monotonic() + 60
-        while not socket.exists():
+        while not (socket.exists() and asyncio.run(scale.answers(socket))):
             if time.monotonic() > deadline or daemon.poll() is not None:
                 raise SystemExit("the daemon did not start")
             time.sleep(0.1)

@@ -40,7 +40,7 @@ from bank_workload import retain_year
 from spawner import shared, tree_cpu
 from workloads import NOW, fleet, huge_store
 
-__all__ = ["Figure", "curve", "daemon_rounds", "main", "store_trim"]
+__all__ = ["Figure", "answers", "curve", "daemon_rounds", "main", "store_trim"]
 
 SIZES = {30: "1 month", 365: "1 year", 7300: "20 years"}
 
@@ -195,6 +195,21 @@ def _rss_mib(pid: int) -> float:
     return 0.0
 
 
+async def answers(socket: Path) -> bool:
+    """True once the daemon answers ``GET /v1/status`` (its socket file comes before that)."""
+    import aiohttp
+
+    try:
+        connector = aiohttp.UnixConnector(path=str(socket))
+        async with (
+            aiohttp.ClientSession(connector=connector) as session,
+            session.get("http://dreamd/v1/status") as response,
+        ):
+            return response.status == 200
+    except aiohttp.ClientError:
+        return False
+
+
 async def _post_sweep(socket: Path) -> None:
     import aiohttp
 
@@ -222,7 +237,7 @@ def daemon_rounds(base: Path, count: int, milestones: Sequence[int]) -> list[Fig
     rss: dict[int, float] = {}
     try:
         deadline = time.monotonic() + 120
-        while not socket.exists():
+        while not (socket.exists() and asyncio.run(answers(socket))):
             if time.monotonic() > deadline or daemon.poll() is not None:
                 raise SystemExit("the daemon did not start")
             time.sleep(0.1)

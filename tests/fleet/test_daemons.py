@@ -34,7 +34,7 @@ from dreamd.recall.record import record_search
 from tests.fake_model import chat_reply, serve
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fleet.conftest import RedisServer
-from tests.processes import DREAMD, READY_LINE, run_cli, wait_until
+from tests.processes import DREAMD, READY_LINE, run_cli, scaled, wait_until
 
 T = TypeVar("T")
 OWNER = 21
@@ -121,14 +121,14 @@ class Host:
         """SIGKILL: the host dies at once (its workers with it)."""
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=scaled(10))
         self.process = None
 
     def stop(self) -> int:
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
         try:
-            code = self.process.wait(timeout=30)
+            code = self.process.wait(timeout=scaled(30))
         except subprocess.TimeoutExpired:
             self.process.kill()
             code = self.process.wait()
