@@ -317,14 +317,15 @@ START = "<!-- bench/run.py: start -->"
 END = "<!-- bench/run.py: end -->"
 
 
-def write_readme(readme: Path, table: str) -> None:
-    """Replace what stands between the README's two bench markers with ``table``."""
+def write_readme(readme: Path, table: str, measured: str | None = None) -> None:
+    """Replace what stands between the README's two bench markers with ``table`` (and the
+    ``measured`` line, :func:`provenance` taken when the run began)."""
     text = readme.read_text(encoding="utf-8")
     head, found, rest = text.partition(START)
     _, ended, tail = rest.partition(END)
     if not (found and ended):
         raise SystemExit(f"{readme}: no {START} ... {END} section to replace")
-    block = f"{START}\n{provenance()}\n\n{table}\n{END}"
+    block = f"{START}\n{measured or provenance()}\n\n{table}\n{END}"
     readme.write_text(head + block + tail, encoding="utf-8")
 
 
@@ -334,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--readme", type=Path, help="write the table into this README")
     args = parser.parse_args(argv)
     sizes = QUICK if args.quick else FULL
+    measured = provenance()  # the tree as it was when the run began
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="dreamd-bench-") as scratch:
         rows = run(sizes, Path(scratch))
@@ -344,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(table)
     if args.readme is not None:
-        write_readme(args.readme, table)
+        write_readme(args.readme, table, measured)
     missed = [row.name for row in rows if row.ok is False]
     if missed:
         print(f"targets missed: {', '.join(missed)}")
