@@ -6,6 +6,12 @@ writer. When a person edits a file between reading and writing, the writer refus
 loop re-reads and re-plans (up to 3 times); if the workspace keeps changing, the run is skipped
 and says so. A failure is returned as an outcome with ``error`` set, never swallowed. A
 ``fence`` from a fleet (:mod:`dreamd.fleet.fence`) goes to the writer unchanged.
+
+A full sweep that changed the workspace then brings its recall index up to date (when it has
+one: the first search builds it), so the next agent's search finds a fresh stamp and walks
+nothing (:mod:`dreamd.recall.freshness`); an index that cannot be updated is a warning.
+:func:`unchanged_outcome` answers, without a sweep, for a workspace whose fingerprint says a
+sweep would change nothing: the daemon asks it of fifty workspaces in one job.
 """
 
 from __future__ import annotations
