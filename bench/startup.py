@@ -9,9 +9,10 @@ recording the recall traces and printing. A workspace with a year of generated d
 entities and opinions) is built and reflected once; each command then runs ``--runs`` times
 after two warm-up runs (which also cache the bytecode, as an installed package has it), the
 commands taking turns, and its p50 and p95 wall times are printed, next to a bare
-``python -c pass`` for the interpreter's own share, and each command's peak RSS (from
-``wait4``). ``--days`` sets the length of the history (30: a month, 7300: 20 years): a turn's
-cost must not grow with it. Commands start through the installed
+``python -c pass`` for the interpreter's own share, and each command's CPU p50 (user +
+system, which a busy machine moves far less than wall time) and peak RSS (from ``wait4``).
+``--days`` sets the length of the history (30: a month, 7300: 20 years): a turn's cost must
+not grow with it. Commands start through the installed
 ``dreamd`` script, as an agent runs them (``--module``: ``python -m dreamd``, which also loads
 :mod:`runpy`). ``--tree`` runs another checkout's ``dreamd`` (an exported earlier commit, say)
 with ``python -m`` and the same interpreter, for a before/after. The warm-up runs also fill the
@@ -55,12 +56,12 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Wall ms and peak RSS (MiB) of one process running ``command``."""
+def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall ms, CPU ms and peak RSS (MiB) of one process running ``command``."""
     done = shared().run(command, env=env, cwd=cwd)
     if done.code != 0:
         raise subprocess.CalledProcessError(done.code, command)
-    return done.wall * 1000, done.rss_mib
+    return done.wall * 1000, done.cpu * 1000, done.rss_mib
 
 
 def launcher_for(tree: Path, *, module: bool = False) -> list[str]:
@@ -90,18 +91,20 @@ def measure(root: Path, *, runs: int, tree: Path, launcher: list[str]) -> list[d
         else:
             commands[label] = [sys.executable, "-c", "pass"]
     times: dict[str, list[float]] = {label: [] for label in commands}
+    cpus: dict[str, list[float]] = {label: [] for label in commands}
     peaks: dict[str, float] = dict.fromkeys(commands, 0.0)
     for round_ in range(runs + 2):  # two rounds of warm-up
         for label, command in commands.items():
             if label in failed:
                 continue
             try:
-                took, rss = _timed(command, tree, env)
+                took, cpu, rss = _timed(command, tree, env)
             except subprocess.CalledProcessError:
                 failed.add(label)
                 continue
             if round_ >= 2:
                 times[label].append(took)
+                cpus[label].append(cpu)
                 peaks[label] = max(peaks[label], rss)
     rows: list[dict[str, object]] = []
     for label in commands:
@@ -115,6 +118,7 @@ def measure(root: Path, *, runs: int, tree: Path, launcher: list[str]) -> list[d
                 "command": label,
                 "p50_ms": round(statistics.median(ordered), 1),
                 "p95_ms": round(p95, 1),
+                "cpu_p50_ms": round(statistics.median(cpus[label]), 1),
                 "rss_mib": round(peaks[label], 1),
             }
         )
@@ -149,14 +153,14 @@ def main() -> int:
         f"dreamd process start-up ({args.runs} runs each, {args.days} days of notes, "
         f"tree {args.tree}, via {started!r})"
     )
-    print(f"{'command':<28} {'p50':>9} {'p95':>9} {'peak RSS':>10}")
+    print(f"{'command':<28} {'p50':>9} {'p95':>9} {'CPU p50':>9} {'peak RSS':>10}")
     for row in rows:
         if "error" in row:
             print(f"{row['command']:<28} {row['error']}")
         else:
             print(
                 f"{row['command']:<28} {row['p50_ms']:>7} ms {row['p95_ms']:>7} ms "
-                f"{row['rss_mib']:>6} MiB"
+                f"{row['cpu_p50_ms']:>7} ms {row['rss_mib']:>6} MiB"
             )
     print(f"target: recall and search p50 <= {TARGET_MS:g} ms as a whole process")
     return 0
