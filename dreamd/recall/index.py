@@ -249,8 +249,12 @@ class RecallIndex:
 
     def _fresh(self, rules: str) -> IndexStats | None:
         """The last walk's totals when its stamp still holds, else ``None``."""
-        row = self._conn.execute("SELECT value FROM meta WHERE key = 'fresh'").fetchone()
-        stamp = Stamp.decode(row[0]) if row else None
+        meta = dict(
+            self._conn.execute("SELECT key, value FROM meta WHERE key IN ('fresh', 'redaction')")
+        )
+        stamp = Stamp.decode(meta["fresh"]) if "fresh" in meta else None
+        if meta.get("redaction") != rules:  # the text stored was redacted under other rules
+            return None
         if stamp is None or not still_fresh(stamp, rules=rules, now_ns=time_ns()):
             return None
         self.redaction_current = True
