@@ -14,7 +14,8 @@ and tokenising the same files in plain Python.
 * cold sweep: the first sweep of a fresh copy of the year workspace (in process);
 * no-op sweep: a sweep after a sweep that changed nothing (nothing changed since);
 * search: ``dreamd.recall.search`` over the year workspace's index, p50/p99;
-* index build: a full index build of the year workspace, MB of Markdown per second;
+* index rebuild: the year workspace's index rebuilt (its notes seen before: redaction and
+  fragments from the note cache), MB of Markdown per CPU second;
 * fleet sweeps: ``dreamd sweep`` over N workspaces as a real subprocess (text output, which
   streams), cold and no-op, with the process's peak RSS; slopes per workspace from the
   smallest to the largest fleet;
@@ -118,9 +119,9 @@ def year_rows(base: Path, runs: int, *, days: int = 365) -> list[Row]:
     builds, latencies = [], []
     for run in range(runs):
         with RecallIndex.open(warm) as index:
-            started = time.perf_counter()
+            started = time.process_time()  # CPU: a shared machine moves wall time far more
             index.rebuild()
-            builds.append(time.perf_counter() - started)
+            builds.append(time.process_time() - started)
             if run == 0:
                 for query in QUERIES * 40:
                     began = time.perf_counter()
@@ -136,7 +137,13 @@ def year_rows(base: Path, runs: int, *, days: int = 365) -> list[Row]:
         Row("year: cold sweep vs floor", f"{cold / floor:.1f}x", "", "<= 5x", cold / floor <= 5),
         Row("search p50", f"{statistics.median(latencies):.2f} ms"),
         Row("search p99", f"{latencies[int(len(latencies) * 0.99) - 1]:.2f} ms"),
-        Row("index build", f"{build_rate:.1f} MB/s"),
+        Row(
+            "index rebuild (notes seen before)",
+            f"{build_rate:.1f} MB/CPU s",
+            "",
+            ">= 3 MB/s",
+            build_rate >= 3,
+        ),
     ]
 
 

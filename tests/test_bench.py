@@ -10,10 +10,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = (
     "year: cold sweep",
-    "index build",
+    "index rebuild (notes seen before)",
     "fleet 10: no-op sweep",
     "daemon: status p99 during sweep",
-    "1 month: index build",
+    "1 month: index build (cold)",
+    "1 month: index rebuild (notes seen before)",
     "1 month: reflect (cold, every note)",
     "1 month: search after a new note",
     "1 month: search p50",
