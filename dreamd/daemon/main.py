@@ -55,6 +55,7 @@ from dreamd.chat.adapters import Adapters
 from dreamd.chat.router import Router
 from dreamd.clock import day_of, format_instant, parse_instant
 from dreamd.config import LogConfig
+from dreamd.daemon import heap
 from dreamd.daemon.api import build_app, load_tokens
 from dreamd.daemon.backend import DaemonService
 from dreamd.daemon.folding import fold_while_idle
@@ -291,6 +292,7 @@ class Daemon:
         skipped = [o for o in outcomes if o["status"] == "skipped"]
         notify(f"STATUS=last sweep: {len(outcomes)} workspace(s), {len(failed)} failed")
         _log_summary(reason, outcomes, seconds, failed=len(failed), skipped=skipped)
+        await asyncio.to_thread(heap.trim)  # a round's garbage back to the system, not kept
         for outcome in skipped:
             _log.debug("skipped %s: %s", outcome["workspace"], outcome.get("reason"))
         if self.fleet is not None:
@@ -754,6 +756,7 @@ def run_daemon(
     config_arg: Path | None, workspaces: Sequence[Path], *, log_level: str | None = None
 ) -> int:
     """``dreamd run``: serve until SIGTERM/SIGINT."""
+    heap.limit_arenas()  # before any thread starts (see dreamd.daemon.heap)
     configure_logging(LogConfig(), flag=log_level)  # until the config is read
     lock = _instance_lock()
     try:
