@@ -42,9 +42,10 @@ def _retain(rng: random.Random) -> list[str]:
     ]
 
 
-def retain_year(root: Path, *, seed: int = 23, reflect: bool = False) -> int:
-    """The year workspace with Retain sections; reflected with ``memory reflect --apply``."""
-    size = year(root)
+def retain_year(root: Path, *, seed: int = 23, reflect: bool = False, days: int = 365) -> int:
+    """The year workspace (or ``days`` of notes) with Retain sections; reflected with
+    ``memory reflect --apply`` and indexed when ``reflect``."""
+    size = year(root, days=days)
     rng = random.Random(seed)
     for index, note in enumerate(sorted((root / "memory").glob("*.md"))):
         if index % 4 == 0:

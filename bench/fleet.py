@@ -1,14 +1,15 @@
-"""Fleet benchmark: one scheduled slot over N workspaces on 1 vs 3 daemons, coordination overhead
-per workspace, and ``dreamd fleet status`` over 10,000 workspaces.
+"""Fleet benchmark: one scheduled slot over N workspaces on 1, 2 and 3 daemons, coordination
+overhead per workspace, and ``dreamd fleet status`` over 10,000 workspaces.
 
 Run: ``python bench/fleet.py [--workspaces 1000] [--status-workspaces 10000]``. Needs Debian's
 ``redis-server`` (``.ci/redis-deps``); it starts its own on a free loopback port.
 
-* slot: real ``dreamd run`` daemons (own DREAMD_HOME and host id each) with an every-minute
-  schedule share the workspaces; the time from the first slot's start until Redis records every
-  workspace as swept (fresh copies of the workspaces for each fleet size). On one
-  machine the daemons share its cores, so the ratio shows what coordination costs and what
-  parallel workers win here, not what separate machines would;
+* slot: real ``dreamd run`` daemons (own DREAMD_HOME and host id each, workers at normal
+  priority) with an every-minute schedule share the workspaces; the time from the first slot's
+  start until Redis records every workspace as swept (fresh copies of the workspaces for each
+  fleet size), and the CPU the daemons and their workers spent, per workspace. On one machine
+  the daemons share its cores, so the ratio shows what coordination costs and what parallel
+  workers win here, not what separate machines would;
 * overhead: the fleet's path around a sweep that does nothing (slot check, fleet lease,
   the lease with its fencing token, the check again, the fenced record, the release), per
   workspace, one after another, in process;
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,11 +43,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from daemon import build
+from spawner import tree_cpu
 
-from dreamd.clock import SystemClock, format_instant, parse_instant
+from dreamd.clock import format_instant, parse_instant
 from dreamd.config import FleetConfig
 from dreamd.fleet.coordinator import Fleet
 from dreamd.fleet.fence import Fence
+from dreamd.host.clock import SystemClock
 
 NAME = "bench"
 
@@ -98,10 +102,11 @@ def redis_server(directory: Path) -> Iterator[str]:
 
 
 def _fleet_config(config: Path, url: str, host: str) -> Path:
-    """``config`` (from :func:`daemon.build`) for ``host``: an every-minute schedule, a fleet."""
+    """``config`` (from :func:`daemon.build`) for ``host``: an every-minute schedule, a fleet,
+    workers at normal priority (at nice 19 they get no CPU beside other work on a busy host)."""
     text = config.read_text()
     text = (
-        '[dreaming]\nfrequency = "* * * * *"\ntimezone = "UTC"\n'
+        '[dreaming]\nfrequency = "* * * * *"\ntimezone = "UTC"\n[jobs]\nnice = 0\n'
         f'[fleet]\nredis = "{url}"\nhost_id = "{host}"\nname = "{NAME}"\n' + text
     )
     target = config.with_name(f"config-{host}.toml")
@@ -109,8 +114,16 @@ def _fleet_config(config: Path, url: str, host: str) -> Path:
     return target
 
 
-def _slot_seconds(base: Path, url: str, count: int, hosts: int) -> float:
-    """One slot over ``count`` fresh workspaces on ``hosts`` daemons: seconds from its start."""
+@dataclass(frozen=True)
+class Slot:
+    """One slot over a fleet: seconds from its start, CPU seconds of every daemon and worker."""
+
+    seconds: float
+    cpu: float
+
+
+def _slot_seconds(base: Path, url: str, count: int, hosts: int) -> Slot:
+    """One slot over ``count`` fresh workspaces on ``hosts`` daemons (see the module rules)."""
     import redis
 
     where = base / f"slot-{hosts}"
@@ -136,7 +149,8 @@ def _slot_seconds(base: Path, url: str, count: int, hosts: int) -> float:
             if all(root in marks for root in roots):
                 began = parse_instant(min(marks[root] for root in roots))
                 assert began is not None
-                return (datetime.now(UTC) - began).total_seconds()
+                cpu = sum(tree_cpu(daemon.pid) for daemon in daemons)
+                return Slot((datetime.now(UTC) - began).total_seconds(), cpu)
             if any(daemon.poll() is not None for daemon in daemons):
                 raise SystemExit("a daemon died during the fleet benchmark")
             time.sleep(0.2)
@@ -222,16 +236,36 @@ def _status_seconds(base: Path, url: str, count: int) -> float:
     return statistics.median(samples)
 
 
-def figures(base: Path, *, workspaces: int, status_workspaces: int) -> list[Figure]:
-    """Every figure of this benchmark (see the module docstring)."""
+def figures(
+    base: Path, *, workspaces: int, status_workspaces: int, together: bool = False
+) -> list[Figure]:
+    """Every figure of this benchmark (see the module docstring). ``together`` runs the three
+    slots at once (a smoke test's minute, not three; their times then share the cores)."""
     with redis_server(base / "redis") as url:
-        one = _slot_seconds(base, url, workspaces, 1)
-        three = _slot_seconds(base, url, workspaces, 3)
-        overhead = asyncio.run(_overhead_ms(url, 300))
+        if together:  # each on its own Redis database; one wait for the next minute, not three
+            base_url = url.rsplit("/", 1)[0]
+            with ThreadPoolExecutor(3) as pool:
+                running = {
+                    hosts: pool.submit(
+                        _slot_seconds, base, f"{base_url}/{hosts}", workspaces, hosts
+                    )
+                    for hosts in (1, 2, 3)
+                }
+                slots = {hosts: future.result() for hosts, future in running.items()}
+        else:
+            slots = {hosts: _slot_seconds(base, url, workspaces, hosts) for hosts in (1, 2, 3)}
+        overhead = asyncio.run(_overhead_ms(url, min(300, 10 * workspaces)))
         status = _status_seconds(base, url, status_workspaces)
+    rows = [
+        Figure(
+            f"fleet slot: {workspaces} workspaces, {hosts} daemon{'s' if hosts > 1 else ''}",
+            f"{slot.seconds:.1f} s, {slot.cpu / workspaces * 1000:.1f} CPU ms per workspace",
+        )
+        for hosts, slot in slots.items()
+    ]
+    one, three = slots[1].seconds, slots[3].seconds
     return [
-        Figure(f"fleet slot: {workspaces} workspaces, 1 daemon", f"{one:.1f} s"),
-        Figure(f"fleet slot: {workspaces} workspaces, 3 daemons", f"{three:.1f} s"),
+        *rows,
         Figure("fleet slot: 1 daemon / 3 daemons", f"{one / three:.2f}x"),
         Figure("fleet: coordination per workspace", f"{overhead:.1f} ms", "< 50 ms", overhead < 50),
         Figure(

@@ -1,6 +1,6 @@
 """Process start-up: how long ``dreamd memory recall`` and ``memory search`` take as a process.
 
-Usage: ``python bench/startup.py [--runs N] [--tree PATH] [--module] [--json]``
+Usage: ``python bench/startup.py [--runs N] [--days D] [--tree PATH] [--module] [--json]``
 
 Agents run recall on every turn, as a new process, so what counts is the wall time of the whole
 process: interpreter start, imports, reading the config, opening the index, searching,
@@ -9,13 +9,17 @@ recording the recall traces and printing. A workspace with a year of generated d
 entities and opinions) is built and reflected once; each command then runs ``--runs`` times
 after two warm-up runs (which also cache the bytecode, as an installed package has it), the
 commands taking turns, and its p50 and p95 wall times are printed, next to a bare
-``python -c pass`` for the interpreter's own share. Commands start through the installed
+``python -c pass`` for the interpreter's own share, and each command's CPU p50 (user +
+system, which a busy machine moves far less than wall time) and peak RSS (from ``wait4``).
+``--days`` sets the length of the history (30: a month, 7300: 20 years): a turn's cost must
+not grow with it. Commands start through the installed
 ``dreamd`` script, as an agent runs them (``--module``: ``python -m dreamd``, which also loads
 :mod:`runpy`). ``--tree`` runs another checkout's ``dreamd`` (an exported earlier commit, say)
 with ``python -m`` and the same interpreter, for a before/after. The warm-up runs also fill the
 cache of the resolved configuration (:mod:`dreamd.host.resolved`), as an agent's first turn does.
 
-Target (not asserted): ``memory recall`` and ``memory search`` p50 <= 120 ms.
+Targets (not asserted): ``memory recall`` and ``memory search`` p50 <= 120 ms at a year, at
+most 1.2 times that at 20 years, and RSS <= 40 MiB at 20 years.
 """
 
 from __future__ import annotations
@@ -27,13 +31,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
 
 from bank_workload import retain_year
+from spawner import shared
 from workloads import NOW
 
 TARGET_MS = 120.0
@@ -52,10 +56,12 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
-    return (time.perf_counter() - started) * 1000
+def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall ms, CPU ms and peak RSS (MiB) of one process running ``command``."""
+    done = shared().run(command, env=env, cwd=cwd)
+    if done.code != 0:
+        raise subprocess.CalledProcessError(done.code, command)
+    return done.wall * 1000, done.cpu * 1000, done.rss_mib
 
 
 def launcher_for(tree: Path, *, module: bool = False) -> list[str]:
@@ -85,17 +91,21 @@ def measure(root: Path, *, runs: int, tree: Path, launcher: list[str]) -> list[d
         else:
             commands[label] = [sys.executable, "-c", "pass"]
     times: dict[str, list[float]] = {label: [] for label in commands}
+    cpus: dict[str, list[float]] = {label: [] for label in commands}
+    peaks: dict[str, float] = dict.fromkeys(commands, 0.0)
     for round_ in range(runs + 2):  # two rounds of warm-up
         for label, command in commands.items():
             if label in failed:
                 continue
             try:
-                took = _timed(command, tree, env)
+                took, cpu, rss = _timed(command, tree, env)
             except subprocess.CalledProcessError:
                 failed.add(label)
                 continue
             if round_ >= 2:
                 times[label].append(took)
+                cpus[label].append(cpu)
+                peaks[label] = max(peaks[label], rss)
     rows: list[dict[str, object]] = []
     for label in commands:
         if label in failed:
@@ -108,6 +118,8 @@ def measure(root: Path, *, runs: int, tree: Path, launcher: list[str]) -> list[d
                 "command": label,
                 "p50_ms": round(statistics.median(ordered), 1),
                 "p95_ms": round(p95, 1),
+                "cpu_p50_ms": round(statistics.median(cpus[label]), 1),
+                "rss_mib": round(peaks[label], 1),
             }
         )
     return rows
@@ -117,6 +129,7 @@ def main() -> int:
     """Build the workspace, time the processes, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--days", type=int, default=365, help="days of notes (365: a year)")
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
@@ -129,19 +142,26 @@ def main() -> int:
     launcher = launcher_for(tree, module=args.module)
     with tempfile.TemporaryDirectory(prefix="dreamd-startup-") as tmp:
         root = Path(tmp) / "year"
-        retain_year(root, reflect=True)
+        retain_year(root, reflect=True, days=args.days)
         rows = measure(root, runs=args.runs, tree=tree, launcher=launcher)
     started = " ".join(Path(part).name for part in launcher)
     if args.json:
-        print(json.dumps({"rows": rows, "targetMs": TARGET_MS, "launcher": started}))
+        document = {"rows": rows, "targetMs": TARGET_MS, "launcher": started, "days": args.days}
+        print(json.dumps(document))
         return 0
-    print(f"dreamd process start-up ({args.runs} runs each, tree {args.tree}, via {started!r})")
-    print(f"{'command':<28} {'p50':>9} {'p95':>9}")
+    print(
+        f"dreamd process start-up ({args.runs} runs each, {args.days} days of notes, "
+        f"tree {args.tree}, via {started!r})"
+    )
+    print(f"{'command':<28} {'p50':>9} {'p95':>9} {'CPU p50':>9} {'peak RSS':>10}")
     for row in rows:
         if "error" in row:
             print(f"{row['command']:<28} {row['error']}")
         else:
-            print(f"{row['command']:<28} {row['p50_ms']:>7} ms {row['p95_ms']:>7} ms")
+            print(
+                f"{row['command']:<28} {row['p50_ms']:>7} ms {row['p95_ms']:>7} ms "
+                f"{row['cpu_p50_ms']:>7} ms {row['rss_mib']:>6} MiB"
+            )
     print(f"target: recall and search p50 <= {TARGET_MS:g} ms as a whole process")
     return 0
 

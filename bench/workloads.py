@@ -3,7 +3,10 @@
 Everything is generated from a seed, so two runs (or two machines) measure the same bytes.
 ``year(root)`` lays out one workspace with 365 daily notes (~1.5 MB) ending the day before
 ``NOW`` and a recall store of 512 rows pointing at lines of those notes; ``fleet(base, n)``
-lays out ``n`` workspaces with a month of notes each and returns a config listing them.
+lays out ``n`` workspaces with a month of notes each and returns a config listing them;
+``year(root, days=7300)`` is the same at another length (20 years); ``huge_store(root, rows)``
+a month of notes under a recall store of ``rows`` rows (far over the cap, as a store another
+tool grew may be).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dreamd.engine.hits import Hit
 from dreamd.engine.state import RECALL_STORE, RecallEntry, Table
 from dreamd.engine.traces import MAX_STORE_ENTRIES, record_hits
 
-__all__ = ["NOW", "fleet", "year"]
+__all__ = ["NOW", "fleet", "huge_store", "year"]
 
 NOW = datetime(2026, 11, 20, 3, 0, tzinfo=UTC)
 
@@ -78,12 +81,40 @@ def _store(root: Path, rng: random.Random, bullets: list[Bullet], rows: int) -> 
     (root / "memory" / ".dreams" / "short-term-recall.json").write_bytes(RECALL_STORE.encode(store))
 
 
-def year(root: Path, *, seed: int = 7) -> int:
-    """A one-year workspace at ``root`` with a full recall store; returns the notes' bytes."""
+def year(root: Path, *, seed: int = 7, days: int = 365) -> int:
+    """A one-year workspace at ``root`` (or ``days`` of notes) with a full recall store; returns
+    the notes' bytes."""
     rng = random.Random(seed)
-    bullets = _write_notes(root, rng, 365, 45)
+    bullets = _write_notes(root, rng, days, 45)
     _store(root, rng, bullets, MAX_STORE_ENTRIES)
     return sum(p.stat().st_size for p in (root / "memory").glob("*.md"))
+
+
+def huge_store(root: Path, rows: int, *, seed: int = 13) -> None:
+    """A month of notes under a recall store of ``rows`` rows, each recalled once."""
+    rng = random.Random(seed)
+    bullets = _write_notes(root, rng, 30, 45)
+    table: dict[str, RecallEntry] = {}
+    for index in range(rows):
+        relpath, line, text = bullets[index % len(bullets)]
+        when = NOW - timedelta(days=index % 30, minutes=index)
+        key = f"{relpath}:{line}:{line}:{index}"
+        table[key] = RecallEntry(
+            key=key,
+            path=relpath,
+            start_line=line,
+            end_line=line,
+            snippet=text[2:],
+            recall_count=1,
+            total_score=0.6,
+            max_score=0.6,
+            first_recalled_at=when.isoformat().replace("+00:00", "Z"),
+            last_recalled_at=when.isoformat().replace("+00:00", "Z"),
+            query_hashes=(f"{index:012x}",),
+            recall_days=(when.date().isoformat(),),
+        )
+    store: Table[RecallEntry] = Table(table)
+    (root / "memory" / ".dreams" / "short-term-recall.json").write_bytes(RECALL_STORE.encode(store))
 
 
 def fleet(base: Path, count: int, *, seed: int = 11) -> Path:

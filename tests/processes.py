@@ -3,10 +3,17 @@
 The daemon's stderr goes to a file, not a pipe: a chatty daemon can never block on a full pipe,
 and a test can read the log while the daemon runs. The block ends with SIGTERM, and the exit
 code is checked (0 unless said otherwise), the log shown when it is not.
+
+Every wait here scales with the machine (:func:`scaled`): on a host whose run queue is longer
+than its cores (a parallel suite beside other work) a process gets a fraction of a core, so a
+limit that suits an idle machine is stretched by the load per core (``DREAMD_TEST_SLOWDOWN``
+sets the factor instead). A wait that succeeds returns as soon as it does; only a failing one
+waits the longer limit.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -20,9 +27,26 @@ DREAMD = (sys.executable, "-m", "dreamd")
 READY_LINE = "control API on"  # logged once the socket (and api.listen) are open
 
 
+MAX_SLOWDOWN = 8.0
+
+
+def slowdown() -> float:
+    """How many times slower than an idle machine this one runs now (1 at least; see above)."""
+    forced = os.environ.get("DREAMD_TEST_SLOWDOWN", "").strip()
+    if forced:
+        return max(1.0, float(forced))
+    per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return min(MAX_SLOWDOWN, max(1.0, per_core))
+
+
+def scaled(seconds: float) -> float:
+    """``seconds`` stretched by :func:`slowdown`: a time limit for this machine, now."""
+    return seconds * slowdown()
+
+
 def wait_until(predicate: Callable[[], object], seconds: float, *, every: float = 0.1) -> bool:
-    """Whether ``predicate()`` became true within ``seconds``."""
-    deadline = time.monotonic() + seconds
+    """Whether ``predicate()`` became true within ``seconds`` (:func:`scaled`)."""
+    deadline = time.monotonic() + scaled(seconds)
     while time.monotonic() < deadline:
         if predicate():
             return True
@@ -39,7 +63,7 @@ def run_cli(
         env=dict(env),
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=scaled(timeout),
         check=False,
     )
 
@@ -94,7 +118,7 @@ def running_daemon(
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
         try:
-            code = process.wait(timeout=20)
+            code = process.wait(timeout=scaled(20))
         except subprocess.TimeoutExpired:
             process.kill()
             code = process.wait()

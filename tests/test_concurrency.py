@@ -23,7 +23,7 @@ from pathlib import Path
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
-from tests.processes import running_daemon
+from tests.processes import running_daemon, scaled
 
 ROUNDS = 3
 HUMAN = "# Long-Term Memory\n\n- I prefer short answers.\n- Keep the billing runbook current.\n"
@@ -93,7 +93,7 @@ def _cli(env: dict[str, str], *argv: str) -> subprocess.Popen[str]:
 
 
 def _finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
-    out, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=scaled(60))
     return process.returncode, out, err
 
 
@@ -161,7 +161,7 @@ def test_sweep_promote_and_appends_at_once(tmp_path: Path, isolated_home: Path) 
                     )
                 codes[f"{name}:{code}"] += 1
             stop.touch()
-            written, _ = writer.communicate(timeout=30)
+            written, _ = writer.communicate(timeout=scaled(30))
             assert writer.returncode == 0
             for index in range(int(written)):
                 target = f"memory/{today}.md" if index % 2 else "MEMORY.md"

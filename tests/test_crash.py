@@ -28,6 +28,7 @@ import pytest
 from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
 from tests.builders import NOW, write
+from tests.processes import scaled
 
 HARNESS = """
 import os, signal, sys
@@ -114,12 +115,12 @@ def _run(
     ]
     if delay is None:
         return subprocess.run(
-            argv, env=env, capture_output=True, text=True, timeout=60, check=False
+            argv, env=env, capture_output=True, text=True, timeout=scaled(60), check=False
         )
     process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
-    return process.wait(timeout=30)
+    return process.wait(timeout=scaled(30))
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import scaled
 from tests.test_crash import FACTS, HUMAN, SWEEP_AT, _files, _workspace
 
 UNSHARE = shutil.which("unshare") or "unshare"
@@ -81,7 +82,11 @@ def reference(
     done = base / "done"
     shutil.copytree(pristine, done)
     result = subprocess.run(
-        _sweep_argv(done), env=_env(base / "home"), capture_output=True, text=True, timeout=60
+        _sweep_argv(done),
+        env=_env(base / "home"),
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
     )
     assert result.returncode == 0, result.stderr
     return pristine, _files(pristine), _files(done)
@@ -94,7 +99,7 @@ def _recover(root: Path, home: Path, before: dict[str, str], after: dict[str, st
     assert not list(root.rglob("*.tmp"))
     assert (root / "MEMORY.md").read_text(encoding="utf-8").startswith(HUMAN)
     result = subprocess.run(
-        _sweep_argv(root), env=_env(home), capture_output=True, text=True, timeout=60
+        _sweep_argv(root), env=_env(home), capture_output=True, text=True, timeout=scaled(60)
     )
     assert result.returncode == 0, result.stderr
     memory = (root / "MEMORY.md").read_text(encoding="utf-8")
@@ -117,7 +122,7 @@ def test_read_only_workspace(
         env=_env(home, WS=str(root)),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         check=False,
     )
     assert result.returncode != 0, result.stdout
@@ -138,7 +143,7 @@ def test_full_disk(reference: tuple[Path, dict[str, str], dict[str, str]], tmp_p
         env=_env(home, WS=str(mount), OUT=str(root)),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         check=False,
     )
     assert full.returncode != 0, full.stdout

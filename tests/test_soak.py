@@ -26,6 +26,7 @@ from dreamd.engine.hits import Hit
 from dreamd.host.runtime import load_runtime
 from dreamd.host.state import load_host_state
 from dreamd.recall.record import record_search
+from tests.processes import scaled
 
 SWEEPS = 1_000
 WARM_UP = 50
@@ -134,7 +135,7 @@ async def _scheduled_sweep(daemon: Daemon, clock: FakeClock) -> None:
     clock.advance((scheduler.next_fire() - clock.now()).total_seconds())
     fired = format_instant(clock.now())
     assert await scheduler.on_fire() is True
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + scaled(30)
     while not (scheduler.runs == runs + 1 and clock.sleeping == LOOPS):
         if scheduler.runs == runs and clock.sleeping == LOOPS:
             clock.advance(HEARTBEAT_SECONDS)  # the next heartbeat comes
@@ -146,7 +147,7 @@ async def _scheduled_sweep(daemon: Daemon, clock: FakeClock) -> None:
 
 async def _started(daemon: Daemon, initial: Scheduler) -> None:
     """Wait until the daemon's first scheduler generation has begun."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + scaled(30)
     while daemon.scheduler is initial or "scheduledSince" not in (
         load_host_state().get("schedule") or {}
     ):

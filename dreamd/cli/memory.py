@@ -252,7 +252,7 @@ def run_index(ctx: Context) -> int:
     settings = settings_of(ctx.config.embeddings)
     embedded = None
     with RecallIndex.open(workspace.root) as index:
-        stats = index.rebuild() if ctx.args.rebuild else index.update()
+        stats = index.rebuild() if ctx.args.rebuild else index.update(walk=True)
         with semantic_for(index, settings, budget=None) as vectors:
             if vectors is not None:
                 embedded = vectors.sync()

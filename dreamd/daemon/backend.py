@@ -29,7 +29,7 @@ from dreamd.errors import DreamdError, FleetError, LockError
 from dreamd.fleet.coordinator import Fleet
 from dreamd.host.clock import Clock
 from dreamd.host.health import HealthEvent
-from dreamd.host.history import History
+from dreamd.host.history import Histories
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime
 from dreamd.host.state import EnabledState, effective_enabled, load_host_state
@@ -62,7 +62,7 @@ class DaemonState(Protocol):
     adapters: Adapters
     metrics: Metrics
     events: deque[HealthEvent]
-    histories: History
+    histories: Histories
     last_outcomes: list[dict[str, Any]]
     started_at: str
     fleet: Fleet | None
@@ -197,7 +197,7 @@ class DaemonService:
                 {
                     "path": path,
                     "agents": list(workspace.agents),
-                    "history": list(daemon.histories.get(path, [])),
+                    "history": daemon.histories.get(path),
                     "phases": phases or None,
                     "lastStatus": outcome.get("status"),
                 }

@@ -53,8 +53,9 @@ from dreamd import paths
 from dreamd.chat.access import grants_of
 from dreamd.chat.adapters import Adapters
 from dreamd.chat.router import Router
-from dreamd.clock import format_instant, parse_instant
+from dreamd.clock import day_of, format_instant, parse_instant
 from dreamd.config import LogConfig
+from dreamd.daemon import heap
 from dreamd.daemon.api import build_app, load_tokens
 from dreamd.daemon.backend import DaemonService
 from dreamd.daemon.folding import fold_while_idle
@@ -72,13 +73,19 @@ from dreamd.daemon.metrics import Metrics
 from dreamd.daemon.preflight import preflight
 from dreamd.daemon.scheduler import Scheduler, ScheduleSettings
 from dreamd.daemon.sdnotify import notify, watchdog_interval
-from dreamd.daemon.workers import Workers, count_workspaces, sweep_and_count
+from dreamd.daemon.workers import (
+    JobSettings,
+    Workers,
+    count_workspaces,
+    sweep_and_count,
+    unchanged_of,
+)
 from dreamd.errors import DreamdError, ListenError
 from dreamd.fleet.coordinator import Fleet, rotated
 from dreamd.fleet.slots import slot_end, slot_of
 from dreamd.host.clock import Clock, SystemClock
 from dreamd.host.health import HISTORY_KEPT, HealthEvent, new_events, sweep_record
-from dreamd.host.history import load_histories, save_histories
+from dreamd.host.history import Histories, load_histories, save_histories
 from dreamd.host.jobs import JobBudget
 from dreamd.host.runtime import Runtime, load_runtime, socket_path
 from dreamd.host.state import effective_enabled, set_enabled_override
@@ -95,6 +102,7 @@ __all__ = ["Daemon", "run_daemon"]
 
 _log = logging.getLogger("dreamd")
 STOP_GRACE_SECONDS = 8.0
+BATCH = 50  # workspaces whose fingerprints one job checks
 MANUAL_WAIT_SECONDS = 600.0  # a manual sweep in a fleet waits this long for a busy workspace
 _NOT_SWEPT = ("stopped", "skipped")  # outcomes that leave no trace in the history
 
@@ -156,7 +164,8 @@ class Daemon:
         self.started_at = format_instant(self.clock.now())
         self.last_outcomes: list[dict[str, Any]] = []
         self.counts: dict[str, dict[str, Any]] = {}
-        self.histories = load_histories()
+        self._counted_on: dict[str, str] = {}  # the dreaming day each workspace was counted on
+        self.histories = Histories(load_histories())
         self._summary: tuple[WorkspacesSummary, msgspec.Raw] | None = None
         self._entries: dict[str, tuple[dict[str, Any], bytes]] = {}
         self.socket = socket_path(runtime.config)
@@ -239,7 +248,7 @@ class Daemon:
                     entry = status_entry(
                         workspace,
                         self.counts.get(path),
-                        self.histories.get(path, []),
+                        self.histories.get(path),
                         idle_sweeps=idle,
                     )
                     cached = self._entries[path] = (entry, msgspec.json.encode(entry))
@@ -292,10 +301,19 @@ class Daemon:
             spaces = rotated(spaces, self.fleet.host)
         try:
             async with asyncio.TaskGroup() as group:
-                tasks = [group.create_task(self._sweep_one(ws, slot, until)) for ws in spaces]
+                if self.fleet is None:  # unchanged workspaces found in batches, the rest swept
+                    batches = [
+                        group.create_task(self._sweep_batch(spaces[start : start + BATCH], until))
+                        for start in range(0, len(spaces), BATCH)
+                    ]
+                else:  # each workspace through the fleet's lock, once per slot fleet-wide
+                    tasks = [group.create_task(self._sweep_one(ws, slot, until)) for ws in spaces]
         finally:
             self.progress = None
-        outcomes = [task.result() for task in tasks]
+        if self.fleet is None:
+            outcomes = [outcome for batch in batches for outcome in batch.result()]
+        else:
+            outcomes = [task.result() for task in tasks]
         seconds = time.perf_counter() - started
         self.metrics.last_sweep_seconds = seconds
         for outcome in outcomes:
@@ -306,6 +324,7 @@ class Daemon:
         skipped = [o for o in outcomes if o["status"] == "skipped"]
         notify(f"STATUS=last sweep: {len(outcomes)} workspace(s), {len(failed)} failed")
         _log_summary(reason, outcomes, seconds, failed=len(failed), skipped=skipped)
+        await asyncio.to_thread(heap.trim)  # a round's garbage back to the system, not kept
         for outcome in skipped:
             _log.debug("skipped %s: %s", outcome["workspace"], outcome.get("reason"))
         if self.fleet is not None:
@@ -326,6 +345,33 @@ class Daemon:
         began = parse_instant(slot) or now
         return slot, slot_end(dreaming.frequency, self.runtime.zone, began)
 
+    async def _sweep_batch(
+        self, spaces: Sequence[Workspace], until: datetime
+    ) -> list[dict[str, Any]]:
+        """Sweep ``spaces``: one job finds those that are unchanged (their outcome is known
+        without a sweep), then each of the others is swept on its own; outcomes in order."""
+        found: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+        if not self._halt.is_set():
+            runtime = self.runtime
+            async with self.budget.slot("sweep", f"{len(spaces)} workspace(s): changed?"):
+                now = self.clock.now()
+                today = day_of(now, runtime.zone)
+                asked = [(ws, self._counted_on.get(str(ws.root)) == today) for ws in spaces]
+                found = await self.workers.run(
+                    unchanged_of, asked, JobSettings.of(runtime.config), runtime.zone, now
+                )
+            for path, (_, counts) in found.items():
+                self._progress(waiting=-1, done=1)
+                if counts is not None:
+                    self._count(path, counts, today)
+        rest = [ws for ws in spaces if str(ws.root) not in found]
+        swept = await asyncio.gather(*(self._sweep_one(ws, None, until) for ws in rest))
+        outcomes = {str(ws.root): outcome for ws, outcome in zip(rest, swept, strict=True)}
+        return [
+            found[root][0] if root in found else outcomes[root]
+            for root in (str(ws.root) for ws in spaces)
+        ]
+
     async def _sweep_one(
         self, workspace: Workspace, slot: str | None, until: datetime
     ) -> dict[str, Any]:
@@ -341,19 +387,22 @@ class Daemon:
             nonlocal started
             started = True
             self._progress(waiting=-1, running=1)
+            now = self.clock.now()
+            today = day_of(now, runtime.zone)
             try:
                 outcome, counts = await self.workers.run(
                     sweep_and_count,
                     workspace,
-                    runtime.config,
+                    JobSettings.of(runtime.config),
                     runtime.zone,
-                    self.clock.now(),
+                    now,
                     fence,
+                    self._counted_on.get(root) == today,
                 )
             finally:
                 self._progress(running=-1, done=1)
-            self.counts[root] = counts
-            self._changed(root)
+            if counts is not None:  # None: unchanged, the counts held are still true
+                self._count(root, counts, today)
             return outcome
 
         try:
@@ -391,15 +440,26 @@ class Daemon:
             if self._halt.is_set():
                 return
             async with self.budget.slot("status", "counting workspaces"):
+                now = self.clock.now()
                 counted = await self.workers.run(
                     count_workspaces,
                     spaces[start : start + 50],
-                    runtime.config,
+                    runtime.config.dreaming,
                     runtime.zone,
-                    self.clock.now(),
+                    now,
                 )
-            self.counts.update(counted)
-            self._changed(*counted)
+            today = day_of(now, runtime.zone)
+            for path, counts in counted.items():
+                self._count(path, counts, today)
+
+    def _count(self, path: str, counts: dict[str, Any], day: str) -> None:
+        """Keep a workspace's fresh counts, taken on the dreaming day ``day``."""
+        self.counts[path] = counts
+        if "error" in counts:  # a workspace that could not be read is counted again next time
+            self._counted_on.pop(path, None)
+        else:
+            self._counted_on[path] = day
+        self._changed(path)
 
     async def _remember(self, outcomes: list[dict[str, Any]]) -> None:
         stamp = format_instant(self.clock.now())
@@ -409,12 +469,12 @@ class Daemon:
             if outcome["status"] in _NOT_SWEPT:
                 continue
             path = outcome["workspace"]
-            before = self.histories.get(path, [])
+            before = self.histories.get(path)
             after = [*before, sweep_record(stamp, outcome)][-HISTORY_KEPT:]
             self.histories[path] = after
             fresh.extend(new_events(path, before, after, idle_sweeps=idle, at=stamp))
         self._changed(*(o["workspace"] for o in outcomes))
-        await asyncio.to_thread(save_histories, dict(self.histories))
+        await asyncio.to_thread(save_histories, self.histories.encoded())
         for event in fresh:
             self.publish(event)
 
@@ -465,6 +525,7 @@ class Daemon:
         except DreamdError as exc:
             _log.error("log settings not changed: %s", exc)
         self.runtime = runtime
+        self._counted_on.clear()  # counted under the old settings: the next sweep counts again
         self._changed()
         jobs = runtime.config.jobs
         self.budget.limit = jobs.max_concurrent
@@ -730,6 +791,7 @@ def run_daemon(
     config_arg: Path | None, workspaces: Sequence[Path], *, log_level: str | None = None
 ) -> int:
     """``dreamd run``: serve until SIGTERM/SIGINT."""
+    heap.limit_arenas()  # before any thread starts (see dreamd.daemon.heap)
     configure_logging(LogConfig(), flag=log_level)  # until the config is read
     lock = _instance_lock()
     try:

@@ -9,6 +9,10 @@ threads and sockets) created on first use, as many as the job budget. On Linux a
 the daemon (``PR_SET_PDEATHSIG``): a host that crashes leaves no orphan still sweeping, whose
 late writes a fleet would otherwise have to fence off. The job functions here are
 module-level so they can be sent to the workers; everything they take and return is plain data.
+A job carries only what it needs: the workspace (its agents, transcript folders and owners) and
+the :class:`JobSettings` every workspace shares (``[dreaming]`` and ``[model]``), never the
+whole config, which lists every agent: pickling that for each job made a round over N
+workspaces cost N squared.
 Queued jobs are cancelled on shutdown; running ones finish (their writes are atomic anyway).
 Idle workers are then ended by a signal rather than asked to exit: a busy host gives nice-19
 processes so little CPU that a polite exit could hold a stopping daemon for many seconds.
@@ -29,54 +33,118 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, tzinfo
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from dreamd.config import Config
+from dreamd.config import Config, DreamingConfig, ModelConfig
 from dreamd.host.status import counts_or_error
-from dreamd.runs.sweep import sweep_workspace
+from dreamd.runs.sweep import sweep_workspace, unchanged_outcome
 from dreamd.workspace.discovery import Workspace
 
-__all__ = ["Workers", "count_workspaces", "niceness_step", "sweep_and_count"]
+__all__ = [
+    "JobSettings",
+    "Workers",
+    "count_workspaces",
+    "niceness_step",
+    "sweep_and_count",
+    "unchanged_of",
+]
 
 T = TypeVar("T")
 _PR_SET_PDEATHSIG = 1
 _JOIN_SECONDS = 5.0
 
 
+class JobSettings(NamedTuple):
+    """What a sweep or a count takes from the config: the same for every workspace."""
+
+    dreaming: DreamingConfig
+    model: ModelConfig
+
+    @classmethod
+    def of(cls, config: Config) -> JobSettings:
+        """The settings of ``config``."""
+        return cls(config.dreaming, config.model)
+
+
 def sweep_and_count(
     workspace: Workspace,
-    config: Config,
+    settings: JobSettings,
     zone: tzinfo,
     now: datetime,
     fence: Callable[[], object] | None = None,
-) -> tuple[dict[str, Any], dict[str, Any]]:
+    counted: bool = False,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Sweep one workspace, then count it for status: (outcome JSON, counts).
 
     ``fence`` (a fleet's lock check, plain data) is run by the writer before each rename.
+    ``counted``: the caller holds this dreaming day's counts of the workspace; a sweep that
+    found it unchanged (its fingerprint matched) then returns no counts (``None``): they are
+    the ones the caller holds, since the fingerprint covers every file they come from.
     """
     root, agents = workspace.root, workspace.agents
     outcome = sweep_workspace(
         root,
-        config.dreaming,
+        settings.dreaming,
         now=now,
         zone=zone,
         agents=agents,
         sessions=workspace.sessions,
         owners=workspace.owners,
         trusted_unmarked=workspace.trusted_unmarked,
-        model=config.model,
+        model=settings.model,
         fence=fence,
     )
-    counts = counts_or_error(Workspace(root, agents), config, now=now, zone=zone)
+    if counted and outcome.status == "ok" and outcome.summary.get("unchanged"):
+        return outcome.as_json(), None
+    counts = counts_or_error(Workspace(root, agents), settings.dreaming, now=now, zone=zone)
     return outcome.as_json(), counts
 
 
+def unchanged_of(
+    workspaces: Sequence[tuple[Workspace, bool]],
+    settings: JobSettings,
+    zone: tzinfo,
+    now: datetime,
+) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
+    """Of several workspaces, those a sweep would find unchanged: path -> (outcome JSON, counts).
+
+    One job for many workspaces, so a round over a fleet that changed nothing costs one
+    fingerprint check per workspace, not one job each. Each workspace comes with ``counted``
+    (see :func:`sweep_and_count`): counts are returned only for those not counted today.
+    """
+    found: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+    for workspace, counted in workspaces:
+        outcome = unchanged_outcome(
+            workspace.root,
+            settings.dreaming,
+            now=now,
+            zone=zone,
+            agents=workspace.agents,
+            sessions=workspace.sessions,
+            owners=workspace.owners,
+            trusted_unmarked=workspace.trusted_unmarked,
+            model=settings.model,
+        )
+        if outcome is None:
+            continue
+        counts = None
+        if not counted:
+            counts = counts_or_error(
+                Workspace(workspace.root, workspace.agents), settings.dreaming, now=now, zone=zone
+            )
+        found[str(workspace.root)] = (outcome.as_json(), counts)
+    return found
+
+
 def count_workspaces(
-    workspaces: Sequence[tuple[Path, tuple[str, ...]]], config: Config, zone: tzinfo, now: datetime
+    workspaces: Sequence[tuple[Path, tuple[str, ...]]],
+    dreaming: DreamingConfig,
+    zone: tzinfo,
+    now: datetime,
 ) -> dict[str, dict[str, Any]]:
     """Status counts of several workspaces, by path."""
     return {
-        str(root): counts_or_error(Workspace(root, agents), config, now=now, zone=zone)
+        str(root): counts_or_error(Workspace(root, agents), dreaming, now=now, zone=zone)
         for root, agents in workspaces
     }
 

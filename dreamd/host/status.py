@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from dreamd.clock import format_instant, parse_instant
-from dreamd.config import Config
+from dreamd.config import Config, DreamingConfig
 from dreamd.engine.phases.cycle import thresholds_of
 from dreamd.engine.phases.diary import diary_entries
 from dreamd.engine.phases.screen import rank_screened
@@ -122,7 +122,12 @@ def _read(root: Path, name: str) -> str:
 
 
 def workspace_counts(
-    workspace: Workspace, config: Config, *, now: datetime, zone: tzinfo, deep: bool = False
+    workspace: Workspace,
+    dreaming: DreamingConfig,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    deep: bool = False,
 ) -> dict[str, Any]:
     """Counts for one workspace: store rows, promotions, signals, candidates, diary, MEMORY.md.
 
@@ -138,7 +143,7 @@ def workspace_counts(
     ranking = rank_screened(
         store,
         signals.rows,
-        thresholds_of(config.dreaming),
+        thresholds_of(dreaming),
         memory_text=memory,
         now=now,
         zone=zone,
@@ -300,11 +305,16 @@ def build_status(
 
 
 def counts_or_error(
-    workspace: Workspace, config: Config, *, now: datetime, zone: tzinfo, deep: bool = False
+    workspace: Workspace,
+    dreaming: DreamingConfig,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    deep: bool = False,
 ) -> dict[str, Any]:
     """:func:`workspace_counts`, or the error that prevented reading the workspace."""
     try:
-        return workspace_counts(workspace, config, now=now, zone=zone, deep=deep)
+        return workspace_counts(workspace, dreaming, now=now, zone=zone, deep=deep)
     except DreamdError as exc:
         error = str(exc)
     except OSError as exc:  # one unreadable workspace is its own problem, not the host's
@@ -346,7 +356,7 @@ def gather_status(
 ) -> dict[str, Any]:
     """The whole status document, read from disk now (see the module rules)."""
     counts = {
-        str(ws.root): counts_or_error(ws, config, now=now, zone=zone, deep=deep)
+        str(ws.root): counts_or_error(ws, config.dreaming, now=now, zone=zone, deep=deep)
         for ws in discovery.workspaces
     }
     summary = summarize_workspaces(config, discovery, counts=counts, histories=load_histories())

@@ -14,8 +14,9 @@ from __future__ import annotations
 import sqlite3
 
 from dreamd.engine.graph.episodes import source_kind
+from dreamd.recall.notecache import FragmentRows
 
-__all__ = ["rebuild_graph_fts", "remove_graph", "store_graph"]
+__all__ = ["fragment_rows", "rebuild_graph_fts", "remove_graph", "store_graph"]
 
 _FTS_ADD = "INSERT INTO graph_fts(rowid, text) SELECT id, text FROM graph_nodes WHERE path = ?"
 _FTS_REMOVE = (
@@ -24,29 +25,44 @@ _FTS_REMOVE = (
 )
 
 
-def store_graph(conn: sqlite3.Connection, path: str, text: str, digest: str, *, bulk: bool) -> int:
-    """Store the fragment of ``path`` (already removed); return how many nodes it has."""
+def fragment_rows(path: str, text: str, digest: str) -> FragmentRows | None:
+    """The rows of ``path``'s fragment (nodes, edges, episodes), built from ``text``; ``None``
+    for a file the graph does not read."""
     if source_kind(path) is None:
-        return 0
+        return None
     from dreamd.engine.graph.fragments import build_fragment  # only when a file changed
 
     fragment = build_fragment(path, text, digest)
+    return (
+        [(n.id, n.layer, n.label, n.text) for n in fragment.nodes],
+        [(e.src, e.dst, e.cost, e.reason, e.line) for e in fragment.edges],
+        [(e.id, e.start_line, e.end_line, e.title, e.day) for e in fragment.episodes],
+    )
+
+
+def store_graph(
+    conn: sqlite3.Connection, path: str, rows: FragmentRows | None, *, bulk: bool
+) -> int:
+    """Store the fragment ``rows`` of ``path`` (already removed); return how many nodes."""
+    if rows is None:
+        return 0
+    nodes, edges, episodes = rows
     conn.executemany(
         "INSERT INTO graph_nodes(path, node, layer, label, text) VALUES (?, ?, ?, ?, ?)",
-        [(path, n.id, n.layer, n.label, n.text) for n in fragment.nodes],
+        [(path, *row) for row in nodes],
     )
     conn.executemany(
         "INSERT INTO graph_edges(path, src, dst, cost, reason, line) VALUES (?, ?, ?, ?, ?, ?)",
-        [(path, e.src, e.dst, e.cost, e.reason, e.line) for e in fragment.edges],
+        [(path, *row) for row in edges],
     )
     conn.executemany(
         "INSERT OR REPLACE INTO graph_episodes(node, path, start_line, end_line, title, day)"
         " VALUES (?, ?, ?, ?, ?, ?)",
-        [(e.id, path, e.start_line, e.end_line, e.title, e.day) for e in fragment.episodes],
+        [(row[0], path, *row[1:]) for row in episodes],
     )
     if not bulk:
         conn.execute(_FTS_ADD, (path,))
-    return len(fragment.nodes)
+    return len(nodes)
 
 
 def remove_graph(conn: sqlite3.Connection, path: str, *, bulk: bool) -> None:

@@ -18,11 +18,18 @@ Rules:
 - Updates are incremental and run in one transaction: a file whose (mtime_ns, size) is unchanged
   is not read; a changed one is re-hashed and re-chunked only when its sha256 differs; files that
   are gone are removed.
+- An update first checks the freshness stamp the last walk left (:mod:`dreamd.recall.freshness`:
+  the folders' times, the recently modified files, the rules): when it holds, nothing changed
+  and the update walks nothing, so a search's cost does not grow with the years of notes. A
+  new note changes its folder's time and an edit to a recent note its own: both are seen.
+  :meth:`RecallIndex.update` with ``walk=True`` (``memory index``, the sweep) always walks.
 - Text is redacted before it is chunked (:func:`dreamd.redaction.redact`, on the whole file,
-  lines kept): no secret or personal datum is ever written to the index. The index keeps the
-  rules it was redacted under (:func:`dreamd.redaction.rules_fingerprint`); when they change
-  (an upgrade, a new detector), the next update rebuilds it, so text the new rules would mask
-  leaves the disk, and :attr:`RecallIndex.redaction_current` tells readers that what they read
+  lines kept): no secret or personal datum is ever written to the index. A file's redaction and
+  graph fragment are kept by digest in the note cache (:mod:`dreamd.recall.notecache`), so a
+  rebuild (or new rules that change nothing in a note) does not work them out again. The index
+  keeps the rules it was redacted under (:func:`dreamd.redaction.rules_fingerprint`); when they
+  change (an upgrade, a new detector), the next update rebuilds it, so text the new rules would
+  mask leaves the disk, and :attr:`RecallIndex.redaction_current` tells readers that what they read
   needs no second pass.
 - Each chunk is stored with its labels (:mod:`dreamd.recall.labels`: speaker, entities, Retain
   kind and confidence, CJK grams). ``chunks_fts`` (:mod:`dreamd.recall.schema`) is kept in sync
@@ -39,6 +46,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from time import time_ns
 from types import TracebackType
 
 from dreamd.errors import StateError
@@ -54,9 +62,11 @@ from dreamd.layout import (
 )
 from dreamd.recall.analysis import stems
 from dreamd.recall.candidates import read_frequency
+from dreamd.recall.freshness import HOT_FILES, HOT_NS, Stamp, still_fresh
 from dreamd.recall.schema import (
     FTS_ADD,
     FTS_REMOVE,
+    NOTE_CACHE,
     SCHEMA_VERSION,
     connect_or_recover,
     is_corrupt,
@@ -73,6 +83,7 @@ if TYPE_CHECKING:
 
     from dreamd.engine.hits import Hit
     from dreamd.recall.candidates import Filters
+    from dreamd.recall.notecache import FragmentRows
 
     _T = TypeVar("_T")
 
@@ -175,9 +186,10 @@ class RecallIndex:
         """Close the connection; the index object is unusable afterwards."""
         self._conn.close()
 
-    def update(self) -> IndexStats:
-        """Bring the index up to date with the files, incrementally."""
-        return self._recovering(lambda: self._sync(rebuild=False), refill=False)
+    def update(self, *, walk: bool = False) -> IndexStats:
+        """Bring the index up to date with the files, incrementally (see the module rules:
+        without ``walk``, a fresh stamp answers without walking)."""
+        return self._recovering(lambda: self._sync(rebuild=False, walk=walk), refill=False)
 
     def rebuild(self) -> IndexStats:
         """Drop every table and index all files from scratch."""
@@ -242,17 +254,39 @@ class RecallIndex:
             self._sync(rebuild=False)
         return action()
 
-    def _sync(self, *, rebuild: bool) -> IndexStats:
-        found = discover_sources(self.root)
-        self._memo = _Memo(-1)
+    def _fresh(self, rules: str) -> IndexStats | None:
+        """The last walk's totals when its stamp still holds, else ``None``."""
+        meta = dict(
+            self._conn.execute("SELECT key, value FROM meta WHERE key IN ('fresh', 'redaction')")
+        )
+        stamp = Stamp.decode(meta["fresh"]) if "fresh" in meta else None
+        if meta.get("redaction") != rules:  # the text stored was redacted under other rules
+            return None
+        if stamp is None or not still_fresh(stamp, rules=rules, now_ns=time_ns()):
+            return None
+        self.redaction_current = True
+        version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        self._memo = _Memo(version, count=stamp.chunks)  # no count(*) over years of chunks
+        return IndexStats(stamp.files, 0, 0, 0, 0, stamp.chunks, 0)
+
+    def _sync(self, *, rebuild: bool, walk: bool = True) -> IndexStats:
         rules = rules_fingerprint()
+        if not rebuild and not walk:
+            fresh = self._fresh(rules)
+            if fresh is not None:
+                return fresh
+        walked_ns = time_ns()
+        folders: dict[str, int] = {}
+        found = discover_sources(self.root, folders)
+        self._memo = _Memo(-1)
         with transaction(self._conn) as conn:
             stored = conn.execute("SELECT value FROM meta WHERE key = 'redaction'").fetchone()
             if rebuild or stored is None or stored[0] != rules:
-                reset(conn)  # text redacted under other rules is redacted again, whole
+                reset(conn, keep_cache=True)  # redacted again, whole (the cache knows the rules)
                 conn.execute("INSERT INTO meta(key, value) VALUES ('redaction', ?)", (rules,))
             # Filling an empty index, FTS5 is built once at the end: much faster than per file.
-            tally = _Tally(bulk=conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None)
+            empty = conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None
+            tally = _Tally(bulk=empty, rules=rules)
             rows = conn.execute("SELECT path, mtime_ns, size, sha256 FROM files").fetchall()
             known = {row[0]: (row[1], row[2], row[3]) for row in rows}
             gone = [path for path in known if path not in found]
@@ -265,12 +299,20 @@ class RecallIndex:
             for path in gone:
                 tally.remove(conn, path)
                 conn.execute("DELETE FROM files WHERE path = ?", (path,))
+                conn.execute(f"DELETE FROM {NOTE_CACHE} WHERE path = ?", (path,))  # noqa: S608
             if tally.bulk:
                 from dreamd.recall.graph import rebuild_graph_fts
 
                 conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
                 rebuild_graph_fts(conn)
             total = int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+            stamp = _stamp(found, folders, rules=rules, walked_ns=walked_ns, chunks=total)
+            if stamp is None:
+                conn.execute("DELETE FROM meta WHERE key = 'fresh'")
+            else:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('fresh', ?)", (stamp,)
+                )
         self.redaction_current = True
         if tally.bulk and tally.written:
             # A bulk fill leaves the whole database in the WAL; fold it back so reads are direct.
@@ -278,6 +320,30 @@ class RecallIndex:
         return IndexStats(
             len(found), tally.read, tally.changed, len(gone), tally.written, total, tally.bytes
         )
+
+
+def _stamp(
+    found: dict[str, Source],
+    folders: dict[str, int],
+    *,
+    rules: str,
+    walked_ns: int,
+    chunks: int,
+) -> str | None:
+    """The freshness stamp of a walk (:mod:`dreamd.recall.freshness`), encoded."""
+    recent = sorted(
+        (source for path, source in found.items() if "/" in path),
+        key=lambda source: source.mtime_ns,
+        reverse=True,
+    )[:HOT_FILES]
+    hot = {s.file: (s.mtime_ns, s.size) for s in recent if s.mtime_ns >= walked_ns - HOT_NS}
+    for path, source in found.items():
+        if "/" not in path:  # MEMORY.md, SOUL.md, USER.md: always watched
+            hot[source.file] = (source.mtime_ns, source.size)
+    stamp = Stamp(
+        rules=rules, walked_ns=walked_ns, folders=folders, hot=hot, files=len(found), chunks=chunks
+    )
+    return stamp.encode()
 
 
 class _Memo:
@@ -301,12 +367,19 @@ class _Memo:
 class _Tally:
     """Counts for :class:`IndexStats`, kept while files are refreshed."""
 
-    __slots__ = ("bulk", "bytes", "changed", "read", "written")
+    __slots__ = ("bulk", "bytes", "changed", "read", "rules", "written")
 
     def __init__(
-        self, bulk: bool, read: int = 0, changed: int = 0, written: int = 0, bytes: int = 0
+        self,
+        bulk: bool,
+        rules: str,
+        read: int = 0,
+        changed: int = 0,
+        written: int = 0,
+        bytes: int = 0,
     ) -> None:
         self.bulk = bulk
+        self.rules = rules
         self.read = read
         self.changed = changed
         self.written = written
@@ -336,11 +409,10 @@ class _Tally:
             from dreamd.recall.chunking import chunk_for_index
             from dreamd.recall.graph import store_graph
             from dreamd.recall.labels import label_chunk
-            from dreamd.redaction import redact
 
             self.changed += 1
             text = decode_note(data, strip_nul=True).text
-            redacted = redact(text) if text is not None else ""
+            redacted, fragment = self._derived(conn, path, text, digest)
             chunks = chunk_for_index(path, redacted) if text is not None else []
             kind = kind_of(path)
             self.remove(conn, path)
@@ -365,14 +437,42 @@ class _Tally:
             conn.executemany(_INSERT, rows)
             if not self.bulk:
                 conn.execute(FTS_ADD, (path,))
-            if text is not None:  # the file's part of the graph, from the same redacted text
-                store_graph(conn, path, redacted, digest, bulk=self.bulk)
+            store_graph(conn, path, fragment, bulk=self.bulk)
             self.written += len(chunks)
         conn.execute(
             "INSERT OR REPLACE INTO files(path, mtime_ns, size, sha256) VALUES (?, ?, ?, ?)",
             (path, source.mtime_ns, source.size, digest),
         )
         return True
+
+    def _derived(
+        self, conn: sqlite3.Connection, path: str, text: str | None, digest: str
+    ) -> tuple[str, FragmentRows | None]:
+        """The redacted text and the graph fragment of a changed file, from the note cache
+        where its digest (and the rules) allow, worked out and cached otherwise."""
+        if text is None:  # not text: indexed empty, no fragment
+            return "", None
+        from dreamd.engine.text.snippets import content_hash
+        from dreamd.recall import notecache
+        from dreamd.recall.graph import fragment_rows
+
+        cached = notecache.load(conn, path)
+        if cached is not None and (cached.digest, cached.rules) == (digest, self.rules):
+            redacted = text if cached.redacted is None else cached.redacted
+        else:
+            from dreamd.redaction import redact
+
+            redacted = redact(text)
+        clean = content_hash(redacted.encode("utf-8"))
+        fragment = None
+        if cached is not None and cached.clean == clean:
+            fragment = notecache.decode_fragment(cached.fragment)
+        if fragment is None:
+            fragment = fragment_rows(path, redacted, digest)
+        encoded = None if fragment is None else notecache.encode_fragment(fragment)
+        kept = None if redacted == text else redacted
+        notecache.save(conn, path, notecache.Cached(digest, self.rules, kept, clean, encoded))
+        return redacted, fragment
 
     def remove(self, conn: sqlite3.Connection, path: str) -> None:
         """Drop a file's chunks, and their FTS5 entries unless FTS5 is rebuilt at the end."""

@@ -13,6 +13,9 @@ Rules:
   graph (:mod:`dreamd.recall.graph`); ``graph_fts`` indexes the nodes' words the same way.
 - ``meta`` holds ``redaction``: the rules the stored text was redacted under
   (:func:`dreamd.redaction.rules_fingerprint`); under other rules the index is rebuilt.
+- ``note_cache`` holds, per file, what indexing it cost most to work out, keyed by digest
+  (:mod:`dreamd.recall.notecache`): its redaction under given rules and its graph fragment. A
+  rebuild (``memory index --rebuild``, new redaction rules) keeps it; a new schema drops it.
 - Only parameterised SQL; WAL mode; one connection is used by one thread at a time.
 """
 
@@ -27,6 +30,7 @@ from pathlib import Path
 __all__ = [
     "FTS_ADD",
     "FTS_REMOVE",
+    "NOTE_CACHE",
     "SCHEMA",
     "SCHEMA_VERSION",
     "connect_or_recover",
@@ -35,8 +39,9 @@ __all__ = [
     "transaction",
 ]
 
-SCHEMA_VERSION = 4
-MMAP_BYTES = 256 * 1024 * 1024  # at most; a year of notes indexes to ~6 MB
+SCHEMA_VERSION = 5
+NOTE_CACHE = "note_cache"
+MMAP_BYTES = 8 * 1024 * 1024  # at most: a year of notes indexes to ~6 MB, mapped whole
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
@@ -67,6 +72,8 @@ SCHEMA = (
     "CREATE TABLE graph_episodes(node TEXT PRIMARY KEY, path TEXT NOT NULL,"
     " start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, title TEXT NOT NULL, day TEXT)",
     "CREATE INDEX graph_episodes_path ON graph_episodes(path)",
+    f"CREATE TABLE IF NOT EXISTS {NOTE_CACHE}(path TEXT PRIMARY KEY, digest TEXT NOT NULL,"
+    " rules TEXT NOT NULL, redacted TEXT, clean TEXT NOT NULL, fragment TEXT)",
 )
 FTS_ADD = (
     "INSERT INTO chunks_fts(rowid, heading, speaker, text, grams)"
@@ -77,6 +84,7 @@ FTS_REMOVE = (
     " SELECT 'delete', id, heading, speaker, text, grams FROM chunks WHERE path = ?"
 )
 _TABLES = (
+    NOTE_CACHE,
     "graph_fts",
     "graph_nodes",
     "graph_edges",
@@ -107,10 +115,12 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
-def reset(conn: sqlite3.Connection) -> None:
-    """Drop every index table and create the current schema (inside a transaction)."""
+def reset(conn: sqlite3.Connection, *, keep_cache: bool = False) -> None:
+    """Drop every index table and create the current schema (inside a transaction);
+    ``keep_cache`` keeps the note cache (a rebuild under the same schema)."""
     for table in _TABLES:
-        conn.execute(f"DROP TABLE IF EXISTS {table}")
+        if not (keep_cache and table == NOTE_CACHE):
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in SCHEMA:
         conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
@@ -152,6 +162,8 @@ def _connect(db: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous = NORMAL")
         # Reads map the file instead of copying it page by page: a recall opens the index in a
         # fresh process on every turn, and its searches touch a few hundred pages (~10% faster).
+        # Only the first MMAP_BYTES: mapped pages a search touches count in its RSS, and over
+        # 20 years of notes a common word's doclist alone would map ~80 MB.
         conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         if 0 <= _schema_version(conn) < SCHEMA_VERSION:
             with transaction(conn):

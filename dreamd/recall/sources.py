@@ -7,6 +7,9 @@ and the session corpus
 (``memory/.dreams/session-corpus/*.txt``). A symlink is followed only when it resolves inside
 the workspace (and not into an excluded folder); each real folder is visited once, so symlink
 loops end; files over ``MAX_FILE_BYTES`` are skipped. Only ``stat`` calls: reading is the index's.
+Asked for, the walk also tells the modification time of every folder it entered, of the
+workspace root, and of the corpus folder (-1 when it is missing): the index's freshness stamp
+(:mod:`dreamd.recall.freshness`).
 """
 
 from __future__ import annotations
@@ -51,8 +54,11 @@ class Source(Value):
         self.size = size
 
 
-def discover_sources(root: Path) -> dict[str, Source]:
-    """Every indexable file: workspace-relative path -> (file, mtime_ns, size)."""
+def discover_sources(root: Path, folders: dict[str, int] | None = None) -> dict[str, Source]:
+    """Every indexable file: workspace-relative path -> (file, mtime_ns, size).
+
+    ``folders``, when given, receives each folder's modification time (see the module rules).
+    """
     real_root = os.path.realpath(root)
     found: dict[str, Source] = {}
     seen: set[tuple[int, int]] = set()
@@ -68,8 +74,19 @@ def discover_sources(root: Path) -> dict[str, Source]:
     ):
         start = str(root / rel)
         if _inside(os.path.realpath(start), real_root, notes=suffix == ".md"):
-            _visit(found, seen, real_root, start, rel, suffix, depth)
+            _visit(found, seen, real_root, start, rel, suffix, depth, folders)
+        if folders is not None and depth > 0 and start not in folders:
+            folders[start] = _folder_time(start)  # missing (-1), or not a folder walked
+    if folders is not None:
+        folders[str(root)] = _folder_time(str(root))  # MEMORY.md, SOUL.md, USER.md appear here
     return found
+
+
+def _folder_time(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns  # noqa: PTH116 - a string path, as the walk has it
+    except OSError:
+        return -1
 
 
 def _inside(real: str, real_root: str, *, notes: bool) -> bool:
@@ -88,6 +105,7 @@ def _visit(
     rel: str,
     suffix: str,
     depth: int,
+    folders: dict[str, int] | None = None,
 ) -> None:
     try:
         info = Path(path).stat()
@@ -100,6 +118,8 @@ def _visit(
     if depth <= 0 or not stat.S_ISDIR(info.st_mode) or (info.st_dev, info.st_ino) in seen:
         return  # not a folder we descend into, or one already reached (a symlink loop)
     seen.add((info.st_dev, info.st_ino))
+    if folders is not None:
+        folders[path] = info.st_mtime_ns
     try:
         with os.scandir(path) as listing:
             entries = list(listing)
@@ -113,9 +133,9 @@ def _visit(
         try:
             if entry.is_symlink():
                 if _inside(os.path.realpath(entry.path), real_root, notes=suffix == ".md"):
-                    _visit(found, seen, real_root, entry.path, child, suffix, depth - 1)
+                    _visit(found, seen, real_root, entry.path, child, suffix, depth - 1, folders)
             elif entry.is_dir():
-                _visit(found, seen, real_root, entry.path, child, suffix, depth - 1)
+                _visit(found, seen, real_root, entry.path, child, suffix, depth - 1, folders)
             elif name.endswith(suffix) and entry.is_file():  # the common case: no extra call
                 entry_info = entry.stat()
                 if entry_info.st_size <= MAX_FILE_BYTES:

@@ -6,13 +6,20 @@ writer. When a person edits a file between reading and writing, the writer refus
 loop re-reads and re-plans (up to 3 times); if the workspace keeps changing, the run is skipped
 and says so. A failure is returned as an outcome with ``error`` set, never swallowed. A
 ``fence`` from a fleet (:mod:`dreamd.fleet.fence`) goes to the writer unchanged.
+
+A full sweep that changed the workspace then brings its recall index up to date (when it has
+one: the first search builds it), so the next agent's search finds a fresh stamp and walks
+nothing (:mod:`dreamd.recall.freshness`); an index that cannot be updated is a warning.
+:func:`unchanged_outcome` answers, without a sweep, for a workspace whose fingerprint says a
+sweep would change nothing: the daemon asks it of fifty workspaces in one job.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -28,7 +35,7 @@ from dreamd.store.lock import workspace_lock
 from dreamd.store.writer import apply_plan
 from dreamd.workspace.reader import read_snapshot
 
-__all__ = ["MAX_ATTEMPTS", "Outcome", "run_planned", "sweep_workspace"]
+__all__ = ["MAX_ATTEMPTS", "Outcome", "run_planned", "sweep_workspace", "unchanged_outcome"]
 
 MAX_ATTEMPTS = 3
 
@@ -181,7 +188,8 @@ def sweep_workspace(
         plan = plan_sweep(snapshot, dreaming, now=now, zone=zone)
         return run_model_stage(plan, model, root=root) if model is not None else plan
 
-    return run_planned(
+    memo = _sweep_memo(dreaming, model, now, zone, agents, sessions, owners, trusted_unmarked)
+    outcome = run_planned(
         root,
         planner,
         dreaming=dreaming,
@@ -194,19 +202,80 @@ def sweep_workspace(
         lock_timeout=lock_timeout,
         should_stop=should_stop,
         fence=fence,
-        memo=Memo(
-            settings_key(
-                dreaming,
-                model,
-                now=now,
-                zone=zone,
-                agents=agents,
-                sessions=sessions,
-                owners=owners,
-                trusted_unmarked=trusted_unmarked,
-            ),
-            now,
-            zone,
-            sessions,
-        ),
+        memo=memo,
     )
+    if outcome.status != "ok" or outcome.summary.get("unchanged"):
+        return outcome
+    return _refresh_index(root, outcome)
+
+
+def _refresh_index(root: Path, outcome: Outcome) -> Outcome:
+    """Bring the workspace's recall index (when it has one) up to date after a sweep: the
+    notes and what the sweep wrote are indexed now, not by the next agent's search."""
+    from dreamd.layout import INDEX_FILE
+    from dreamd.recall.index import RecallIndex
+
+    if not (root / INDEX_FILE).is_file():
+        return outcome  # nobody searched here yet: the first search builds it
+    try:
+        with RecallIndex.open(root) as index:
+            index.update(walk=True)
+    except (DreamdError, OSError, sqlite3.Error) as exc:
+        warning = f"recall index not updated: {exc}"
+        return replace(outcome, warnings=(*outcome.warnings, warning))
+    return outcome
+
+
+def _sweep_memo(
+    dreaming: DreamingConfig,
+    model: ModelConfig | None,
+    now: datetime,
+    zone: tzinfo,
+    agents: tuple[str, ...],
+    sessions: Sequence[tuple[str, Path]],
+    owners: frozenset[str],
+    trusted_unmarked: frozenset[str] = frozenset(),
+) -> Memo:
+    key = settings_key(
+        dreaming,
+        model,
+        now=now,
+        zone=zone,
+        agents=agents,
+        sessions=sessions,
+        owners=owners,
+        trusted_unmarked=trusted_unmarked,
+    )
+    return Memo(key, now, zone, sessions)
+
+
+def unchanged_outcome(
+    root: Path,
+    dreaming: DreamingConfig,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    agents: tuple[str, ...] = ("main",),
+    sessions: Sequence[tuple[str, Path]] = (),
+    owners: frozenset[str] = frozenset(),
+    trusted_unmarked: frozenset[str] = frozenset(),
+    model: ModelConfig | None = None,
+) -> Outcome | None:
+    """The outcome :func:`sweep_workspace` would give ``root`` when its fingerprint matches
+    (nothing changed since a sweep that wrote nothing), else ``None``.
+
+    Cheap, so a scheduler can ask it of many workspaces in one job and sweep only the others.
+    It takes the workspace lock without waiting: a workspace another process holds, or one that
+    cannot be read, answers ``None`` (its full sweep waits, or says what is wrong).
+    """
+    started = time.perf_counter()
+    memo = _sweep_memo(dreaming, model, now, zone, agents, sessions, owners, trusted_unmarked)
+    try:
+        with workspace_lock(root, timeout=0):
+            known = memo.recall(root)
+    except (DreamdError, OSError):
+        return None
+    if known is None:
+        return None
+    summary = {**known.summary, "unchanged": True}
+    return _done(str(root), agents, summary, (), tuple(known.warnings), started)

@@ -27,6 +27,7 @@ sweep does the full work again), as ``git`` treats a racily clean index entry.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -187,15 +188,11 @@ def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[st
             digest.update(f"t\0{line}\n".encode())
     for line in _stats_of(_openclaw_databases()):  # OpenClaw's SQLite state, merged on read
         digest.update(f"o\0{line}\n".encode())
-    today = day_of(now, zone)
-    owned = [MEMORY_FILE, MEMORY_FILE_LOWER, DREAMS_FILE, DREAMS_FILE_LOWER, BANK_LEDGER]
-    owned += [GRAPH_LEDGER, DREAM_LOG, f"{DREAM_REPORTS_DIR}/{today}.md"]
-    owned += [f"{GRAPH_DIR}/{name}.json" for name in GRAPH_EXPORTS]
-    owned += [f"{STATE_DIR}/{fmt.name}" for fmt in _TABLES] + [PENDING_FILE]
-    owned += [report_path(phase, today) for phase in ("light", "rem", "deep")]
-    for relpath in owned:
+    base = str(root)
+    for relpath in _owned(day_of(now, zone)):
         try:
-            data = (root / relpath).read_bytes()
+            with open(f"{base}/{relpath}", "rb") as handle:  # noqa: PTH123 - one call per file
+                data = handle.read()
         except OSError:
             digest.update(f"f\0{relpath}\0-\n".encode())
             continue
@@ -203,21 +200,41 @@ def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[st
     return Taken(digest.hexdigest(), newest)
 
 
-def _openclaw_databases() -> list[Path]:
+@functools.lru_cache(maxsize=4)
+def _owned(today: str) -> tuple[str, ...]:
+    """The files a sweep writes itself, compared by content (relative paths) on ``today``."""
+    owned = [MEMORY_FILE, MEMORY_FILE_LOWER, DREAMS_FILE, DREAMS_FILE_LOWER, BANK_LEDGER]
+    owned += [GRAPH_LEDGER, DREAM_LOG, f"{DREAM_REPORTS_DIR}/{today}.md"]
+    owned += [f"{GRAPH_DIR}/{name}.json" for name in GRAPH_EXPORTS]
+    owned += [f"{STATE_DIR}/{fmt.name}" for fmt in _TABLES] + [PENDING_FILE]
+    owned += [report_path(phase, today) for phase in ("light", "rem", "deep")]
+    return tuple(owned)
+
+
+def _openclaw_databases() -> tuple[str, ...]:
     """Where OpenClaw's state database may be (as :mod:`dreamd.workspace.openclaw_state`)."""
-    dirs = [os.environ.get("OPENCLAW_STATE_DIR", "").strip()]
-    config = os.environ.get("OPENCLAW_CONFIG_PATH", "").strip()
+    return _databases_under(
+        os.environ.get("OPENCLAW_STATE_DIR", ""),
+        os.environ.get("OPENCLAW_CONFIG_PATH", ""),
+        os.environ.get("HOME", ""),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _databases_under(state_dir: str, config_path: str, home: str) -> tuple[str, ...]:
+    dirs = [state_dir.strip()]
+    config = config_path.strip()
     dirs.append(str(Path(config).expanduser().parent) if config else "")
     dirs.append(str(Path.home() / ".openclaw"))
     base = [Path(d).expanduser() / "state" / "openclaw.sqlite" for d in dirs if d]
-    return [Path(f"{path}{suffix}") for path in base for suffix in ("", "-wal")]
+    return tuple(f"{path}{suffix}" for path in base for suffix in ("", "-wal"))
 
 
-def _stats_of(paths: Iterable[Path]) -> list[str]:
+def _stats_of(paths: Iterable[str]) -> list[str]:
     found = []
     for path in paths:
         with contextlib.suppress(OSError):
-            info = path.stat()
+            info = os.stat(path)  # noqa: PTH116 - a string path, no Path object per call
             found.append(f"{path}\0{info.st_size}\0{info.st_mtime_ns}")
     return found
 

@@ -4,7 +4,9 @@ It is an advisory ``flock`` on ``memory/.dreams/lock`` (a sidecar: never a file 
 atomically replaced), taken with :mod:`fcntl` directly: every search that records a recall
 holds it, so it costs no lock library's import. The kernel drops it when its holder dies, so
 a lock file left behind by a crash is not stale: the next taker simply gets it. The holder
-writes its pid into the file so a waiter can say who is in the way.
+writes its pid into the file so a waiter can say who is in the way (unless the file already
+says it: a worker that sweeps workspace after workspace rewrites nothing, and truncating a
+file costs far more than reading it on some file systems).
 
 Before the lock is taken, the workspace's folders are checked
 (:func:`dreamd.layout.check_workspace_folders`): the lock file lives in ``memory/.dreams/``, and
@@ -51,15 +53,18 @@ def workspace_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
             f"cannot create {path.parent}: {exc.strerror}; is the workspace writable?"
         ) from exc
     try:
-        handle = path.open("a", encoding="utf-8")
+        handle = path.open("a+", encoding="utf-8")
     except OSError as exc:
         raise WorkspaceError(f"cannot open {path}: {exc.strerror}") from exc
     try:
         _take(handle.fileno(), timeout, root)
+        holder = f"{os.getpid()}\n"
         handle.seek(0)
-        handle.truncate()
-        handle.write(f"{os.getpid()}\n")
-        handle.flush()
+        if handle.read(32) != holder:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(holder)  # "a+": written at the end, which is now the start
+            handle.flush()
         yield
     finally:
         handle.close()  # closing the descriptor drops the flock

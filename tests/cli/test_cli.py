@@ -13,6 +13,7 @@ import pytest
 
 from dreamd.cli.main import main
 from tests.builders import golden_with_facts, stored_rows
+from tests.processes import scaled
 
 GOLDEN = Path(__file__).parents[1] / "fixtures" / "openclaw-golden"
 AT = "2026-11-29T12:00:00Z"
@@ -341,7 +342,7 @@ def test_console_script_runs_as_a_process(golden: Path, tmp_path: Path) -> None:
         text=True,
         env=env,
         check=False,
-        timeout=60,
+        timeout=scaled(60),
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["status"] == "ok"

@@ -12,6 +12,7 @@ from pathlib import Path
 from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
 from tests.fake_model import chat_reply, serve
+from tests.processes import scaled
 
 MODEL_SECONDS = 1.5
 ENTRY = "*Tonight*\n\nThe billing notes came back again, quieter this time."
@@ -49,7 +50,7 @@ def test_a_sweep_here_overlaps_up_to_the_budget(tmp_path: Path, isolated_home: P
             for line in process.stdout:
                 if line.startswith(str(tmp_path)):
                     arrivals.append(time.monotonic() - started)
-            assert process.wait(timeout=120) == 0
+            assert process.wait(timeout=scaled(120)) == 0
         print(f"six workspaces swept in {time.monotonic() - started:.1f} s")
     assert (len(arrivals), model.most_in_flight) == (6, 3)
     assert arrivals[0] < arrivals[-1] - MODEL_SECONDS  # streamed, not printed at the end

@@ -36,7 +36,7 @@ from dreamd.daemon.listener import (
 from dreamd.errors import ConfigError
 from tests.daemon.test_api import ADMIN_TOKEN, READ_TOKEN, RecordingService
 from tests.fakes.host import make_daemon, make_host
-from tests.processes import run_cli, running_daemon, wait_until
+from tests.processes import run_cli, running_daemon, scaled, wait_until
 
 OLD_NOTE = "# {day}\n\n## Decisions\n- Decided to keep the deploy window on Tuesdays.\n"
 
@@ -447,7 +447,7 @@ def test_cli_backfill_still_reads_a_path_outside_the_workspace(tmp_path: Path) -
         [sys.executable, "-m", "dreamd", *argv],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -12,6 +12,7 @@ import pytest
 from dreamd.daemon.backend import DaemonService
 from dreamd.errors import DreamdError
 from tests.fakes.host import make_daemon, make_host
+from tests.processes import scaled
 
 OLD_NOTE = "# {day}\n\n## Decisions\n- Decided to keep the deploy window on Tuesdays.\n"
 
@@ -25,7 +26,7 @@ def _backfill(root: Path) -> None:
         [sys.executable, "-m", "dreamd", *argv, "--stage-short-term"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from tests.processes import scaled
+
 REDIS_SERVER = shutil.which("redis-server")
 
 
@@ -54,7 +56,7 @@ class RedisServer:
             "--logfile", str(self.directory / "redis.log"), "--daemonize", "no",
         ]  # fmt: skip
         self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + scaled(10)
         while time.monotonic() < deadline:
             try:
                 if self.client().ping():
@@ -67,7 +69,7 @@ class RedisServer:
         """Stop the server (SIGTERM: it writes its data and exits)."""
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=scaled(10))
         self.process = None
 
     def client(self) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
 from tests.fakes.telegram_api import FakeTelegram
-from tests.processes import DREAMD, READY_LINE, run_cli, wait_until
+from tests.processes import DREAMD, READY_LINE, run_cli, scaled, wait_until
 
 T = TypeVar("T")
 HUMAN = "# Long-Term Memory\n\n- I prefer short answers.\n"
@@ -69,14 +69,14 @@ class Host:
         """SIGKILL: the host dies at once (its workers with it)."""
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=scaled(10))
         self.process = None
 
     def stop(self) -> int:
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
         try:
-            code = self.process.wait(timeout=30)
+            code = self.process.wait(timeout=scaled(30))
         except subprocess.TimeoutExpired:
             self.process.kill()
             code = self.process.wait()

@@ -37,7 +37,7 @@ from tests.fleet.harness import (
     serve_telegram,
     stop_telegram,
 )
-from tests.processes import wait_until
+from tests.processes import scaled, wait_until
 
 T = TypeVar("T")
 OWNER = 21
@@ -126,8 +126,13 @@ class Fleet:
                 note.write(f"- The {team} team moved service {index} into the {place} rack.\n")
 
     def sweeps(self, root: Path, slot: datetime) -> list[str]:
-        """The distinct sweeps of ``root`` in the slot starting at ``slot`` (its own events)."""
-        start, end = format_instant(slot), format_instant(slot + timedelta(minutes=1))
+        """The distinct sweeps of ``root`` in the slot starting at ``slot`` (its own events).
+
+        A slot's sweep runs to its end, which on a loaded machine can be past the next minute:
+        the window is a minute stretched by the load (:func:`tests.processes.scaled`).
+        """
+        later = slot + timedelta(seconds=scaled(60))
+        start, end = format_instant(slot), format_instant(later)
         return completed_sweeps(root, start, end)
 
     def done(self, slot: datetime) -> bool:

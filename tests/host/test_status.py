@@ -119,7 +119,7 @@ def test_an_unreadable_workspace_is_its_own_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Counting a workspace that raises an OS error reports it on that workspace's entry."""
-    from dreamd.config import Config
+    from dreamd.config import DreamingConfig
     from dreamd.host.status import counts_or_error
     from dreamd.workspace.discovery import Workspace
 
@@ -127,7 +127,7 @@ def test_an_unreadable_workspace_is_its_own_error(
         raise PermissionError(13, "Permission denied", str(tmp_path / "short-term-recall.json"))
 
     monkeypatch.setattr("dreamd.host.status.workspace_counts", refuse)
-    entry = counts_or_error(Workspace(tmp_path, ("main",)), Config(), now=NOW, zone=UTC)
+    entry = counts_or_error(Workspace(tmp_path, ("main",)), DreamingConfig(), now=NOW, zone=UTC)
     assert entry["error"] == f"cannot read {tmp_path}/short-term-recall.json: Permission denied"
 
 

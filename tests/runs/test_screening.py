@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dreamd.config import Config, DreamingConfig
+from dreamd.config import DreamingConfig
 from dreamd.engine.hits import Hit
 from dreamd.host.health import problems, sweep_record
 from dreamd.host.status import status_entry, summary_of, workspace_counts
@@ -83,11 +83,11 @@ def test_one_bad_note_is_skipped_and_status_keeps_saying_so(tmp_path: Path) -> N
     latin = "memory/2026-11-25.md: not valid UTF-8; undecodable bytes read as cp1252"
     assert (outcome.status, outcome.warnings) == ("ok", (latin, binary))
     workspace = Workspace(root, ("main",))
-    counts = workspace_counts(workspace, Config(), now=NOW, zone=UTC)
+    counts = workspace_counts(workspace, DreamingConfig(), now=NOW, zone=UTC)
     assert counts["noteWarnings"] == [binary, latin]
     entry = status_entry(workspace, counts, [], idle_sweeps=3)
     assert summary_of([entry]).warnings == [f"{root}: {binary}", f"{root}: {latin}"]
     (root / "memory/2026-11-24.md").write_text("- fixed now, a real note\n", encoding="utf-8")
     (root / "memory/2026-11-25.md").write_text("- Le réseau du bureau est sur le VLAN 30.\n")
     sweep_workspace(root, DreamingConfig(), now=NOW.replace(hour=4), zone=UTC)
-    assert workspace_counts(workspace, Config(), now=NOW, zone=UTC)["noteWarnings"] == []
+    assert workspace_counts(workspace, DreamingConfig(), now=NOW, zone=UTC)["noteWarnings"] == []

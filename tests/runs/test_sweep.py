@@ -225,3 +225,27 @@ def test_an_os_error_fails_this_workspace_only(
         outcome.error
         == f"cannot read or write {workspace}/memory/.dreams/x.json: Permission denied"
     )
+
+
+def test_a_sweep_brings_the_recall_index_up_to_date(workspace: Path) -> None:
+    """A workspace that has an index has it updated by the sweep: the notes an agent wrote
+    since, and the sweep's own writes, are indexed before the next search."""
+    from dreamd.recall.index import RecallIndex
+    from dreamd.recall.sources import discover_sources
+
+    with RecallIndex.open(workspace) as index:
+        index.update()
+    write(workspace, "memory/2026-11-19.md", "# 2026-11-19\n\n- The zephyrine rollout began.\n")
+    outcome = sweep_workspace(workspace, DreamingConfig(), now=NOW, zone=UTC)
+    with RecallIndex.open(workspace) as index:
+        indexed = index.read(
+            lambda conn: {row[0] for row in conn.execute("SELECT path FROM files").fetchall()}
+        )
+    assert (outcome.status, "memory/2026-11-19.md" in indexed) == ("ok", True)
+    assert indexed == set(discover_sources(workspace))
+
+
+def test_a_sweep_makes_no_index_where_none_was(workspace: Path) -> None:
+    """The first search builds the index, not a sweep: a workspace never searched gets none."""
+    outcome = sweep_workspace(workspace, DreamingConfig(), now=NOW, zone=UTC)
+    assert (outcome.status, (workspace / "memory/.dreams/index.sqlite").exists()) == ("ok", False)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from dreamd.engine.state import RECALL_STORE
 from dreamd.store.statefiles import load_table
+from tests.processes import scaled
 
 RECORDER = """
 import sys
@@ -46,7 +47,7 @@ def test_concurrent_searches_and_saves_count_every_search_once(tmp_path: Path) -
         for i in range(recorders)
     ]
     procs.append(subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path), "60"]))
-    assert [proc.wait(timeout=120) for proc in procs] == [0] * len(procs)
+    assert [proc.wait(timeout=scaled(120)) for proc in procs] == [0] * len(procs)
     store, issues = load_table(tmp_path, RECALL_STORE, readonly=True)
     assert issues == []
     assert sum(row.recall_count for row in store.rows.values()) == per * recorders

@@ -25,6 +25,7 @@ Pure; never raises on any input.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterator
@@ -59,6 +60,11 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _SKIPPED = ("<!--", "-->", "|", ">")
 
 
+# A reflection over years of notes asks each fact's day many times (sorting, spans, listings):
+# one regular-expression pass per note path, not per question.
+_note_day = functools.lru_cache(maxsize=65_536)(daily_note_day)
+
+
 @dataclass(frozen=True, slots=True)
 class Fact:
     """One fact: ``origin`` is ``retain`` (a Retain bullet), ``claim`` (a durable-claim
@@ -76,7 +82,7 @@ class Fact:
     @property
     def day(self) -> str | None:
         """The note's day."""
-        return daily_note_day(self.path)
+        return _note_day(self.path)
 
     @property
     def source(self) -> str:

@@ -25,6 +25,7 @@ Pure.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -75,6 +76,7 @@ def slug_of(name: str) -> str:
     return re.sub(r"-{2,}", "-", slug).strip("-.")
 
 
+@functools.lru_cache(maxsize=65_536)  # asked for every fact's every entity, many times a page
 def entity_key(name: str) -> str:
     """What names are compared by."""
     return slug_of(name).lower()
