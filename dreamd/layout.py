@@ -26,6 +26,7 @@ from dreamd.errors import UnsafePathError
 from dreamd.patterns import LazyPattern
 
 __all__ = [
+    "ARCHIVE_FILE",
     "BACKUP_DIR",
     "BANK_DIR",
     "BANK_LEDGER",
@@ -80,6 +81,7 @@ PATTERNS_DIR = "memory/patterns"  # p-<slug>.md, the pattern library
 TOPICS_DIR = "memory/topics"  # {user,feedback,project,reference}_<slug>.md
 DREAM_REPORTS_DIR = "memory/dreams"  # the dream report of each day, YYYY-MM-DD.md
 DREAM_LOG = "memory/dream-log.md"  # one line per dream report
+ARCHIVE_FILE = "memory/archive.md"  # entries that left MEMORY.md (append-only, restorable)
 LEARNINGS_DIR = ".learnings"  # LEARNINGS.md, ERRORS.md, FEATURE_REQUESTS.md: read, never written
 # Every folder dreamd writes into (or will: ``bank/``), parents before children.
 WRITTEN_FOLDERS = (

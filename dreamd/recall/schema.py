@@ -35,7 +35,7 @@ __all__ = [
     "transaction",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 MMAP_BYTES = 256 * 1024 * 1024  # at most; a year of notes indexes to ~6 MB
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
