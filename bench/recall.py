@@ -14,7 +14,8 @@ the re-ranker's weights are judged on conversations they were not fitted on
 (``bench/rerank_fit.py``).
 
 The LoCoMo data (Maharana et al. 2024, CC BY-NC 4.0) is read at run time from
-``../shared/eval/locomo/locomo10.json`` beside the checkout, or ``--data``, or ``$DREAMD_LOCOMO``;
+``shared/eval/locomo/locomo10.json`` beside the checkout (or beside the folder of worktrees it is
+in), or ``--data``, or ``$DREAMD_LOCOMO``;
 nothing of it is copied into the repository. Each conversation becomes a workspace in a temporary
 folder; each session a daily note ``memory/<day>.md`` dated from its timestamp (a second session
 on the same day is ``memory/<day>-session-<n>.md``) with one bullet per turn,
@@ -60,7 +61,8 @@ from dreamd.recall.bundle import bundle_search, hybrid_search
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.search import search
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared/eval/locomo/locomo10.json"
+_BESIDE = [up / "shared/eval/locomo/locomo10.json" for up in Path(__file__).resolve().parents[2:4]]
+DEFAULT_DATA = next((path for path in _BESIDE if path.is_file()), _BESIDE[0])
 KS = (1, 5, 10)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _STAMP = re.compile(r"(\d{1,2}):(\d{2})\s*([ap]m) on (\d{1,2}) (\w+),? (\d{4})", re.IGNORECASE)
@@ -147,8 +149,10 @@ Place = tuple[str, int, int]  # (path, first line, last line) of what a result s
 
 
 def places_of(hit: Any) -> list[Place]:
-    """The line ranges a search hit shows, in the order it shows them."""
-    return [(hit.path, hit.start_line, hit.end_line)]
+    """The line ranges a search hit shows, in the order it shows them: its own, the other
+    sources of the same fact, then what it replaced."""
+    also = [cited(source) for source in hit.also]
+    return [(hit.path, hit.start_line, hit.end_line), *also, *(cited(e.source) for e in hit.was)]
 
 
 def cited(source: str) -> Place:
@@ -186,7 +190,11 @@ def find(
     """What one verb shows for ``question``, as line ranges in order."""
     if verb == "recall":
         answer = answer_question(index, root, question, k=k, now=now)
-        return [cited(result.source) for result in answer.results]
+        return [
+            cited(source)
+            for result in answer.results
+            for source in (result.source, *result.also, *(e.source for e in result.was))
+        ]
     if mode == "bundle":
         hits = [routed.hit for routed in bundle_search(index, question, k=k, now=now)]
     elif mode == "hybrid":
