@@ -12,13 +12,16 @@ Rules, over the ranked hits of a search (best first):
 - **"Now" questions** ("now", "currently", "still", "these days"...: :func:`tense_of`) never
   answer with a superseded line; the newer lines about the slot the best hits speak of are looked
   for even when they miss the question's words ("Swimming moved to Thursdays" for "when is the
-  lesson now?"), through ``probe``: a search for the hits' subject and topic words over the days
-  after them, whose results count only as what may replace a hit.
+  lesson now?"), through ``probe``: a search for the hits' subject, topic and names over the
+  days after them, whose results count only as what may replace a hit. Among the results, a
+  newer line gains up to :data:`NOW_RECENCY` over an older one: what was said last about a
+  thing is likelier what is true now, even where the fact model sees no change.
 - **"What was true in <month>"** (a window of days in the past and "was", "were", "used to"...:
   a state, not an event, which a later note may tell): what was current then. Lines dated after
   the window end nothing in it and come after the others.
 - Lines said by different people (a speaker label: ``- Gina: I ...``) are about their speakers:
-  "I" is the speaker, so one person's line never replaces another's. A question states nothing:
+  "I" is the speaker, so one person's line never replaces another's. In a transcript the
+  person and their agent are one "we" (a guest is not). A question states nothing:
   it neither replaces nor repeats a line. Two lines of very different extent (a sentence, and a
   paragraph that says it among much else) are not one statement.
 
@@ -43,7 +46,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from dreamd.engine.facts.statement import Statement
 
-__all__ = ["Probe", "one_per_fact", "tense_of"]
+__all__ = ["NOW_RECENCY", "Probe", "one_per_fact", "tense_of"]
 
 # probe(words, after_day) -> hits: the lines about ``words`` dated after ``after_day``.
 Probe = Callable[[str, str], list[Hit]]
@@ -86,14 +89,20 @@ _TRANSCRIPT = LazyPattern(r"^\s*\[[^\]\s]+#L\d+\]\s+(?:(?P<who>Guest|Assistant t
 _LIST = LazyPattern(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _FIRST_PERSON = frozenset({"we", "i", "me", "my", "our", "us"})
 _PROBED = 3  # the best hits whose later lines a "now" question looks for
+# For a "now" question the newest of the first lines gains this much over the oldest (the best
+# line's value being 1): what was said last about a thing is likelier what is true now. Set,
+# not fitted: LoCoMo asks almost nothing about the present.
+NOW_RECENCY = 0.25
 
 
 def tense_of(question: str, window: DayWindow | None, today: date) -> str | None:
-    """``now`` for a question about the present, ``past`` for one about a window of days that
-    has ended ("what was true in October"), else ``None``."""
+    """``now`` for a question about the present, ``past`` for one about a state in a window of
+    days that has ended ("what was true in October", "what was Jo currently doing in June"),
+    else ``None``."""
+    ended = window is not None and window.last < today
     if _NOW.search(question):
-        return "now"
-    if window is not None and window.last < today and _PAST.search(question):
+        return "past" if ended else "now"  # "what was Jo currently doing in June 2023"
+    if ended and _PAST.search(question):
         return "past"
     return None
 
@@ -149,9 +158,9 @@ def _statement(hit: Hit, speaker: str) -> Statement:
     from dreamd.engine.facts.statement import read_statement
 
     text = _claim(hit.snippet)
-    guest = _TRANSCRIPT.match(_LIST.sub("", hit.snippet, count=1))
-    if guest is not None and guest.group("who"):
-        speaker = "guest"
+    transcript = _TRANSCRIPT.match(_LIST.sub("", hit.snippet, count=1))
+    if transcript is not None:  # the person and their agent are one "we"; a guest is not
+        speaker = "guest" if transcript.group("who") else ""
     if speaker and text.startswith(f"{speaker}:"):
         text = text[len(speaker) + 1 :].lstrip()
     statement = read_statement(text)
@@ -250,13 +259,38 @@ def one_per_fact(
     timeline = plan_timeline(dated)
     for ref, ending in timeline.ended.items():
         chains.ended[int(ref)] = (int(ending.by), ending.day)
-    return _assemble(pool, found, chains, cutoff=cutoff, limit=limit)
+    newest = _newest(pool, found) if tense == "now" else None
+    return _assemble(pool, found, chains, cutoff=cutoff, newest=newest, limit=limit)
+
+
+def _newest(pool: Sequence[Hit], found: int) -> tuple[list[float], list[float]]:
+    """For a "now" question: each line's value (its second-stage sum over the best one's, or its
+    place when it has none) and how recent its day is among the lines' days (oldest 0, newest 1;
+    undated 0)."""
+    values = [dict(hit.why).get("rerank") for hit in pool[:found]]
+    best = max((v for v in values if v is not None), default=0.0)
+    own = [
+        value / best if value is not None and best > 0 else 1 - index / max(1, found)
+        for index, value in enumerate(values)
+    ]
+    days = [date.fromisoformat(hit.day).toordinal() if hit.day else None for hit in pool]
+    known = [day for day in days if day is not None]
+    low, span = min(known, default=0), max(known, default=0) - min(known, default=0)
+    recent = [(day - low) / span if span and day is not None else 0.0 for day in days]
+    return own, recent
 
 
 def _assemble(
-    pool: list[Hit], found: int, chains: _Chains, *, cutoff: str | None, limit: int
+    pool: list[Hit],
+    found: int,
+    chains: _Chains,
+    *,
+    cutoff: str | None,
+    newest: tuple[list[float], list[float]] | None,
+    limit: int,
 ) -> list[Hit]:
-    """The results: each chain's head at the best place of its lines, with what it speaks for."""
+    """The results: each chain's head at the best place of its lines, with what it speaks for;
+    for a "now" question, by the best value of its lines plus its own recency."""
     place: dict[int, int] = {}  # head -> the best rank among the lines it speaks for
     members: dict[int, list[int]] = {}
     for index in range(found):
@@ -264,7 +298,12 @@ def _assemble(
         place.setdefault(head, index)
         members.setdefault(head, []).append(index)
     later = [h for h in place if cutoff is not None and (pool[h].day or "") > cutoff]
-    order = sorted(place, key=lambda h: (h in later, place[h], h))
+    if newest is not None:
+        own, recent = newest
+        value = {h: max(own[i] for i in members[h]) + NOW_RECENCY * recent[h] for h in place}
+        order = sorted(place, key=lambda h: (-value[h], place[h], h))
+    else:
+        order = sorted(place, key=lambda h: (h in later, place[h], h))
     results = []
     for head in order[:limit]:
         also: list[str] = []

@@ -186,8 +186,9 @@ def test_tense_reads_now_and_past_states() -> None:
         tense_of("Wo arbeitet Peter derzeit?", None, TODAY),
         tense_of("What was the lesson day in September?", september, TODAY),
         tense_of("What did Mia do on 3 September?", september, TODAY),
+        tense_of("What was Mia currently learning in September?", september, TODAY),
         tense_of("When is the lesson?", None, TODAY),
-    ] == ["now", "now", "now", "past", None, None]
+    ] == ["now", "now", "now", "past", None, "past", None]
 
 
 def test_lines_of_different_speakers_never_replace_each_other() -> None:
@@ -218,3 +219,59 @@ def test_lines_of_different_speakers_never_replace_each_other() -> None:
         limit=5,
     )
     assert [(h.source, h.was) for h in kept] == [(jon.source, ()), (gina.source, ())]
+
+
+def test_in_a_transcript_the_person_and_the_agent_are_one_we() -> None:
+    """The agent's note of a plan and the person's later change of it relate: in a transcript
+    "I" and "you" are the same household, not two speakers."""
+    plan = Hit(
+        "memory/.dreams/session-corpus/2026-09-02.txt",
+        4,
+        4,
+        "[main/main#L19] Assistant: I will book the Oslo flights on Friday.",
+        0.9,
+        kind="corpus",
+        day="2026-09-02",
+    )
+    change = Hit(
+        "memory/.dreams/session-corpus/2026-09-09.txt",
+        2,
+        2,
+        "[main/main#L33] User: We book the Oslo flights on Monday, not Friday.",
+        0.8,
+        kind="corpus",
+        day="2026-09-09",
+    )
+    kept = one_per_fact(
+        [plan, change],
+        ["Assistant", "User"],
+        question="when do we book the Oslo flights?",
+        asked=frozenset({"book", "oslo", "flight"}),
+        window=None,
+        today=TODAY,
+        limit=5,
+    )
+    assert [(h.source, [e.source for e in h.was]) for h in kept] == [(change.source, [plan.source])]
+
+
+def test_a_now_question_puts_the_newer_of_two_unrelated_lines_first() -> None:
+    """Without a change the fact model sees, a "now" question still prefers the line said last
+    when the two are close; a question without "now" keeps the ranking's order."""
+    drives = "- Sofia drives the kids to school."
+    older = Hit("memory/2026-09-03.md", 3, 3, drives, 0.9, day="2026-09-03", why=(("rerank", 1.0),))
+    bus = "- The kids take the school bus."
+    newer = Hit("memory/2026-10-28.md", 3, 3, bus, 0.8, day="2026-10-28", why=(("rerank", 0.9),))
+    common = {
+        "asked": frozenset({"kid", "school"}),
+        "window": None,
+        "today": TODAY,
+        "limit": 5,
+    }
+    now = one_per_fact(
+        [older, newer], ["", ""], question="how do the kids get to school now?", **common
+    )
+    plain = one_per_fact(
+        [older, newer], ["", ""], question="how do the kids get to school?", **common
+    )
+    assert [h.source for h in now] == [newer.source, older.source]
+    assert [h.source for h in plain] == [older.source, newer.source]

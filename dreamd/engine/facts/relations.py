@@ -55,6 +55,7 @@ _FIELDS = {
 _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.split()}
 _FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month": "date"}
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
+_UNDOES = frozenset({"cancelled", "reversed"})
 
 
 def _fielded(topic: frozenset[str]) -> frozenset[str]:
@@ -118,6 +119,8 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return False
     if a.replaced != b.replaced:
         return False
+    if (a.change in _UNDOES) != (b.change in _UNDOES):
+        return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
     if _containment(a.topic, b.topic) >= 2 / 3 and (a.values or a.subject == b.subject):
         return True
     if a.topic and b.topic and _containment(a.topic, b.topic) < 0.5:
