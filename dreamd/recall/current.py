@@ -26,9 +26,10 @@ Rules, over the ranked hits of a search (best first):
   paragraph that says it among much else) are not one statement.
 
 The fact model is loaded only when it can change the answer: a "now" or "past" question, or two
-of the first hits that could be one fact (most of their words shared) or one a change of the
-other (words beyond the question's shared, a change word such as "moved" or "no longer", or
-values of one kind: weekdays, numbers, months). Pure.
+of the first hits that could be one fact (most of their words shared, not all: the same words
+said again are one fact without it) or one a change of the other (a word shared, and in the
+newer a change word such as "moved", "now", "no longer", "cancelled", or "from … to"; or two
+words shared and values of one kind: weekdays, months, numbers). Pure.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = ["NOW_RECENCY", "Probe", "one_per_fact", "tense_of"]
 
-# probe(words, after_day) -> hits: the lines about ``words`` dated after ``after_day``.
-Probe = Callable[[str, str], list[Hit]]
+# probe(words, after_day) -> (hit, speaker label) pairs: the lines about ``words`` dated from
+# ``after_day`` on.
+Probe = Callable[[str, str], list[tuple[Hit, str]]]
 
 _NOW = LazyPattern(
     r"\b(?:now|currently|current|still|these\s+days|nowadays|at\s+the\s+moment|at\s+present"
@@ -85,6 +87,7 @@ _MONTHS = frozenset(
 _SOURCE = LazyPattern(
     r"\s*\((?:chat\s+)?[\w./-]*\d{4}-\d{2}-\d{2}[\w./-]*#L\d+(?:-L?\d+)?(?:;[^()]*)?\)\s*$"
 )
+_FROM_TO = LazyPattern(r"\bfrom\b[^.;]{1,60}?\bto\b", re.IGNORECASE)
 _TRANSCRIPT = LazyPattern(r"^\s*\[[^\]\s]+#L\d+\]\s+(?:(?P<who>Guest|Assistant to guest)|\w+):\s*")
 _LIST = LazyPattern(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _FIRST_PERSON = frozenset({"we", "i", "me", "my", "our", "us"})
@@ -124,24 +127,35 @@ def _valued(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _plausible(hits: Sequence[Hit], asked: frozenset[str]) -> bool:
-    """True when two of ``hits`` could be one fact, or one a change of the other (see the
-    module rules): only then is the fact model worth loading."""
+def _plausible(hits: Sequence[Hit], same: Sequence[int]) -> bool:
+    """True when two of ``hits`` that are not the same words (``same[i]``: the first hit with
+    ``hits[i]``'s words) could be one fact, or one a change of the other (see the module rules):
+    only then is the fact model worth loading."""
     content = [_content(_claim(hit.snippet)) for hit in hits]
+    valued = [_valued(hit.snippet) for hit in hits]
     for j, later in enumerate(hits):
         for i in range(j):
             a, b = content[i], content[j]
-            if a and b and len(a & b) / len(a | b) >= 0.5:
-                return True
+            shared = len(a & b)
+            if same[i] == same[j] or not shared:
+                continue
+            if shared / len(a | b) >= 0.5:
+                return True  # a paraphrase, maybe
             earlier = hits[i]
             if earlier.day is None or later.day is None or earlier.day == later.day:
                 continue
             newer = later if later.day > earlier.day else earlier
-            if (a & b) - asked or not _CUES.isdisjoint(words(newer.snippet)):
-                return True
-            if _valued(earlier.snippet) & _valued(later.snippet):
-                return True
+            if not _CUES.isdisjoint(words(newer.snippet)) or _FROM_TO.search(newer.snippet):
+                return True  # a change, maybe
+            if shared >= 2 and valued[i] & valued[j]:
+                return True  # another value of one slot, maybe
     return False
+
+
+def _same_words(hits: Sequence[Hit]) -> list[int]:
+    """For each hit, the first hit whose claim has the very same words (itself, mostly)."""
+    first: dict[str, int] = {}
+    return [first.setdefault(" ".join(words(_claim(hit.snippet))), i) for i, hit in enumerate(hits)]
 
 
 def _claim(snippet: str) -> str:
@@ -207,20 +221,22 @@ def one_per_fact(
     speakers: Sequence[str],
     *,
     question: str,
-    asked: frozenset[str],
     window: DayWindow | None,
     today: date,
     limit: int,
     probe: Probe | None = None,
 ) -> list[Hit]:
     """At most ``limit`` results made of ``hits`` (best first; ``speakers[i]`` is the speaker
-    label of ``hits[i]``'s line, or ``""``), one per fact, current first (see the module rules).
-    ``asked`` are the question's stems."""
+    label of ``hits[i]``'s line, or ``""``), one per fact, current first (see the module
+    rules)."""
     tense = tense_of(question, window, today)
     pool = list(hits[: max(2 * limit, limit + 10)])
     told = list(speakers[: len(pool)])
-    if (len(pool) < 2 and tense != "now") or not (tense or _plausible(pool, asked)):
-        return list(hits[:limit])
+    same = _same_words(pool)  # the same words said again: one fact, no model needed
+    if not tense and not _plausible(pool, same):
+        chains = _Chains(len(pool))
+        chains.group = list(same)
+        return _assemble(pool, len(pool), chains, cutoff=None, newest=None, limit=limit)
     from dreamd.engine.facts.relations import same_fact
     from dreamd.engine.facts.timeline import Dated, plan_timeline
 
@@ -232,10 +248,10 @@ def one_per_fact(
             if hit.day is None or not terms:
                 continue
             known = {(h.path, h.start_line) for h in pool}
-            for extra in probe(terms, hit.day):
+            for extra, speaker in probe(terms, hit.day):
                 if (extra.path, extra.start_line) not in known:
                     pool.append(extra)
-                    statements.append(_statement(extra, ""))
+                    statements.append(_statement(extra, speaker))
                     known.add((extra.path, extra.start_line))
     chains = _Chains(len(pool))
     # A question states nothing; a line of other extent (a short sentence, a paragraph that
@@ -244,6 +260,9 @@ def one_per_fact(
     keys = [_keys(statement) for statement in statements]
     sizes = [len(statement.topic | statement.values) for statement in statements]
     for j in range(1, found):
+        if same[j] != j:
+            chains.group[j] = chains.group[same[j]]
+            continue
         for i in range(j):
             related = stated[i] and stated[j] and chains.group[i] == i and keys[i] & keys[j]
             extent = min(sizes[i], sizes[j]) >= max(sizes[i], sizes[j]) / 2

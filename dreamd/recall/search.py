@@ -256,19 +256,19 @@ def search(
     ranked = _ranked(index, parsed, filters, k=k, today=now.date())
     head = ranked[: max(2 * k, k + 10)]
 
-    def later(words: str, after: str) -> list[Hit]:
+    def later(words: str, after: str) -> list[tuple[Hit, str]]:
         """The lines about ``words`` from ``after`` on: what may replace a hit."""
         asked = parse_query(words, today=now.date())
         if not asked.terms:
             return []
         since = Filters(max(after, filters.first_day or after), filters.last_day, filters.kinds)
-        return [_hit(item) for item in _ranked(index, asked, since, k=5, today=now.date())[:5]]
+        found = _ranked(index, asked, since, k=5, today=now.date())[:5]
+        return [(_hit(item), item.row.speaker) for item in found]
 
     return one_per_fact(
         [_hit(item) for item in head],
         [item.row.speaker for item in head],
         question=query,
-        asked=frozenset(parsed.stems),
         window=parsed.window,
         today=now.date(),
         limit=k,

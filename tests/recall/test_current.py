@@ -213,7 +213,6 @@ def test_lines_of_different_speakers_never_replace_each_other() -> None:
         [jon, gina],
         ["Jon", "Gina"],
         question="what do they prefer in the morning now?",
-        asked=frozenset({"prefer", "morn"}),
         window=None,
         today=TODAY,
         limit=5,
@@ -246,7 +245,6 @@ def test_in_a_transcript_the_person_and_the_agent_are_one_we() -> None:
         [plan, change],
         ["Assistant", "User"],
         question="when do we book the Oslo flights?",
-        asked=frozenset({"book", "oslo", "flight"}),
         window=None,
         today=TODAY,
         limit=5,
@@ -262,7 +260,6 @@ def test_a_now_question_puts_the_newer_of_two_unrelated_lines_first() -> None:
     bus = "- The kids take the school bus."
     newer = Hit("memory/2026-10-28.md", 3, 3, bus, 0.8, day="2026-10-28", why=(("rerank", 0.9),))
     common = {
-        "asked": frozenset({"kid", "school"}),
         "window": None,
         "today": TODAY,
         "limit": 5,
