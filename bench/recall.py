@@ -151,7 +151,7 @@ Place = tuple[str, int, int]  # (path, first line, last line) of what a result s
 def places_of(hit: Any) -> list[Place]:
     """The line ranges a search hit shows, in the order it shows them: its own, the other
     sources of the same fact, then what it replaced."""
-    also = [cited(source) for source in hit.also]
+    also = [(other.path, other.start_line, other.end_line) for other in hit.also]
     return [(hit.path, hit.start_line, hit.end_line), *also, *(cited(e.source) for e in hit.was)]
 
 

@@ -230,7 +230,7 @@ def run_search(ctx: Context) -> int:
             else:
                 lines = [
                     f"{h.score:.3f} {h.source}{' (context)' if h.context else ''}\n  {snippet}"
-                    + (f"\n  also: {', '.join(h.also)}" if h.also else "")
+                    + (f"\n  also: {', '.join(item['also'])}" if item["also"] else "")
                     + "".join(
                         f"\n  was: {e['snippet']} ({e['source']}), until {e['until']}"
                         for e in item["was"]

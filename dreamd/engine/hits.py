@@ -39,10 +39,10 @@ class Hit(Value):
     ``kind`` is the file's kind, or a Retain fact's (world, experience, opinion, observation),
     with the opinion's ``confidence``; ``entities`` are its ``@Name`` tags, lowercased. ``why``
     names the ranking signals that placed it; ``context`` marks a line that holds no query term
-    and is shown for the lines around it — it is not recorded as recalled. ``also`` cites the
-    other places that state the same fact (the hit speaks for them: one result per fact), and
-    ``was`` the older lines this one replaced (:class:`Earlier`). None of the four is part of
-    equality.
+    and is shown for the lines around it — it is not recorded as recalled. ``also`` holds the
+    hits of the other lines that state the same fact (this one speaks for them: one result per
+    fact; they are recalled with it), and ``was`` the older lines this one replaced
+    (:class:`Earlier`; never recalled). None of the four is part of equality.
 
     Immutable and hashable. A :class:`~dreamd.value.Value` (its ``repr`` and pickling), not a
     dataclass: a search runs in a fresh process on every agent turn and :mod:`dataclasses` is
@@ -77,7 +77,7 @@ class Hit(Value):
     confidence: float | None
     why: tuple[tuple[str, float], ...]
     context: bool
-    also: tuple[str, ...]
+    also: tuple[Hit, ...]
     was: tuple[Earlier, ...]
 
     def __init__(
@@ -93,7 +93,7 @@ class Hit(Value):
         confidence: float | None = None,
         why: tuple[tuple[str, float], ...] = (),
         context: bool = False,
-        also: tuple[str, ...] = (),
+        also: tuple[Hit, ...] = (),
         was: tuple[Earlier, ...] = (),
     ) -> None:
         put = object.__setattr__
@@ -162,7 +162,7 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "confidence": hit.confidence,
         "context": hit.context,
         "why": dict(hit.why),
-        "also": list(hit.also),
+        "also": [other.source for other in hit.also],
         "was": [
             {"snippet": e.snippet, "source": e.source, "day": e.day, "until": e.until}
             for e in hit.was

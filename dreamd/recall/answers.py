@@ -161,14 +161,14 @@ def _from_hit(hit: Hit) -> Recalled:
         hit.source,
         hit.confidence,
         hit.context,
-        hit.also,
+        tuple(other.source for other in hit.also),
         hit.was,
     )
 
 
 def _sources(hit: Hit) -> tuple[str, ...]:
     """Every line a hit shows: its own, the same fact elsewhere, what it replaced."""
-    return (hit.source, *hit.also, *(earlier.source for earlier in hit.was))
+    return (hit.source, *(o.source for o in hit.also), *(e.source for e in hit.was))
 
 
 def _from_item(item: PageItem, entities: tuple[str, ...] = ()) -> Recalled:

@@ -188,8 +188,9 @@ def _fuse(lexical: Sequence[Hit], bundled: Iterable[Routed], k: int) -> list[Rou
     # A line a lexical hit speaks for (the same fact elsewhere, what it replaced) is held too.
     held = {(h.path, h.start_line) for h in lexical}
     for hit in lexical:
-        for source in (*hit.also, *(earlier.source for earlier in hit.was)):
-            path, _, lines = source.partition("#L")
+        held.update((other.path, other.start_line) for other in hit.also)
+        for earlier in hit.was:
+            path, _, lines = earlier.source.partition("#L")
             held.add((path, int(lines.partition("-")[0] or 0)))
     extra = [r for r in bundled if (r.hit.path, r.hit.start_line) not in held]
     return [*(Routed(h) for h in lexical[:k]), *extra[: max(0, k - len(lexical))]]

@@ -4,7 +4,8 @@ Rules, over the ranked hits of a search (best first):
 
 - **One result per fact.** Hits that state one fact (:func:`dreamd.engine.facts.relations.
   same_fact`: the same sentence in several notes, a paraphrase, the ``MEMORY.md`` copy of a note
-  line) are one hit: the best-ranked speaks, and ``also`` cites the others, best first.
+  line) are one hit: the best-ranked speaks, and ``also`` holds the others, best first (a
+  search records them all as recalled: each was found).
 - **Current first.** Dated hits are read as a timeline (:mod:`dreamd.engine.facts.timeline`;
   a hit's day is its note's, a ``MEMORY.md`` entry's the day of the note it cites). A hit that a
   newer one replaces is not a result of its own: it is folded into the newest line of its chain
@@ -325,7 +326,7 @@ def _assemble(
         order = sorted(place, key=lambda h: (h in later, place[h], h))
     results = []
     for head in order[:limit]:
-        also: list[str] = []
+        also: list[Hit] = []
         was: list[Earlier] = []
         for index in members[head]:
             if index == head:
@@ -336,7 +337,7 @@ def _assemble(
                 until = ending[1] if ending else (pool[head].day or "")
                 was.append(Earlier(hit.snippet, hit.source, hit.day, until))
             else:
-                also.append(hit.source)
+                also.append(hit)
         was.sort(key=lambda earlier: earlier.until, reverse=True)  # the latest change first
         results.append(pool[head].replace(also=tuple(also), was=tuple(was)))
     return results
