@@ -158,7 +158,8 @@ def _snippet(text: str) -> str:
 
 
 def render_search(document: Mapping[str, Any]) -> str:
-    """Hits with their ``path#Lx-Ly`` citations, best first (agents named when several)."""
+    """Hits with their ``path#Lx-Ly`` citations, best first (agents named when several), each
+    with what it replaced."""
     hits = document["hits"]
     query = document["query"]
     if not hits:
@@ -171,6 +172,10 @@ def render_search(document: Mapping[str, Any]) -> str:
             f"{number}. {label if several else ''}{hit['source']} (score {hit['score']:.2f})"
         )
         lines.append(f"   {_snippet(hit['snippet'])}")
+        lines += [  # what the line replaced: "was …, until <day>"
+            f"   was: {_snippet(earlier['snippet'])} (until {earlier['until']})"
+            for earlier in hit.get("was", ())
+        ]
     return "\n".join(lines)
 
 

@@ -212,7 +212,7 @@ def run_recall(ctx: Context) -> int:
         )
     # Lines read from an index redacted under the rules in force are shown as stored; bank
     # pages (a person may edit them) are redacted on the way out, unless known clean.
-    from_index = {(h.source, h.snippet) for h in answer.hits} if current else set()
+    from_index = {(h.source, h.snippet) for h in answer.lines} if current else set()
     paged = [r.content for r in answer.results if (r.source, r.content) not in from_index]
     shown = iter(redact_known(root, paged))
     results = [
@@ -222,6 +222,12 @@ def run_recall(ctx: Context) -> int:
         }
         for r in answer.results
     ]
+    if not current:  # what a line replaced comes from the index too
+        from dreamd.redaction import redact
+
+        for result in results:
+            for earlier in result.get("was", ()):
+                earlier["content"] = redact(earlier["content"])
     document = {"query": ctx.args.query, "results": results}
     if ctx.json:
         print(json.dumps(document, ensure_ascii=False), flush=True)
@@ -229,7 +235,12 @@ def run_recall(ctx: Context) -> int:
     lines = [
         f"{r['kind']:<11} {r['timestamp'] or '-':<10} {r['source']}"
         + (f" (c={r['confidence']:.2f})" if "confidence" in r else "")
+        + (" (context)" if r.get("context") else "")
         + f"\n  {r['content']}"
+        + (f"\n  also: {', '.join(r['also'])}" if r.get("also") else "")
+        + "".join(
+            f"\n  was: {e['content']} ({e['source']}), until {e['until']}" for e in r.get("was", ())
+        )
         for r in results
     ]
     print("\n".join(lines) if lines else f"Nothing recalled for {ctx.args.query!r}.", flush=True)

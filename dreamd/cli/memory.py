@@ -132,7 +132,9 @@ def register_search(verbs: Any, json_flag: JsonFlag) -> None:
         help="ranking: hybrid (default: lexical, then bundle search), lexical or bundle",
     )
     found.add_argument(
-        "--explain", action="store_true", help="show each hit's route through the graph"
+        "--explain",
+        action="store_true",
+        help="show why each hit is where it is: the ranking's terms, the route through the graph",
     )
     found.add_argument("--stdin", action="store_true", help="one query per input line")
     json_flag(found)
@@ -223,6 +225,10 @@ def run_search(ctx: Context) -> int:
                 "query": query,
                 "hits": [{**hit_json(h), "snippet": snippet} for h, snippet in shown],
             }
+            if not trusted:  # what a line replaced comes from the same index
+                for item in document["hits"]:
+                    for earlier in item["was"]:
+                        earlier["snippet"] = redact(earlier["snippet"])
             if ctx.args.explain and not long_term:
                 for item, routed in zip(document["hits"], routes, strict=True):
                     item["route"] = [redact(node) for node in routed.route]
@@ -236,11 +242,27 @@ def run_search(ctx: Context) -> int:
             else:
                 lines = [
                     f"{h.score:.3f} {h.source}{' (context)' if h.context else ''}\n  {snippet}"
+                    + (f"\n  also: {', '.join(item['also'])}" if item["also"] else "")
+                    + "".join(
+                        f"\n  was: {e['snippet']} ({e['source']}), until {e['until']}"
+                        for e in item["was"]
+                    )
                     + (f"\n  route: {' -> '.join(item['route'])}" if item.get("route") else "")
+                    + (_why(h) if ctx.args.explain and not long_term else "")
                     for (h, snippet), item in zip(shown, document["hits"], strict=True)
                 ]
                 print("\n".join(lines) if lines else f"No results for {query!r}.", flush=True)
     return 0
+
+
+def _why(hit: Any) -> str:
+    """``--explain``'s line for a ranked hit (one bundle search placed has its route)."""
+    why = dict(hit.why)
+    if "rerank" not in why:
+        return ""
+    from dreamd.recall.rerank import explain
+
+    return f"\n  why: {explain(why)}"
 
 
 def run_index(ctx: Context) -> int:

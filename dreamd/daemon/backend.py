@@ -355,6 +355,11 @@ class DaemonService:
                             "snippet": h.snippet,
                             "score": h.score,
                             "source": h.source,
+                            "also": [other.source for other in h.also],
+                            "was": [
+                                {"snippet": e.snippet, "source": e.source, "until": e.until}
+                                for e in h.was
+                            ],
                         },
                     )
                     for h, r in zip(hits, routed, strict=True)

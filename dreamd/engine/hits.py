@@ -9,7 +9,26 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-__all__ = ["Hit", "hit_json"]
+__all__ = ["Earlier", "Hit", "hit_json"]
+
+
+class Earlier(Value):
+    """What a hit's line replaced: the older line, where it was, its day and the day it ended
+    (the day of the line that replaced it): shown as "was …, until <until>"."""
+
+    __match_args__ = ("snippet", "source", "day", "until")
+    __slots__ = __match_args__
+
+    snippet: str
+    source: str
+    day: str | None
+    until: str
+
+    def __init__(self, snippet: str, source: str, day: str | None, until: str) -> None:
+        self.snippet = snippet
+        self.source = source
+        self.day = day
+        self.until = until
 
 
 class Hit(Value):
@@ -20,8 +39,10 @@ class Hit(Value):
     ``kind`` is the file's kind, or a Retain fact's (world, experience, opinion, observation),
     with the opinion's ``confidence``; ``entities`` are its ``@Name`` tags, lowercased. ``why``
     names the ranking signals that placed it; ``context`` marks a line that holds no query term
-    and is shown for the lines around it — it is not recorded as recalled. Neither is part of
-    equality.
+    and is shown for the lines around it — it is not recorded as recalled. ``also`` holds the
+    hits of the other lines that state the same fact (this one speaks for them: one result per
+    fact; they are recalled with it), and ``was`` the older lines this one replaced
+    (:class:`Earlier`; never recalled). None of the four is part of equality.
 
     Immutable and hashable. A :class:`~dreamd.value.Value` (its ``repr`` and pickling), not a
     dataclass: a search runs in a fresh process on every agent turn and :mod:`dataclasses` is
@@ -40,6 +61,8 @@ class Hit(Value):
         "confidence",
         "why",
         "context",
+        "also",
+        "was",
     )
     __slots__ = __match_args__
 
@@ -54,6 +77,8 @@ class Hit(Value):
     confidence: float | None
     why: tuple[tuple[str, float], ...]
     context: bool
+    also: tuple[Hit, ...]
+    was: tuple[Earlier, ...]
 
     def __init__(
         self,
@@ -68,6 +93,8 @@ class Hit(Value):
         confidence: float | None = None,
         why: tuple[tuple[str, float], ...] = (),
         context: bool = False,
+        also: tuple[Hit, ...] = (),
+        was: tuple[Earlier, ...] = (),
     ) -> None:
         put = object.__setattr__
         put(self, "path", path)
@@ -81,9 +108,12 @@ class Hit(Value):
         put(self, "confidence", confidence)
         put(self, "why", why)
         put(self, "context", context)
+        put(self, "also", also)
+        put(self, "was", was)
 
     def _key(self) -> tuple[object, ...]:
-        """The fields equality and the hash compare (``why`` and ``context`` are not)."""
+        """The fields equality and the hash compare (``why``, ``context``, ``also`` and ``was``
+        are not)."""
         return (
             self.path,
             self.start_line,
@@ -117,7 +147,8 @@ class Hit(Value):
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:
-    """A hit as ``memory search --json`` prints it (camelCase; ``why`` as an object)."""
+    """A hit as ``memory search --json`` prints it (camelCase; ``why`` as an object; ``also``
+    the other sources of the same fact; ``was`` what it replaced)."""
     return {
         "path": hit.path,
         "startLine": hit.start_line,
@@ -131,4 +162,9 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "confidence": hit.confidence,
         "context": hit.context,
         "why": dict(hit.why),
+        "also": [other.source for other in hit.also],
+        "was": [
+            {"snippet": e.snippet, "source": e.source, "day": e.day, "until": e.until}
+            for e in hit.was
+        ],
     }

@@ -8,18 +8,21 @@
   (``bank/entities/<Slug>.md``, found by slug, case-insensitively) first — its summary, its
   opinions, its facts newest first — then what search finds about it;
 - **time** ("what happened around Nov 27", "since last week", "what was true during November
-  2025"): the hits of the question's other words inside that window, then the window's Retain
-  facts and lines, oldest first;
+  2025"): the hits of the question's other words inside that window (for a state, "what was
+  true", up to its end: what was current then may have been written before it), then the
+  window's Retain facts and lines, oldest first (a line a hit shows is not listed again);
 - **opinion** ("what does Peter prefer?"): the opinions of ``bank/opinions.md`` about the
   subject, strongest first, with their confidence, then opinion facts search finds;
 - anything else: search's hits.
 
 ``kind`` is a fact kind (world, experience, opinion, observation): a hit without one is typed by
-the claim rule's kind test. Results are cited (``memory/2026-11-27.md#L12``, or the page line
-for a summary), deduplicated by source and cut at ``k``; ``--kind``, ``--entity``, ``--since``
-and ``--until`` filter all of them. The search hits among them are handed back so the caller
-records them as recall traces exactly as ``memory search`` does (listed window lines and page
-lines are not recalls). Reads pages, never writes.
+the claim rule's kind test. A line search shows for the lines around it (``context``: it holds
+no word of the question, and is often the answer to the line before) is shown too, and marked
+(not under ``--kind`` or ``--entity``); it is not recorded. Results are cited
+(``memory/2026-11-27.md#L12``, or the page line for a summary), deduplicated by source and cut
+at ``k``; ``--kind``, ``--entity``, ``--since`` and ``--until`` filter all of them. The search
+hits among them are handed back so the caller records them as recall traces exactly as ``memory
+search`` does (listed window lines and page lines are not recalls). Reads pages, never writes.
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ from datetime import date, datetime
 from pathlib import Path
 
 from dreamd.engine.bank.kinds import FACT_KINDS, infer_kind
-from dreamd.engine.hits import Hit
+from dreamd.engine.hits import Earlier, Hit
 from dreamd.layout import resolve_inside
 from dreamd.patterns import LazyPattern
 from dreamd.recall.candidates import Filters
+from dreamd.recall.current import tense_of
 from dreamd.recall.dates import DayWindow
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Query, parse_query
@@ -51,9 +55,21 @@ _SAME_LINE = LazyPattern(r"#L(\d+)-L\1$")
 
 
 class Recalled(Value):
-    """One result: a fact, a page line or a note line, with its citation."""
+    """One result: a fact, a page line or a note line, with its citation; ``context`` marks a
+    line shown for the lines around it (no word of the question in it), ``also`` cites the
+    other places that state the same fact, ``was`` the older lines this one replaced."""
 
-    __match_args__ = ("kind", "timestamp", "entities", "content", "source", "confidence")
+    __match_args__ = (
+        "kind",
+        "timestamp",
+        "entities",
+        "content",
+        "source",
+        "confidence",
+        "context",
+        "also",
+        "was",
+    )
     __slots__ = __match_args__
     kind: Final[str]
     timestamp: Final[str | None]
@@ -61,6 +77,9 @@ class Recalled(Value):
     content: Final[str]
     source: Final[str]
     confidence: Final[float | None]
+    context: Final[bool]
+    also: Final[tuple[str, ...]]
+    was: Final[tuple[Earlier, ...]]
 
     def __init__(
         self,
@@ -70,6 +89,9 @@ class Recalled(Value):
         content: str,
         source: str,
         confidence: float | None = None,
+        context: bool = False,
+        also: tuple[str, ...] = (),
+        was: tuple[Earlier, ...] = (),
     ) -> None:
         self.kind = kind
         self.timestamp = timestamp
@@ -77,9 +99,13 @@ class Recalled(Value):
         self.content = content
         self.source = source
         self.confidence = confidence
+        self.context = context
+        self.also = also
+        self.was = was
 
     def as_json(self) -> dict[str, Any]:
-        """The result as ``memory recall --json`` prints it (``confidence`` only when known)."""
+        """The result as ``memory recall --json`` prints it (``confidence`` only when known,
+        ``context``, ``also`` and ``was`` only when set)."""
         document: dict[str, Any] = {
             "kind": self.kind,
             "timestamp": self.timestamp,
@@ -89,27 +115,60 @@ class Recalled(Value):
         }
         if self.confidence is not None:
             document["confidence"] = self.confidence
+        if self.context:
+            document["context"] = True
+        if self.also:
+            document["also"] = list(self.also)
+        if self.was:
+            document["was"] = [
+                {"content": e.snippet, "source": e.source, "timestamp": e.day, "until": e.until}
+                for e in self.was
+            ]
         return document
 
 
 class Answer(Value):
-    """What a question found; ``hits`` are the search hits among the results (to record)."""
+    """What a question found; ``hits`` are the search hits among the results (to record),
+    ``lines`` every line of the index among them (shown as stored when the index is current)."""
 
-    __match_args__ = ("query", "results", "hits")
+    __match_args__ = ("query", "results", "hits", "lines")
     __slots__ = __match_args__
     query: Final[Query]
     results: Final[tuple[Recalled, ...]]
     hits: Final[tuple[Hit, ...]]
+    lines: Final[tuple[Hit, ...]]
 
-    def __init__(self, query: Query, results: tuple[Recalled, ...], hits: tuple[Hit, ...]) -> None:
+    def __init__(
+        self,
+        query: Query,
+        results: tuple[Recalled, ...],
+        hits: tuple[Hit, ...],
+        lines: tuple[Hit, ...] = (),
+    ) -> None:
         self.query = query
         self.results = results
         self.hits = hits
+        self.lines = lines
 
 
 def _from_hit(hit: Hit) -> Recalled:
     kind = hit.kind if hit.kind in FACT_KINDS else infer_kind(hit.snippet)
-    return Recalled(kind, hit.day, hit.entities, hit.snippet, hit.source, hit.confidence)
+    return Recalled(
+        kind,
+        hit.day,
+        hit.entities,
+        hit.snippet,
+        hit.source,
+        hit.confidence,
+        hit.context,
+        tuple(other.source for other in hit.also),
+        hit.was,
+    )
+
+
+def _sources(hit: Hit) -> tuple[str, ...]:
+    """Every line a hit shows: its own, the same fact elsewhere, what it replaced."""
+    return (hit.source, *(o.source for o in hit.also), *(e.source for e in hit.was))
 
 
 def _from_item(item: PageItem, entities: tuple[str, ...] = ()) -> Recalled:
@@ -247,6 +306,7 @@ def recall(
     subject = parsed.subject or entity
     found: list[Recalled] = []
     hits: list[Hit] = []
+    lines: list[Hit] = []
     window = parsed.window
     if window is None and parsed.shape == "time" and (first_day or last_day):
         window = DayWindow(
@@ -268,21 +328,36 @@ def recall(
         lower = max(first_day or "", window.first.isoformat())
         upper = min(last_day or "9999-12-31", window.last.isoformat())
         if parsed.terms:
-            inside = {**options, "first_day": lower, "last_day": upper}
+            # "What was true in October": what was current then may have been written before;
+            # search keeps what a later line had replaced by then out of the answer.
+            state = tense_of(question, window, now.date()) == "past"
+            inside = {**options, "first_day": first_day if state else lower, "last_day": upper}
             hits += search(index, question, **inside)
         found += _facts_in(root, window)
-        listed = window_hits(index, window, Filters(lower, upper), k)
+        # A line search found (or that a hit speaks for) is shown as search shows it.
+        held = {source for hit in hits for source in _sources(hit)}
+        listed = [
+            h for h in window_hits(index, window, Filters(lower, upper), k) if h.source not in held
+        ]
         found += [_from_hit(hit) for hit in listed]
+        lines += listed
     elif parsed.terms and not (parsed.shape == "opinion" and _filled(found, hits, keep, limit)):
         hits += search(index, question, **options)  # an opinion's answer full: nothing to add
-    hits = [hit for hit in hits if not hit.context]  # lines shown for their neighbours: not here
+    # A line shown for the lines around it (``context``) is often the answer: it is shown as
+    # search shows it, and, as there, not recorded as a recall; not under --kind or --entity,
+    # which it would pass only for its own kind or tags, not for the question.
+    if kinds or entity:
+        hits = [hit for hit in hits if not hit.context]
     ordered = [*found[:1], *(_from_hit(h) for h in hits), *found[1:]]
     if parsed.shape in ("entity", "opinion"):
         ordered = [*found, *(_from_hit(h) for h in hits)]
+    elif parsed.shape == "time" and hits:  # what the question asks about, then the window's
+        ordered = [*(_from_hit(h) for h in hits), *found]
     results = keep(ordered)
     shown = {r.source for r in results}
     recalled: dict[str, Hit] = {}  # each line once, though both an opinion's searches found it
     for hit in hits:
-        if hit.source in shown:
+        if hit.source in shown and not hit.context:
             recalled.setdefault(hit.source, hit)
-    return Answer(parsed, tuple(results), tuple(recalled.values()))
+    shown_lines = {(hit.source, hit.snippet): hit for hit in (*hits, *lines)}
+    return Answer(parsed, tuple(results), tuple(recalled.values()), tuple(shown_lines.values()))

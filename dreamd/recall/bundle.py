@@ -16,7 +16,8 @@ Rules:
   beside the hit.
 - :func:`hybrid_search` is the default ranking with bundle search fused in: the lexical hits
   keep their order and their places, and the episodes only the cone reaches (a fact named
-  only through its entity) take the places the lexical ranking leaves empty. Letting them
+  only through its entity) take the places the lexical ranking leaves empty; a line a lexical
+  hit already speaks for (``also``, ``was``) is not added again. Letting them
   displace weak lexical hits lowered LoCoMo's R@10 (``bench/recall.py --mode both``), so they
   do not.
 
@@ -184,7 +185,13 @@ def bundle_search(index: RecallIndex, query: str, *, k: int = 10, now: datetime)
 
 
 def _fuse(lexical: Sequence[Hit], bundled: Iterable[Routed], k: int) -> list[Routed]:
+    # A line a lexical hit speaks for (the same fact elsewhere, what it replaced) is held too.
     held = {(h.path, h.start_line) for h in lexical}
+    for hit in lexical:
+        held.update((other.path, other.start_line) for other in hit.also)
+        for earlier in hit.was:
+            path, _, lines = earlier.source.partition("#L")
+            held.add((path, int(lines.partition("-")[0] or 0)))
     extra = [r for r in bundled if (r.hit.path, r.hit.start_line) not in held]
     return [*(Routed(h) for h in lexical[:k]), *extra[: max(0, k - len(lexical))]]
 

@@ -36,6 +36,7 @@ __all__ = [
     "Row",
     "fetch_candidates",
     "fetch_neighbours",
+    "fetch_rows",
     "fetch_window",
     "match_expression",
     "read_frequency",
@@ -249,10 +250,12 @@ _RETAIN_FIRST = (
 
 def fetch_window(conn: sqlite3.Connection, filters: Filters, limit: int) -> list[Row]:
     """The chunks of the notes dated inside ``filters``' days, Retain facts first, then by day
-    and line; undated files are left out (a window asks for dated notes)."""
+    and line; undated files are left out (a window asks for dated notes), and so is MEMORY.md,
+    whose entries carry the day of a note line listed with its note."""
     where, params = filters.sql()
     sql = (
         f"SELECT {_COLUMNS} FROM chunks AS c WHERE c.day IS NOT NULL"  # noqa: S608 (only ?s)
+        " AND c.kind != 'memory'"
         + (f" AND {where}" if where else "")
         + f" ORDER BY {_RETAIN_FIRST}, c.day, c.path, c.start_line LIMIT ?"
     )
@@ -279,3 +282,16 @@ def fetch_neighbours(
         for row in near
         if given.get(row.id - 1) == row.path or given.get(row.id + 1) == row.path
     ]
+
+
+def fetch_rows(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Row]:
+    """The chunks with ``ids`` (those that exist), by id."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" * len(wanted))
+    found = conn.execute(
+        f"SELECT {_COLUMNS} FROM chunks AS c WHERE c.id IN ({marks})",  # noqa: S608 (only ?s)
+        wanted,
+    ).fetchall()
+    return {row[0]: Row(*row) for row in found}

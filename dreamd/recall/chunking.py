@@ -12,6 +12,15 @@ Rules:
 - Inside a fenced code block every non-blank line, the fences included, is paragraph text and
   nothing is a heading, a list item or a comment.
 - Session-corpus files (``.txt``) hold one message per line: one chunk per non-blank line.
+- A file dreamd derived from the notes (a topic file, a pattern:
+  :func:`dreamd.recall.sources.is_derived`) has no chunks: it is not evidence.
+- ``MEMORY.md`` lines lose what dreaming wrote about them for itself (``[score=…]`` and HTML
+  comments such as ``<!-- trigger: … -->``; the visible ``(2026-11-20.md#L4)`` source stays),
+  so a hit shows and matches the fact alone. Its chunks carry the day of the note the entry
+  cites (``(2026-11-20.md#L4)``, ``(chat 2026-11-20#L7)``, ``source=memory/2026-11-20.md:4-4``,
+  ``Source: memory/2026-11-20.md#L4-L4``, or the promotion marker on the line above), else the
+  day of the ``## Promoted From Short-Term Memory (<day>)`` section it stands in: a fact is as
+  old as its evidence, so ``--since`` and "what is current" judge it by that day.
 - Lines are numbered from 1, ranges are inclusive, ``text`` is the raw lines joined with
   ``"\\n"``. A hit shows :func:`chunk_snippet` of that text: the lines joined by spaces with
   whitespace collapsed. The deep phase re-finds a snippet in the live file by comparing it with
@@ -23,8 +32,9 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 from dreamd.engine.text.snippets import cap
-from dreamd.layout import daily_note_day
+from dreamd.layout import MEMORY_FILE, MEMORY_FILE_LOWER, daily_note_day
 from dreamd.patterns import LazyPattern
+from dreamd.recall.sources import is_derived
 from dreamd.value import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
@@ -42,6 +52,17 @@ _BREAK = LazyPattern(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}\s*$")
 _BULLET = LazyPattern(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
 _INDENT = LazyPattern(r"^[ \t]*")
+_SCORE = LazyPattern(r"[ \t]*\[score=[^\]\n]*\]")
+_COMMENT = LazyPattern(r"[ \t]*<!--.*?-->")
+# Where an entry says it came from: a visible source, the old metadata, a consolidated entry's
+# Source:, or its promotion marker's key.
+_CITED = LazyPattern(
+    r"\((?:chat )?(?:memory/)?(\d{4}-\d{2}-\d{2})[^()\s#]*#L\d"
+    r"|\bsource=(?:[^\s\]]*/)?(\d{4}-\d{2}-\d{2})[^\s\]]*:\d"
+    r"|\bSource:\s*(?:[^\s]*/)?(\d{4}-\d{2}-\d{2})[^\s]*#L\d"
+    r"|-memory-promotion:memory:(?:[^\s:]*/)?(\d{4}-\d{2}-\d{2})[^\s:]*:\d"
+)
+_SECTION_DAY = LazyPattern(r"\((\d{4}-\d{2}-\d{2})\)\s*$")
 
 
 class IndexChunk(Value):
@@ -180,10 +201,14 @@ def chunk_for_index(path: str, text: str) -> list[IndexChunk]:
     """The chunks of the file at workspace-relative ``path`` with content ``text``."""
     from dreamd.engine.text.blocks import blank_managed  # reading a query needs none
 
+    if is_derived(path):
+        return []
     if ":dreaming:" in text:  # every managed-block marker contains it; most files have none
         text = blank_managed(text)
     lines = text.split("\n")
     day = daily_note_day(path)
+    if path in (MEMORY_FILE, MEMORY_FILE_LOWER):
+        return _memory_chunks(lines)
     if path.endswith(".txt"):
         return [
             IndexChunk(number, number, line, "", day)
@@ -193,3 +218,37 @@ def chunk_for_index(path: str, text: str) -> list[IndexChunk]:
     chunker = _Chunker(lines, day)
     chunker.feed()
     return chunker.chunks
+
+
+def _cited_day(text: str) -> str | None:
+    found = _CITED.search(text)
+    return next((day for day in found.groups() if day), None) if found else None
+
+
+def _memory_chunks(lines: list[str]) -> list[IndexChunk]:
+    """``MEMORY.md``'s chunks: entry text without dreaming's metadata, dated by what each cites
+    (see the module rules)."""
+    cited: dict[int, str] = {}  # 0-based line -> the day it (or the marker above it) cites
+    clean = []
+    for number, line in enumerate(lines):
+        day = _cited_day(line) if "(" in line or "ource" in line or "promotion" in line else None
+        if day is None and number and lines[number - 1].lstrip().startswith("<!--"):
+            day = _cited_day(lines[number - 1])
+        if day is not None:
+            cited[number] = day
+        if "[score=" in line or ("<!--" in line and "-->" in line):
+            stripped = _COMMENT.sub("", _SCORE.sub("", line)).rstrip()
+            # a line that was only a comment stays one, so it is still skipped as a comment
+            line = stripped if stripped.strip() else line
+        clean.append(line)
+    chunker = _Chunker(clean, None)
+    chunker.feed()
+    dated = []
+    for chunk in chunker.chunks:
+        day = next(
+            (cited[n] for n in range(chunk.start_line - 1, chunk.end_line) if n in cited), None
+        )
+        if day is None and chunk.heading and (section := _SECTION_DAY.search(chunk.heading)):
+            day = section.group(1)
+        dated.append(IndexChunk(chunk.start_line, chunk.end_line, chunk.text, chunk.heading, day))
+    return dated

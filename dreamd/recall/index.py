@@ -8,8 +8,10 @@ Rules:
 - Opening it refuses a workspace whose ``memory/``, ``memory/.dreams/`` (or another folder
   dreamd writes) is a symbolic link (:func:`dreamd.layout.check_workspace_folders`): every
   search creates or updates the index, so no search, not even ``--no-record``, goes through it.
-- Indexed files: ``MEMORY.md``; every ``*.md`` under ``memory/`` except ``memory/dreaming/``,
-  hidden directories (``memory/.dreams/``, ``.git``, ...) and ``node_modules``; and
+- Indexed files (:mod:`dreamd.recall.sources`): the evidence, not what dreamd derives from it.
+  ``MEMORY.md``; every ``*.md`` under ``memory/`` except dreamd's reports, topic files,
+  patterns, graph exports, dream log and archive, hidden directories (``memory/.dreams/``,
+  ``.git``, ...) and ``node_modules``; ``.learnings/*.md``; and
   ``memory/.dreams/session-corpus/*.txt``. A symlink is followed only when it resolves inside the
   workspace (and not into the excluded folders); files over ``MAX_FILE_BYTES``, or of more
   than ``MAX_NOTE_LINES`` lines, are skipped.

@@ -17,8 +17,10 @@ Rank: ``lexical + Σ weight · signal`` (:data:`WEIGHTS`), each signal in [0, 1]
 - ``speaker``: the line is said by, or tags (``@Name``), someone the query names;
 - ``note``: the share of the query's terms found anywhere in the same note (a day that is about
   the question lifts its lines);
-- ``before`` / ``after``: the lexical value of the line just before / after (an answer follows
-  its question);
+- ``before`` / ``after``: the lexical value of the line just before / after, when one goes on
+  from the other (:func:`continues`: a dialogue, the answer to a question, the rest of a
+  paragraph; not the next item of a list, nor a line under another heading): an answer follows
+  its question;
 - ``phrase``: the share of adjacent query terms that stand within two words in the chunk;
 - ``time``: for a "when" question, the chunk says when (a date, a weekday, "last week"...);
 - ``day``: the chunk's note day is inside the window the query names ("in May 2023");
@@ -49,7 +51,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["CONTEXT_SCORE", "WEIGHTS", "Ranked", "rank_rows"]
+__all__ = ["CONTEXT_SCORE", "WEIGHTS", "Ranked", "continues", "idf_of", "rank_rows", "row_tokens"]
 
 WEIGHTS = {
     "speaker": 0.5,
@@ -62,6 +64,7 @@ WEIGHTS = {
     "recency": 0.02,
 }
 _WEIGHTED = tuple(WEIGHTS.items())
+_ITEM = LazyPattern(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 CONTEXT_SCORE = 0.3
 HEADING_WEIGHT = 0.5
 DUPLICATE_SIMILARITY = 0.6
@@ -152,6 +155,29 @@ def _idf(documents: int, frequency: int) -> float:
     return max(0.01, math.log(1.0 + (documents - frequency + 0.5) / (frequency + 0.5)))
 
 
+def continues(first: Row | None, second: Row | None) -> bool:
+    """Whether chunk ``second``, the one after ``first``, goes on from it: in the same file,
+    under the same heading, and more than the next item of a list: a dialogue (both lines said
+    by someone), the answer to a question, or the rest of a paragraph."""
+    if first is None or second is None:
+        return False
+    if (first.path, first.heading) != (second.path, second.heading):
+        return False
+    if (first.speaker and second.speaker) or first.text.rstrip().endswith(("?", "？")):
+        return True
+    return not (_ITEM.match(first.text) and _ITEM.match(second.text))
+
+
+def idf_of(query: Query, *, documents: int, frequency: dict[str, int]) -> dict[str, float]:
+    """Each query term's idf, as the ranking weighs it."""
+    return {stem: _idf(documents, frequency.get(stem, 0)) for stem in query.stems}
+
+
+def row_tokens(row: Row) -> tuple[str, ...]:
+    """A chunk's body stems in order (the ranking's cached analysis)."""
+    return _analyse(row).tokens
+
+
 def _phrase(doc: _Doc, pairs: tuple[tuple[str, str], ...]) -> float:
     """The share of ``pairs`` whose second term follows the first within two words."""
     both = [(a, b) for a, b in pairs if a in doc.counts and b in doc.counts]
@@ -182,13 +208,14 @@ def rank_rows(
     """Score and order ``candidates`` and their ``neighbours`` for ``query``; best first.
 
     Neighbours are lines next to candidates that did not make the candidate pool: they are
-    ranked by their context alone (their own lexical value counts as 0).
+    ranked by their context alone (their own lexical value counts as 0), and only next to a
+    candidate they go on from or that goes on from them (:func:`continues`).
     """
     if not candidates:
         return []
     docs = [_analyse(row) for row in candidates]
     content = [stem for stem in query.stems if stem not in names] or list(query.stems)
-    idf = {stem: _idf(documents, frequency.get(stem, 0)) for stem in query.stems}
+    idf = idf_of(query, documents=documents, frequency=frequency)
     top = max(idf[stem] for stem in content)
     weight = {stem: (top if stem not in content else idf[stem]) for stem in idf}
     total_all = sum(weight.values())
@@ -219,13 +246,24 @@ def rank_rows(
         doc.row.id: share**1.5 * (0.75 + 0.25 * value / best)
         for doc, share, value in zip(docs, full, bm25, strict=True)
     }
-    paths = {row.id: row.path for row in (*candidates, *neighbours)}
+    matched = {row.id: row for row in candidates}
+    paths = {**matched, **{row.id: row for row in neighbours}}
     context = _Context(query, names, idf, total, note_terms, today)
     results = [
         context.ranked(doc.row, lexical, scores, paths, doc if lexical[doc.row.id] else None)
         for doc in docs
     ]
-    results += [context.ranked(row, lexical, scores, paths, None) for row in neighbours]
+    results += [
+        context.ranked(row, lexical, scores, paths, None)
+        for row in neighbours
+        if any(
+            near is not None and continues(*pair)
+            for near, pair in (
+                (matched.get(row.id - 1), (matched.get(row.id - 1), row)),
+                (matched.get(row.id + 1), (row, matched.get(row.id + 1))),
+            )
+        )
+    ]
     ordered = sorted(results, key=lambda r: (-r.rank, r.row.path, r.row.start_line))
     return _spread(ordered, span)
 
@@ -257,11 +295,17 @@ class _Context:
         row: Row,
         lexical: dict[int, float],
         scores: dict[int, float],
-        paths: dict[int, str],
+        paths: dict[int, Row],
         matched: _Doc | None,
     ) -> Ranked:
         """One row's score, signals and rank (``matched`` is its analysis when it has a term)."""
-        near = [n if paths.get(n) == row.path else None for n in (row.id - 1, row.id + 1)]
+        # The lines around a line: the chunks just before and after it that it goes on from
+        # or that go on from it (:func:`continues`).
+        before, after = paths.get(row.id - 1), paths.get(row.id + 1)
+        near = [
+            row.id - 1 if before is not None and continues(before, row) else None,
+            row.id + 1 if after is not None and continues(row, after) else None,
+        ]
         score = scores.get(row.id, 0.0)
         context = score == 0.0
         if context:

@@ -4,8 +4,10 @@ A search appends what it recorded to the pending file (:mod:`dreamd.store.pendin
 workspace lock, with ``memory.recall.recorded`` / ``memory.recall.skipped`` events, and the
 recall store replays it when next read: the store is not rewritten on every turn. Events carry
 the query's hash, never its text, so nothing a person typed into a search is stored in the
-clear. A *context* hit (a line holding no query term, shown for its neighbours) is not a recall
-and is not recorded; a hit :func:`~dreamd.engine.recordable.skip_reason` refuses is skipped.
+clear. A hit records the other lines that state its fact (``also``) too: each was found; what it
+replaced (``was``) is not recalled. A *context* hit (a line holding no query term, shown for its
+neighbours) is not a recall and is not recorded; a hit
+:func:`~dreamd.engine.recordable.skip_reason` refuses is skipped.
 
 Once the pending file passes :data:`~dreamd.store.pending.FOLD_BYTES` the recording process
 replays it into the store and saves that, under the same lock: rows leaving the store (stale
@@ -64,7 +66,7 @@ def record_search(
     from an index redacted under the rules in force; see :func:`skip_reason`)."""
     recorded: list[Hit] = []
     skipped: list[tuple[Hit, str]] = []
-    for hit in hits:
+    for hit in (line for found in hits for line in (found, *found.also)):
         if hit.context:
             continue
         reason = skip_reason(hit.path, hit.snippet, redacted=redacted)

@@ -39,7 +39,7 @@ __all__ = [
     "transaction",
 ]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 NOTE_CACHE = "note_cache"
 MMAP_BYTES = 8 * 1024 * 1024  # at most: a year of notes indexes to ~6 MB, mapped whole
 TOKENIZER = "porter unicode61 remove_diacritics 2"

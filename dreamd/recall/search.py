@@ -7,11 +7,13 @@ Rules:
 - A query term that is the speaker label of at least half the chunks holding it (a speaker's
   name: ``- Dana: ...``) is a *name*: it selects whose lines to prefer instead of being
   searched as a word, unless the query has no other term.
-- Candidates come from FTS5 (:mod:`dreamd.recall.candidates`, at most ``max(3k, 20)`` rows a
-  probe), with the lines right before and after the first ``k`` of them;
-  :mod:`dreamd.recall.ranking` scores and orders them. Hits are ordered by
-  rank (ties: path, line), so equal input gives equal output; ``score`` is the relevance
-  dreaming records, ``why`` the signals behind the rank.
+- Candidates come from FTS5 (:mod:`dreamd.recall.candidates`, at most ``max(3k, 40)`` rows a
+  probe), with the lines right before and after the first ``max(k, 15)`` of them;
+  :mod:`dreamd.recall.ranking` scores and orders them (the first stage,
+  :func:`rank_candidates`), then :mod:`dreamd.recall.rerank` orders the first 40 again from
+  the same signals and the line before each. Hits are ordered by rank (ties: the first
+  order), so equal input gives equal output; ``score`` is the relevance dreaming records,
+  ``why`` the signals and features behind the rank.
 - Filters are hard: ``since_days`` / ``first_day`` / ``last_day`` drop chunks of notes dated
   outside (undated files stay), ``kinds`` keeps those kinds (a file kind — daily, memory, note,
   corpus — or a Retain kind — world, experience, opinion, observation), ``entity`` keeps chunks
@@ -38,23 +40,28 @@ from dreamd.recall.candidates import (
     Row,
     fetch_candidates,
     fetch_neighbours,
+    fetch_rows,
     fetch_window,
     match_expression,
 )
 from dreamd.recall.chunking import chunk_snippet
+from dreamd.recall.current import one_per_fact
 from dreamd.recall.dates import DayWindow
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import Query, Term, parse_query
 from dreamd.recall.ranking import CONTEXT_SCORE, Ranked, rank_rows
+from dreamd.recall.rerank import DEPTH, rerank
 from dreamd.value import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["RANK_BUDGET", "match_expression", "search", "window_hits"]
+__all__ = ["RANK_BUDGET", "Staged", "match_expression", "rank_candidates", "search", "window_hits"]
 
 NAME_SHARE = 0.5  # a term is a name when at least this share of its chunks have it as speaker
+POOL = 40  # candidates a probe keeps at least: the second stage reorders the first DEPTH
+AROUND = 15  # the first candidates whose neighbours are ranked too, at least
 
 
 class _Found(Value):
@@ -114,6 +121,62 @@ def _collect(
     if filters.kinds is None and filters.entity is None:  # a neighbour would escape them
         near = fetch_neighbours(conn, unique[:around], known=unique)
     return _Found(unique, near, frequency, names)
+
+
+class Staged(Value):
+    """The first stage's order and what the second stage needs beside it."""
+
+    __match_args__ = ("ranked", "previous", "frequency", "names", "documents")
+    __slots__ = __match_args__
+    ranked: Final[list[Ranked]]
+    previous: Final[dict[int, Row]]  # a ranked row's id -> the chunk just before it
+    frequency: Final[dict[str, int]]
+    names: Final[frozenset[str]]
+    documents: Final[int]
+
+    def __init__(
+        self,
+        ranked: list[Ranked],
+        previous: dict[int, Row],
+        frequency: dict[str, int],
+        names: frozenset[str],
+        documents: int,
+    ) -> None:
+        self.ranked = ranked
+        self.previous = previous
+        self.frequency = frequency
+        self.names = names
+        self.documents = documents
+
+
+def rank_candidates(
+    index: RecallIndex, parsed: Query, filters: Filters, *, k: int, today: date
+) -> Staged:
+    """The first stage: candidates and their neighbours, ranked (see the module rules)."""
+    speakers = index.speakers()
+    frequency = index.frequencies(parsed.stems)
+    documents = max(index.chunk_count(), 1)
+    pool, around = max(3 * k, POOL), max(k, AROUND)
+
+    def collect(conn: sqlite3.Connection) -> Staged:
+        found = _collect(conn, parsed, filters, pool, around, speakers, frequency)
+        ranked = rank_rows(
+            parsed,
+            found.candidates,
+            found.neighbours,
+            documents=documents,
+            frequency=found.frequency,
+            names=found.names,
+            today=today,
+            span=k,
+        )
+        known = {row.id: row for row in (*found.candidates, *found.neighbours)}
+        head = [item.row.id - 1 for item in ranked[:DEPTH]]
+        known.update(fetch_rows(conn, (row_id for row_id in head if row_id not in known)))
+        previous = {row_id + 1: known[row_id] for row_id in head if row_id in known}
+        return Staged(ranked, previous, found.frequency, found.names, documents)
+
+    return index.read(collect)
 
 
 def _hit(ranked: Ranked) -> Hit:
@@ -192,21 +255,45 @@ def search(
         return window_hits(index, parsed.window, filters, k)
     if not parsed.terms:
         return []
-    pool = max(3 * k, 20)
-    speakers = index.speakers()
-    frequency = index.frequencies(parsed.stems)
-    found = index.read(lambda conn: _collect(conn, parsed, filters, pool, k, speakers, frequency))
-    ranked = rank_rows(
-        parsed,
-        found.candidates,
-        found.neighbours,
-        documents=max(index.chunk_count(), 1),
-        frequency=found.frequency,
-        names=found.names,
-        today=now.date(),
-        span=k,
-    )
-    hits = [_hit(item) for item in ranked[:k]]
+    ranked = _ranked(index, parsed, filters, k=k, today=now.date())
+    head = ranked[: max(2 * k, k + 10)]
+
+    def later(words: str, after: str) -> list[tuple[Hit, str]]:
+        """The lines about ``words`` from ``after`` on: what may replace a hit."""
+        asked = parse_query(words, today=now.date())
+        if not asked.terms:
+            return []
+        since = Filters(max(after, filters.first_day or after), filters.last_day, filters.kinds)
+        found = _ranked(index, asked, since, k=5, today=now.date())[:5]
+        return [(_hit(item), item.row.speaker) for item in found]
+
+    hits = [_hit(item) for item in head]
+    speakers = [item.row.speaker for item in head]
     if index.semantic is not None:  # semantic recall, when configured (dreamd.recall.vectors)
-        return index.semantic(query, hits, k, filters)
-    return hits
+        said = {(hit.path, hit.start_line): who for hit, who in zip(hits, speakers, strict=True)}
+        hits = index.semantic(query, hits, len(hits), filters)
+        speakers = [said.get((hit.path, hit.start_line), "") for hit in hits]
+    return one_per_fact(
+        hits,
+        speakers,
+        question=query,
+        window=parsed.window,
+        today=now.date(),
+        limit=k,
+        probe=later,
+    )
+
+
+def _ranked(
+    index: RecallIndex, parsed: Query, filters: Filters, *, k: int, today: date
+) -> list[Ranked]:
+    """Both stages: the candidates ranked, then the first of them ranked again."""
+    staged = rank_candidates(index, parsed, filters, k=k, today=today)
+    return rerank(
+        parsed,
+        staged.ranked,
+        staged.previous,
+        documents=staged.documents,
+        frequency=staged.frequency,
+        names=staged.names,
+    )

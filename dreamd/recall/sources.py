@@ -1,12 +1,22 @@
 """Which files the recall index covers, found by one walk of the workspace.
 
-``MEMORY.md`` (or ``memory.md`` when that is the one that exists), ``SOUL.md`` and
-``USER.md`` (stable files: read, never written); every ``*.md`` under ``memory/`` except
-``memory/dreaming/``, hidden folders (``memory/.dreams/``, ``.git``...) and ``node_modules``;
-and the session corpus
-(``memory/.dreams/session-corpus/*.txt``). A symlink is followed only when it resolves inside
-the workspace (and not into an excluded folder); each real folder is visited once, so symlink
-loops end; files over ``MAX_FILE_BYTES`` are skipped. Only ``stat`` calls: reading is the index's.
+The evidence is what the person and the agent wrote: ``MEMORY.md`` (or ``memory.md`` when that
+is the one that exists), ``SOUL.md`` and ``USER.md`` (stable files: read, never written); every
+``*.md`` under ``memory/``, hidden folders (``memory/.dreams/``, ``.git``...) and
+``node_modules`` excepted; ``.learnings/*.md``; and the session corpus
+(``memory/.dreams/session-corpus/*.txt``).
+
+What dreamd derives from the notes is not evidence (:data:`DERIVED`, ``docs/recall.md``): it
+restates note lines without their dates, so it would answer with stale copies that no
+``--since`` can filter out. Phase reports, dream reports, graph exports, the dream log and the
+archive of entries that left ``MEMORY.md`` are not walked at all; topic files and patterns are
+walked for the graph alone (:func:`is_derived`: they get no chunks), so a question can still
+reach a note's line through the words a topic file gives its entity, and the result is that
+line, with its day. ``DREAMS.md`` is outside the walk.
+
+A symlink is followed only when it resolves inside the workspace (and not into an excluded
+folder); each real folder is visited once, so symlink loops end; files over ``MAX_FILE_BYTES``
+are skipped. Only ``stat`` calls: reading is the index's.
 Asked for, the walk also tells the modification time of every folder it entered, of the
 workspace root, and of the corpus folder (-1 when it is missing): the index's freshness stamp
 (:mod:`dreamd.recall.freshness`).
@@ -19,13 +29,20 @@ import stat
 from pathlib import Path
 
 from dreamd.layout import (
+    ARCHIVE_FILE,
+    DREAM_LOG,
+    DREAM_REPORTS_DIR,
+    GRAPH_DIR,
+    LEARNINGS_DIR,
     MAX_FILE_BYTES,
     MEMORY_FILE,
     MEMORY_FILE_LOWER,
+    PATTERNS_DIR,
     REPORTS_DIR,
     SESSION_CORPUS_DIR,
     STABLE_FILES,
     STATE_DIR,
+    TOPICS_DIR,
 )
 from dreamd.value import Value
 
@@ -33,10 +50,19 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["CORPUS_DIR", "Source", "discover_sources"]
+__all__ = ["CORPUS_DIR", "DERIVED", "Source", "discover_sources", "is_derived"]
 
 CORPUS_DIR = SESSION_CORPUS_DIR
-_EXCLUDED_DIRS = (REPORTS_DIR, STATE_DIR)
+_UNREAD = (REPORTS_DIR, DREAM_REPORTS_DIR, GRAPH_DIR, DREAM_LOG, ARCHIVE_FILE)
+# What dreamd writes from the notes: never evidence of its own (topic files and patterns are
+# read for the graph only).
+DERIVED = (*_UNREAD, TOPICS_DIR, PATTERNS_DIR)
+_EXCLUDED_DIRS = (STATE_DIR, *_UNREAD)
+
+
+def is_derived(path: str) -> bool:
+    """True for a workspace-relative path dreamd derived from the notes (see the module rules)."""
+    return any(path == derived or path.startswith(f"{derived}/") for derived in DERIVED)
 
 
 class Source(Value):
@@ -70,6 +96,7 @@ def discover_sources(root: Path, folders: dict[str, int] | None = None) -> dict[
         (memory, ".md", 0),
         *((stable, ".md", 0) for stable in STABLE_FILES),
         ("memory", ".md", 64),
+        (LEARNINGS_DIR, ".md", 1),
         (CORPUS_DIR, ".txt", 1),
     ):
         start = str(root / rel)

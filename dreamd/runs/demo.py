@@ -186,7 +186,7 @@ def _searches(index: int) -> Iterator[tuple[str, str, str]]:
     if index >= 1:
         yield "standup nothing blocking", "agent", "cron"
     if 12 <= index <= 16:
-        yield "payments api key rotates", "untrusted", "interactive"
+        yield "web page api key", "untrusted", "interactive"
 
 
 def run_demo(root: Path, *, end: datetime, dreaming: DreamingConfig) -> DemoResult:
@@ -273,6 +273,7 @@ def _explain(
         store, signals.rows, thresholds_of(dreaming), memory_text=_memory(root), now=now
     ).ranking
     kept_out = []
+    shown: set[str] = set()
     for label, needle in (
         ("one-off question", "Lunch order"),
         ("cron-touched filler", "Standup at 09:30"),
@@ -287,6 +288,7 @@ def _explain(
         best = max(verdicts, key=lambda v: v.scored.entry.recall_count, default=None)
         if best is not None:
             entry = best.scored.entry
+            shown.update(v.scored.entry.snippet for v in verdicts)
             kept_out.append(
                 {
                     "what": label,
@@ -300,7 +302,10 @@ def _explain(
     pending = [
         v
         for v in strict.verdicts
-        if v.rejection in GATES and v.scored.unique_queries >= 3 and not v.scored.entry.promoted_at
+        if v.rejection in GATES
+        and v.scored.unique_queries >= 3
+        and not v.scored.entry.promoted_at
+        and v.scored.entry.snippet not in shown  # a line kept out above is not asked about again
     ]
     for verdict in sorted(pending, key=lambda v: -v.scored.score)[:1]:
         entry = verdict.scored.entry

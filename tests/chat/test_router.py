@@ -186,3 +186,27 @@ def test_search_results_cite_path_and_lines() -> None:
     other = {**hit, "workspace": "/ops", "agents": ["ops"]}
     assert "1. [main] memory/" in render_search({"query": "b", "hits": [hit, other]})
     assert render_search({"query": "zzz", "hits": []}) == 'No results for "zzz".'
+
+
+def test_search_results_say_what_a_line_replaced() -> None:
+    """A hit that replaced an older line shows it as "was …, until <day>" under its snippet."""
+    hit = {
+        "workspace": "/ws",
+        "agents": ["main"],
+        "snippet": "- Swimming moved to Thursdays.",
+        "score": 0.5,
+        "source": "memory/2026-11-20.md#L3-L3",
+        "was": [
+            {
+                "snippet": "- Mia's swimming lesson is on Tuesdays.",
+                "source": "memory/2026-11-02.md#L5-L5",
+                "until": "2026-11-20",
+            }
+        ],
+    }
+    assert render_search({"query": "swimming", "hits": [hit]}) == (
+        'Results for "swimming":\n'
+        "1. memory/2026-11-20.md#L3-L3 (score 0.50)\n"
+        "   - Swimming moved to Thursdays.\n"
+        "   was: - Mia's swimming lesson is on Tuesdays. (until 2026-11-20)"
+    )

@@ -162,7 +162,16 @@ def test_search_json_and_recording(tmp_path: Path, capsys: pytest.CaptureFixture
             "entities": [],
             "confidence": None,
             "context": False,
-            "why": {"lexical": 1.0, "note": 1.0, "recency": 0.989},
+            "why": {
+                "lexical": 1.0,
+                "note": 1.0,
+                "recency": 0.989,
+                "first": 1.0,
+                "proximity": 0.2,
+                "rerank": 1.02,
+            },
+            "also": [],
+            "was": [],
         }
     ]
     assert stored_rows(root)["memory:memory/2026-11-28.md:3:3"]["recallCount"] == 1

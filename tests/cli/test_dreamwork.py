@@ -84,16 +84,31 @@ def test_report_bad_input_is_a_clear_error(ws: Path, capsys: pytest.CaptureFixtu
 
 
 def test_search_modes_and_explain(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Bundle search finds the line that only names Atlas and shows its route with --explain."""
+    """Bundle search finds the line that only names Atlas, through the words the topic file
+    gives it, and shows its route with --explain; the topic file itself is never a hit."""
     args = ("memory", "search", "payments rewrite", "--no-record")
     lexical = dreamd(capsys, ws, *args, "--mode", "lexical")["hits"]
     bundled = dreamd(capsys, ws, *args, "--mode", "bundle", "--explain")["hits"]
     hybrid = dreamd(capsys, ws, *args)["hits"]
-    assert [h["path"] for h in lexical] == ["memory/topics/project_atlas.md"]
+    assert lexical == []
     assert ("memory/2026-03-02.md", 7) in {(h["path"], h["startLine"]) for h in bundled}
     assert all(h["route"][-1].startswith("ep:") for h in bundled)
-    assert [h["path"] for h in hybrid][:2] == [
-        "memory/topics/project_atlas.md",
-        "memory/2026-03-02.md",
+    assert [h["path"] for h in hybrid][:1] == ["memory/2026-03-02.md"]
+    assert all("topics" not in h["path"] for h in (*bundled, *hybrid))
+
+
+def test_explain_says_why_a_hit_is_where_it_is(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same failure logged three times is one hit that cites the other two; --explain
+    shows its second-stage sum term by term, and the first stage's signals."""
+    argv = ["--workspace", str(ws), "--now", AT, "memory", "search", "nightly export"]
+    assert main([*argv, "--no-record", "--explain", "--k", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "1.000 memory/2026-03-02.md#L4-L4",
+        f"  {FAILED}",
+        "  also: memory/2026-03-01.md#L4-L4, memory/2026-03-01.md#L5-L5",
+        "  why: rerank 1.050 = first 1.000x1 + proximity 0.500x0.1; first stage: lexical 1.000,"
+        " note 1.000, phrase 1.000, recency 0.989",
     ]
-    assert "route" not in hybrid[0]

@@ -72,7 +72,7 @@ def _probe(ws: Path, verb: list[str]) -> tuple[list[str], dict[str, object]]:
 @pytest.mark.parametrize(
     "verb",
     [
-        ["search", "billing service"],
+        ["search", "billing service", "--k", "2"],  # two hits fill k: no graph is asked
         ["recall", "tell me about Peter"],
         ["recall", "what does Peter prefer?"],
         ["recall", "what happened around Nov 27"],

@@ -30,29 +30,32 @@ def ws(tmp_path: Path) -> Path:
 
 def test_a_fact_named_only_through_its_entity_is_found(ws: Path) -> None:
     """Bundle search reaches the line that only names Atlas (through the FacetPoint the topic
-    file gave its words); lexical search does not."""
+    file gave its words); lexical search does not, and the topic file itself is no result."""
     with RecallIndex.open(ws) as index:
         index.update()
         lexical = search(index, "payments rewrite", k=5, now=NOW)
         bundled = bundle_search(index, "payments rewrite", k=5, now=NOW)
-    assert [h.source for h in lexical] == ["memory/topics/project_atlas.md#L3-L3"]
+    assert lexical == []
     found = {r.hit.source: r.route for r in bundled}
     assert found["memory/2026-03-02.md#L4-L4"] == ("fp:event.atlas", "ep:memory/2026-03-02.md#L3")
     assert "memory/2026-03-02.md#L6-L6" not in found
 
 
 def test_the_hybrid_keeps_lexical_order_and_adds_the_cone(ws: Path) -> None:
-    """Lexical hits come first, as they were; the bundle adds what they missed."""
+    """Lexical hits come first, as they were; the bundle adds what they missed: the note's
+    line, reached through the topic file, never the topic file's own line."""
+    (ws / "memory" / "2026-03-03.md").write_text("# 2026-03-03\n\n- The rewrite review slipped.\n")
     with RecallIndex.open(ws) as index:
         index.update()
         hybrid = hybrid_search(index, "payments rewrite", k=5, now=NOW)
         filtered = hybrid_search(index, "payments rewrite", k=5, now=NOW, kinds=["daily"])
-    assert [r.hit.source for r in hybrid][:2] == [
-        "memory/topics/project_atlas.md#L3-L3",
-        "memory/2026-03-02.md#L4-L4",
+    assert [(r.hit.source, bool(r.route)) for r in hybrid][:2] == [
+        ("memory/2026-03-03.md#L3-L3", False),
+        ("memory/2026-03-02.md#L4-L4", True),
     ]
-    assert hybrid[0].route == ()
-    assert filtered == []  # filters are the lexical ranking's; the cone does not bypass them
+    assert all("topics" not in r.hit.path for r in hybrid)
+    # filters are the lexical ranking's; the cone does not bypass them
+    assert [(r.hit.source, r.route) for r in filtered] == [("memory/2026-03-03.md#L3-L3", ())]
 
 
 def test_the_graph_follows_the_files(ws: Path) -> None:

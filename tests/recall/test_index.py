@@ -105,6 +105,75 @@ def test_dreamd_output_and_foreign_folders_are_not_indexed(workspace: Path) -> N
         assert fts_paths(index, "indexed") == []
 
 
+def test_what_dreamd_derives_is_never_a_result(workspace: Path) -> None:
+    """Phase and dream reports, topic files, patterns, graph exports, the dream log and the
+    archive restate note lines: none of them has a chunk; topic files and patterns keep their
+    part of the graph (a route to a note's line), the others are not read at all."""
+    derived = (
+        "memory/dreaming/deep/2026-03-01.md",
+        "memory/dreams/2026-03-01.md",
+        "memory/topics/project_atlas.md",
+        "memory/patterns/p-error-timeout.md",
+        "memory/graph/index.md",
+        "memory/dream-log.md",
+        "memory/archive.md",
+    )
+    for rel in derived:
+        write(workspace, rel, "# Atlas\n\n- Atlas is the staging rewrite, restated.\n")
+    with RecallIndex.open(workspace) as index:
+        assert index.update().scanned == 7  # the five, and the topic file and the pattern
+        assert fts_paths(index, "restated") == []
+        graphed = index.read(
+            lambda conn: [
+                row[0] for row in conn.execute("SELECT DISTINCT path FROM graph_nodes ORDER BY 1")
+            ]
+        )
+    assert [path for path in graphed if path in derived] == [
+        "memory/patterns/p-error-timeout.md",
+        "memory/topics/project_atlas.md",
+    ]
+
+
+def test_learnings_are_evidence(workspace: Path) -> None:
+    """``.learnings/*.md`` (what the agent wrote down about its own work) is indexed as notes."""
+    write(workspace, ".learnings/LEARNINGS.md", "# Learnings\n\n- Run migrations before deploys.\n")
+    write(workspace, ".learnings/old/ERRORS.md", "- too deep: not a learnings file\n")
+    with RecallIndex.open(workspace) as index:
+        assert index.update().scanned == 6
+        assert [row for row in chunks(index) if row[0].startswith(".learnings")] == [
+            (".learnings/LEARNINGS.md", 3, 3, "- Run migrations before deploys.", None, "note")
+        ]
+
+
+def test_memory_md_chunks_lose_dreamings_metadata_and_carry_their_sources_day(
+    workspace: Path,
+) -> None:
+    """A MEMORY.md entry is indexed as the fact alone ([score=…] and comments gone, the visible
+    source kept), dated by the note it cites, else by its section; a person's line elsewhere
+    stays undated."""
+    write(
+        workspace,
+        "MEMORY.md",
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-03-04)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-03-01.md:3:3 -->\n"
+        "- Moved backups to the NAS. [score=0.813 signals=7 recalls=7 avg=0.613"
+        " source=memory/2026-03-01.md:3-3] <!-- trigger: backup, nas --> <!-- importance: 8 -->\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-03-02.md:1:1 -->\n"
+        "- Packed the tent. (2026-03-02.md#L1)\n"
+        "- A line without a source.\n\n## People\n\n- Ana is our accountant.\n",
+    )
+    with RecallIndex.open(workspace) as index:
+        index.update()
+        memory = [row for row in chunks(index) if row[0] == "MEMORY.md"]
+        assert fts_paths(index, "trigger") == []
+    assert memory == [
+        ("MEMORY.md", 6, 6, "- Moved backups to the NAS.", "2026-03-01", "memory"),
+        ("MEMORY.md", 8, 8, "- Packed the tent. (2026-03-02.md#L1)", "2026-03-02", "memory"),
+        ("MEMORY.md", 9, 9, "- A line without a source.", "2026-03-04", "memory"),
+        ("MEMORY.md", 13, 13, "- Ana is our accountant.", None, "memory"),
+    ]
+
+
 def test_index_file_is_wal_sqlite_with_schema_version(workspace: Path) -> None:
     """The database lives at memory/.dreams/index.sqlite in WAL mode with the schema version."""
     with RecallIndex.open(workspace) as index:

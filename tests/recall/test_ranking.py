@@ -80,14 +80,14 @@ def test_an_at_entity_is_preferred(root: Path, open_index: RecallIndex) -> None:
 
 
 def test_a_date_in_the_question_prefers_that_day(root: Path, open_index: RecallIndex) -> None:
-    """ "in May 2023" lifts the May note above an otherwise equal note of another month."""
+    """ "in May 2023" lifts the May note above an otherwise equal note of another month: the
+    May line speaks for the fact, and cites the other."""
     write(root, "memory/2023-05-10.md", "- Ola found a new bolt supplier for the workshop.\n")
     write(root, "memory/2023-09-10.md", "- Ola found a new bolt supplier for the workshop.\n")
     hits = ask(open_index, "Which bolt supplier did Ola find in May 2023?", k=2)
-    assert [(hit.day, dict(hit.why).get("day", 0.0)) for hit in hits] == [
-        ("2023-05-10", 1.0),
-        ("2023-09-10", 0.0),
-    ]
+    also = [tuple(other.source for other in hit.also) for hit in hits]
+    assert [(hit.day, dict(hit.why).get("day", 0.0)) for hit in hits] == [("2023-05-10", 1.0)]
+    assert also == [("memory/2023-09-10.md#L1-L1",)]
 
 
 def test_a_when_question_prefers_a_line_that_says_when(root: Path, open_index: RecallIndex) -> None:
@@ -97,7 +97,7 @@ def test_a_when_question_prefers_a_line_that_says_when(root: Path, open_index: R
         "memory/2023-06-01.md",
         "- Priya repainted the shed with Tomas.\n\n- Priya repainted the shed last weekend.\n",
     )
-    [first, _] = ask(open_index, "When did Priya repaint the shed?", k=2)
+    first = ask(open_index, "When did Priya repaint the shed?", k=2)[0]
     assert (first.start_line, dict(first.why)["time"]) == (3, 1.0)
 
 
@@ -122,8 +122,11 @@ def test_cjk_text_is_found_by_its_words(root: Path, open_index: RecallIndex) -> 
     assert [hit.start_line for hit in ask(open_index, "大阪の会議") if not hit.context] == [3]
 
 
-def test_the_line_after_a_match_comes_as_context(root: Path, open_index: RecallIndex) -> None:
-    """A reply that shares no word with the question is returned after it, marked as context."""
+def test_the_reply_to_a_matching_question_comes_first_as_context(
+    root: Path, open_index: RecallIndex
+) -> None:
+    """A reply that shares no word with the query answers the question that matches it: it
+    leads, marked as context (with a context score), and the question follows."""
     write(
         root,
         "memory/2023-10-06.md",
@@ -131,9 +134,21 @@ def test_the_line_after_a_match_comes_as_context(root: Path, open_index: RecallI
     )
     hits = ask(open_index, "billing database pick", k=2)
     assert [(hit.start_line, hit.context, hit.score <= 0.3) for hit in hits] == [
-        (1, False, False),
         (2, True, True),
+        (1, False, False),
     ]
+    assert dict(hits[0].why)["answer"] == 1.0
+
+
+def test_lines_under_another_heading_are_not_context(root: Path, open_index: RecallIndex) -> None:
+    """The chunk after a match but under another heading is about something else: it is not
+    shown as the match's context."""
+    write(
+        root,
+        "memory/2023-10-06.md",
+        "# Billing\n\n- The billing team picked Postgres.\n\n# Lunch\n\n- Soup again.\n",
+    )
+    assert places(ask(open_index, "billing team picked")) == [("memory/2023-10-06.md", 3, False)]
 
 
 def test_filters_kind_entity_and_days(root: Path, open_index: RecallIndex) -> None:
@@ -160,6 +175,8 @@ def test_filters_kind_entity_and_days(root: Path, open_index: RecallIndex) -> No
             "confidence": 0.8,
             "context": False,
             "why": dict(opinions[0].why),
+            "also": [],
+            "was": [],
         }
     ]
     assert {hit.start_line for hit in ask(open_index, "tea", entity="@peter")} == {6, 7}

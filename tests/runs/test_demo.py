@@ -25,7 +25,9 @@ def test_demo_promotes_the_asked_about_facts_and_keeps_out_the_rest(
         "- Hana covers the payments on-call rotation until the 30th.",
     }
     carried = [item["alsoIn"] for item in result["promoted"] if "Hana" in item["snippet"]]
-    assert carried == [["memory/2026-11-24.md:5-5", "memory/2026-11-25.md:5-5"]]
+    assert carried == [
+        ["memory/2026-11-23.md:5-5", "memory/2026-11-24.md:5-5", "memory/2026-11-25.md:5-5"]
+    ]
     reasons = {item["what"].split(",")[0]: item["rejection"] for item in result["keptOut"]}
     assert reasons == {
         "one-off question": "signal threshold",

@@ -66,6 +66,7 @@ _FIELDS = {
 _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.split()}
 _FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month": "date"}
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
+_UNDOES = frozenset({"cancelled", "reversed"})
 
 
 @lru_cache(maxsize=16384)
@@ -112,7 +113,9 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
     left, right = _fielded(a.topic), _fielded(b.topic)
     named = a.subject is not None and a.subject == b.subject and a.subject != "we"
     if not left or not right:
-        return named  # "Invoices go out on the 15th": the subject is the slot
+        # "Invoices go out on the 15th": the subject is the slot, when the line gives it a
+        # value; a line with neither topic nor value ("Same here!") speaks of no slot.
+        return named and bool(left or a.values) and bool(right or b.values)
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
     return _containment(left, right) >= 2 / 3
@@ -138,6 +141,8 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return False
     if a.replaced != b.replaced:
         return False
+    if (a.change in _UNDOES) != (b.change in _UNDOES):
+        return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
     if _containment(a.topic, b.topic) >= 2 / 3 and (a.values or a.subject == b.subject):
         return True
     if a.topic and b.topic and _containment(a.topic, b.topic) < 0.5:

@@ -314,9 +314,13 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
     )
 
 
+# "same time", "same place": what a change leaves as it was is not what it is about.
+_UNCHANGED = re.compile(r"\bsame\s+\w+", _I)
+
+
 def _topic_words(text: str, subject: str | None) -> set[str]:
     words = set()
-    for token in claim_tokens(text):
+    for token in claim_tokens(_UNCHANGED.sub(" ", text)):
         token = token.removesuffix("'s")
         if len(token) < 3 or token.isdigit() or token in STOP_WORDS or token in _CHANGE_WORDS:
             continue

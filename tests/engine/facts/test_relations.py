@@ -18,6 +18,10 @@ CHANGES = [
     ),
     ("Mia's swimming lesson is on Tuesdays.", "Mia's swimming lesson is on Thursdays."),
     (
+        "Mia's swimming lesson is on Tuesdays at 17:00 at the Nordbad.",
+        "Mia's swimming moved to Thursdays, same time.",
+    ),
+    (
         "Ingrid Solheim is our contact at Halvorsen Shipping.",
         "Correction: it's Ingrid Solberg, not Solheim.",
     ),
@@ -32,6 +36,10 @@ CHANGES = [
         "Reversed the Hetzner decision — staying on AWS instead.",
     ),
     ("Booked the Lisbon trip for March 12.", "The Lisbon trip is cancelled."),
+    (
+        "W @Ana: Decided to switch the shop from woocommerce to shopify.",
+        "W @Ana: Staying with woocommerce; the shopify switch is cancelled.",
+    ),
     ("Backups run nightly at 02:00 to the NAS.", "Backups now run at 04:00."),
     ("The kitchen renovation budget is 18,000 EUR.", "Kitchen budget raised to 22,000 EUR."),
     ("We use Figma for client mockups.", "Switched from Figma to Penpot for mockups."),
@@ -47,6 +55,7 @@ SAME = [
 ]
 UNRELATED = [
     ("Mia's swimming lesson is on Tuesdays at 17:00.", "Mia's piano lesson moved to Thursdays."),
+    ("Peter can't wait for the team trip next month.", "Peter: Same here!"),
     ("Team sync is on Mondays at 10:00.", "Retro is on Fridays at 15:00."),
     ("Peter prefers tea.", "Peter now prefers calls after 3pm."),
     ("Mia's swimming lesson is on Tuesdays.", "Mia lost a tooth today."),
@@ -55,9 +64,10 @@ UNRELATED = [
 
 @pytest.mark.parametrize(("older", "newer"), CHANGES)
 def test_a_change_replaces_what_it_changes(older: str, newer: str) -> None:
-    """Moved weekdays, corrected surnames, denied opinions, switched preferences, reversed
-    decisions, cancelled plans and new numbers replace the statement they change, and never
-    the other way round."""
+    """Moved weekdays (the time kept: "same time"), corrected surnames, denied opinions,
+    switched preferences, reversed decisions, cancelled plans (a cancellation never repeats
+    what it cancels) and new numbers replace the statement they change, and never the other
+    way round."""
     old, new = read_statement(older), read_statement(newer)
     assert (replaces(new, old), same_fact(new, old)) == (True, False)
 
@@ -77,10 +87,18 @@ def test_paraphrases_are_one_fact(left: str, right: str) -> None:
 
 @pytest.mark.parametrize(("older", "newer"), UNRELATED)
 def test_other_slots_are_left_alone(older: str, newer: str) -> None:
-    """Another lesson, another meeting, another preference, a passing event: neither the same
-    fact nor a replacement."""
+    """Another lesson, another meeting, another preference, a passing event, a line that names
+    no slot at all ("Same here!"): neither the same fact nor a replacement."""
     old, new = read_statement(older), read_statement(newer)
     assert (replaces(new, old), same_fact(new, old)) == (False, False)
+
+
+def test_shared_wording_about_other_things_is_not_one_fact() -> None:
+    """Two lines that share their frame ("We always check ... before") but not what they are
+    about are two facts, however close their wording."""
+    gate = read_statement("We always check the gate before deploys.")
+    tyres = read_statement("We always check the tyres before long drives.")
+    assert (same_fact(gate, tyres), same_fact(tyres, gate)) == (False, False)
 
 
 def test_the_timeline_ends_the_old_value_on_the_day_it_changed() -> None:

@@ -1,0 +1,343 @@
+"""One result per fact, and what is true now before what was.
+
+Rules, over the ranked hits of a search (best first):
+
+- **One result per fact.** Hits that state one fact (:func:`dreamd.engine.facts.relations.
+  same_fact`: the same sentence in several notes, a paraphrase, the ``MEMORY.md`` copy of a note
+  line) are one hit: the best-ranked speaks, and ``also`` holds the others, best first (a
+  search records them all as recalled: each was found).
+- **Current first.** Dated hits are read as a timeline (:mod:`dreamd.engine.facts.timeline`;
+  a hit's day is its note's, a ``MEMORY.md`` entry's the day of the note it cites). A hit that a
+  newer one replaces is not a result of its own: it is folded into the newest line of its chain
+  as ``was`` ("was …, until <day>"), and that line takes the better of their places.
+- **"Now" questions** ("now", "currently", "still", "these days"...: :func:`tense_of`) never
+  answer with a superseded line; the newer lines about the slot the best hits speak of are looked
+  for even when they miss the question's words ("Swimming moved to Thursdays" for "when is the
+  lesson now?"), through ``probe``: a search for the hits' subject, topic and names over the
+  days after them, whose results count only as what may replace a hit. Among the results, a
+  newer line gains up to :data:`NOW_RECENCY` over an older one: what was said last about a
+  thing is likelier what is true now, even where the fact model sees no change.
+- **"What was true in <month>"** (a window of days in the past and "was", "were", "used to"...:
+  a state, not an event, which a later note may tell): what was current then. Lines dated after
+  the window end nothing in it and come after the others.
+- Lines said by different people (a speaker label: ``- Gina: I ...``) are about their speakers:
+  "I" is the speaker, so one person's line never replaces another's. In a transcript the
+  person and their agent are one "we" (a guest is not). A question states nothing:
+  it neither replaces nor repeats a line. Two lines of very different extent (a sentence, and a
+  paragraph that says it among much else) are not one statement.
+
+The fact model is loaded only when it can change the answer: a "now" or "past" question, or two
+of the first hits that could be one fact (most of their words shared, not all: the same words
+said again are one fact without it) or one a change of the other (a word shared, and in the
+newer a change word such as "moved", "now", "no longer", "cancelled", or "from … to"; or two
+words shared and values of one kind: weekdays, months, numbers). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import date
+
+from dreamd.engine.hits import Earlier, Hit
+from dreamd.patterns import LazyPattern
+from dreamd.recall.analysis import STOP_WORDS, stems, words
+from dreamd.recall.dates import DayWindow
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from dreamd.engine.facts.statement import Statement
+
+__all__ = ["NOW_RECENCY", "Probe", "one_per_fact", "tense_of"]
+
+# probe(words, after_day) -> (hit, speaker label) pairs: the lines about ``words`` dated from
+# ``after_day`` on.
+Probe = Callable[[str, str], list[tuple[Hit, str]]]
+
+_NOW = LazyPattern(
+    r"\b(?:now|currently|current|still|these\s+days|nowadays|at\s+the\s+moment|at\s+present"
+    r"|any\s?more|jetzt|aktuell|derzeit|zurzeit|maintenant|actuellement|d[ée]sormais|ahora"
+    r"|actualmente|todav[ií]a)\b",
+    re.IGNORECASE,
+)
+# A question about a state in the past: what something was, not what someone did (an event is
+# often told in a later note: "what did Gina do on May 23" is answered on May 24).
+_PAST = LazyPattern(
+    r"\b(?:was|were|used\s+to|back\s+(?:in|then)|at\s+the\s+time|as\s+of|war|waren"
+    r"|[ée]tait|era|estaba)\b",
+    re.IGNORECASE,
+)
+# Words a line that changes an earlier one tends to hold (the fact model has the full rules).
+_CUES = frozenset(
+    """
+    moved move moves switched switch changed change rescheduled shifted swapped migrated
+    upgraded now longer anymore stopped quit instead rather not actually correction corrected
+    wrong reversed reverted back cancelled canceled called dropped scrapped abandoned shelved
+    off raised increased reduced lowered cut extended renamed updated new jetzt nicht mehr
+    statt anstatt eigentlich korrektur abgesagt verschoben gewechselt désormais maintenant
+    plus annulé ahora ya vez lugar cancelado cambió
+    """.split()
+)
+_WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays"
+    " thursdays fridays saturdays sundays".split()
+)
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+_SOURCE = LazyPattern(
+    r"\s*\((?:chat\s+)?[\w./-]*\d{4}-\d{2}-\d{2}[\w./-]*#L\d+(?:-L?\d+)?(?:;[^()]*)?\)\s*$"
+)
+_FROM_TO = LazyPattern(r"\bfrom\b[^.;]{1,60}?\bto\b", re.IGNORECASE)
+_TRANSCRIPT = LazyPattern(r"^\s*\[[^\]\s]+#L\d+\]\s+(?:(?P<who>Guest|Assistant to guest)|\w+):\s*")
+_LIST = LazyPattern(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_FIRST_PERSON = frozenset({"we", "i", "me", "my", "our", "us"})
+_PROBED = 3  # the best hits whose later lines a "now" question looks for
+# For a "now" question the newest of the first lines gains this much over the oldest (the best
+# line's value being 1): what was said last about a thing is likelier what is true now. Set,
+# not fitted: LoCoMo asks almost nothing about the present.
+NOW_RECENCY = 0.25
+
+
+def tense_of(question: str, window: DayWindow | None, today: date) -> str | None:
+    """``now`` for a question about the present, ``past`` for one about a state in a window of
+    days that has ended ("what was true in October", "what was Jo currently doing in June"),
+    else ``None``."""
+    ended = window is not None and window.last < today
+    if _NOW.search(question):
+        return "past" if ended else "now"  # "what was Jo currently doing in June 2023"
+    if ended and _PAST.search(question):
+        return "past"
+    return None
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(word for word in stems(text) if word not in STOP_WORDS and len(word) > 1)
+
+
+def _valued(text: str) -> frozenset[str]:
+    """The kinds of value a line gives: weekday, month, number."""
+    found = set()
+    folded = set(words(text))
+    if folded & _WEEKDAYS:
+        found.add("day")
+    if folded & _MONTHS:
+        found.add("month")
+    if any(char.isdigit() for char in text):
+        found.add("num")
+    return frozenset(found)
+
+
+def _plausible(hits: Sequence[Hit], same: Sequence[int]) -> bool:
+    """True when two of ``hits`` that are not the same words (``same[i]``: the first hit with
+    ``hits[i]``'s words) could be one fact, or one a change of the other (see the module rules):
+    only then is the fact model worth loading."""
+    content = [_content(_claim(hit.snippet)) for hit in hits]
+    valued = [_valued(hit.snippet) for hit in hits]
+    for j, later in enumerate(hits):
+        for i in range(j):
+            a, b = content[i], content[j]
+            shared = len(a & b)
+            if same[i] == same[j] or not shared:
+                continue
+            if shared / len(a | b) >= 0.5:
+                return True  # a paraphrase, maybe
+            earlier = hits[i]
+            if earlier.day is None or later.day is None or earlier.day == later.day:
+                continue
+            newer = later if later.day > earlier.day else earlier
+            if not _CUES.isdisjoint(words(newer.snippet)) or _FROM_TO.search(newer.snippet):
+                return True  # a change, maybe
+            if shared >= 2 and valued[i] & valued[j]:
+                return True  # another value of one slot, maybe
+    return False
+
+
+def _same_words(hits: Sequence[Hit]) -> list[int]:
+    """For each hit, the first hit whose claim has the very same words (itself, mostly)."""
+    first: dict[str, int] = {}
+    return [first.setdefault(" ".join(words(_claim(hit.snippet))), i) for i, hit in enumerate(hits)]
+
+
+def _claim(snippet: str) -> str:
+    """The words of a line that state its fact: no list marker, transcript prefix or visible
+    ``(2026-11-20.md#L4)`` source."""
+    text = _TRANSCRIPT.sub("", _LIST.sub("", snippet, count=1), count=1)
+    return _SOURCE.sub("", text)
+
+
+def _statement(hit: Hit, speaker: str) -> Statement:
+    """The hit read as a statement; a speaker's "I" is the speaker."""
+    import dataclasses
+
+    from dreamd.engine.facts.statement import read_statement
+
+    text = _claim(hit.snippet)
+    transcript = _TRANSCRIPT.match(_LIST.sub("", hit.snippet, count=1))
+    if transcript is not None:  # the person and their agent are one "we"; a guest is not
+        speaker = "guest" if transcript.group("who") else ""
+    if speaker and text.startswith(f"{speaker}:"):
+        text = text[len(speaker) + 1 :].lstrip()
+    statement = read_statement(text)
+    if speaker and statement.subject in (*_FIRST_PERSON, None):
+        first = stems(speaker)[:1]
+        return dataclasses.replace(statement, subject=first[0] if first else speaker.lower())
+    return statement
+
+
+def _keys(statement: Statement) -> frozenset[str]:
+    """What two related statements share at least one of."""
+    keys = {f"t:{word}" for word in statement.topic}
+    keys.update(f"v:{value}" for value in statement.values if value.startswith(("name:", "id:")))
+    if statement.subject and statement.subject != "we":
+        keys.add(f"v:name:{statement.subject}")
+    return frozenset(keys)
+
+
+def _probe_words(statement: Statement) -> str:
+    """What a later line about the same slot would name: the subject, the topic, the names."""
+    names = sorted(value.split(":", 1)[1] for value in statement.values if value[:5] == "name:")
+    parts = dict.fromkeys([statement.subject or "", *sorted(statement.topic), *names])
+    return " ".join(part for part in parts if part and part != "we")
+
+
+class _Chains:
+    """Which hit speaks for which (one fact) and which replaced which (the timeline)."""
+
+    def __init__(self, size: int) -> None:
+        self.group = list(range(size))  # the best-ranked hit stating the same fact
+        self.ended: dict[int, tuple[int, str]] = {}  # hit -> (the hit that replaced it, day)
+
+    def head(self, index: int) -> int:
+        """The newest line of ``index``'s chain, as the hit that speaks for it."""
+        seen = set()
+        while index in self.ended and index not in seen:
+            seen.add(index)
+            index = self.group[self.ended[index][0]]
+        return self.group[index]
+
+
+def one_per_fact(
+    hits: Sequence[Hit],
+    speakers: Sequence[str],
+    *,
+    question: str,
+    window: DayWindow | None,
+    today: date,
+    limit: int,
+    probe: Probe | None = None,
+) -> list[Hit]:
+    """At most ``limit`` results made of ``hits`` (best first; ``speakers[i]`` is the speaker
+    label of ``hits[i]``'s line, or ``""``), one per fact, current first (see the module
+    rules)."""
+    tense = tense_of(question, window, today)
+    pool = list(hits[: max(2 * limit, limit + 10)])
+    told = list(speakers[: len(pool)])
+    same = _same_words(pool)  # the same words said again: one fact, no model needed
+    if not tense and not _plausible(pool, same):
+        chains = _Chains(len(pool))
+        chains.group = list(same)
+        return _assemble(pool, len(pool), chains, cutoff=None, newest=None, limit=limit)
+    from dreamd.engine.facts.relations import same_fact
+    from dreamd.engine.facts.timeline import Dated, plan_timeline
+
+    statements = [_statement(hit, speaker) for hit, speaker in zip(pool, told, strict=True)]
+    found = len(pool)
+    if tense == "now" and probe is not None:
+        for hit, statement in list(zip(pool, statements, strict=True))[:_PROBED]:
+            terms = _probe_words(statement)
+            if hit.day is None or not terms:
+                continue
+            known = {(h.path, h.start_line) for h in pool}
+            for extra, speaker in probe(terms, hit.day):
+                if (extra.path, extra.start_line) not in known:
+                    pool.append(extra)
+                    statements.append(_statement(extra, speaker))
+                    known.add((extra.path, extra.start_line))
+    chains = _Chains(len(pool))
+    # A question states nothing; a line of other extent (a short sentence, a paragraph that
+    # mentions it among much else) is not the same statement.
+    stated = [not _claim(hit.snippet).rstrip().endswith(("?", "？")) for hit in pool]
+    keys = [_keys(statement) for statement in statements]
+    sizes = [len(statement.topic | statement.values) for statement in statements]
+    for j in range(1, found):
+        if same[j] != j:
+            chains.group[j] = chains.group[same[j]]
+            continue
+        for i in range(j):
+            related = stated[i] and stated[j] and chains.group[i] == i and keys[i] & keys[j]
+            extent = min(sizes[i], sizes[j]) >= max(sizes[i], sizes[j]) / 2
+            if related and extent and same_fact(statements[i], statements[j]):
+                chains.group[j] = i
+                break
+    cutoff = window.last.isoformat() if tense == "past" and window is not None else None
+    dated = [
+        Dated(str(i), hit.day, statements[i], hit.start_line)
+        for i, hit in enumerate(pool)
+        if hit.day is not None and stated[i] and (cutoff is None or hit.day <= cutoff)
+    ]
+    timeline = plan_timeline(dated)
+    for ref, ending in timeline.ended.items():
+        chains.ended[int(ref)] = (int(ending.by), ending.day)
+    newest = _newest(pool, found) if tense == "now" else None
+    return _assemble(pool, found, chains, cutoff=cutoff, newest=newest, limit=limit)
+
+
+def _newest(pool: Sequence[Hit], found: int) -> tuple[list[float], list[float]]:
+    """For a "now" question: each line's value (its second-stage sum over the best one's, or its
+    place when it has none) and how recent its day is among the lines' days (oldest 0, newest 1;
+    undated 0)."""
+    values = [dict(hit.why).get("rerank") for hit in pool[:found]]
+    best = max((v for v in values if v is not None), default=0.0)
+    own = [
+        value / best if value is not None and best > 0 else 1 - index / max(1, found)
+        for index, value in enumerate(values)
+    ]
+    days = [date.fromisoformat(hit.day).toordinal() if hit.day else None for hit in pool]
+    known = [day for day in days if day is not None]
+    low, span = min(known, default=0), max(known, default=0) - min(known, default=0)
+    recent = [(day - low) / span if span and day is not None else 0.0 for day in days]
+    return own, recent
+
+
+def _assemble(
+    pool: list[Hit],
+    found: int,
+    chains: _Chains,
+    *,
+    cutoff: str | None,
+    newest: tuple[list[float], list[float]] | None,
+    limit: int,
+) -> list[Hit]:
+    """The results: each chain's head at the best place of its lines, with what it speaks for;
+    for a "now" question, by the best value of its lines plus its own recency."""
+    place: dict[int, int] = {}  # head -> the best rank among the lines it speaks for
+    members: dict[int, list[int]] = {}
+    for index in range(found):
+        head = chains.head(index)
+        place.setdefault(head, index)
+        members.setdefault(head, []).append(index)
+    later = [h for h in place if cutoff is not None and (pool[h].day or "") > cutoff]
+    if newest is not None:
+        own, recent = newest
+        value = {h: max(own[i] for i in members[h]) + NOW_RECENCY * recent[h] for h in place}
+        order = sorted(place, key=lambda h: (-value[h], place[h], h))
+    else:
+        order = sorted(place, key=lambda h: (h in later, place[h], h))
+    results = []
+    for head in order[:limit]:
+        also: list[Hit] = []
+        was: list[Earlier] = []
+        for index in members[head]:
+            if index == head:
+                continue
+            hit = pool[index]
+            if index in chains.ended or chains.head(index) != chains.group[index]:
+                ending = chains.ended.get(index) or chains.ended.get(chains.group[index])
+                until = ending[1] if ending else (pool[head].day or "")
+                was.append(Earlier(hit.snippet, hit.source, hit.day, until))
+            else:
+                also.append(hit)
+        was.sort(key=lambda earlier: earlier.until, reverse=True)  # the latest change first
+        results.append(pool[head].replace(also=tuple(also), was=tuple(was)))
+    return results
