@@ -271,7 +271,7 @@ def search(
     speakers = [item.row.speaker for item in head]
     if index.semantic is not None:  # semantic recall, when configured (dreamd.recall.vectors)
         said = {(hit.path, hit.start_line): who for hit, who in zip(hits, speakers, strict=True)}
-        hits = index.semantic(query, hits, len(hits), filters)
+        hits = index.semantic(query, hits, max(len(hits), k), filters)
         speakers = [said.get((hit.path, hit.start_line), "") for hit in hits]
     return one_per_fact(
         hits,

@@ -101,10 +101,17 @@ class Fleet:
         return document
 
     def busy_host(self, *, besides: str | None = None) -> Host | None:
-        """A live host now sweeping (its announcement says jobs in use), not ``besides``."""
-        for record in self.status()["hosts"]:
-            if record.get("jobsInUse") and not record["lost"] and record["id"] != besides:
-                return next(h for h in self.hosts if h.id == record["id"] and h.process)
+        """A live host now sweeping a workspace (it holds a workspace's lease), not
+        ``besides``: killed now, it leaves a claimed workspace unfinished."""
+        client = self.redis.client()
+        holders = set()
+        for key in client.scan_iter(match="dreamd:night:lock:*"):
+            value = client.get(key)
+            if value:
+                holders.add(str(value).split(" ", 1)[-1])
+        for host in self.hosts:
+            if host.id in holders and host.id != besides and host.process is not None:
+                return host
         return None
 
     def leader(self) -> str | None:
