@@ -36,7 +36,7 @@ from tests.fleet.harness import (
     serve_telegram,
     stop_telegram,
 )
-from tests.processes import wait_until
+from tests.processes import scaled, wait_until
 
 OWNER = 31
 MODEL_SECONDS = 2.5  # three calls a sweep: a host is caught in the middle of one
@@ -159,7 +159,8 @@ def running_fleet(
         stack.callback(redis.stop)
         stack.callback(lambda: loop.run(stop_telegram(serving)))
         reply = chat_reply("*Tonight*\n\nThe deploy notes settled.")
-        model = stack.enter_context(serve([(200, reply)], delay=MODEL_SECONDS))
+        # a loaded machine reaches the kill later: the calls it must catch last longer too
+        model = stack.enter_context(serve([(200, reply)], delay=scaled(MODEL_SECONDS)))
         hosts = []
         for name in ("h1", "h2", "h3"):
             home = base / name
