@@ -13,7 +13,8 @@ from dreamd.cli.main import main
 def test_demo_promotes_the_asked_about_facts_and_keeps_out_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Facts asked about on several days are promoted once, with sources; the rest is kept out."""
+    """Facts asked about on several days, and a Retain world fact, are promoted once, with
+    sources; the rest is kept out."""
     target = tmp_path / "demo"
     assert main(["--json", "--now", "2026-11-29T12:00:00Z", "demo", "--dir", str(target)]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -23,6 +24,7 @@ def test_demo_promotes_the_asked_about_facts_and_keeps_out_the_rest(
         "- Ana Silva owns the release checklist; ask her before tagging a release.",
         "- Staging deploys need the corp-eu VPN profile enabled first.",
         "- Hana covers the payments on-call rotation until the 30th.",
+        "Retain: W @Dana: Dana works from the Lisbon office on Thursdays.",  # declared
     }
     carried = [item["alsoIn"] for item in result["promoted"] if "Hana" in item["snippet"]]
     assert carried == [
@@ -39,7 +41,7 @@ def test_demo_promotes_the_asked_about_facts_and_keeps_out_the_rest(
         "asked about": "score threshold",
     }
     memory = (target / "MEMORY.md").read_text()
-    assert memory.count("<!-- dreamd-memory-promotion:") == 4
+    assert memory.count("<!-- dreamd-memory-promotion:") == 5
     assert memory.count("Hana covers") == 1 and "SYSTEM NOTICE" not in memory
     assert "on the db-02 host. (2026-11-09.md#L4)\n" in memory
     assert "Lunch order" not in memory and "payments API" not in memory and "Standup" not in memory

@@ -19,14 +19,18 @@ German, French and Spanish forms):
   statement of how a named thing is ("The NAS is in the basement cupboard": a name, a number or
   an identifier, a present-tense "is/has/uses/runs...", and nothing bound to the moment).
 
+A Retain opinion held with ``c < 0.5`` is a ``denial``: it says an earlier opinion no longer
+holds, which the memory bank weighs and which ends the entry it denies; it is no fact to keep.
 Everything else is **situational**, with the first reason that applies: ``lead-in`` (a line that
 ends in ":" and only introduces what follows, or a chain whose parent does), ``greeting`` (a
 greeting or acknowledgement), ``log`` (a command, a stack line, a time-stamped run log),
 ``status`` (how something went or stands: "went well", "in progress", "worked on", "finished"),
-``event`` (bound to the moment: "today", "this morning", "tonight", an activity opener such as
-"had lunch", "spent", something under way: "is coming over") and ``trivia`` (a statement with
+``event`` (bound to the moment: "today", "this morning", "tonight", "next Saturday", an activity
+opener such as "had lunch", "spent", something under way: "is coming over", or told in the past:
+"the invoice came back", "Karin confirmed") and ``trivia`` (a statement with
 no lasting cue at all). A lasting cue wins over a moment word: "Today we decided to host on
-Hetzner" is a decision. Pure.
+Hetzner" is a decision; a project-fact word ("invoice", "client") does not: "the invoice came
+back without a PO" is an event. Pure.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ __all__ = ["LASTING_KINDS", "SITUATIONAL_REASONS", "Lasting", "lasting"]
 
 _I = re.IGNORECASE
 LASTING_KINDS = ("identity", "preference", "rule", "procedure", "schedule", "decision", "fact")
-SITUATIONAL_REASONS = ("lead-in", "greeting", "log", "status", "event", "trivia")
+SITUATIONAL_REASONS = ("lead-in", "greeting", "log", "status", "event", "trivia", "denial")
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, _I))
@@ -75,8 +79,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "procedure",
             r"\blesson\b|\blearn(?:ed|t)\b|\bnext\s+time\b|\bthe\s+fix\s+(?:is|was)\b|"
             r"\bturns\s+out\b|\bremember\s+to\b|\bhow\s+to\b|\bsteps?\b|\bworks\s+(?:if|when|"
-            r"only)\b|\bto\s+\w+[^,.;]{0,40},\s+(?:first\s+)?\w+|\buse\s+\S+\s+(?:for|to|when)\b|"
-            r"\bbefore\s+\w+ing\b|\bafter\s+\w+ing\b|\bcheck\s+\S+\s+(?:before|first)\b|"
+            r"only)\b|\buse\s+\S+\s+(?:for|to|when)\b|\bthe\s+fix\b|"
+            r"\bchecks?\s+(?:\S+\s+){1,4}(?:before|first)\b|"
             r"\bgelernt\b|\bleçon\b|\baprend",
         ),
         (
@@ -96,6 +100,13 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"manager|client|customer|contact|accountant|doctor|dentist|vet|neighbou?r|"
             r"colleague|lawyer|landlord|teacher|coach|assistant|owner|lead|founder|ceo|cto|"
             r"designer|developer|supplier|vendor|agent|broker|gp|therapist|nanny|babysitter)\b|"
+            r"\bis\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}(?:engineer|translator|reviewer|"
+            r"bookkeeper|accountant|manager|architect|consultant|editor|nurse|vet|physio|"
+            r"plumber|electrician|mechanic|tutor|trainer|pm|lead|director|head|secretary|"
+            r"receptionist|partner|member|volunteer|student|pupil)\b|"
+            r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?:\s+(?:[\w-]+\s+){0,2}(?:reviewer|translator|"
+            r"bookkeeper|accountant|manager|engineer|lawyer|doctor|dentist|contact|client|"
+            r"teacher|coach|designer|developer|consultant|editor|vet|nurse|owner|founder)\b|"
             r"\bworks\s+(?:at|for|as|in)\b|\blives\s+(?:in|at|on|near)\b|\bborn\b|"
             r"\b(?:covers|handles|manages|leads|owns|runs|looks\s+after|takes\s+care\s+of|"
             r"is\s+responsible\s+for|is\s+in\s+charge\s+of|is\s+on-call)\b|\bon-call\b|"
@@ -129,7 +140,8 @@ _STATUS = re.compile(
     _I,
 )
 _MOMENT = re.compile(
-    r"\b(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|last\s+night|"
+    r"\b(?:today|tonight|yesterday|tomorrow|this\s+(?:morning|afternoon|evening|week)|last\s+night|"
+    r"(?:next|this|last)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"just\s+now|earlier|right\s+now|at\s+the\s+moment|heute|gestern|aujourd'hui|hier|hoy|"
     r"ayer)\b",
     _I,
@@ -162,6 +174,7 @@ class Lasting:
             "status": "a status line",
             "event": "what happened that day",
             "trivia": "no lasting fact",
+            "denial": "an opinion held with confidence below 0.5: it denies, the bank weighs it",
         }[self.kind]
 
 
@@ -169,6 +182,13 @@ def _lead_in(text: str) -> bool:
     return collapse(strip_list_marker(collapse(text))).rstrip().endswith(":")
 
 
+_PAST = re.compile(
+    r"\b(?:was|were|had|came|went|sent|got|did|took|bounced|arrived|returned|answered|phoned|"
+    r"called|emailed|texted|confirmed|told|asked|wrote|said|replied|forgot|missed|lost|found|"
+    r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked)\b|"
+    r"\b\w+ed\s+(?:back|up|out|off|over)\b",
+    _I,
+)
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|was|were)\s+(?:\w+ly\s+)?\w+ing\b", _I)
 _STATE = re.compile(
     r"\b(?:is|are|has|have|uses|runs|lives|costs|takes|holds|keeps|belongs|sits|stays|means)\b",
@@ -182,6 +202,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     body = read.text
     if len(body.split()) < 3:  # "Prefer UTC: yes": a key and its value are read together
         body = collapse(strip_list_marker(collapse(text)))
+    if read.retain == "O" and read.confidence is not None and read.confidence < 0.5:
+        return Lasting(False, "denial")
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
     if is_noise(body):
@@ -189,14 +211,17 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     if _LOG.search(body):
         return Lasting(False, "log")
     for kind, pattern in _KINDS:
-        if pattern.search(body):
+        if kind != "fact" and pattern.search(body):
             return Lasting(True, kind)
     if read.change is not None:
         return Lasting(True, "decision")
     if _STATUS.search(body):
         return Lasting(False, "status")
-    if _MOMENT.search(body) or _ACTIVITY.match(body) or _UNDER_WAY.search(body):
+    moment = _MOMENT.search(body) or _ACTIVITY.match(body) or _UNDER_WAY.search(body)
+    if moment or _PAST.search(body):
         return Lasting(False, "event")
+    if _KINDS[-1][1].search(body):
+        return Lasting(True, "fact")
     named = any(not v.startswith(("part:", "month:")) for v in read.values)
     if named and _STATE.search(body):
         return Lasting(True, "fact")  # "The NAS is in the basement cupboard"

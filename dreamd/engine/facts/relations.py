@@ -11,11 +11,12 @@ speak of the same slot. Values compare by *family*: a weekday with a weekday, a 
 part of the day with either, a date or month with either, a number with a number, a name or an
 identifier with either.
 
-**Same fact** (:func:`same_fact`): the same polarity, agreeing subjects, the same numbers,
-times, days and dates, names of one inside the other's, and close wording (``rapidfuzz``'s
-token-set ratio at least :data:`PARAPHRASE_RATIO` with at least half the smaller topic shared, or
-the same slot). "Ingrid Solberg is our
-contact at Halvorsen" and "Our contact at Halvorsen Shipping is Ingrid Solberg" are one fact.
+**Same fact** (:func:`same_fact`): the same polarity, agreeing subjects, the same numbers, times,
+days and dates (or one saying less than the other and nothing else: "Thursdays now" and "Thursday
+16:30"; values a statement says it replaces do not count), names of one inside the other's, and
+close wording (``rapidfuzz``'s token-set ratio at least :data:`PARAPHRASE_RATIO` with at least half
+the smaller topic shared, or the same slot). "Ingrid Solberg is our contact at Halvorsen" and "Our
+contact at Halvorsen Shipping is Ingrid Solberg" are one fact.
 
 **Replaces** (:func:`replaces`), for a newer statement and an older one that are not the same
 fact:
@@ -23,11 +24,13 @@ fact:
 1. the newer names what it replaces ("from Tuesday", "not Solheim", "instead of Hetzner", "no
    longer voice notes", "reversed the Hetzner decision") and the older states it, sharing the
    subject, a topic word or another value; or
-2. the newer announces a change (:mod:`~dreamd.engine.facts.statement`) of the same slot and
+2. the newer cancels or reverses a plan or decision whose current values name what it cancels
+   ("the Trados switch is off" after "move the work from memoQ to Trados"); or
+3. the newer announces a change (:mod:`~dreamd.engine.facts.statement`) of the same slot and
    either flips the polarity, or gives another value of a family both have (or, within one
    field, other words for the thing: "now prefers written messages"), or cancels or reverses
    it; or
-3. without any cue, it is the same slot under the same named subject, with the topic all but
+4. without any cue, it is the same slot under the same named subject, with the topic all but
    equal, the same names, and another value of a family both have: "Mia's lesson is on
    Thursdays" after "Mia's lesson is on Tuesdays" (other names would be other things: "Service
    r3a runs on db-31" is not replaced by "Service r4a runs on db-41").
@@ -38,6 +41,7 @@ hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from dreamd.engine.facts.statement import Statement
@@ -63,6 +67,11 @@ _FIELDS = {
     "pay": "invoice invoices payment pay paid billing bill transfer cash card net",
     "host": "host hosting server servers cloud aws azure gcp hetzner digitalocean vps nas",
 }
+_PLANNED = re.compile(
+    r"\b(?:decid\w*|decision\w*|plan\w*|book(?:ed|ing)|will|going\s+to|switch\w*|mov(?:e|ed|ing)|"
+    r"trip|schedul\w*|agreed|use|using)\b",
+    re.IGNORECASE,
+)
 _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.split()}
 _FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month": "date"}
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
@@ -130,17 +139,37 @@ def _exact_of(values: frozenset[str]) -> frozenset[str]:
     return frozenset(v for v in values if kind_of(v) in _NUMERIC)
 
 
+def _agree(a: Statement, b: Statement) -> bool:
+    """One says less than the other and nothing else: its values (as they are now) are among
+    the other's, and every family both give agrees ("Thursdays now" and "Thursday 16:30")."""
+    left, right = _current(a), _current(b)
+    shared = left.keys() & right.keys()
+    if not shared or any(left[f] != right[f] for f in shared if f != "name"):
+        return False
+    small, large = (left, right) if len(left) <= len(right) else (right, left)
+    return all(small[f] <= large.get(f, frozenset()) for f in small if f != "name")
+
+
 def same_fact(a: Statement, b: Statement) -> bool:
     """Whether ``a`` and ``b`` state one fact (see the module rules)."""
     if a.polarity != b.polarity or not _subjects_agree(a, b):
         return False
-    if _exact(a) != _exact(b):
+    if _exact(a) != _exact(b) and not _agree(a, b):
         return False
     names_a, names_b = _names(a), _names(b)
     if not (names_a <= names_b or names_b <= names_a):
         return False
-    if a.replaced != b.replaced:
-        return False
+    now_a = {v for vs in _current(a).values() for v in vs}
+    now_b = {v for vs in _current(b).values() for v in vs}
+    if a.replaced & now_b or b.replaced & now_a:
+        return False  # one says no to what the other says
+    exact = {v for f, vs in _current(a).items() if f != "name" for v in vs}
+    other = {v for f, vs in _current(b).items() if f != "name" for v in vs}
+    same_one = a.subject is not None and a.subject == b.subject and a.subject != "we"
+    if len(exact) >= 2 and exact == other and (names_a & names_b or same_one):
+        return True  # the same day, time and place in other words: "needs it by Wednesday noon"
+    if (not a.topic or not b.topic) and names_a and names_b:  # "It's Karin Hald, not Holm"
+        return names_a == names_b and a.replaced == b.replaced
     if (a.change in _UNDOES) != (b.change in _UNDOES):
         return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
     if _containment(a.topic, b.topic) >= 2 / 3 and (a.values or a.subject == b.subject):
@@ -153,13 +182,23 @@ def same_fact(a: Statement, b: Statement) -> bool:
     return ratio >= PARAPHRASE_RATIO
 
 
+def _current(statement: Statement) -> dict[str, frozenset[str]]:
+    """Its values by family, without the ones it says it replaces ("moved from Tuesday to
+    Thursday" holds Thursday)."""
+    grouped = family_values(statement)
+    kept = {f: v - statement.replaced for f, v in grouped.items()}
+    return {f: v for f, v in kept.items() if v}
+
+
 def _differs(newer: Statement, older: Statement) -> bool:
     """Another value of a family both have; or, in one field ("prefers voice notes", "prefers
     written messages"), other words for the thing itself."""
-    new, old = family_values(newer), family_values(older)
-    if any(new[family] != old[family] for family in new.keys() & old.keys()):
+    new, old = _current(newer), _current(older)
+    shared = (new.keys() & old.keys()) - {"name"}  # other names are other things, not values
+    if any(new[family] != old[family] for family in shared):
         return True
     fields = {w for w in _fielded(newer.topic) if w.startswith("field:")}
+    fields &= _fielded(older.topic)  # both speak of the field: calls and messages, say
     own = {w for w in newer.topic if f"field:{_FIELD_OF.get(w, '')}" in fields}
     return bool(own) and not own <= older.topic
 
@@ -184,10 +223,17 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     common = newer.topic & older.topic or newer.values & older.values or newer.replaced
     if not common and (newer.subject is None or newer.subject != older.subject):
         return False  # nothing in common: no slot to share
-    shared = bool(newer.topic & older.topic) or bool(newer.values & older.values)
+    shared = bool(newer.topic & older.topic) or bool((newer.values & older.values) - newer.replaced)
     named_subject = newer.subject is not None and newer.subject == older.subject
     if newer.replaced & (older.values | older.topic) and (shared or named_subject):
-        return newer.replaced <= (older.values | older.topic) or same_slot(newer, older)
+        named = newer.replaced & {v for vs in _current(older).values() for v in vs}
+        whole = newer.replaced <= (older.values | older.topic)
+        return bool(named) or whole or same_slot(newer, older)
+    planned = older.change is not None or _PLANNED.search(older.text) is not None
+    planned = planned or bool(older.heading and _PLANNED.search(older.heading))
+    cancels = newer.change in ("cancelled", "reversed") and planned
+    if cancels and _names_of(_current(older).get("name", frozenset())) & _names(newer):
+        return True  # "the Trados switch is off" ends the decision to switch to Trados
     if newer.change is not None:
         if not same_slot(newer, older):
             return False

@@ -46,6 +46,9 @@ def _subject_in(name: str, body: str) -> bool:
 def fact_text(text: str) -> str:
     """``text`` as one readable sentence with its subject (see the module rules)."""
     text = collapse(strip_list_marker(collapse(strip_speaker(text))))
+    heading, body = split_heading(text)
+    if heading is not None and _is_category(heading) and _RETAIN.match(body):
+        text = body  # "Retain: W @Jonas: ..." reads as the Retain bullet it is
     retain = _RETAIN.match(text)
     if retain is not None:
         entity, body = retain.group("entity"), retain.group("body").strip()

@@ -10,7 +10,8 @@ way:
   ``Retain``...) is only context. A Retain bullet's ``@Entity`` is its subject, and an opinion
   whose confidence is below 0.5 denies what it says.
 * **Subject.** The Retain entity; else a name opening the sentence (a capitalised word followed
-  by ``'s`` or by a lowercase word, unless it is a common opener such as "Decided" or "The");
+  by ``'s`` or by a verb such as "is", "prefers", "said", unless it is a common opener such as
+  "Decided" or "The": "Sent batch 1" is no one);
   else the first name in the sentence's first five words; ``I``/``we``/``our``/``my`` read as
   ``we`` (the person and their agent); else the heading's name.
 * **Values** are :func:`dreamd.engine.facts.values.values_of` of the line, and of a heading
@@ -44,6 +45,7 @@ from dreamd.engine.text.snippets import collapse, strip_list_marker
 
 __all__ = [
     "CATEGORY_HEADINGS",
+    "CUE_HEADS",
     "Statement",
     "read_statement",
     "split_heading",
@@ -85,6 +87,27 @@ _OPENERS = frozenset(
     fixes skip skips wait waits ship ships charge charges
     """.split()
 )
+CUE_HEADS = frozenset(
+    """
+    correction corrected update updated note noted reminder decision decided lesson reversed
+    cancelled canceled changed change fyi important new moved switched confirmed
+    """.split()
+)
+# A capitalised first word is the sentence's subject when one of these follows it ("Sent batch 1"
+# is no one; "Karin prefers calls" is Karin).
+_SUBJECT_VERBS = frozenset(
+    """
+    is isn't was wasn't are were has hasn't had have will won't would can can't could should
+    must might may does doesn't did didn't prefers preferred likes liked loves loved hates hated
+    wants wanted needs needed works worked lives lived says said thinks thought knows knew
+    asked asks told tells wrote writes called calls sent sends handles handled manages managed
+    owns owned runs ran leads led covers covered reviews reviewed pays paid takes took gets got
+    goes went comes came moved moves switched switches stopped stops started starts decided
+    decides agreed agrees confirmed confirms wants uses used keeps kept stays stayed joined
+    joins left leaves plays played trains trained swims swam drives drove now still also
+    always never usually often just already no doesnt dont only really
+    """.split()
+)
 _PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)$", _I)
 _RETAIN = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?\s+"
@@ -94,6 +117,30 @@ _HEAD = re.compile(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
 _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, _I))
     for name, pattern in (
+        (
+            "correction",
+            r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
+            r"\bactually\b|\bcorrected\b|\bmisspell|\bwrong(?:ly)?\b|\bmistakenly\b|"
+            r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b",
+        ),
+        (
+            "reversed",
+            r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|\bback\s+to\b|\boverturn(?:ed)?\b|"
+            r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
+            r"\bdoch\s+wieder\b|\brevenu\w*\s+sur\b",
+        ),
+        (
+            "cancelled",
+            r"\bcancel(?:l)?ed\b|\bcalled\s+off\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
+            r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
+            r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
+        ),
+        (
+            "no-longer",
+            r"\bno\s+longer\b|\bnot\s+any\s?more\b|\bnot\s+\w+\s+any\s?more\b|\bstop(?:ped|s)\b|"
+            r"\bno\s+more\b|\bquits?\b|\bg(?:ave|ives)\s+up\b|\bdone\s+with\b|\bnicht\s+mehr\b|\bkein\w*\s+\w+\s+mehr\b|"
+            r"\bne\s+\w+\s+plus\b|\bya\s+no\b",
+        ),
         (
             "moved",
             r"\b(?:mov(?:ed|es|ing)|switch(?:ed|es|ing)|chang(?:ed|es|ing)|shift(?:ed|s)|"
@@ -110,34 +157,10 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bahora\b",
         ),
         (
-            "no-longer",
-            r"\bno\s+longer\b|\bnot\s+any\s?more\b|\bnot\s+\w+\s+any\s?more\b|\bstopped\b|"
-            r"\bquit\b|\bgave\s+up\b|\bnicht\s+mehr\b|\bkein\w*\s+\w+\s+mehr\b|"
-            r"\bne\s+\w+\s+plus\b|\bya\s+no\b",
-        ),
-        (
-            "correction",
-            r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
-            r"\bactually\b|\bcorrected\b|\bmisspell|\bwrong(?:ly)?\b|\bmistakenly\b|"
-            r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b",
-        ),
-        (
             "instead",
             r"\binstead\s+of\b|\brather\s+than\b|,\s*not\s+\S|\bnot\s+\S+[^,;.]{0,30},\s*but\b|"
             r"\binstead\b|\bstatt\b|\banstatt\b|\bau\s+lieu\s+d[e']|\ben\s+lugar\s+de\b|"
             r"\ben\s+vez\s+de\b",
-        ),
-        (
-            "reversed",
-            r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|\bback\s+to\b|\boverturn(?:ed)?\b|"
-            r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
-            r"\bdoch\s+wieder\b|\brevenu\w*\s+sur\b",
-        ),
-        (
-            "cancelled",
-            r"\bcancel(?:l)?ed\b|\bcalled\s+off\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
-            r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
-            r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
         ),
     )
 )
@@ -151,7 +174,9 @@ _REPLACED_SPANS = re.compile(
     r"|\b(?:statt|anstatt)\s+(?P<statt>[^.;,]{1,60})"
     r"|\bau\s+lieu\s+d[e']\s*(?P<lieu>[^.;,]{1,60})"
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
-    r"|\bno\s+longer\s+(?P<longer>[^.;,]{1,60})"
+    r"|\((?:was|previously|formerly|before|not)\s+(?P<was>[^)]{1,40})\)"
+    r"|\b(?:no\s+longer|no\s+more|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
+    r"with)\s+(?P<longer>[^.;,]{1,60}?)(?=\s+(?:and|but|then|so|or)\b|[.;,]|$)"
     r"|\b(?:revers|revert|overturn|cancel|drop|scrap|undo|undid)\w*\s+(?:the\s+|our\s+|my\s+|"
     r"that\s+)?(?P<undone>[^.;,—]{1,40}?)\s+(?:decision|plan|idea|choice|move|booking|trip)\b",
     _I,
@@ -189,6 +214,7 @@ class Statement:
     replaced: frozenset[str] = field(default_factory=frozenset)
     heading: str | None = None  # the context heading, when the line had one
     retain: str | None = None  # the Retain type letter (W, B, O, S), when it was a Retain bullet
+    confidence: float | None = None  # a Retain opinion's c=…
 
     @property
     def value_kinds(self) -> frozenset[str]:
@@ -209,8 +235,8 @@ def split_heading(text: str) -> tuple[str | None, str]:
         return None, text
     if len(body.split()) < 3 and " > " not in body:
         return None, text  # "Prefer UTC: yes" is a key and its value, not a heading
-    if head.lower() in ("correction", "update", "note", "reminder", "decision", "lesson"):
-        return None, text  # a cue, not a heading: "Correction: it's Solberg"
+    if head.lower() in CUE_HEADS:
+        return None, text  # a cue, not a heading: "Correction: it's Solberg", "Reversed: ..."
     if " > " in body:
         body = body.rsplit(" > ", 1)[1].strip() or body
     return head, body
@@ -237,12 +263,13 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
         return bare
     opener = bare in _OPENERS or bare in STOP_WORDS or bare.endswith(("ed", "ing"))
     if first[:1].isupper() and not opener:
-        following = words[1] if len(words) > 1 else ""
-        if folded.endswith("'s") or (following[:1].islower() and following not in ("s",)):
-            return bare
+        following = (words[1] if len(words) > 1 else "").casefold()
+        if folded.endswith("'s") or following in _SUBJECT_VERBS:
+            return bare  # "Peter prefers", "Mia's lesson": a name opens the sentence
     for value in values_of(" ".join(words[:5]), known=known):
-        if value.token.startswith("name:"):
-            return value.token[5:]
+        name = value.token[5:]
+        if value.token.startswith("name:") and name not in _OPENERS and name not in CUE_HEADS:
+            return name
     return _heading_subject(heading)
 
 
@@ -278,6 +305,12 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
         heading = None
     else:
         heading, body = split_heading(text)
+        nested = _RETAIN.match(body) if heading is not None else None
+        if nested is not None:  # "Retain: W @Jonas: Civil engineer at Aarhus Vand."
+            letter, body = nested.group("type"), collapse(nested.group("body"))
+            entity = (nested.group("entity") or "").casefold() or None
+            confidence = float(nested.group("c")) if nested.group("c") else None
+            heading = None
     names = set(known)
     if entity:
         names.update(entity.split())
@@ -295,8 +328,8 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
         replaced.update(
             v.token for v in values if start <= v.start < start + len(group) and v.token
         )
-        if span.lastgroup == "longer":
-            replaced.update(_topic_words(group, subject))
+        if span.lastgroup in ("longer", "not", "notbut", "instead", "rather", "statt", "lieu"):
+            replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
     negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
     if confidence is not None and confidence < 0.5:
         negative = True
@@ -311,6 +344,7 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
         replaced=frozenset(replaced),
         heading=heading,
         retain=letter,
+        confidence=confidence,
     )
 
 

@@ -72,9 +72,16 @@ def _keys(statement: Statement) -> set[str]:
     return keys
 
 
-def plan_timeline(items: Sequence[Dated], *, fixed: frozenset[str] = frozenset()) -> Timeline:
-    """Which items replaced which, and which repeat which (see the module rules); two items
-    that are both in ``fixed`` (lines nobody may change, such as a person's) are not compared."""
+def plan_timeline(
+    items: Sequence[Dated],
+    *,
+    fixed: frozenset[str] = frozenset(),
+    owners: Mapping[str, str] | None = None,
+) -> Timeline:
+    """Which items replaced which, and which repeat which (see the module rules). Not compared:
+    two items both in ``fixed`` (lines nobody may change, such as a person's), and two items
+    ``owners`` gives the same owner (the sentences of one line)."""
+    owner = owners or {}
     ordered = sorted(items, key=lambda item: (item.day, item.order, item.ref))
     ended: dict[str, Ending] = {}
     repeats: dict[str, str] = {}
@@ -91,6 +98,9 @@ def plan_timeline(items: Sequence[Dated], *, fixed: frozenset[str] = frozenset()
             if earlier.ref == later.ref or earlier.ref in repeats:
                 continue
             if later.ref in fixed and earlier.ref in fixed:
+                continue
+            mine = owner.get(later.ref)
+            if mine is not None and mine == owner.get(earlier.ref):
                 continue
             found = relation(later.statement, earlier.statement)
             if found == "same":

@@ -5,7 +5,8 @@ A value is a string ``<type>:<value>``:
 * ``day:<mon..sun>`` weekdays, in English, German, French, Spanish, Italian, Dutch and
   Portuguese, full, plural or short ("Tuesdays", "Di", "mardi");
 * ``month:<01..12>`` month names in the same languages;
-* ``time:<HH:MM>`` clock times ("17:00", "5pm", "5.30 pm", "17h30"), and ``part:<morning..>``
+* ``time:<HH:MM>`` clock times ("17:00", "5pm", "5.30 pm", "17h30", "noon", a bare hour after
+  "before", "after", "at", "until": "no calls before 11"), and ``part:<morning..>``
   parts of the day ("mornings", "after lunch" is not one);
 * ``date:<YYYY-MM-DD>`` ISO dates;
 * ``num:<n>`` other numbers (a currency or unit glued to them is dropped: "30d", "€120",
@@ -72,8 +73,6 @@ PARTS = {
     "evenings": "evening",
     "night": "night",
     "nights": "night",
-    "noon": "noon",
-    "midday": "noon",
     "lunchtime": "noon",
     "morgens": "morning",
     "vormittags": "morning",
@@ -94,6 +93,7 @@ _TIME = re.compile(
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _WORD = re.compile(r"@?[^\W_](?:[\w'’.-]|,(?=\d{3}))*[^\W_]|@?[^\W_]", re.UNICODE)
+_HOUR_WORDS = frozenset("before after until till at from by vor nach ab".split())
 _NUMBER = re.compile(
     r"[€$£¥#~+-]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?:%|k|m|x|st|nd|rd|th|h|d|w|y|kg|km|cm|mm|ml|gb|mb|tb|eur|usd|dkk|nok|sek|gbp|chf|€|\$)?"
@@ -118,7 +118,9 @@ def _fold(word: str) -> str:
     return unicodedata.normalize("NFKC", word).casefold().replace("’", "'")
 
 
-def _clock(hour: str, minute: str | None, suffix: str | None) -> str | None:
+def _clock(
+    hour: str, minute: str | None, suffix: str | None, *, hour_word: bool = False
+) -> str | None:
     h, m = int(hour), int(minute or 0)
     tag = (suffix or "").lower().replace(".", "")
     if tag == "pm" and h < 12:
@@ -127,8 +129,8 @@ def _clock(hour: str, minute: str | None, suffix: str | None) -> str | None:
         h = 0
     if h > 23 or m > 59:
         return None
-    if minute is None and not tag:
-        return None  # a bare number is a number, not a time
+    if minute is None and not tag and not hour_word:
+        return None  # a bare number is a number, not a time ("before 11" is one)
     return f"time:{h:02d}:{m:02d}"
 
 
@@ -158,7 +160,15 @@ def values_of(text: str, *, known: Set[str] = frozenset()) -> list[Value]:
     for match in _TIME.finditer(text):
         if any(a <= match.start() < b for a, b in taken):
             continue
-        clock = _clock(match.group(1), match.group(2), match.group(3))
+        before = text[: match.start()].rstrip().rsplit(None, 1)[-1:] or [""]
+        after = text[match.end() :].split(None, 1)[:1] or [""]
+        hour_word = before[0].casefold() in _HOUR_WORDS
+        if after[0].casefold().strip(".,;") in MONTHS:
+            continue  # "from 1 November" is a date
+        dotted = match.group(2) is not None and "." in match.group(0) and not match.group(3)
+        if dotted and not hour_word:
+            continue  # "1.05 DKK" is a number; "at 17.30" is a time
+        clock = _clock(match.group(1), match.group(2), match.group(3), hour_word=hour_word)
         if clock is not None:
             found.append(Value(clock, match.start()))
             taken.append(match.span())
@@ -201,6 +211,8 @@ def _typed(word: str, folded: str, text: str, start: int, known: Set[str]) -> st
     month = folded.rstrip(".")
     if month in MONTHS and (month not in _AMBIGUOUS or word[:1].isupper()):
         return f"month:{MONTHS[month]}"
+    if folded in ("noon", "midday", "mittag", "midi", "mediodía"):
+        return "time:12:00"  # "Wednesday noon" and "Wednesday 12:00" are one time
     if folded in PARTS:
         return f"part:{PARTS[folded]}"
     if any(c.isdigit() for c in folded):

@@ -12,7 +12,8 @@ note (``source rehydration`` when it is gone) and written as one readable fact
 newer statement of the same slot) retires the generated ones: they leave for the archive with
 "replaced by", the new entry carries their lineage marker and says what it replaces, and the
 row's provenance names the first as ``supersedesKey``. A person's line is never moved: the new
-entry says it updates it.
+entry says it updates it. A generated entry a later note denies or cancels ("no longer", an
+opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place.
 
 **Budget.** :func:`~dreamd.engine.phases.promotion.compose_memory` keeps the file within budget
 by value: entries that state no lasting fact leave first, then the least recalled since their
@@ -31,15 +32,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import PurePosixPath
 
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
 from dreamd.engine.facts.lasting import lasting
-from dreamd.engine.facts.relations import replaces
+from dreamd.engine.facts.parts import lasting_text, statements_of
 from dreamd.engine.facts.render import fact_text
-from dreamd.engine.facts.statement import read_statement
+from dreamd.engine.facts.statement import Statement
 from dreamd.engine.phases.promotion import (
     Leaving,
     PromotionEntry,
@@ -50,7 +52,14 @@ from dreamd.engine.phases.promotion import (
 )
 from dreamd.engine.phases.rehydrate import rehydrate
 from dreamd.engine.phases.scoring import Scored
-from dreamd.engine.phases.supersession import Currency, entry_ref, plan_currency, row_day
+from dreamd.engine.phases.supersession import (
+    Currency,
+    covers,
+    entry_ref,
+    plan_currency,
+    replaces_any,
+    row_day,
+)
 from dreamd.engine.snapshot import TextFile
 from dreamd.engine.state import Provenance, RecallEntry
 from dreamd.engine.text.memory_entries import promoted_identities
@@ -106,22 +115,52 @@ def _keep_order(memory_text: str, rows: Mapping[str, RecallEntry]) -> list[str]:
 
 
 def _replaced(
-    statement_text: str, day: str, currency: Currency, retired: Mapping[str, str]
+    text: str, day: str, currency: Currency, retired: Mapping[str, str]
 ) -> tuple[tuple[str, ...], str | None]:
     """(generated keys the fact replaces, what it replaces in words) among current entries."""
-    statement = read_statement(statement_text)
+    mine = tuple(statements_of(text))
     keys: list[str] = []
     said: str | None = None
     for entry in currency.entries:
         ref = entry_ref(entry)
         if ref in retired or currency.days.get(ref, "") > day:
             continue
-        if not replaces(statement, currency.statements[ref]):
+        if not replaces_any(mine, currency.parts[ref]):
             continue
         said = said or fact_text(entry.text)
         if entry.key is not None:
             keys.append(entry.key)
     return tuple(keys), said
+
+
+def _held(currency: Currency, statement: Statement) -> bool:
+    """Whether a current entry of MEMORY.md already states ``statement``."""
+    return any(
+        covers(currency.parts[entry_ref(e)], (statement,))
+        for e in currency.entries
+        if currency.ended(entry_ref(e)) is None
+    )
+
+
+_ENDINGS = frozenset({"cancelled", "reversed", "no-longer"})
+
+
+def _denied(
+    currency: Currency, rows: Mapping[str, RecallEntry]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Generated entries a later note denies or cancels (no new value to write in their
+    place): key -> the row that ends them, and what each such row says."""
+    retired: dict[str, str] = {}
+    said: dict[str, str] = {}
+    for entry in currency.entries:
+        ending = currency.ended(entry_ref(entry))
+        if entry.key is None or ending is None or ending.by not in rows:
+            continue
+        ends = currency.parts.get(ending.by, ())
+        if any(s.polarity < 0 or s.change in _ENDINGS for s in ends):
+            retired[entry.key] = ending.by
+            said[ending.by] = fact_text(rows[ending.by].snippet)
+    return retired, said
 
 
 def plan_promotions(
@@ -143,14 +182,14 @@ def plan_promotions(
     stamp = format_instant(now)
     existing = promoted_identities(promoted_keys(memory.text))
     room = None if day_limit is None else max(0, day_limit - promoted_on(memory.text, day))
-    currency = plan_currency(memory.text, {})
+    currency = plan_currency(memory.text, rows)
+    retired, ended_by = _denied(currency, rows)
     rejected: Counter[str] = Counter()
     updated: dict[str, RecallEntry] = {}
     reconciled: list[str] = []
     ready: list[tuple[Scored, PromotionEntry, RecallEntry]] = []
     sources: dict[str, str] = {}
     notes: list[str] = []
-    retired: dict[str, str] = {}
     for scored in candidates:
         entry = scored.entry
         claims = tuple(c for c in (entry.claim_hash, openclaw_claim_hash(entry.snippet)) if c)
@@ -174,7 +213,9 @@ def plan_promotions(
             rejected["source rehydration"] += 1
             continue
         sources[source.path] = source.digest
-        text = promotion_text(fact_text(found.snippet), max_snippet_chars)
+        text = promotion_text(
+            lasting_text(found.snippet, known=partial(_held, currency)), max_snippet_chars
+        )
         keys, said = _replaced(text, row_day(entry), currency, retired)
         retired.update(dict.fromkeys(keys, entry.key))
         provenance = entry.provenance or Provenance()
@@ -217,6 +258,7 @@ def plan_promotions(
         retire=retired,
         keep_order=_keep_order(memory.text, rows),
         brand=brand,
+        said=ended_by,
     )
     appended = set(result.appended)
     applied = []

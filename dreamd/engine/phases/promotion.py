@@ -287,12 +287,15 @@ def compose_memory(
     retire: Mapping[str, str] | None = None,
     keep_order: Sequence[str] = (),
     brand: str = "dreamd",
+    said: Mapping[str, str] | None = None,
 ) -> AppendResult:
     """Apply one night's change to MEMORY.md (see the module rules).
 
     ``retire`` maps keys of generated entries that leave to the key of the entry replacing
-    them; ``keep_order`` lists generated keys from the first to leave for the budget to the
-    last (keys it does not list leave after the listed ones, oldest first).
+    them (``said``: what a replacement that is no entry of tonight's says, by its key, such as
+    a note that cancels a plan); ``keep_order`` lists generated keys from the first to leave
+    for the budget to the last (keys it does not list leave after the listed ones, oldest
+    first).
     """
     retire = dict(retire or {})
     newline = "\r\n" if "\r\n" in existing else "\n"
@@ -300,7 +303,7 @@ def compose_memory(
     generated = {entry.key: entry for entry in generated_entries(lines)}
     prior = count_entries(existing)
     allowed_loss = math.floor(max_loss * prior + 1e-9)
-    texts = {entry.key: entry.text for entry in entries}
+    texts = {**(said or {}), **{entry.key: entry.text for entry in entries}}
     retire = {key: by for key, by in retire.items() if key in generated}
     ranked = [key for key in keep_order if key in generated and key not in retire]
     ranked += [
@@ -314,7 +317,8 @@ def compose_memory(
     def retired() -> dict[str, str]:
         """Retirements in force: an entry is replaced only once its replacement is written."""
         kept = {entry.key for entry in candidates}
-        return {key: by for key, by in retire.items() if by in kept or by not in texts}
+        tonight = {entry.key for entry in entries}
+        return {key: by for key, by in retire.items() if by in kept or by not in tonight}
 
     while True:
         drop = {

@@ -32,7 +32,10 @@ so it is not weighed again and ``promote-explain`` can say which sources back th
 goes on, after the ranked candidates and within the day's room, when it *replaces* an entry in
 MEMORY.md (a lasting, trusted statement of the same slot, newer than the entry): a change the
 notes record must reach durable memory even when nobody searched for it, or MEMORY.md would go
-on stating the old value as current. Such rows pass the same gates. Pure.
+on stating the old value as current. **Declared facts** come next the same way: a Retain world
+fact (``- W @Jonas: Civil engineer at Aarhus Vand.`` in a ``## Retain`` section) is the agent
+saying outright that a fact is worth keeping, so it needs no searches to be weighed. Such rows
+pass the same gates. Pure.
 """
 
 from __future__ import annotations
@@ -47,12 +50,19 @@ from msgspec.structs import replace
 
 from dreamd.clock import format_instant
 from dreamd.engine.facts.lasting import lasting
-from dreamd.engine.facts.relations import replaces, same_fact
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
 from dreamd.engine.phases.scoring import Scored
-from dreamd.engine.phases.supersession import Currency, entry_ref, plan_currency, row_day
+from dreamd.engine.phases.supersession import (
+    Currency,
+    covers,
+    entry_ref,
+    lasting_parts,
+    plan_currency,
+    replaces_any,
+    row_day,
+)
 from dreamd.engine.state import FORGOTTEN, PhaseSignal, RecallEntry, Table
 from dreamd.engine.text.claims import ClaimIndex
 from dreamd.engine.text.durability import filler_reason
@@ -175,26 +185,30 @@ def forgotten_list(store: Table[RecallEntry]) -> list[dict[str, Any]]:
     ]
 
 
+def _newest_first(scored: Scored) -> tuple[str, str]:
+    return row_day(scored.entry), scored.entry.key
+
+
 class _Facts:
     """What the night's screen knows of facts: MEMORY.md's, the store's, and tonight's."""
 
     def __init__(self, currency: Currency) -> None:
         self.currency = currency
         self.entries = {entry_ref(e): e for e in currency.entries}
-        self.kept: list[tuple[str, Statement]] = []
+        self.kept: list[tuple[str, tuple[Statement, ...]]] = []
 
-    def _statement(self, entry: RecallEntry) -> Statement:
-        found = self.currency.statements.get(entry.key)
-        return found if found is not None else read_statement(fact_text(entry.snippet))
+    def _parts(self, entry: RecallEntry) -> tuple[Statement, ...]:
+        found = self.currency.parts.get(entry.key)
+        return found if found is not None else lasting_parts(entry.snippet)
 
     def repeats(self, entry: RecallEntry) -> str | None:
-        """The MEMORY.md entry or kept candidate ``entry`` states again in other words."""
-        statement = self._statement(entry)
+        """The MEMORY.md entry or kept candidate whose facts ``entry`` only states again."""
+        told = self._parts(entry)
         for ref in self.entries:
-            if same_fact(statement, self.currency.statements[ref]):
+            if covers(self.currency.parts[ref], told):
                 return ref
         for key, other in self.kept:
-            if same_fact(statement, other):
+            if covers(other, told):
                 return key
         return None
 
@@ -203,28 +217,36 @@ class _Facts:
         ending = self.currency.ended(entry.key)
         if ending is None:
             return None
-        by = self.currency.statements.get(ending.by)
-        said = by.text if by is not None else ending.by
+        by = self.currency.parts.get(ending.by)
+        said = by[0].text if by else ending.by
         return "superseded", f"replaced on {ending.day or 'a later day'} by: {said[:120]}"
 
     def keep(self, entry: RecallEntry) -> None:
         """Remember a candidate kept tonight."""
-        self.kept.append((entry.key, self._statement(entry)))
+        self.kept.append((entry.key, self._parts(entry)))
+
+    def declares(self, entry: RecallEntry) -> bool:
+        """Whether ``entry`` is a Retain world fact (``W @Entity: …``) still current."""
+        if entry.promoted_at or entry.archived_at or entry.forgotten_at:
+            return False
+        if entry.key not in self.currency.parts or self.currency.ended(entry.key) is not None:
+            return False
+        return read_statement(entry.snippet).retain == "W"
 
     def updates_memory(self, entry: RecallEntry) -> bool:
         """Whether ``entry`` replaces a current MEMORY.md entry (and is newer than it)."""
         if entry.promoted_at or entry.archived_at or entry.forgotten_at:
             return False
-        statement = self.currency.statements.get(entry.key)
-        if statement is None or self.currency.ended(entry.key) is not None:
+        mine = self.currency.parts.get(entry.key)
+        if mine is None or self.currency.ended(entry.key) is not None:
             return False
         day = self.currency.days.get(entry.key, "")
         for ref in self.entries:
             ending = self.currency.ended(ref)
             if ending is not None and ending.by != entry.key:
                 continue
-            if self.currency.days.get(ref, "") <= day and replaces(
-                statement, self.currency.statements[ref]
+            if self.currency.days.get(ref, "") <= day and replaces_any(
+                mine, self.currency.parts[ref]
             ):
                 return True
         return False
@@ -273,13 +295,21 @@ def screen(ranking: Ranking, *, memory_text: str, store: Table[RecallEntry]) -> 
         for v in ranking.verdicts
         if v.rejection in UPDATE_GATES and facts.updates_memory(v.scored.entry)
     ]
-    for scored in sorted(updates, key=lambda s: (row_day(s.entry), s.entry.key), reverse=True):
-        if len(kept) >= ranking.room:
-            break
-        before = len(kept)
-        consider(scored)
-        if len(kept) > before:
-            details[scored.entry.key] = "update"
+    declared = [
+        v.scored
+        for v in ranking.verdicts
+        if v.rejection in UPDATE_GATES
+        and v.scored not in updates
+        and facts.declares(v.scored.entry)
+    ]
+    for label, extra in (("update", updates), ("declared", declared)):
+        for scored in sorted(extra, key=_newest_first, reverse=True):
+            if len(kept) >= ranking.room:
+                break
+            before = len(kept)
+            consider(scored)
+            if len(kept) > before:
+                details[scored.entry.key] = label
     passed = {scored.entry.key for scored in ranking.passed}
     refused = {key: gate for key, gate in refused.items() if key in passed}
     rejected: Counter[str] = Counter(

@@ -10,17 +10,20 @@ promotion could come from is read as a dated statement (:mod:`dreamd.engine.fact
 
 Rows from an ``untrusted`` or ``system`` origin, contaminated rows and forgotten rows take no
 part (a guest cannot end a fact), nor rows that state no lasting fact
-(:mod:`dreamd.engine.facts.lasting`). A person's lines are not compared with each other: they
+(:mod:`dreamd.engine.facts.lasting`) except a denial (a Retain opinion with ``c < 0.5``: it
+ends what it denies). A person's lines are not compared with each other: they
 are never moved, whatever they say. The result answers, for a row or an entry, whether something
 later replaced it and what (:class:`Currency`). Pure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.parts import fact_parts, mentioned, statements_of
+from dreamd.engine.facts.relations import replaces, same_fact
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.facts.timeline import Dated, Ending, Timeline, plan_timeline
@@ -31,7 +34,15 @@ from dreamd.engine.text.snippets import claim_hash
 from dreamd.engine.traces import TAINTED_ORIGINS
 from dreamd.layout import daily_note_day
 
-__all__ = ["Currency", "entry_ref", "plan_currency", "row_day"]
+__all__ = [
+    "Currency",
+    "covers",
+    "entry_ref",
+    "lasting_parts",
+    "plan_currency",
+    "replaces_any",
+    "row_day",
+]
 
 HUMAN_PREFIX = "MEMORY.md#"
 
@@ -52,18 +63,23 @@ def _key_day(key: str) -> str | None:
     return daily_note_day(parts[1]) if len(parts) >= 4 and parts[0] == "memory" else None
 
 
+_PART = "\x1f"  # a sentence's reference: its line's, then this, then its place
+
+
 @dataclass(frozen=True)
 class Currency:
-    """The timeline of one MEMORY.md and store, and the statements it was built from."""
+    """The timeline of one MEMORY.md and store, and the statements it was built from: each
+    entry or row is read sentence by sentence (:mod:`dreamd.engine.facts.parts`)."""
 
     timeline: Timeline
-    statements: Mapping[str, Statement]  # ref -> its statement
+    parts: Mapping[str, tuple[Statement, ...]]  # ref -> its statements (a row's lasting ones)
     days: Mapping[str, str]  # ref -> its day ("" for a person's line)
     entries: tuple[MemoryEntry, ...]
+    endings: Mapping[str, Ending]  # ref -> what replaced one of its statements
 
     def ended(self, ref: str) -> Ending | None:
-        """What replaced ``ref``, if anything did."""
-        return self.timeline.ended.get(ref)
+        """What replaced ``ref`` (one of its statements), if anything did."""
+        return self.endings.get(ref)
 
 
 def _trusted(row: RecallEntry) -> bool:
@@ -73,44 +89,50 @@ def _trusted(row: RecallEntry) -> bool:
     )
 
 
-def plan_currency(
-    memory_text: str,
-    rows: Mapping[str, RecallEntry],
-    *,
-    extra: Mapping[str, tuple[str, str]] | None = None,
-) -> Currency:
-    """The timeline of ``memory_text``'s entries and ``rows`` (``extra``: more statements as
-    ref -> (day, text), e.g. the night's candidates in their promoted form)."""
+def lasting_parts(text: str) -> tuple[Statement, ...]:
+    """The statements of a line's lasting sentences (all of them when none lasts alone)."""
+    parts = fact_parts(text)
+    names = mentioned(text)
+    read = [(part, read_statement(part, known=names)) for part in parts]
+    kept = tuple(s for part, s in read if lasting(part, s).durable)
+    return kept or tuple(s for _, s in read)
+
+
+def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency:
+    """The timeline of ``memory_text``'s entries and ``rows`` (see the module rules)."""
     items: list[Dated] = []
-    statements: dict[str, Statement] = {}
+    parts: dict[str, tuple[Statement, ...]] = {}
     days: dict[str, str] = {}
+    owners: dict[str, str] = {}
     entries = tuple(memory_entries(memory_text))
     sections = _section_days(memory_text)
+
+    def add(ref: str, day: str, statements: tuple[Statement, ...], order: int) -> None:
+        parts[ref], days[ref] = statements, day
+        for index, statement in enumerate(statements):
+            part = f"{ref}{_PART}{index}"
+            owners[part] = ref
+            items.append(Dated(part, day, statement, order * 16 + index))
+
     for entry in entries:
-        ref = entry_ref(entry)
         day = ""
         if entry.key is not None:
             day = _key_day(entry.key) or sections.get(entry.line, "")
-        statement = read_statement(fact_text(entry.text))
-        items.append(Dated(ref, day, statement, entry.line))
-        statements[ref], days[ref] = statement, day
+        add(entry_ref(entry), day, tuple(statements_of(entry.text)), entry.line)
     for key, row in rows.items():
-        if not _trusted(row) or key in statements:
+        if not _trusted(row) or key in parts:
             continue
-        statement = read_statement(fact_text(row.snippet))
-        if not lasting(row.snippet, statement).durable:
+        verdict = lasting(fact_text(row.snippet))
+        if not verdict.durable and verdict.kind != "denial":
             continue  # what only happened neither ends a fact nor is promoted
-        day = row_day(row)
-        items.append(Dated(key, day, statement, row.start_line))
-        statements[key], days[key] = statement, day
-    for ref, (day, text) in (extra or {}).items():
-        if ref in statements:
-            continue
-        statement = read_statement(fact_text(text))
-        items.append(Dated(ref, day, statement, 0))
-        statements[ref], days[ref] = statement, day
-    people = frozenset(ref for ref in statements if ref.startswith(HUMAN_PREFIX))
-    return Currency(plan_timeline(items, fixed=people), statements, days, entries)
+        add(key, row_day(row), lasting_parts(row.snippet), row.start_line)
+    people = frozenset(part for part, ref in owners.items() if ref.startswith(HUMAN_PREFIX))
+    timeline = plan_timeline(items, fixed=people, owners=owners)
+    endings: dict[str, Ending] = {}
+    for part, ending in sorted(timeline.ended.items(), key=lambda item: item[1].day):
+        ref = owners[part]
+        endings.setdefault(ref, Ending(owners.get(ending.by, ending.by), ending.day))
+    return Currency(timeline, parts, days, entries, endings)
 
 
 def _section_days(text: str) -> dict[int, str]:
@@ -126,3 +148,13 @@ def _section_days(text: str) -> dict[int, str]:
             day = ""
         found[number] = day
     return found
+
+
+def covers(known: Sequence[Statement], told: Sequence[Statement]) -> bool:
+    """Every statement of ``told`` is the same fact as one of ``known``."""
+    return bool(told) and all(any(same_fact(t, k) for k in known) for t in told)
+
+
+def replaces_any(newer: Sequence[Statement], older: Sequence[Statement]) -> bool:
+    """One statement of ``newer`` replaces one of ``older``."""
+    return any(replaces(n, o) for n in newer for o in older)

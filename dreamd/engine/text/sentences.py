@@ -46,7 +46,8 @@ def _is_end(text: str, index: int) -> bool:
     if len(token) == 1 and token.isalpha() and text[index - 1].isupper():
         return False
     if token.rstrip(".") in _ABBREVIATIONS:
-        return False
+        # "no." abbreviates a number only before one: "Oh no. It's Hald." ends a sentence
+        return token.rstrip(".") == "no" and not re.match(r"\s*\d", text[index + 1 :])
     return _depth_at(text, index) == 0
 
 

@@ -1,0 +1,87 @@
+"""A line of memory as its facts: one statement per sentence, the lasting ones picked out.
+
+A daily note's bullet often carries a fact among what happened: "Phoned Karin at 11:15 about
+Gondel. She likes sorting term questions on the phone." Read whole, its values and topic mix two
+things, and written whole into MEMORY.md it brings the call along. So a line is read sentence by
+sentence (:func:`dreamd.engine.text.sentences.sentences`, after
+:func:`dreamd.engine.facts.render.fact_text`), and a sentence that opens with a pronoun (she,
+he, they, her, his) speaks of the name the sentences before it were about: "Karin likes sorting
+term questions on the phone." The name a line opens with as its heading ("Aoife Byrne:
+reviewer. Needs the batch by Wednesday.") is the subject of its later sentences too.
+
+:func:`lasting_text` gives what MEMORY.md keeps of a line: its lasting sentences
+(:mod:`dreamd.engine.facts.lasting`), at most :data:`MAX_SENTENCES`, in their order; the whole
+line when no sentence lasts on its own (the line as a whole may still); a sentence whose fact
+MEMORY.md already holds is left out when another one remains. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Set
+
+from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.render import fact_text
+from dreamd.engine.facts.statement import CUE_HEADS, Statement, read_statement
+from dreamd.engine.text.sentences import sentences
+from dreamd.engine.text.snippets import collapse
+
+__all__ = ["MAX_SENTENCES", "fact_parts", "lasting_text", "mentioned", "statements_of"]
+
+MAX_SENTENCES = 2
+MAX_SNIPPET = 280  # a chunk's snippet is cut at this many characters
+_MENTION = re.compile(r"@([^\W\d_][\w'-]*)")
+_HEAD = re.compile(r"^([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}):\s")
+_PRONOUN = re.compile(r"^(she|he|they|her|his|their)\b(?:'s)?\s*", re.IGNORECASE)
+
+
+def fact_parts(text: str) -> list[str]:
+    """The sentences of ``text`` as facts, a leading pronoun given the name before it."""
+    whole = fact_text(text)
+    parts = sentences(whole) or ([whole] if whole else [])
+    cut = len(collapse(text)) >= MAX_SNIPPET - 2 and not collapse(text).endswith((".", "!", "?"))
+    if cut and len(parts) > 1:
+        parts = parts[:-1]  # a line cut at the snippet's length: its last sentence is half
+    head = _HEAD.match(parts[0]) if parts else None
+    if head is not None and head.group(1).casefold() in CUE_HEADS:
+        head = None
+    out: list[str] = []
+    name: str | None = None
+    for index, part in enumerate(parts):
+        if head is not None and index and head.group(1).split()[0] not in part:
+            part = f"{head.group(1)}: {part}"  # "Aoife Byrne: ... Needs the batch by noon."
+        found = _PRONOUN.match(part)
+        if found and name is not None:
+            possessive = found.group(1).lower() in ("her", "his", "their")
+            owner = name + "'s" if possessive else name
+            part = f"{owner} {part[found.end() :]}"
+        statement = read_statement(part)
+        if statement.subject and statement.subject != "we":
+            name = statement.subject[:1].upper() + statement.subject[1:]
+        out.append(part)
+    return out
+
+
+def mentioned(text: str) -> frozenset[str]:
+    """The folded names ``text`` tags with ``@`` (a Retain bullet's entity among them)."""
+    return frozenset(m.casefold() for m in _MENTION.findall(text))
+
+
+def statements_of(text: str, *, known: Set[str] = frozenset()) -> list[Statement]:
+    """One statement per sentence of ``text`` (:func:`fact_parts`); names it tags with ``@``
+    count as names wherever they stand."""
+    names = known | mentioned(text)
+    return [read_statement(part, known=names) for part in fact_parts(text)]
+
+
+def lasting_text(text: str, *, known: Callable[[Statement], bool] | None = None) -> str:
+    """What MEMORY.md keeps of ``text`` (see the module rules); ``known`` tells a sentence whose
+    fact MEMORY.md already holds, which is left out when another sentence remains."""
+    parts = fact_parts(text)
+    if len(parts) <= 1:
+        return parts[0] if parts else fact_text(text)
+    kept = [part for part in parts if lasting(part).durable]
+    if known is not None:
+        kept = [part for part in kept if not known(read_statement(part))] or kept
+    kept = kept[:MAX_SENTENCES]
+    return " ".join(kept) if kept else " ".join(parts)
