@@ -1,6 +1,7 @@
-"""``dreamd memory forget SELECTOR`` and ``dreamd memory revert``: undoing promotions.
+"""``dreamd memory forget SELECTOR``, ``dreamd memory revert`` and ``dreamd memory restore
+SELECTOR``: undoing promotions, and bringing an archived entry back.
 
-Both preview by default: they print what would change in MEMORY.md as a unified diff and write
+All preview by default: they print what would change in MEMORY.md as a unified diff and write
 nothing; ``--apply`` writes through the workspace lock and the one writer, which keeps the
 MEMORY.md being replaced in ``memory/.dreams/backups/`` first, so an undo can be undone with
 ``revert --last``. Each apply adds a diary entry to DREAMS.md. A person's text is never lost
@@ -16,7 +17,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from dreamd.cli.context import Context
-from dreamd.clock import long_date
+from dreamd.clock import day_of, long_date
+from dreamd.engine.phases.restore import RestorePlan, plan_restore
 from dreamd.engine.phases.undo import (
     ForgetPlan,
     RevertPlan,
@@ -33,11 +35,11 @@ from dreamd.workspace.backups import list_backups, read_backup
 
 __all__ = ["register"]
 
-_Planned = TypeVar("_Planned", ForgetPlan, RevertPlan)
+_Planned = TypeVar("_Planned", ForgetPlan, RevertPlan, RestorePlan)
 
 
 def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
-    """Add ``forget`` and ``revert`` under ``dreamd memory``."""
+    """Add ``forget``, ``revert`` and ``restore`` under ``dreamd memory``."""
     forget = verbs.add_parser(
         "forget", help="take one promoted entry out of MEMORY.md (preview; --apply to write)"
     )
@@ -74,6 +76,15 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
     json_flag(revert)
     revert.set_defaults(handler=run_revert)
 
+    restore = verbs.add_parser(
+        "restore",
+        help="put an entry from memory/archive.md back into MEMORY.md (preview; --apply to write)",
+    )
+    restore.add_argument("selector", help="the entry's promotion key, or text of its key or line")
+    restore.add_argument("--apply", action="store_true", help="write the change")
+    json_flag(restore)
+    restore.set_defaults(handler=run_restore, force=False)
+
 
 def _apply(ctx: Context, plan_of: Callable[..., _Planned]) -> tuple[_Planned, tuple[str, ...]]:
     """Plan again under the lock from a fresh read (``--force`` as given) and write it: the
@@ -96,6 +107,44 @@ def _apply(ctx: Context, plan_of: Callable[..., _Planned]) -> tuple[_Planned, tu
     if outcome.error:
         raise DreamdError(outcome.error)
     return planned[-1], outcome.changed
+
+
+def run_restore(ctx: Context) -> int:
+    """Preview (or apply) putting one archived entry back into MEMORY.md."""
+    args = ctx.args
+    day = day_of(ctx.now, ctx.zone)
+    budget = ctx.config.dreaming.deep.memory_file_max_chars
+
+    def plan_of(snapshot: Snapshot, *, force: bool) -> RestorePlan:
+        del force
+        return plan_restore(snapshot, args.selector, now=ctx.now, day=day, max_chars=budget)
+
+    snapshot = ctx.snapshot()
+    preview = plan_of(snapshot, force=False)
+    diff = memory_diff(snapshot.memory.text, preview.memory_text)
+    changed: tuple[str, ...] = ()
+    if args.apply:
+        preview, changed = _apply(ctx, plan_of)
+    backup = _newest_backup(ctx) if changed else None
+    entry = preview.entry
+    document = {
+        "workspaceDir": str(snapshot.root),
+        "selector": args.selector,
+        "entry": {"key": entry.key, "line": entry.line, "archived": entry.day, "why": entry.why},
+        "diff": diff,
+        "applied": bool(args.apply),
+        "backup": backup,
+        "changedFiles": list(changed),
+    }
+    lines = [
+        f"Restore ({snapshot.root})",
+        f"entry: {entry.key} (archived {entry.day}: {entry.why})",
+        f"  {entry.line}",
+        diff.rstrip("\n"),
+        *_closing(bool(args.apply), changed, backup),
+    ]
+    ctx.emit(document, "\n".join(lines))
+    return 0
 
 
 def _newest_backup(ctx: Context) -> str | None:

@@ -131,3 +131,36 @@ def test_revert_to_an_unknown_backup_names_the_ones_there(
     """--to with a name that is not a backup fails and lists the backups."""
     code, out, _ = run(capsys, promoted, "memory", "revert", "--to", "MEMORY.md.x.md")
     assert code == 1 and "no backup named 'MEMORY.md.x.md'" in out["error"]["message"]
+
+
+def test_restore_previews_then_puts_an_archived_entry_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`memory restore` shows the diff, --apply puts the line back byte for byte after its
+    marker, notes it in the archive, and `memory revert --last` undoes it."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text(PERSONS, encoding="utf-8")
+    line = "- Backups run nightly at 02:00 to the NAS. (2026-11-02.md#L4)"
+    (root / "memory" / "archive.md").write_text(
+        "# Memory Archive\n\n## Archived 2026-11-20\n\n"
+        "<!-- dreamd-memory-archived:memory:memory/2026-11-02.md:4:4 -->\n"
+        f"{line}\n  - Moved out on 2026-11-20 to keep MEMORY.md within its budget.\n",
+        encoding="utf-8",
+    )
+    code, preview, _ = run(capsys, root, "memory", "restore", "nightly")
+    assert (code, preview["applied"], preview["changedFiles"]) == (0, False, [])
+    assert f"+{line}" in preview["diff"]
+    code, applied, _ = run(capsys, root, "memory", "restore", "nightly", "--apply")
+    memory = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert (code, applied["changedFiles"]) == (0, ["MEMORY.md", "memory/archive.md"])
+    assert memory.endswith(
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n" + line + "\n"
+    )
+    assert "<!-- dreamd-memory-restored:memory:memory/2026-11-02.md:4:4 -->" in (
+        root / "memory" / "archive.md"
+    ).read_text(encoding="utf-8")
+    code, again, err = run(capsys, root, "memory", "restore", "nightly", "--apply")
+    assert code == 1 and "No archived entry" in json.dumps(again) + err
+    assert run(capsys, root, "memory", "revert", "--last", "--apply")[0] == 0
+    assert (root / "MEMORY.md").read_text(encoding="utf-8") == PERSONS

@@ -21,17 +21,16 @@ German, French and Spanish forms):
 
 A Retain opinion held with ``c < 0.5`` is a ``denial``: it says an earlier opinion no longer
 holds, which the memory bank weighs and which ends the entry it denies; it is no fact to keep.
-Everything else is **situational**, with the first reason that applies: ``lead-in`` (a line that
-ends in ":" and only introduces what follows, or a chain whose parent does), ``greeting`` (a
-greeting or acknowledgement), ``log`` (a command, a stack line, a time-stamped run log),
-``status`` (how something went or stands: "went well", "in progress", "worked on", "finished"),
-``event`` (bound to the moment: "today", "this morning", "tonight", "next Saturday", an activity
-opener such as "had lunch", "spent", something under way: "is coming over", or told in the past:
-"the invoice came back", "Karin confirmed") and ``trivia`` (a statement with
-no lasting cue at all). A lasting cue wins over a moment word: "Today we decided to host on
-Hetzner" is a decision; a project-fact word ("invoice", "client") does not: "the invoice came
-back without a PO" is an event. Pure.
-"""
+A Retain world fact (``W @Entity: …``) is a ``fact`` unless it only tells what happened. Everything
+else is **situational**, with the first reason that applies: ``lead-in`` (a line that ends in ":"
+and only introduces what follows), ``question`` (it asks; it states nothing), ``greeting`` (a
+greeting or acknowledgement), ``log`` (a command, a stack line, a time-stamped run log), ``status``
+(how something went or stands: "went well", "in progress", "worked on", "finished"), ``event``
+(bound to the moment: "today", "this morning", "tonight", "next Saturday", an activity opener such
+as "had lunch", "spent", something under way: "is coming over", or told in the past: "the invoice
+came back", "Karin confirmed") and ``trivia`` (a statement with no lasting cue at all). A lasting
+cue wins over a moment word: "Today we decided to host on Hetzner" is a decision; a project-fact
+word ("invoice", "client") does not: "the invoice came back without a PO" is an event. Pure."""
 
 from __future__ import annotations
 
@@ -46,7 +45,16 @@ __all__ = ["LASTING_KINDS", "SITUATIONAL_REASONS", "Lasting", "lasting"]
 
 _I = re.IGNORECASE
 LASTING_KINDS = ("identity", "preference", "rule", "procedure", "schedule", "decision", "fact")
-SITUATIONAL_REASONS = ("lead-in", "greeting", "log", "status", "event", "trivia", "denial")
+SITUATIONAL_REASONS = (
+    "lead-in",
+    "question",
+    "greeting",
+    "log",
+    "status",
+    "event",
+    "trivia",
+    "denial",
+)
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, _I))
@@ -169,6 +177,7 @@ class Lasting:
             return self.kind
         return {
             "lead-in": "a lead-in that only introduces what follows",
+            "question": "a question, which states nothing",
             "greeting": "a greeting or acknowledgement",
             "log": "a log line",
             "status": "a status line",
@@ -206,6 +215,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "denial")
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
+    if body.rstrip().endswith(("?", "？")):
+        return Lasting(False, "question")
     if is_noise(body):
         return Lasting(False, "greeting")
     if _LOG.search(body):
@@ -220,6 +231,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     moment = _MOMENT.search(body) or _ACTIVITY.match(body) or _UNDER_WAY.search(body)
     if moment or _PAST.search(body):
         return Lasting(False, "event")
+    if read.retain == "W":
+        return Lasting(True, "fact")  # the agent's own "retain this" for a world fact
     if _KINDS[-1][1].search(body):
         return Lasting(True, "fact")
     named = any(not v.startswith(("part:", "month:")) for v in read.values)

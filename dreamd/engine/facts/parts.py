@@ -56,7 +56,8 @@ def fact_parts(text: str) -> list[str]:
             owner = name + "'s" if possessive else name
             part = f"{owner} {part[found.end() :]}"
         statement = read_statement(part)
-        if statement.subject and statement.subject != "we":
+        named = statement.subject and f"name:{statement.subject}" in statement.values
+        if named and statement.subject is not None:
             name = statement.subject[:1].upper() + statement.subject[1:]
         out.append(part)
     return out

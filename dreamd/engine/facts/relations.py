@@ -67,6 +67,7 @@ _FIELDS = {
     "pay": "invoice invoices payment pay paid billing bill transfer cash card net",
     "host": "host hosting server servers cloud aws azure gcp hetzner digitalocean vps nas",
 }
+_LIKING = re.compile(r"\b(?:prefer\w*|likes?|loves?|hates?|wants?|rather)\b", re.IGNORECASE)
 _PLANNED = re.compile(
     r"\b(?:decid\w*|decision\w*|plan\w*|book(?:ed|ing)|will|going\s+to|switch\w*|mov(?:e|ed|ing)|"
     r"trip|schedul\w*|agreed|use|using)\b",
@@ -127,6 +128,8 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         return named and bool(left or a.values) and bool(right or b.values)
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
+    if not a.topic & b.topic and not (_LIKING.search(a.text) and _LIKING.search(b.text)):
+        return False  # a field alone ("written", "phone") joins two preferences, nothing else
     return _containment(left, right) >= 2 / 3
 
 
@@ -206,8 +209,8 @@ def _differs(newer: Statement, older: Statement) -> bool:
 def relation(newer: Statement, older: Statement) -> str | None:
     """``"same"`` when the two state one fact, ``"replaces"`` when ``newer`` replaces
     ``older``, else ``None`` (one pass: what a timeline asks of each pair)."""
-    if not _subjects_agree(newer, older):
-        return None
+    if not _subjects_agree(newer, older) or newer.text.rstrip().endswith(("?", "？")):
+        return None  # a question states nothing, so it replaces nothing
     if same_fact(newer, older):
         return "same"
     return "replaces" if _replaces(newer, older) else None
@@ -229,6 +232,13 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         named = newer.replaced & {v for vs in _current(older).values() for v in vs}
         whole = newer.replaced <= (older.values | older.topic)
         return bool(named) or whole or same_slot(newer, older)
+    older_names = _names_of(_current(older).get("name", frozenset()))
+    if newer.change == "correction" and newer.replaced & older.values:
+        fixed = {v.split(":", 1)[1] for v in newer.replaced} & older_names
+        if fixed and _names(newer) - fixed:
+            return True  # "Surname is Whelan; earlier notes wrongly say Phelan"
+    if newer.change == "no-longer" and newer.polarity < 0 and len(_names(newer) & older_names) >= 2:
+        return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
     planned = older.change is not None or _PLANNED.search(older.text) is not None
     planned = planned or bool(older.heading and _PLANNED.search(older.heading))
     cancels = newer.change in ("cancelled", "reversed") and planned

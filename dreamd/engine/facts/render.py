@@ -1,20 +1,21 @@
 """A line of memory as a fact a person reads in MEMORY.md: one sentence with its subject.
 
-A chunk's ``Heading: body`` loses a category heading (``Decisions``, ``People``, ``Notes``...:
-the body says it all); a heading that names someone or something stays as the subject:
-``Mia: swimming moved to Thursdays.``, and a body that opens with a pronoun takes the name
-instead (``Ingrid: She prefers calls`` -> ``Ingrid prefers calls``). A transcript line loses
-its ``[agent/session#L3] User:`` prefix, a Retain bullet its type and confidence
-(``O(c=0.8) @Peter: prefers voice notes`` -> ``Peter prefers voice notes``), an ancestor chain
-its ``>`` (``Kitchen > budget is 22k`` -> ``Kitchen: budget is 22k``). The first letter is
-capitalised and the sentence ends with a full stop when it ends with none. Pure.
+A chunk's ``Heading: body`` loses a category heading (``Decisions``, ``People``, ``Notes``...: the
+body says it all); a heading that names someone or something stays as the subject: ``Mia: swimming
+moved to Thursdays.``, and a body that opens with a pronoun takes the name instead (``Ingrid: She
+prefers calls`` -> ``Ingrid prefers calls``). A transcript line loses its ``[agent/session#L3]
+User:`` prefix, a Retain bullet its type and confidence (``O(c=0.8) @Peter: prefers voice notes``
+-> ``Peter prefers voice notes``; a body that does not open with a verb keeps a colon: ``W @Breda:
+herd number ends 4471`` -> ``Breda: herd number…``), an ancestor chain its ``>`` (``Kitchen >
+budget is 22k`` -> ``Kitchen: budget is 22k``). The first letter is capitalised and the sentence
+ends with a full stop when it ends with none. Pure.
 """
 
 from __future__ import annotations
 
 import re
 
-from dreamd.engine.facts.statement import CATEGORY_HEADINGS, split_heading
+from dreamd.engine.facts.statement import CATEGORY_HEADINGS, SUBJECT_VERBS, split_heading
 from dreamd.engine.text.snippets import collapse, strip_list_marker
 
 __all__ = ["fact_text", "strip_speaker"]
@@ -53,9 +54,9 @@ def fact_text(text: str) -> str:
     if retain is not None:
         entity, body = retain.group("entity"), retain.group("body").strip()
         if entity and not _subject_in(entity, body):
-            words = body.split()
-            named = len(words) > 1 and words[0][:1].isupper() and words[1][:1].isupper()
-            body = f"{entity}: {body}" if named else f"{entity} {body[:1].lower()}{body[1:]}"
+            first = body.split()[0].casefold() if body.split() else ""
+            verb = first in SUBJECT_VERBS or first.removesuffix("s") in SUBJECT_VERBS
+            body = f"{entity} {body[:1].lower()}{body[1:]}" if verb else f"{entity}: {body}"
         text = body
     else:
         heading, body = split_heading(text)
@@ -71,6 +72,6 @@ def fact_text(text: str) -> str:
     if not text:
         return text
     text = text[:1].upper() + text[1:]
-    if text[-1] not in ".!?…)\"'”»" and not text.endswith("..."):
+    if text[-1] not in ".!?…)\"'”»:" and not text.endswith("..."):
         text += "."
     return text

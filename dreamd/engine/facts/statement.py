@@ -46,6 +46,7 @@ from dreamd.engine.text.snippets import collapse, strip_list_marker
 __all__ = [
     "CATEGORY_HEADINGS",
     "CUE_HEADS",
+    "SUBJECT_VERBS",
     "Statement",
     "read_statement",
     "split_heading",
@@ -85,6 +86,18 @@ _OPENERS = frozenset(
     emails text texts ping pings review reviews update updates order orders print prints
     save saves install installs open opens close closes clean cleans fix
     fixes skip skips wait waits ship ships charge charges
+    surname name names address phone number email mail rate rates price prices cost costs
+    budget deadline deadlines meeting meetings invoice invoices payment payments contract
+    contracts project projects client clients customer customers order orders delivery
+    deliveries schedule plan plans trip trips flight flights train bus car school class
+    classes lesson lessons practice training match game party birthday dinner lunch breakfast
+    weather rain kids kid children child baby family work job office home house flat room
+    doctor dentist vet appointment appointments note notes list task tasks email emails call
+    calls message messages chat reminder reminders question questions answer answers issue
+    issues problem problems bug bugs error errors fix update updates version release launch
+    batch batches file files folder folders document documents report reports review reviews
+    account accounts bank card password login license licence subscription insurance tax
+    taxes receipt receipts bill bills ticket tickets booking bookings reservation
     """.split()
 )
 CUE_HEADS = frozenset(
@@ -95,7 +108,7 @@ CUE_HEADS = frozenset(
 )
 # A capitalised first word is the sentence's subject when one of these follows it ("Sent batch 1"
 # is no one; "Karin prefers calls" is Karin).
-_SUBJECT_VERBS = frozenset(
+SUBJECT_VERBS = frozenset(
     """
     is isn't was wasn't are were has hasn't had have will won't would can can't could should
     must might may does doesn't did didn't prefers preferred likes liked loves loved hates hated
@@ -125,7 +138,9 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "reversed",
-            r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|\bback\s+to\b|\boverturn(?:ed)?\b|"
+            r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|"
+            r"\b(?:go(?:es|ing)?|went|switch(?:ed|ing)?|mov(?:e|ed|ing)|back)\s+back\s+to\b|"
+            r"\b(?:goes|going|went|switched|moved|is|are)\s+back\s+to\b|\boverturn(?:ed)?\b|"
             r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
             r"\bdoch\s+wieder\b|\brevenu\w*\s+sur\b",
         ),
@@ -175,6 +190,7 @@ _REPLACED_SPANS = re.compile(
     r"|\bau\s+lieu\s+d[e']\s*(?P<lieu>[^.;,]{1,60})"
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
     r"|\((?:was|previously|formerly|before|not)\s+(?P<was>[^)]{1,40})\)"
+    r"|\bwrongly\s+(?:say|says|said|written|spelled|spelt|as|have|has)\s+(?P<wrong>[^.;,]{1,40})"
     r"|\b(?:no\s+longer|no\s+more|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
     r"with)\s+(?P<longer>[^.;,]{1,60}?)(?=\s+(?:and|but|then|so|or)\b|[.;,]|$)"
     r"|\b(?:revers|revert|overturn|cancel|drop|scrap|undo|undid)\w*\s+(?:the\s+|our\s+|my\s+|"
@@ -264,7 +280,7 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
     opener = bare in _OPENERS or bare in STOP_WORDS or bare.endswith(("ed", "ing"))
     if first[:1].isupper() and not opener:
         following = (words[1] if len(words) > 1 else "").casefold()
-        if folded.endswith("'s") or following in _SUBJECT_VERBS:
+        if folded.endswith("'s") or following in SUBJECT_VERBS:
             return bare  # "Peter prefers", "Mia's lesson": a name opens the sentence
     for value in values_of(" ".join(words[:5]), known=known):
         name = value.token[5:]
