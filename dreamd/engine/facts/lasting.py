@@ -23,14 +23,15 @@ A Retain opinion held with ``c < 0.5`` is a ``denial``: it says an earlier opini
 holds, which the memory bank weighs and which ends the entry it denies; it is no fact to keep.
 A Retain world fact (``W @Entity: …``) is a ``fact`` unless it only tells what happened. Everything
 else is **situational**, with the first reason that applies: ``lead-in`` (a line that ends in ":"
-and only introduces what follows), ``question`` (it asks; it states nothing), ``greeting`` (a
-greeting or acknowledgement), ``log`` (a command, a stack line, a time-stamped run log), ``status``
-(how something went or stands: "went well", "in progress", "worked on", "finished"), ``event``
-(bound to the moment: "today", "this morning", "tonight", "next Saturday", an activity opener such
-as "had lunch", "spent", something under way: "is coming over", or told in the past: "the invoice
-came back", "Karin confirmed") and ``trivia`` (a statement with no lasting cue at all). A lasting
-cue wins over a moment word: "Today we decided to host on Hetzner" is a decision; a project-fact
-word ("invoice", "client") does not: "the invoice came back without a PO" is an event. Pure."""
+and only introduces what follows), ``question`` (it asks; it states nothing), ``task`` (a to-do:
+"papers to sign at the bank", "remind me to …"), ``greeting`` (a greeting or acknowledgement),
+``log`` (a command, a stack line, a time-stamped run log), ``status`` (how something went or
+stands: "went well", "in progress", "worked on", "finished"), ``event`` (bound to the moment:
+"today", "this morning", "tonight", "next Saturday", an activity opener such as "had lunch",
+"spent", something under way: "is coming over", or told in the past: "the invoice came back",
+"Karin confirmed") and ``trivia`` (a statement with no lasting cue at all). A lasting cue wins over
+a moment word: "Today we decided to host on Hetzner" is a decision; a project-fact word ("invoice",
+"client") does not: "the invoice came back without a PO" is an event. Pure."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ LASTING_KINDS = ("identity", "preference", "rule", "procedure", "schedule", "dec
 SITUATIONAL_REASONS = (
     "lead-in",
     "question",
+    "task",
     "greeting",
     "log",
     "status",
@@ -178,6 +180,7 @@ class Lasting:
         return {
             "lead-in": "a lead-in that only introduces what follows",
             "question": "a question, which states nothing",
+            "task": "a task to do (pending.md keeps those)",
             "greeting": "a greeting or acknowledgement",
             "log": "a log line",
             "status": "a status line",
@@ -194,8 +197,16 @@ def _lead_in(text: str) -> bool:
 _PAST = re.compile(
     r"\b(?:was|were|had|came|went|sent|got|did|took|bounced|arrived|returned|answered|phoned|"
     r"called|emailed|texted|confirmed|told|asked|wrote|said|replied|forgot|missed|lost|found|"
-    r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked)\b|"
-    r"\b\w+ed\s+(?:back|up|out|off|over)\b",
+    r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked|rang|drove|ate|"
+    r"left|began|bought|brought|thought|caught|fell|felt|met|saw|sat|spoke|stood|woke|won|"
+    r"hadn't|didn't|wasn't|weren't)\b|"
+    r"\b\w+ed\s+(?:back|up|out|off|over)\b|"
+    r"^(?:I|We|He|She|They|It|[A-Z][\w'-]+)\s+(?!need|us|bas|nam|call)\w+[^e\W]ed\b",
+    _I,
+)
+_TASK = re.compile(
+    r"^\s*(?:\[\s\]|todo\b|to-do\b|remind\s+me\b)|^(?:\S+\s+){0,3}to\s+(?:sign|send|buy|book|"
+    r"call|ring|email|e-mail|ask|check|pick\s+up|bring|print|order|post|collect|chase)\b",
     _I,
 )
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|was|were)\s+(?:\w+ly\s+)?\w+ing\b", _I)
@@ -208,21 +219,24 @@ _STATE = re.compile(
 def lasting(text: str, statement: Statement | None = None) -> Lasting:
     """Whether ``text`` (read as ``statement`` when the caller has it) lasts (see the rules)."""
     read = statement or read_statement(text)
+    full = collapse(strip_list_marker(collapse(text)))  # with its heading: "Ana: our accountant"
     body = read.text
     if len(body.split()) < 3:  # "Prefer UTC: yes": a key and its value are read together
-        body = collapse(strip_list_marker(collapse(text)))
+        body = full
     if read.retain == "O" and read.confidence is not None and read.confidence < 0.5:
         return Lasting(False, "denial")
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
     if body.rstrip().endswith(("?", "？")):
         return Lasting(False, "question")
+    if _TASK.search(body):
+        return Lasting(False, "task")
     if is_noise(body):
         return Lasting(False, "greeting")
     if _LOG.search(body):
         return Lasting(False, "log")
     for kind, pattern in _KINDS:
-        if kind != "fact" and pattern.search(body):
+        if kind != "fact" and (pattern.search(body) or pattern.search(full)):
             return Lasting(True, kind)
     if read.change is not None:
         return Lasting(True, "decision")

@@ -133,7 +133,8 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "correction",
             r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
-            r"\bactually\b|\bcorrected\b|\bmisspell|\bwrong(?:ly)?\b|\bmistakenly\b|"
+            r"\bactually\b|\bcorrected\b|\bmisspell|\bwrongly\b|\bmistakenly\b|"
+            r"\b(?:is|was|that's|it's|are|were)\s+wrong\b|\bnot\s+\w+\s+but\b|"
             r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b",
         ),
         (
@@ -295,6 +296,8 @@ def _heading_subject(heading: str | None) -> str | None:
     words = [str(w).casefold() for w in re.findall(r"[^\W_][\w'’-]*", heading)]
     if not words or all(w in CATEGORY_HEADINGS or w in STOP_WORDS for w in words):
         return None
+    if _PRONOUN_WE.match(words[0]) or words[0] in _OPENERS:
+        return None  # "My mix-up: ..." names no one
     if not heading[:1].isupper():
         return None
     return words[0].removesuffix("'s")
@@ -333,7 +336,9 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
     values = values_of(body, known=names)
     value_set = frozenset(v.token for v in values)
     if heading is not None and heading.casefold() not in CATEGORY_HEADINGS:
-        context = values_of(heading, known=names | {heading.split()[0].casefold()})
+        lead = heading.split()[0].casefold()
+        plain = lead in _OPENERS or lead in STOP_WORDS or _PRONOUN_WE.match(lead)
+        context = values_of(heading, known=names if plain else names | {lead})
         value_set |= {v.token for v in context}  # "Index note 102.5: ..." is about 102.5
     subject = entity.split()[0] if entity else _subject(body, heading, names)
     change = _change(body)

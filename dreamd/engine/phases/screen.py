@@ -137,7 +137,7 @@ def screen_reason(entry: RecallEntry, forgotten: ClaimIndex) -> tuple[str, str] 
         filler = filler_reason(entry.snippet)
         if filler is not None:
             return "filler", filler
-    verdict = lasting(fact_text(entry.snippet))
+    verdict = lasting(fact_text(entry.snippet), read_statement(entry.snippet))
     if not verdict.durable:
         return "situational", verdict.reason
     return None

@@ -122,7 +122,7 @@ def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency
     for key, row in rows.items():
         if not _trusted(row) or key in parts:
             continue
-        verdict = lasting(fact_text(row.snippet))
+        verdict = lasting(fact_text(row.snippet), read_statement(row.snippet))
         if not verdict.durable and verdict.kind != "denial":
             continue  # what only happened neither ends a fact nor is promoted
         add(key, row_day(row), lasting_parts(row.snippet), row.start_line)
