@@ -120,7 +120,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bworks\s+(?:at|for|as|in)\b|\blives\s+(?:in|at|on|near)\b|\bborn\b|"
             r"\b(?:covers|handles|manages|leads|owns|runs|looks\s+after|takes\s+care\s+of|"
             r"is\s+responsible\s+for|is\s+in\s+charge\s+of|is\s+on-call)\b|\bon-call\b|"
-            r"\bbirthday\b|\ballergic\b|\bgoes\s+by\b|\bnamed\b|\bcalled\b|\bmarried\b|"
+            r"\bbirthday\s+(?:is|falls|on)\b|\bborn\s+on\b|\ballergic\b|\bgoes\s+by\b|\bnamed\b|\bcalled\b|\bmarried\b|"
             r"\bmy\s+(?:partner|wife|husband|son|daughter|mother|father|brother|sister)\b|"
             r"\baged?\s+\d+\b|\b\d+\s+years?\s+old\b",
         ),
@@ -154,6 +154,12 @@ _MOMENT = re.compile(
     r"(?:next|this|last)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"just\s+now|earlier|right\s+now|at\s+the\s+moment|heute|gestern|aujourd'hui|hier|hoy|"
     r"ayer)\b",
+    _I,
+)
+_ONE_OFF_KINDS = frozenset({"schedule"})
+_RECURS = re.compile(
+    rf"\bevery\b|\beach\b|\b{_DAY}s\b|\bweekly\b|\bdaily\b|\bnightly\b|\bmonthly\b|"
+    r"\bfrom\s+now\s+on\b|\bfrom\s+(?:next|this)\b|\bnow\s+on\b|\buntil\s+further\b",
     _I,
 )
 _ACTIVITY = re.compile(
@@ -235,15 +241,21 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "greeting")
     if _LOG.search(body):
         return Lasting(False, "log")
+    moment = _MOMENT.search(body)
     for kind, pattern in _KINDS:
-        if kind != "fact" and (pattern.search(body) or pattern.search(full)):
+        if kind == "fact":
+            continue
+        if pattern.search(body):
+            if moment and kind in _ONE_OFF_KINDS and not _RECURS.search(body):
+                return Lasting(False, "event")  # "an appointment next Tuesday at 10"
             return Lasting(True, kind)
+        if pattern.search(full) and not (moment or _PAST.search(body)):
+            return Lasting(True, kind)  # a heading's cue, unless the line tells a moment
     if read.change is not None:
         return Lasting(True, "decision")
     if _STATUS.search(body):
         return Lasting(False, "status")
-    moment = _MOMENT.search(body) or _ACTIVITY.match(body) or _UNDER_WAY.search(body)
-    if moment or _PAST.search(body):
+    if moment or _ACTIVITY.match(body) or _UNDER_WAY.search(body) or _PAST.search(body):
         return Lasting(False, "event")
     if read.retain == "W":
         return Lasting(True, "fact")  # the agent's own "retain this" for a world fact

@@ -159,13 +159,16 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return False
     if _exact(a) != _exact(b) and not _agree(a, b):
         return False
-    names_a, names_b = _names(a), _names(b)
+    subjects = {a.subject, b.subject}
+    names_a, names_b = _names(a) - subjects, _names(b) - subjects
     if not (names_a <= names_b or names_b <= names_a):
         return False
     now_a = {v for vs in _current(a).values() for v in vs}
     now_b = {v for vs in _current(b).values() for v in vs}
     if a.replaced & now_b or b.replaced & now_a:
         return False  # one says no to what the other says
+    if _topicless_restatement(a, b, now_a, now_b):
+        return True  # "Handball is on Thursdays at 16:30 now" after "... moves to Thursday 16:30"
     exact = {v for f, vs in _current(a).items() if f != "name" for v in vs}
     other = {v for f, vs in _current(b).items() if f != "name" for v in vs}
     same_one = a.subject is not None and a.subject == b.subject and a.subject != "we"
@@ -183,6 +186,15 @@ def same_fact(a: Statement, b: Statement) -> bool:
 
     ratio = fuzz.token_set_ratio(a.text.casefold(), b.text.casefold())
     return ratio >= PARAPHRASE_RATIO
+
+
+def _topicless_restatement(a: Statement, b: Statement, now_a: set[str], now_b: set[str]) -> bool:
+    """Two statements of one named subject with no topic words of their own, one of which
+    says (at least two values) nothing the other does not."""
+    if a.topic or b.topic or a.subject is None or a.subject != b.subject or a.subject == "we":
+        return False
+    small, large = (now_a, now_b) if len(now_a) <= len(now_b) else (now_b, now_a)
+    return len(small) >= 2 and small <= large
 
 
 def _current(statement: Statement) -> dict[str, frozenset[str]]:

@@ -161,7 +161,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "moved",
             r"\b(?:mov(?:ed|es|ing)|switch(?:ed|es|ing)|chang(?:ed|es|ing)|shift(?:ed|s)|"
             r"reschedul(?:ed|es|ing)|swapp(?:ed|ing)|migrat(?:ed|es|ing)|upgrad(?:ed|es|ing)|"
-            r"went|going|transferred|relocated|pushed|bumped|raised|increased|reduced|"
+            r"transferred|relocated|pushed|bumped|raised|increased|reduced|"
             r"lowered|cut|extended|shortened|renamed|updated)\b[^.;]{0,40}?\bto\b"
             r"|\bverschoben\s+auf\b|\bgewechselt\s+zu\b|\bpassé\s+à\b|\bcambi[óo]\s+a\b",
         ),

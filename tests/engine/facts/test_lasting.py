@@ -30,6 +30,13 @@ CASES = [
     ("- Tomas walked me through the home server so I can help with it:", False, "lead-in"),
     ("Good morning!", False, "greeting"),
     ("$ rsync -av /data nas:/backup", False, "log"),
+    ("Car service: the garage rang, it's ready this afternoon.", False, "event"),
+    ("Dentist appointment next Tuesday at 10.", False, "event"),
+    ("Tilde is invited to Noor's birthday party next Sunday, 15:00.", False, "event"),
+    ("Choir rehearsals are on Mondays from next week.", True, "schedule"),
+    ("Tilde's birthday is 9 March.", True, "identity"),
+    ("Papers to sign at the bank before Friday.", False, "task"),
+    ("Is the boiler still under warranty?", False, "question"),
 ]
 
 

@@ -52,6 +52,10 @@ SAME = [
         "Our contact at Halvorsen Shipping is Ingrid Solberg.",
     ),
     ("Backups run nightly at 02:00 to the NAS.", "The nightly backup to the NAS runs at 02:00."),
+    (
+        "Oskar: Choir moves from Monday to Wednesday 19:00 at the Aula, from 4 March.",
+        "Oskar: Choir is on Wednesdays at 19:00 now.",
+    ),
 ]
 UNRELATED = [
     ("Mia's swimming lesson is on Tuesdays at 17:00.", "Mia's piano lesson moved to Thursdays."),
@@ -59,6 +63,7 @@ UNRELATED = [
     ("Team sync is on Mondays at 10:00.", "Retro is on Fridays at 15:00."),
     ("Peter prefers tea.", "Peter now prefers calls after 3pm."),
     ("Mia's swimming lesson is on Tuesdays.", "Mia lost a tooth today."),
+    ("Oskar: Choir is on Wednesdays at 19:00.", "Oskar: Chess is on Wednesdays at 19:00."),
 ]
 
 
