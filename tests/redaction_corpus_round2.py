@@ -218,7 +218,11 @@ def _prose() -> list[Sample]:
         ("Portuguese", "A senha do roteador é {v}", "Saudade#2026"),
         ("Dutch", "het wachtwoord van de NAS is {v}", "Stroopwafel!9"),
         ("Italian", "la password della posta è {v}", "Carbonara#2026"),
-        ("English", "I set the new one for the router to {v}, the password I mean", "Gl4ss-Otter-19"),
+        (
+            "English",
+            "I set the new one for the router to {v}, the password I mean",
+            "Gl4ss-Otter-19",
+        ),
         ("English", "pw for the shared drive is {v}", "Maple#Leaf2026"),
         ("English", "passcode {v} opens the storage room", "Kp7720Door"),
     ]
@@ -260,7 +264,11 @@ def _config() -> list[Sample]:
         ),
         _s("config: php", f"$password = '{pw[4]}';", pw[4]),
         _s("config: php", f"define( 'DB_PASSWORD', '{pw[5]}' );", pw[5]),
-        _s("config: php", f"'mysql' => [\n    'username' => 'forge',\n    'password' => '{pw[6]}',\n],", pw[6]),
+        _s(
+            "config: php",
+            f"'mysql' => [\n    'username' => 'forge',\n    'password' => '{pw[6]}',\n],",
+            pw[6],
+        ),
         _s("config: php", f'$config["smtp_pass"] = "{pw[7]}";', pw[7]),
         _s("config: env export", f"export STRIPE_SECRET={stripe}", stripe),
         _s("config: env export", f"export PGPASSWORD='{pw[8]}'", pw[8]),
@@ -278,14 +286,28 @@ def _config() -> list[Sample]:
             pw[11],
         ),
         _s("config: compose", f'      MINIO_ROOT_PASSWORD: "{pw[12]}"', pw[12]),
-        _s("config: systemd", f"[Service]\nEnvironment=API_TOKEN={tok[3]}\nExecStart=/usr/bin/app", tok[3]),
+        _s(
+            "config: systemd",
+            f"[Service]\nEnvironment=API_TOKEN={tok[3]}\nExecStart=/usr/bin/app",
+            tok[3],
+        ),
         _s("config: systemd", f'Environment="DB_PASS={pw[13]}" "DB_USER=app"', pw[13]),
         _s("config: systemd", f"Environment=SECRET_KEY_BASE={tok[4]}", tok[4]),
         _s("config: curl", f"curl -u admin:{pw[14]} https://ci.example.net/api/json", pw[14]),
-        _s("config: curl", f'curl --user "deploy:{pw[15]}" -X POST https://repo.example.org/upload', pw[15]),
-        _s("config: curl", f"curl -sS -u 'api:{pw[16]}' https://api.example.io/v3/messages", pw[16]),
+        _s(
+            "config: curl",
+            f'curl --user "deploy:{pw[15]}" -X POST https://repo.example.org/upload',
+            pw[15],
+        ),
+        _s(
+            "config: curl", f"curl -sS -u 'api:{pw[16]}' https://api.example.io/v3/messages", pw[16]
+        ),
         _s("config: java properties", f"spring.datasource.password={pw[17]}", pw[17]),
-        _s("config: ini", f"[database]\nhost = db.internal\nuser = app\npassword = {pw[18]}", pw[18]),
+        _s(
+            "config: ini",
+            f"[database]\nhost = db.internal\nuser = app\npassword = {pw[18]}",
+            pw[18],
+        ),
         _s("config: toml", f'[smtp]\nserver = "mail.example.net"\npassword = "{pw[19]}"', pw[19]),
         _s("config: rust", f'let token = "{tok[5]}";', tok[5]),
         _s("config: swift", f'let clientSecret = "{tok[6]}"', tok[6]),
@@ -307,13 +329,33 @@ def _config() -> list[Sample]:
         ),
         _s("config: jdbc", f"jdbc:mysql://db01:3306/shop?user=app&password={pw[27]}", pw[27]),
         _s("config: pip", f"index-url = https://build:{pw[28]}@pypi.example.com/simple", pw[28]),
-        _s("config: k8s", f"kubectl create secret generic db --from-literal=password={pw[29]}", pw[29]),
-        _s("config: yaml", f"smtp:\n  host: smtp.example.org\n  user: alerts\n  pass: {pw[30]}", pw[30]),
+        _s(
+            "config: k8s",
+            f"kubectl create secret generic db --from-literal=password={pw[29]}",
+            pw[29],
+        ),
+        _s(
+            "config: yaml",
+            f"smtp:\n  host: smtp.example.org\n  user: alerts\n  pass: {pw[30]}",
+            pw[30],
+        ),
         _s("config: go", f'cfg := Config{{User: "svc", Password: "{pw[31]}"}}', pw[31]),
-        _s("config: js", f"const firebaseConfig = {{ apiKey: \"{tok[7]}\", projectId: 'shop' }};", tok[7]),
+        _s(
+            "config: js",
+            f"const firebaseConfig = {{ apiKey: \"{tok[7]}\", projectId: 'shop' }};",
+            tok[7],
+        ),
         _s("config: nginx", f'proxy_set_header X-Api-Key "{tok[8]}";', tok[8]),
-        _s("config: htpasswd", f"wget --http-user=ops --http-password={pw[32]} https://x.example/f", pw[32]),
-        _s("config: git", f"git clone https://oauth2:{tok[9]}@gitlab.example.com/ops/infra.git", tok[9]),
+        _s(
+            "config: htpasswd",
+            f"wget --http-user=ops --http-password={pw[32]} https://x.example/f",
+            pw[32],
+        ),
+        _s(
+            "config: git",
+            f"git clone https://oauth2:{tok[9]}@gitlab.example.com/ops/infra.git",
+            tok[9],
+        ),
     ]
     return samples
 
@@ -329,12 +371,28 @@ def _http() -> list[Sample]:
     sig = _t(43)
     ssws = "00" + _t(40, _URLSAFE)
     return [
-        _s("http log", f"> GET /v1/reports HTTP/1.1\n> Host: api.example.com\n> Authorization: Basic {basic}", basic),
-        _s("http log", f'10.0.0.7 - - [20/Nov/2026:03:00:01] "GET /feed" 200 "Authorization: Bearer {bearer}"', bearer),
-        _s("http log", f"DEBUG request headers={{'Authorization': 'Token {token}', 'Accept': '*/*'}}", token),
+        _s(
+            "http log",
+            f"> GET /v1/reports HTTP/1.1\n> Host: api.example.com\n> Authorization: Basic {basic}",
+            basic,
+        ),
+        _s(
+            "http log",
+            f'10.0.0.7 - - [20/Nov/2026:03:00:01] "GET /feed" 200 "Authorization: Bearer {bearer}"',
+            bearer,
+        ),
+        _s(
+            "http log",
+            f"DEBUG request headers={{'Authorization': 'Token {token}', 'Accept': '*/*'}}",
+            token,
+        ),
         _s("http log", f"Cookie: sessionid={session}; theme=dark", session),
         _s("http log", f"X-API-Key: {apikey}", apikey),
-        _s("http log", f'192.168.1.20 "GET /export?format=csv&access_token={access} HTTP/1.1" 200 5120', access),
+        _s(
+            "http log",
+            f'192.168.1.20 "GET /export?format=csv&access_token={access} HTTP/1.1" 200 5120',
+            access,
+        ),
         _s("http log", f"https://files.example.net/a.zip?Expires=1790000000&Signature={sig}", sig),
         _s("http log", f"Authorization: SSWS {ssws}", ssws),
     ]
@@ -377,7 +435,7 @@ def _vendors() -> list[Sample]:
         ("Clojars", "CLOJARS_" + _t(60, _HEX)),
         ("Frame.io", "fio-u-" + _t(64, _URLSAFE)),
         ("Yandex Cloud", "AQVN" + _t(36, _URLSAFE)),
-        ("Upstash", "AX" + _t(60, _URLSAFE) + "=")
+        ("Upstash", "AX" + _t(60, _URLSAFE) + "="),
     ]
     named = [
         ("Hetzner API token", _t(64)),
@@ -534,19 +592,16 @@ def _multiline() -> list[Sample]:
     """Values on the line after their name, blocks, tables in other languages."""
     pw = [_t(14) + "!" for _ in range(8)]
     putty = [_t(64, _B64) for _ in range(3)]
-    jwt = (
-        "eyJhbGciOiJIUzI1NiJ9."
-        + _t(60, _URLSAFE)
-        + "."
-        + _t(43, _URLSAFE)
-    )
+    jwt = "eyJhbGciOiJIUzI1NiJ9." + _t(60, _URLSAFE) + "." + _t(43, _URLSAFE)
     return [
         _s("next line", f"Hasło:\n  {pw[0]}", pw[0]),
         _s("next line", f"Şifre\n{pw[1]}", pw[1]),
         _s("next line", f"**Password**\n\n`{pw[2]}`", pw[2]),
         _s("next line", f"- Mật khẩu:\n  - {pw[3]}", pw[3]),
         _s("table", f"| Login | Hasło |\n| --- | --- |\n| admin | {pw[4]} |", pw[4]),
-        _s("table", f"| kullanıcı | şifre | not |\n|---|---|---|\n| root | {pw[5]} | prod |", pw[5]),
+        _s(
+            "table", f"| kullanıcı | şifre | not |\n|---|---|---|\n| root | {pw[5]} | prod |", pw[5]
+        ),
         _s("table", f"| service | user | pass |\n|--|--|--|\n| smtp | alerts | {pw[6]} |", pw[6]),
         _s(
             "block",
@@ -590,8 +645,15 @@ def _encoded() -> list[Sample]:
 
 def secret_samples() -> list[Sample]:
     """Every sample of the round-two corpus."""
-    return _prose() + _config() + _http() + _vendors() + _ids() + _phones() + _emails() + (
-        _multiline() + _encoded()
+    return (
+        _prose()
+        + _config()
+        + _http()
+        + _vendors()
+        + _ids()
+        + _phones()
+        + _emails()
+        + (_multiline() + _encoded())
     )
 
 
@@ -666,7 +728,7 @@ def _tech() -> list[Lookalike]:
         "docker run -p 8080:80 nginx:1.27-alpine",
         "SELECT * FROM orders WHERE id = 918273645",
         "port 5432, max_connections=200",
-        f"etag W/\"{_t(32, _HEX)}\"",
+        f'etag W/"{_t(32, _HEX)}"',
         "CVE-2026-12345 affects libfoo < 2.3.1",
         "yarn.lock integrity sha512-" + _t(86, _B64) + "==",
         "node id 7f3e: heartbeat 1732071601",
@@ -694,7 +756,7 @@ def _placeholders() -> list[Lookalike]:
         "password: <redacted>",
         "password: [REDACTED]",
         "secret_key = os.environ['SECRET_KEY']",
-        'val apiKey = BuildConfig.API_KEY',
+        "val apiKey = BuildConfig.API_KEY",
         '$password = $_POST["password"];',
         "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
         "password = var.db_password",
