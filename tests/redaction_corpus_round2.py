@@ -236,7 +236,7 @@ def _config() -> list[Sample]:
     akia = "AKIA" + _t(16, string.ascii_uppercase + "234567")
     stripe = "sk_live_" + _t(24)
     tok = [_t(32) for _ in range(10)]
-    samples = [
+    return [
         _s(
             "config: terraform",
             f'provider "aws" {{\n  region     = "eu-central-1"\n  access_key = "{akia}"\n'
@@ -357,7 +357,6 @@ def _config() -> list[Sample]:
             tok[9],
         ),
     ]
-    return samples
 
 
 def _http() -> list[Sample]:
@@ -606,7 +605,7 @@ def _multiline() -> list[Sample]:
         _s(
             "block",
             "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ops\n"
-            f"Public-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAI\nPrivate-Lines: 3\n"
+            "Public-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAI\nPrivate-Lines: 3\n"
             + "\n".join(putty)
             + "\nPrivate-MAC: "
             + _t(64, _HEX),
