@@ -55,8 +55,6 @@ _SPELLED = (
     + r"[ \t]?[\])}>][ \t]?"
     r"|\.)[\w-]+){1,3})(?![\w-]|\.\w)"
 )
-# The domains set apart for documentation and tests (RFC 2606, RFC 6761).
-_DOCUMENTATION = re.compile(r"(?:^|\.)example\.(?:com|org|net)$|\.(?:example|test|invalid)$")
 _TOP_LEVEL = frozenset(
     "com org net edu gov mil int io co me info biz app dev ai eu de fr es it nl be ch at uk pl pt"
     " br ru jp cn kr se no dk fi ie us ca au nz in mx ar cl tr gr cz sk hu ro bg hr si lt lv ee"
@@ -172,10 +170,6 @@ def find_personal_data(text: str, low: str) -> list[Finding]:
     if "@" in text:
         for match in _in_windows(patterns["email"], text, windows(low, "@", before=80, after=260)):
             local = match.group(0).split("@", 1)[0]
-            domain = match.group(0).rsplit("@", 1)[1].lower()
-            word = max(text.rfind(c, 0, match.start()) for c in " \t\n") + 1
-            if _DOCUMENTATION.search(domain) and "://" not in text[word : match.start()]:
-                continue  # name@example.com: the address documentation uses
             if local.lower() != "git" and not text.endswith("://", 0, match.start()):
                 found.append(_latin_part(text, match.start(), match.end()))
     if any(f"{o}{w}{c}" in low for o, c in ("()", "[]", "{}", "<>") for w in ("at", " at ")):

@@ -18,8 +18,12 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
   value, which is written in Latin letters, digits and symbols.
 * **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
-  ``The password is``, ``パスワード``, ``Root pw (do not paste):``), and a next line holding
-  one value and nothing else.
+  ``The password is``, ``パスワード``, ``Root pw (do not paste):``), and a next line (or the
+  one after a blank line) holding one value, perhaps in backticks, and nothing else.
+* **No verb.** ``şifrem Bogazici_1863 ama …``, ``पासवर्ड Dilli@2026Rk है``: within four words
+  of the password word and before any verb, a value that needs no verb to be a password
+  (eight characters or more, letters and digits, mixed case or a symbol), when nothing in the
+  sentence describes the password instead.
 
 In a sentence, the value must look like a password: six characters or more, a letter, and a
 digit or a symbol; not a URL, a path, an e-mail address, a version or a date, not a
@@ -147,7 +151,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         rf"(?:{long_words}|{short_words}|{cjk_words})(?:\*\*|__)?"
         r"(?P<tail>(?:[ \t]+[^\s:=()*]{1,20}){0,4}?)"
         r"(?:[ \t]*\([^)\n]{0,40}\))?(?P<sep>[ \t]*[:=]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
-        rf"(?:\*\*|__)?[ \t]*\n{_ITEM}(?:\*\*|__)?(?P<value>\S{{4,64}})[ \t]*$)",
+        rf"(?:\*\*|__)?[ \t]*\n(?:[ \t]*\n)?{_ITEM}(?:\*\*|__)?`?(?P<value>[^\s`]{{4,64}})`?[ \t]*$)",
         re.M,
     )
     return words, cjk, line_end
