@@ -2,8 +2,9 @@
 
 ``os.environ.get("DB_PW", "fallbackPw123!")``, ``os.getenv('API_TOKEN', '…')``,
 ``process.env.DB_PASSWORD || "…"``, ``process.env.API_KEY ?? '…'``, ``${DB_PASSWORD:-…}`` and
-``ENV.fetch("SECRET_KEY", "…")``, a Terraform ``variable "db_password" { default = "…" }``: when the variable names a secret (the same test as a
-secret-naming key, :func:`dreamd.redaction.keys.kind_of_name`), its fallback is that secret.
+``ENV.fetch("SECRET_KEY", "…")`` and a Terraform
+``variable "db_password" { default = "…" }``: when the variable names a secret (the same test
+as a secret-naming key, :func:`dreamd.redaction.keys.kind_of_name`), its fallback is that secret.
 An empty fallback, a reference (``${OTHER}``) or a placeholder (``changeme``) is not.
 
 May import: the standard library and the redaction modules.

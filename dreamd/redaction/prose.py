@@ -151,7 +151,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         rf"(?:{long_words}|{short_words}|{cjk_words})(?:\*\*|__)?"
         r"(?P<tail>(?:[ \t]+[^\s:=()*]{1,20}){0,4}?)"
         r"(?:[ \t]*\([^)\n]{0,40}\))?(?P<sep>[ \t]*[:=]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
-        rf"(?:\*\*|__)?[ \t]*\n(?:[ \t]*\n)?{_ITEM}(?:\*\*|__)?`?(?P<value>[^\s`]{{4,64}})`?[ \t]*$)",
+        rf"(?:\*\*|__)?[ \t]*\n(?:[ \t]*\n)?{_ITEM}(?:\*\*|__)?"
+        r"`?(?P<value>[^\s`]{4,64})`?[ \t]*$)",
         re.M,
     )
     return words, cjk, line_end
