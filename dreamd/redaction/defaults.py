@@ -1,7 +1,7 @@
 """Fallback values in code: the literal a program uses when a secret's variable is unset.
 
 ``os.environ.get("DB_PW", "fallbackPw123!")``, ``os.getenv('API_TOKEN', '…')``,
-``process.env.DB_PASSWORD || "…"``, ``process.env.API_KEY ?? '…'``, ``${DB_PASSWORD:-…}`` and
+``process.env.DB_PASSWORD || "…"``, ``process.env.API_KEY ?? '…'``, ``${DB_PASSWORD:-…}``,
 ``ENV.fetch("SECRET_KEY", "…")`` and a Terraform
 ``variable "db_password" { default = "…" }``: when the variable names a secret (the same test
 as a secret-naming key, :func:`dreamd.redaction.keys.kind_of_name`), its fallback is that secret.
