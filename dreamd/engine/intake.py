@@ -105,7 +105,8 @@ def plan_intake(
         body = body[: MAX_MESSAGE_CHARS - 1].rstrip() + "…"
     label = "" if is_owner else f"{GUEST_LABEL}: "
     line = f"- [{clock}] {label}{body}"
-    return Intake(line, kind_of(body), origin, "", redacted=masked != cleaned)
+    redacted = masked != clean_text(role, text, mask=False)
+    return Intake(line, kind_of(body), origin, "", redacted=redacted)
 
 
 def append_log_line(current: str | None, day: str, line: str) -> str:

@@ -33,7 +33,8 @@ OpenClaw recorded ``senderIsOwner: true``; ``untrusted`` when OpenClaw recorded
 mark fails closed, since a stranger who writes to a public bot must never write into its owner's
 memory. A single-user runtime that writes no marks can opt in with
 ``agents.trust_unmarked_turns``: an unmarked turn of a direct (not shared) session is then the
-owner's. Pure.
+owner's. A kept text is redacted as written, before its lines are joined: a value on the line
+after ``Password:`` or a key block must be seen with its lines. Pure.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ import msgspec
 from dreamd.clock import format_instant
 from dreamd.engine.state import SessionCheckpoint
 from dreamd.engine.text.snippets import collapse
+from dreamd.redaction import redact
 
 __all__ = [
     "INTERACTIVE_KINDS",
@@ -380,13 +382,14 @@ def _dropped(role: str, text: str) -> bool:
     return _HEARTBEAT_ACK.match(stripped) is not None
 
 
-def clean_text(role: str, text: str) -> str:
-    """``text`` as a kept message says it (one line), or ``""`` when the rules drop it: the
-    same filters and stripping as :func:`spoken`, for a message that arrives on its own."""
+def clean_text(role: str, text: str, *, mask: bool = True) -> str:
+    """``text`` as a kept message says it (one line, redacted unless ``mask`` is false), or
+    ``""`` when the rules drop it: the same filters and stripping as :func:`spoken`, for a
+    message that arrives on its own."""
     if _dropped(role, text):
         return ""
-    text = strip_inbound_context(text)[0]
-    cleaned = collapse(_CONTEXT_BLOCKS.sub(" ", text))
+    text = _CONTEXT_BLOCKS.sub(" ", strip_inbound_context(text)[0])
+    cleaned = collapse(redact(text) if mask else text)
     return "" if not cleaned or _dropped(role, cleaned) else cleaned
 
 
@@ -400,7 +403,7 @@ def spoken(records: list[Record]) -> Iterator[Message]:
         if _dropped(role, text):
             continue
         text, context = strip_inbound_context(text)
-        cleaned = collapse(_CONTEXT_BLOCKS.sub(" ", text))
+        cleaned = collapse(redact(_CONTEXT_BLOCKS.sub(" ", text)))
         if not cleaned or _dropped(role, cleaned):
             continue
         sender, is_owner, group = None, None, False

@@ -38,7 +38,8 @@ VENDOR_PREFIXES: tuple[str, ...] = tuple(
         dp.st. dp.sa. dp.ct. sntrys_ sntryu_ nfp_ vercel_ tfp_ pul- cfat_ pscale_tkn_
         pscale_pw_ pscale_oauth_ phc_ rnd_ HRKU- fm1_ fm2_ hvs. hvb. hvr. ops_ NRAK- NRII-
         sbp_ sb_secret_ tskey-auth- tskey-client- tskey- AGE-SECRET-KEY-1 sk.eyJ CFPAT- pnu_
-        napi_ bb_live_ oauth2:""".split(),
+        napi_ bb_live_ oauth2: rzp_live_ rzp_test_ FLWSECK- FLWSECK_TEST- SCW pat-na1- pat-eu1-
+        CLOJARS_""".split(),
         key=len,
         reverse=True,
     )

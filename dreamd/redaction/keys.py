@@ -432,7 +432,11 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         return bool(_PIN_VALUE.fullmatch(plain)) and len(set(plain)) > 1
     if kind == "security":
         return len(plain) >= 2 and low not in _PROSE
-    if _is_reference(plain) or (low in _PROSE and not quoted):
+    if (
+        _is_reference(plain)
+        or _is_reference(plain.lstrip("\"'`"))
+        or (low in _PROSE and not quoted)
+    ):
         return False
     if kind == "password":
         if not separated:

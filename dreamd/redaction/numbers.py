@@ -43,19 +43,26 @@ _DATE_OR_ADDRESS = re.compile(
 _PHONE_CUE = re.compile(
     r"(?i:phone|tel\b|tél|telef|teléf|téléph|mobile?|móvil|movil|cell|celular|cellulare|handy"
     r"|portable|fax|whatsapp|signal|call|ring|text me|sms|dial|hotline|helpline|\bbel\b|chiam"
-    r"|llam|ligue|appel|anruf|ruf\b)|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b"
+    r"|llam|ligue|appel|anruf|ruf\b|telep|sđt|sdt\b|điện thoại|dien thoai|(?:no\.?|nomor) hp\b"
+    r"|gsm\b|cep\b)|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b|मोबाइल|फ़ोन|फोन|هاتف|جوال|موبايل"
+    r"|تلفن|موبایل|טלפון|נייד|โทร"
 )
 # Words that go with phones and with every other kind of number: they count only for a number
 # written the way phones are, in groups ("my number is 0151 2345678"), never for bare digits.
 _WEAK_CUE = re.compile(
-    r"(?i:number|numer|nummer|número|numéro|contact|reach|praxis|office|desk|line\b)"
+    r"(?i:number(?!s)|numer|nummer|número|numéro|contact|reach|praxis|office|desk|line\b)"
 )
 _NOT_PHONE_CUE = re.compile(
     r"(?i:\b(?:isbn|issn|sku|order|invoice|ticket|po|case|build|version|pid|port|epoch"
     r"|serial|tracking|id|ref|iban|ports|imei|account|routing|konto|ssn|sin|bsn|nhs|pesel|cpf"
     r"|aadhaar|steuer|population|visitors)\b)[^\n]{0,12}$"
 )
-_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "JP", "IN", "AU", "CN", "MX", "PL")
+_REGIONS = (
+    "US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "JP", "IN", "AU", "CN", "MX", "PL", "TR",
+    "VN", "ID",
+)  # fmt: skip
+# Words before a number that make it a product's or a parcel's, never a card's.
+_NOT_CARD_CUE = re.compile(r"(?i:\b(?:ean|gtin|upc|isbn|sku|barcode|tracking|imei)\b)[^\n]{0,12}$")
 _CARD_PREFIXES = (
     ("4", (13, 16, 19)),
     ("51 52 53 54 55 2221-2720", (16,)),
@@ -124,7 +131,9 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     ),
     (r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf", "", False),
     (r"[2-9]\d{3} \d{4} \d{4}", "in_.aadhaar", "", False),
-    (r"\d{12}", "in_.aadhaar", "aadhaar aadhar", True),
+    (r"\d{12}", "in_.aadhaar", "aadhaar aadhar आधार", True),
+    (r"\d{12}", None, "cccd căn cước can cuoc cmnd", True),
+    (r"784-?\d{4}-?\d{7}-?\d", "luhn", "emirates eid", False),
     (r"[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]", "in_.pan", "", False),
     (r"(?:\d{2})?\d{6}[-+]\d{4}", "se.personnummer dk.cpr", "", False),
     (r"\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y]", "fi.hetu", "", False),
@@ -293,6 +302,8 @@ def find_numbers(text: str) -> list[Finding]:
     for start, value in candidates:
         digits = re.sub(r"\D", "", value)
         card = _card_at(start, value) if len(digits) >= 12 else None
+        if card is not None and _NOT_CARD_CUE.search(text[max(0, start - 30) : start]):
+            card = None
         if card is not None:
             found.append(card)
             continue

@@ -30,17 +30,29 @@ from dreamd.redaction.scan import trie, windows
 __all__ = ["find_personal_data"]
 
 _EMAIL = r"(?<![\w.%+'-])[\w.%+'-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-]|:\w|\.[\w-])"
+_DOT_WORDS = (
+    "dot punkt punto point ponto точка kropka nokta chấm cham punt tečka tecka pont piste"
+    " prick nukta"
+).split()
+_AT_WORDS = (
+    "at arroba собака arobase ät chiocciola apenstaartje małpa malpa kukac zavináč zavinac"
+    " snabel-a a-còng a-cong"
+).split()
+_DOT_WORD = "(?:" + "|".join(map(re.escape, _DOT_WORDS)) + ")"
+# "a còng" (Vietnamese) is two words; written with a space or a hyphen.
+_AT_WORD = "(?:" + "|".join("[ -]".join(map(re.escape, w.split("-"))) for w in _AT_WORDS) + ")"
 _OBFUSCATED = (
-    r"(?<![\w.])[\w.%+-]+\s?[\[({<]\s?at\s?[\])}>]\s?[\w-]+"
-    r"(?:\s?[\[({<]\s?dot\s?[\])}>]\s?[\w-]+)+"
+    r"(?<![\w.])[\w.%+-]+\s?[\[({<]\s?" + _AT_WORD + r"\s?[\])}>]\s?[\w-]+"
+    r"(?:\s?[\[({<]\s?" + _DOT_WORD + r"\s?[\])}>]\s?[\w-]+)+"
 )
-_DOT_WORD = r"(?:dot|punkt|punto|point|ponto|точка)"
 _SPELLED = (
     r"(?<![\w.+-])(?P<local>[\w.+-]+(?:[ \t]+" + _DOT_WORD + r"[ \t]+[\w+-]+){0,3})"
-    r"(?:[ \t]+(?:at|arroba|собака)[ \t]+|[ \t]?[\[({<][ \t]?at[ \t]?[\])}>][ \t]?)"
+    r"(?:[ \t]+" + _AT_WORD + r"[ \t]+|[ \t]?[\[({<][ \t]?" + _AT_WORD + r"[ \t]?[\])}>][ \t]?)"
     r"(?P<domain>[\w-]+(?:(?:[ \t]+"
     + _DOT_WORD
-    + r"[ \t]+|[ \t]?[\[({<][ \t]?dot[ \t]?[\])}>][ \t]?"
+    + r"[ \t]+|[ \t]?[\[({<][ \t]?"
+    + _DOT_WORD
+    + r"[ \t]?[\])}>][ \t]?"
     r"|\.)[\w-]+){1,3})(?![\w-]|\.\w)"
 )
 _TOP_LEVEL = frozenset(
@@ -160,11 +172,13 @@ def find_personal_data(text: str, low: str) -> list[Finding]:
             local = match.group(0).split("@", 1)[0]
             if local.lower() != "git" and not text.endswith("://", 0, match.start()):
                 found.append(_latin_part(text, match.start(), match.end()))
-    if "(at)" in low or "[at]" in low or "{at}" in low or "<at>" in low:
+    if any(f"{o}{w}{c}" in low for o, c in ("()", "[]", "{}", "<>") for w in ("at", " at ")):
         found += [
             Finding("email", m.start(), m.end()) for m in patterns["obfuscated"].finditer(text)
         ]
-    if " at " in low or "at)" in low or "at]" in low or " arroba " in low or " собака " in low:
+    if any(
+        f" {w.replace('-', ' ')} " in low or f"{w})" in low or f"{w}]" in low for w in _AT_WORDS
+    ):
         found += _spelled(text, patterns["spelled"])
     for match in _NUMBER_FIRST.finditer(text):
         start = match.start()
@@ -209,11 +223,7 @@ def _spelled(text: str, pattern: re.Pattern[str]) -> list[Finding]:
     for match in pattern.finditer(text):
         local = match.group("local").split()
         labels = re.split(r"[^\w-]+", match.group("domain"))
-        labels = [
-            label
-            for label in labels
-            if label and label.lower() not in ("dot", "punkt", "punto", "point", "ponto", "точка")
-        ]
+        labels = [label for label in labels if label and label.lower() not in _DOT_WORDS]
         # A plain word before a plain "at" and a domain spelled in words is prose ("Presumably
         # at some point in"); an address shows itself by a dotted or numbered local part, a
         # real dot in the domain, a mail provider, a bracketed or foreign "at", angle brackets

@@ -18,8 +18,12 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
   value, which is written in Latin letters, digits and symbols.
 * **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
-  ``The password is``, ``パスワード``, ``Root pw (do not paste):``), and a next line holding
-  one value and nothing else.
+  ``The password is``, ``パスワード``, ``Root pw (do not paste):``), and a next line (or the
+  one after a blank line) holding one value, perhaps in backticks, and nothing else.
+* **No verb.** ``şifrem Bogazici_1863 ama …``, ``पासवर्ड Dilli@2026Rk है``: within four words
+  of the password word and before any verb, a value that needs no verb to be a password
+  (eight characters or more, letters and digits, mixed case or a symbol), when nothing in the
+  sentence describes the password instead.
 
 In a sentence, the value must look like a password: six characters or more, a letter, and a
 digit or a symbol; not a URL, a path, an e-mail address, a version or a date, not a
@@ -49,13 +53,44 @@ _LONG_WORDS = (
 _SHORT_WORDS = (
     "pw pwd mdp clé cle clave senha hasło haslo пароль şifre sifre heslo jelszó jelszo"
     " κωδικός schlüssel lösenordet losenordet şifresi sifresi adgangskoden passordet"
+    " şifrem sifrem şifreniz parola parolası parolasi parolam hasła hasłem jelszavam jelszava"
+    " jelszót jelszavad sandinya nenosiri пароля паролем паролі סיסמה הסיסמה סיסמא הסיסמא"
+    " סיסמת پسورد گذرواژه گذرواژهٔ पासवर्ड पासवर्ड्स"
 ).split()
-_PHRASES = ("mot de passe", "palavra-passe", "palavra passe", "parola d'ordine", "parola chiave")
-_CJK_WORDS = ("密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "비번", "비밀 번호")
+_PHRASES = (
+    "mot de passe",
+    "palavra-passe",
+    "palavra passe",
+    "parola d'ordine",
+    "parola chiave",
+    "mật khẩu",
+    "kata sandi",
+    "kata sandinya",
+    "kata laluan",
+    "كلمة المرور",
+    "كلمة السر",
+    "الرقم السري",
+    "رمز عبور",
+    "رمز ورود",
+    "κωδικός πρόσβασης",
+)
+_CJK_WORDS = (
+    "密码",
+    "密碼",
+    "口令",
+    "パスワード",
+    "暗証番号",
+    "暗証",
+    "비밀번호",
+    "비번",
+    "비밀 번호",
+    "รหัสผ่าน",
+)
 _COPULAS = frozenset(
     "is was are = : := → -> => — – - lautet lauten ist war sind heißt heisst c'est est était"
     " sera es era será é era será è sarà wordt werd blijft är var blir er jest był była to"
-    " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu".split()
+    " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
+    " هي هو היא הוא".split()
 )
 _FILLERS = frozenset(
     "now still currently actually btw just simply also jetzt übrigens immer noch nun neu"
@@ -66,7 +101,7 @@ _FILLERS = frozenset(
 _CHANGES = LazyPattern(
     r"(?i:chang(?:ed|e)|reset|set|updated|rotated|switched|geändert|ändern|geaendert"
     r"|umgestellt|gesetzt|changé|modifié|cambiad[oa]|cambié|cambiato|cambiata|modificat[oa]"
-    r"|alterad[oa]|alterei|mudad[oa]|mudei|gewijzigd|veranderd|zmieni\w*|değiştir\w*"
+    r"|alterad[oa]|alterei|mudad[oa]|mudei|mudou|mudaram|troquei|trocad[oa]|gewijzigd|veranderd|zmieni\w*|değiştir\w*"
     r"|ändrade|ändrat|поменял\w*|сменил\w*|изменил\w*|обновил\w*)"
 )
 _TO_WORDS = frozenset("to auf in en a para на naar na till på into zu".split())
@@ -116,7 +151,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         rf"(?:{long_words}|{short_words}|{cjk_words})(?:\*\*|__)?"
         r"(?P<tail>(?:[ \t]+[^\s:=()*]{1,20}){0,4}?)"
         r"(?:[ \t]*\([^)\n]{0,40}\))?(?P<sep>[ \t]*[:=]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
-        rf"(?:\*\*|__)?[ \t]*\n{_ITEM}(?:\*\*|__)?(?P<value>\S{{4,64}})[ \t]*$)",
+        rf"(?:\*\*|__)?[ \t]*\n(?:[ \t]*\n)?{_ITEM}(?:\*\*|__)?"
+        r"`?(?P<value>[^\s`]{4,64})`?[ \t]*$)",
         re.M,
     )
     return words, cjk, line_end
@@ -176,6 +212,7 @@ def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
     words = [(head_end + a, head_end + b) for a, b in _words(text, head_end, limit)]
     sentence_start = max(text.rfind("\n", 0, head_end), head_end - 60)
     changed = _CHANGES.search(text, max(0, sentence_start), limit) is not None
+    early: tuple[int, int] | None = None  # a value before any verb (verb-final languages)
     for index, (start, end) in enumerate(words[:13]):
         word = text[start:end].lower().strip(",")
         if word.strip("?!") in _DESCRIBING:
@@ -184,9 +221,15 @@ def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
         if not copula and word.endswith((":", "=")) and len(word) > 1:
             copula = True  # "email:" ends the key
         if not copula:
-            if _shaped(text[start:end].rstrip(_TRAILING)) and index:
-                return None  # a value came before any verb: not this rule's sentence
+            if early is None and _shaped(text[start:end].rstrip(_TRAILING)):
+                if not text[start - 1].isspace():
+                    return None  # "password@localhost", "password+reset": one word, not two
+                early = _token_at(text, start)
+                if index > 3 or not _strong(text[early[0] : early[1]]):
+                    return None  # a value came before any verb: not this rule's sentence
             continue
+        if early is not None:
+            return None  # "the password for user42 is …": a name, then the verb
         rest = words[index + 1 : index + 5]
         while rest and text[rest[0][0] : rest[0][1]].lower() in _FILLERS:
             rest = rest[1:]
@@ -195,13 +238,32 @@ def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
         value = _token_at(text, rest[0][0])
         if _shaped(text[value[0] : value[1]]):
             follow = rest[1:2]
-            if follow and text[follow[0][0] : follow[0][1]].lower() in _COPULAS:
+            after = text[follow[0][0] : follow[0][1]].lower() if follow else ""
+            if after in _COPULAS and any(c.isalpha() for c in after):
                 continue  # "the password to Gmail2 is …": the verb comes later
             return value
         late = _late_value(text, rest, limit)
         if late is not None:
             return late
+    if early is not None and not any(
+        text[a:b].lower().strip(",.") in _DESCRIBING for a, b in words
+    ):
+        return early  # "şifrem Bogazici_1863 ama …", "पासवर्ड Dilli@2026Rk है": no verb before it
     return None
+
+
+def _strong(value: str) -> bool:
+    """A value that needs no verb to be a password: eight characters or more, letters and
+    digits, and mixed case or a symbol (``Gx8tLm2qPz``, ``Duna_hid_58``; not ``user42``)."""
+    return (
+        len(value) >= 8
+        and _DIGIT.search(value) is not None
+        and (
+            (value.lower() != value and value.upper() != value)
+            or any(c in "!@#$%^&*_+=?~" for c in value)
+        )
+        and any(c.isalpha() for c in value)
+    )
 
 
 def _late_value(text: str, rest: list[tuple[int, int]], limit: int) -> tuple[int, int] | None:

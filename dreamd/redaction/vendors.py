@@ -82,6 +82,7 @@ _SHAPES = (
     r"LTAI[A-Za-z0-9]{12,20}",
     r"AKID[A-Za-z0-9]{32}",
     r"dapi[a-f0-9]{32}(?:-\d)?",
+    r"SCW[A-Z0-9]{17}",
     r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}",
     # Payments and commerce
     r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{20,}",
@@ -92,8 +93,12 @@ _SHAPES = (
     r"IGQV[A-Za-z0-9_-]{60,}",
     r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}",
     r"shippo_(?:live|test)_[a-f0-9]{40}",
+    r"rzp_(?:live|test)_[A-Za-z0-9]{14,}",
+    r"FLWSECK(?:_TEST)?-[a-f0-9]{32}-X",
     # Developer tools and SaaS
     r"lin_api_[A-Za-z0-9]{30,}",
+    r"pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    r"CLOJARS_[a-f0-9]{60}",
     r"figd_[A-Za-z0-9_-]{30,}",
     r"ntn_[A-Za-z0-9]{30,}",
     r"secret_[A-Za-z0-9]{40,}",

@@ -231,11 +231,6 @@ MULTILINE = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="promotion re-reads the note's lines to find a snippet again (rehydrate) and keeps "
-    "them in the recall store without blanking the secret lines around it",
-)
 def test_no_secret_laid_out_over_lines_reaches_any_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,17 +5,21 @@ compared with the stored snippet in each form the range can take (plain, without
 ``heading: body``): equal beats *window contains snippet* beats *snippet contains window* (the
 window must then hold at least half the snippet). Ties go to the window nearest the old start
 line, then the span closest to the old span. Managed blocks are blanked first, so a window can
-never fall inside one. No match means the candidate is skipped (``source rehydration``).
+never fall inside one, and so is every line a secret touches (the whole note is read first,
+:func:`dreamd.redaction.blank_secret_lines`), so the live text handed on can never quote one.
+No match means the candidate is skipped (``source rehydration``).
 Pure: text in, range out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dreamd.engine.phases.chunks import range_forms
 from dreamd.engine.text.blocks import blank_managed
 from dreamd.engine.text.snippets import collapse, strip_list_marker
+from dreamd.redaction import blank_secret_lines
 
 __all__ = ["Rehydrated", "rehydrate"]
 
@@ -51,13 +55,20 @@ def _probes(target: str) -> tuple[str, ...]:
     return tuple(probe for probe in probes if probe)
 
 
+@lru_cache(maxsize=8)
+def _readable_lines(normalised: str) -> tuple[str, ...]:
+    """The note's lines with managed blocks and every line a secret touches blanked (one note
+    serves many candidates in a row, so the last few are kept)."""
+    return tuple(blank_secret_lines(blank_managed(normalised)).split("\n"))
+
+
 def rehydrate(text: str, start_line: int, end_line: int, snippet: str) -> Rehydrated | None:
     """Locate ``snippet`` (last seen at ``start_line..end_line``) in the live ``text``."""
     target = collapse(snippet)
     if not target:
         return None
     normalised = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = blank_managed(normalised).split("\n")
+    lines = list(_readable_lines(normalised))
     old_first, old_last = start_line - 1, end_line - 1
     if 0 <= old_first <= old_last < len(lines) and target in range_forms(
         lines, old_first, old_last
