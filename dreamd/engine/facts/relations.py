@@ -70,7 +70,8 @@ _FIELDS = {
 _LIKING = re.compile(r"\b(?:prefer\w*|likes?|loves?|hates?|wants?|rather)\b", re.IGNORECASE)
 _PLANNED = re.compile(
     r"\b(?:decid\w*|decision\w*|plan\w*|book(?:ed|ing)|will|going\s+to|switch\w*|mov(?:e|ed|ing)|"
-    r"trip|schedul\w*|agreed|use|using)\b",
+    r"trip|schedul\w*|agreed|use|using|driv(?:e|ing)|fly(?:ing)?|travel\w*|visit\w*|"
+    r"host(?:s|ing)?|stay(?:s|ing)?|spend(?:s|ing)?|celebrat\w*)\b|\w'll\b",
     re.IGNORECASE,
 )
 _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.split()}

@@ -11,6 +11,7 @@ from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 
 CHANGES = [
+    ("Noted: Easter at Grandma's in Lund, driving up on Thursday.", "Easter in Lund is off."),
     ("Mia's swimming lesson is on Tuesdays at 17:00.", "Swimming moved to Thursdays."),
     (
         "Mia's swimming lesson is on Tuesdays at 17:00.",
