@@ -120,6 +120,30 @@ def test_the_budget_moves_entries_out_by_value_never_a_persons_line() -> None:
     assert result.appended == ("new",)
 
 
+@pytest.mark.parametrize(("new_worth", "kept"), [(1.0, "old"), (5.0, "new")])
+def test_a_full_budget_trades_an_entry_only_for_a_better_one(new_worth: float, kept: str) -> None:
+    """With worth given, a candidate worth less than the entry it would push out waits; one
+    worth more takes its place."""
+    existing = "# Long-Term Memory\n\n" + _section("2026-10-01", 2, 0)
+    new = [promo(key="new", text="Fresh fact. " * 20)]
+    worth = {"k0": 4.0, "k1": 4.0, "new": new_worth}
+    result = compose_memory(
+        existing,
+        new,
+        day="2026-11-29",
+        max_chars=len(existing) + 100,
+        max_loss=0.5,
+        keep_order=("k0", "k1"),
+        worth=worth,
+    )
+    if kept == "old":
+        assert result.deferred == ("new",) and not result.leaving
+        assert result.text == existing
+    else:
+        assert result.appended == ("new",)
+        assert [item.key for item in result.leaving] == ["k0"]
+
+
 @pytest.mark.parametrize(
     ("score", "expected"),
     [(0.0, 3), (0.15, 3), (0.25, 3), (0.249, 3), (0.35, 4), (0.75, 8), (0.849, 8), (1.2, 10)],

@@ -102,16 +102,61 @@ def recalled_since(key: str, rows: Mapping[str, RecallEntry]) -> int:
     return len(days)
 
 
+KIND_WORTH = {
+    "identity": 3.0,
+    "rule": 3.0,
+    "preference": 2.0,
+    "schedule": 2.0,
+    "decision": 2.0,
+    "procedure": 2.0,
+    "fact": 1.5,
+}
+"""What a lasting fact of each kind is worth to keep (who someone is and the rules to follow
+first); each day it was recalled on adds 1, a situational line is worth its recalls alone."""
+
+
+def recalled_days(key: str, rows: Mapping[str, RecallEntry]) -> int:
+    """Days ``key`` was recalled on, its own row's and its backers' (a duplicate backs the
+    entry it repeats)."""
+    days: set[str] = set()
+    for other in rows.values():
+        if other.key == key or other.duplicate_of == key:
+            days.update(other.recall_days)
+    return len(days)
+
+
+def worth(text: str, key: str, rows: Mapping[str, RecallEntry]) -> float:
+    """What keeping the fact ``text`` (promoted or to be, under ``key``) is worth, for the
+    budget: its kind's :data:`KIND_WORTH` and the days it was recalled on."""
+    verdict = lasting(fact_text(text))
+    base = KIND_WORTH.get(verdict.kind, 0.0) if verdict.durable else 0.0
+    return base + recalled_days(key, rows)
+
+
 def _keep_order(memory_text: str, rows: Mapping[str, RecallEntry]) -> list[str]:
     """Generated entries from the first to leave for the budget to the last (see the rules)."""
     generated = generated_entries(memory_text.splitlines(keepends=True))
 
-    def value(index: int) -> tuple[int, int, str, int]:
+    def value(index: int) -> tuple[float, int, str, int]:
         entry = generated[index]
-        lasts = lasting(fact_text(entry.text)).durable
-        return (int(lasts), recalled_since(entry.key, rows), entry.day or "", index)
+        return (
+            worth(entry.text, entry.key, rows),
+            recalled_since(entry.key, rows),
+            entry.day or "",
+            index,
+        )
 
     return [generated[i].key for i in sorted(range(len(generated)), key=value)]
+
+
+def _worths(
+    memory_text: str, entries: Sequence[PromotionEntry], rows: Mapping[str, RecallEntry]
+) -> dict[str, float]:
+    """:func:`worth` of every generated entry of MEMORY.md and of tonight's candidates."""
+    generated = generated_entries(memory_text.splitlines(keepends=True))
+    found = {g.key: worth(g.text, g.key, rows) for g in generated}
+    found.update({e.key: worth(e.text, e.key, rows) for e in entries})
+    return found
 
 
 def _replaced(
@@ -259,6 +304,7 @@ def plan_promotions(
         keep_order=_keep_order(memory.text, rows),
         brand=brand,
         said=ended_by,
+        worth=_worths(memory.text, [promotion for _, promotion, _ in ready], rows),
     )
     appended = set(result.appended)
     applied = []

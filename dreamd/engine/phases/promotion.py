@@ -17,7 +17,8 @@ passes the one redaction (:mod:`dreamd.redaction`).
 :func:`compose_memory` applies one night's change to the text: entries it *retires* leave (a
 newer fact replaced them), the new section is appended, and when the file would pass
 ``max_chars`` generated entries leave by value, never by age alone: an entry that only states
-what happened first, then the least recalled since it was promoted (older first among equals);
+what happened first, then the least recalled since it was promoted (older first among equals),
+and a candidate worth less than the entry it would push out waits instead;
 never more than ``max_loss`` of the prior entries for the budget in one night, never a line a
 person wrote, never an entry written tonight. What still does not fit is deferred, lowest ranked
 first. Every entry that leaves is returned, so the caller moves it to the archive
@@ -288,6 +289,7 @@ def compose_memory(
     keep_order: Sequence[str] = (),
     brand: str = "dreamd",
     said: Mapping[str, str] | None = None,
+    worth: Mapping[str, float] | None = None,
 ) -> AppendResult:
     """Apply one night's change to MEMORY.md (see the module rules).
 
@@ -295,7 +297,9 @@ def compose_memory(
     them (``said``: what a replacement that is no entry of tonight's says, by its key, such as
     a note that cancels a plan); ``keep_order`` lists generated keys from the first to leave
     for the budget to the last (keys it does not list leave after the listed ones, oldest
-    first).
+    first). With ``worth`` (what each key is worth keeping), a candidate worth less than the
+    first entry that would leave for it is deferred instead: a full budget trades an entry only
+    for a better one.
     """
     retire = dict(retire or {})
     newline = "\r\n" if "\r\n" in existing else "\n"
@@ -330,10 +334,20 @@ def compose_memory(
         text = _join(base, section, newline) if candidates else base
         if len(text) <= max_chars:
             break
-        if ranked and len(evicted) < allowed_loss:
+        can_evict = bool(ranked) and len(evicted) < allowed_loss
+        least = _least(candidates, worth)
+        if (
+            can_evict
+            and least is not None
+            and worth is not None
+            and worth.get(candidates[least].key, 0.0) < worth.get(ranked[0], 0.0)
+        ):
+            candidates.pop(least)  # not worth what it would push out
+            continue
+        if can_evict:
             evicted.append(generated[ranked.pop(0)])
         elif candidates:
-            candidates.pop()
+            candidates.pop(len(candidates) - 1 if least is None else least)
         else:
             break  # the person's own text passes the budget: nothing of theirs ever leaves
     leaving = [
@@ -342,11 +356,21 @@ def compose_memory(
     ]
     leaving += [Leaving(g.key, g.text, "budget") for g in evicted]
     appended = tuple(entry.key for entry in candidates)
-    deferred = tuple(entry.key for entry in entries[len(candidates) :])
+    deferred = tuple(entry.key for entry in entries if entry.key not in appended)
     if not appended and not leaving:
         return AppendResult(existing, (), deferred)
     days = tuple(sorted({g.day for g in evicted if g.day}))
     return AppendResult(text, appended, deferred, days, tuple(leaving))
+
+
+def _least(candidates: Sequence[PromotionEntry], worth: Mapping[str, float] | None) -> int | None:
+    """The index of the candidate to give up first: the lowest ranked among the least worth
+    (the last without ``worth``); ``None`` when there is none."""
+    if not candidates:
+        return None
+    if worth is None:
+        return len(candidates) - 1
+    return min(reversed(range(len(candidates))), key=lambda i: worth.get(candidates[i].key, 0.0))
 
 
 def append_promotions(
