@@ -4,8 +4,10 @@ Run ``python bench/run.py`` for the full table (fleets of 1, 100 and 1,000 works
 curve from a month to 20 years of notes), which exits 1 when a target is missed, or
 ``python bench/run.py --quick`` for the same table at small sizes (a month of notes, fleets of
 1, 3 and 10): the test suite runs it as a smoke test (``tests/test_bench.py``), so no benchmark
-can break unseen; its figures are not compared with the targets. ``--readme README.md`` also
-writes the table into the README's performance section, with the commit and the date.
+can break unseen; its figures are not compared with the targets. ``--markdown`` prints
+the table under a line naming the commit and the date, as docs/performance.md holds it, and
+``--write docs/performance.md`` (or ``--readme``, any Markdown file with the two markers)
+replaces the table there.
 Workloads come from :mod:`workloads` (deterministic): a one-year workspace (~1.5 MB of notes, a
 full 512-row recall store) and fleets with a month of notes each. Every figure is the median of
 several runs; sweep times are also given as a ratio to a floor measured in the same run: reading
@@ -332,14 +334,30 @@ def write_readme(readme: Path, table: str, measured: str | None = None) -> None:
     _, ended, tail = rest.partition(END)
     if not (found and ended):
         raise SystemExit(f"{readme}: no {START} ... {END} section to replace")
-    block = f"{START}\n{measured or provenance()}\n\n{table}\n{END}"
-    readme.write_text(head + block + tail, encoding="utf-8")
+    readme.write_text(head + block(table, measured) + tail, encoding="utf-8")
+
+
+def block(table: str, measured: str | None = None) -> str:
+    """The table as docs/performance.md holds it: between the markers, under the line naming
+    the commit and the date (``measured``, else :func:`provenance` now)."""
+    return f"{START}\n{measured or provenance()}\n\n{table}\n{END}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: the smoke test")
-    parser.add_argument("--readme", type=Path, help="write the table into this README")
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print only the table under the line naming the commit and the date",
+    )
+    parser.add_argument(
+        "--write",
+        "--readme",
+        dest="write",
+        type=Path,
+        help="replace the table between the bench markers of this Markdown file",
+    )
     args = parser.parse_args(argv)
     sizes = QUICK if args.quick else FULL
     measured = provenance()  # the tree as it was when the run began
@@ -347,16 +365,20 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="dreamd-bench-") as scratch:
         rows = run(sizes, Path(scratch))
     table = render(rows)
-    print(
-        f"dreamd bench ({'quick' if args.quick else 'full'}; python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} cores) in {time.perf_counter() - started:.0f} s"
-    )
-    print(table)
-    if args.readme is not None:
-        write_readme(args.readme, table, measured)
+    if args.markdown:
+        print(block(table, measured))
+    else:
+        print(
+            f"dreamd bench ({'quick' if args.quick else 'full'}; python {sys.version.split()[0]},"
+            f" {os.cpu_count()} cores) in {time.perf_counter() - started:.0f} s"
+        )
+        print(table)
+    if args.write is not None:
+        write_readme(args.write, table, measured)
     missed = [row.name for row in rows if row.ok is False]
     if missed:
-        print(f"targets missed: {', '.join(missed)}")
+        where = sys.stderr if args.markdown else sys.stdout  # --markdown prints the doc alone
+        print(f"targets missed: {', '.join(missed)}", file=where)
     return 1 if missed and not args.quick else 0
 
 

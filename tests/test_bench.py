@@ -62,3 +62,17 @@ def test_the_readme_table_is_written_between_its_markers(tmp_path: Path) -> None
     assert (head, tail) == ("# Title\n\nBefore.\n\n", "\n\nAfter.\n")
     assert table.startswith("\nMeasured ") and "at commit " in table
     assert table.endswith("\n\n| figure | value |\n| --- | --- |\n| x | 1 |\n")
+
+
+def test_the_performance_page_holds_the_markers_the_bench_writes_between() -> None:
+    """docs/performance.md has one bench block, under a line naming a commit: --write finds it."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from run import END, START, block
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    text = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert (text.count(START), text.count(END)) == (1, 1)
+    inside = text.split(START)[1].split(END)[0]
+    assert inside.startswith("\nMeasured ") and " at commit " in inside.splitlines()[1]
+    assert block("| x |", "Measured then.") == f"{START}\nMeasured then.\n\n| x |\n{END}"

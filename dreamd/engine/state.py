@@ -150,6 +150,7 @@ class SeenMessages(msgspec.Struct, kw_only=True, frozen=True, rename="camel"):
 
 
 RowT = TypeVar("RowT", bound=msgspec.Struct)
+_RAW_OBJECT = dict[str, msgspec.Raw]  # a JSON object whose values are parsed later, one by one
 
 
 @dataclass(frozen=True)
@@ -182,24 +183,46 @@ class TableFormat(Generic[RowT]):
         return Table({}, None, self.version)
 
     def decode(self, data: bytes) -> tuple[Table[RowT], list[str]]:
-        """Parse a file; raises ``msgspec.DecodeError`` when it is not a JSON object at all."""
+        """Parse a file; raises ``msgspec.DecodeError`` when it is not a JSON object at all.
+
+        Rows are parsed one at a time from their raw JSON (the file is checked whole first), so
+        a store of tens of thousands of rows never holds a parsed copy of every row beside the
+        rows themselves: peak memory is the file's bytes plus the rows kept.
+        """
         try:
-            raw = msgspec.json.decode(data)
+            raw = msgspec.json.decode(data, type=_RAW_OBJECT)
+            top_level = {
+                key: msgspec.json.decode(value)
+                for key, value in raw.items()
+                if key != self.rows_field
+            }
         except RecursionError as exc:
             raise msgspec.DecodeError(f"{self.name}: JSON nested too deeply") from exc
-        if not isinstance(raw, dict):
-            raise msgspec.DecodeError(f"{self.name}: expected a JSON object")
-        version = raw.get("version", 1)
+        except msgspec.ValidationError as exc:  # valid JSON, but not an object
+            raise msgspec.DecodeError(f"{self.name}: expected a JSON object") from exc
+        version = top_level.get("version", 1)
         if not isinstance(version, int) or version > self.version:
             raise msgspec.DecodeError(f"{self.name}: unsupported version {version!r}")
-        rows_raw = raw.get(self.rows_field) or {}
-        if not isinstance(rows_raw, dict):
-            raise msgspec.DecodeError(f"{self.name}: {self.rows_field!r} is not an object")
+        rows_raw = raw.get(self.rows_field)
+        rows_json: dict[str, msgspec.Raw] = {}
+        if rows_raw is not None:
+            try:
+                rows_json = msgspec.json.decode(rows_raw, type=_RAW_OBJECT)
+            except msgspec.ValidationError:
+                if msgspec.json.decode(rows_raw):  # null, false, 0, "" or [] read as no rows
+                    raise msgspec.DecodeError(
+                        f"{self.name}: {self.rows_field!r} is not an object"
+                    ) from None
+        del raw
         known = set(self.row_type.__struct_encode_fields__)
         rows: dict[str, RowT] = {}
         extras: dict[str, dict[str, Any]] = {}
         issues: list[str] = []
-        for key, value in rows_raw.items():
+        for key, raw_value in rows_json.items():
+            try:
+                value = msgspec.json.decode(raw_value)
+            except RecursionError as exc:
+                raise msgspec.DecodeError(f"{self.name}: JSON nested too deeply") from exc
             row = self._decode_row(str(key), value, issues)
             if row is None:
                 continue
@@ -207,8 +230,10 @@ class TableFormat(Generic[RowT]):
             unknown = {k: v for k, v in value.items() if k not in known}
             if unknown:
                 extras[str(key)] = unknown
-        top = {k: v for k, v in raw.items() if k not in {"version", "updatedAt", self.rows_field}}
-        updated = raw.get("updatedAt")
+        top = {
+            k: v for k, v in top_level.items() if k not in {"version", "updatedAt", self.rows_field}
+        }
+        updated = top_level.get("updatedAt")
         table = Table(
             rows, updated if isinstance(updated, str) else None, self.version, extras, top
         )

@@ -18,11 +18,12 @@ from pathlib import Path
 from dreamd.engine.retirement import Retired, decode_lines, encode_lines
 from dreamd.errors import StateError
 from dreamd.layout import resolve_inside
-from dreamd.store.appendlog import append_lines
+from dreamd.store.appendlog import append_batches
 
 __all__ = ["LONGTERM_FILE", "append_longterm", "read_longterm"]
 
 LONGTERM_FILE = "memory/.rag/longterm.jsonl"
+BATCH_ROWS = 1024  # rows encoded at a time: a huge store's retirement never encodes all at once
 
 
 def _path(root: Path) -> Path:
@@ -37,7 +38,8 @@ def append_longterm(root: Path, rows: Iterable[Retired]) -> int:
     rows = list(rows)
     if not rows:
         return 0
-    append_lines(_path(root), encode_lines(rows))
+    batches = (encode_lines(rows[at : at + BATCH_ROWS]) for at in range(0, len(rows), BATCH_ROWS))
+    append_batches(_path(root), batches)
     return len(rows)
 
 

@@ -94,10 +94,21 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
+_HASH_WHOLE_BYTES = 1 << 22  # larger files (a huge recall store) are hashed a block at a time
+
+
 def current_digest(path: Path) -> str | None:
     """sha256 of the file's bytes, ``None`` when it does not exist."""
     try:
-        return content_hash(path.read_bytes())
+        with path.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size <= _HASH_WHOLE_BYTES:
+                return content_hash(handle.read())
+            import hashlib  # only for a file too large to hold twice
+
+            digest = hashlib.sha256()
+            while block := handle.read(1 << 20):
+                digest.update(block)
+            return digest.hexdigest()
     except FileNotFoundError:
         return None
 
@@ -190,7 +201,8 @@ def save_table(
     path = state_path(root, fmt)
     data = fmt.encode(table)
     try:
-        if path.read_bytes() == data:
+        # sizes first: a huge store trimmed to its cap is not read back whole to be compared
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
     except FileNotFoundError:
         pass

@@ -140,3 +140,55 @@ def test_rows_of_any_shape_never_crash(row: dict[str, object]) -> None:
     document = {"version": 1, "entries": {"k": row}}
     table, issues = RECALL_STORE.decode(json.dumps(document).encode())
     assert len(table.rows) + len(issues) == 1
+
+
+@pytest.mark.parametrize("empty", [b"null", b"false", b"0", b'""', b"[]", b"{}"])
+def test_an_empty_rows_field_of_any_falsy_kind_is_no_rows(empty: bytes) -> None:
+    """``"entries": null`` (or false, 0, "", []) reads as no rows, as an absent field does."""
+    table, issues = RECALL_STORE.decode(
+        b'{"version": 1, "x": [1, {"y": 2}], "entries": ' + empty + b"}"
+    )
+    assert (dict(table.rows), issues, dict(table.top)) == ({}, [], {"x": [1, {"y": 2}]})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"[1, 2]", "expected a JSON object"),
+        (b'{"entries": [1]}', "'entries' is not an object"),
+        (b'{"entries": 7}', "'entries' is not an object"),
+        (b'{"entries": {"k": ' + b"[" * 5000 + b"]" * 5000 + b"}}", "nested too deeply"),
+    ],
+)
+def test_a_file_not_shaped_as_a_store_is_refused_whole(data: bytes, message: str) -> None:
+    """Rows parsed one by one still refuse a file whose shape is wrong, with the same reason."""
+    with pytest.raises(msgspec.DecodeError, match=message):
+        RECALL_STORE.decode(data)
+
+
+def test_rows_read_one_by_one_keep_their_order_fields_and_extras() -> None:
+    """Every row, its unknown fields and the file's own fields come back as they were written."""
+    rows = {
+        f"memory/2026-01-0{n}.md:1:1": {
+            "path": f"memory/2026-01-0{n}.md",
+            "startLine": 1,
+            "endLine": 1,
+            "snippet": f"line {n}",
+            "recallCount": n,
+            **({"futureField": {"n": n}} if n % 2 else {}),
+        }
+        for n in (3, 1, 2)
+    }
+    document = {"version": 1, "updatedAt": "2026-01-04T00:00:00Z", "other": 5, "entries": rows}
+    table, issues = RECALL_STORE.decode(json.dumps(document).encode())
+    assert issues == []
+    assert list(table.rows) == list(rows)
+    assert [row.recall_count for row in table.rows.values()] == [3, 1, 2]
+    assert dict(table.extras) == {
+        "memory/2026-01-03.md:1:1": {"futureField": {"n": 3}},
+        "memory/2026-01-01.md:1:1": {"futureField": {"n": 1}},
+    }
+    assert (table.updated_at, dict(table.top)) == ("2026-01-04T00:00:00Z", {"other": 5})
+    assert json.loads(RECALL_STORE.encode(table))["entries"]["memory/2026-01-03.md:1:1"][
+        "futureField"
+    ] == {"n": 3}

@@ -108,3 +108,16 @@ def test_memory_backups_keep_the_last_eight(tmp_path: Path) -> None:
     backups = sorted((tmp_path / "memory/.dreams/backups").glob("MEMORY.md.*.md"))
     assert len(backups) == 8
     assert sorted(b.read_text() for b in backups) == sorted(f"v{i}" for i in range(2, 10))
+
+
+def test_a_large_file_is_hashed_a_block_at_a_time_to_the_same_digest(tmp_path: Path) -> None:
+    """``current_digest`` of a file over the whole-read size is its sha256, as for a small one."""
+    data = bytes(range(256)) * (5 * 4096 + 3)  # ~5 MiB, not a multiple of the block
+    big, small = tmp_path / "big.json", tmp_path / "small.json"
+    big.write_bytes(data)
+    small.write_bytes(data[:1000])
+    assert [current_digest(big), current_digest(small), current_digest(tmp_path / "none")] == [
+        content_hash(data),
+        content_hash(data[:1000]),
+        None,
+    ]
