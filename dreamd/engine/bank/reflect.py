@@ -7,7 +7,9 @@
    the ledger's facts of the notes it was not given (a sweep reads only its lookback); facts of
    notes that are gone are dropped. With ``proposals`` (a model's checked facts for notes
    without a Retain section), those replace the deterministic ones of their notes;
-2. links entities: a fact's ``@mentions`` (a first name alone, "@Ana", read as the one full
+2. links entities: a fact's ``@mentions`` that pass the one entity rule
+   (:func:`~dreamd.engine.text.entities.is_entity_name`: no "@April", "@Correction"; a first
+   name alone, "@Ana", read as the one full
    name it opens, "Ana Lindqvist") plus the names of pages the workspace already has under
    ``bank/entities/`` that its text says (as whole words);
 3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
@@ -35,6 +37,7 @@ from dreamd.engine.bank.pages import ENTITIES_DIR, Names, entity_key, plan_pages
 from dreamd.engine.bank.validity import plan_validity
 from dreamd.engine.plan import FileWrite
 from dreamd.engine.snapshot import BankFiles, NoteStat, TextFile
+from dreamd.engine.text.entities import is_entity_name
 from dreamd.layout import BANK_LEDGER
 
 __all__ = ["BankPlan", "PageResult", "plan_reflect"]
@@ -115,7 +118,8 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
     aliases = _aliases(facts, titles)
     named = []
     for fact in facts:
-        entities = tuple(dict.fromkeys(aliases.get(entity_key(e), e) for e in fact.entities))
+        kept = (aliases.get(entity_key(e), e) for e in fact.entities if is_entity_name(e))
+        entities = tuple(dict.fromkeys(kept))
         named.append(replace(fact, entities=entities) if entities != fact.entities else fact)
     facts = named
     for fact in facts:

@@ -112,3 +112,13 @@ def test_an_order_in_a_retain_section_is_no_fact() -> None:
     assert [f.text for f in extract_facts("memory/2026-03-04.md", note)] == [
         "deploys run on Tuesdays."
     ]
+
+
+def test_a_calendar_or_tag_mention_gets_no_page() -> None:
+    """ "@April" and "@Correction" name no entity: no page; "@Mia" still has hers."""
+    notes = {
+        "memory/2026-03-02.md": "## Retain\n- W @April @Correction @Mia: swimming is on Tuesdays.\n"
+    }
+    assert sorted(p for p in _reflect(notes) if p.startswith("bank/entities/")) == [
+        "bank/entities/Mia.md"
+    ]
