@@ -139,8 +139,7 @@ def test_recall_answers_each_shape_with_cited_results(
         "kind": "observation",
         "timestamp": "2025-11-27",
         "entities": ["The Castle"],
-        "content": "The Castle: 1 fact(s), 2025-11-27 (1 world). "
-        "Latest: The Castle is the home server in the attic.",
+        "content": "The Castle — the home server in the attic. 1 fact(s), 2025-11-27 (1 world).",
         "source": "bank/entities/The-Castle.md#L4",
     }
     opinion = dreamd(capsys, ws, "memory", "recall", "what does Peter prefer?")

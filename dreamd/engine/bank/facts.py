@@ -18,6 +18,10 @@ Rules:
   when the fact does. Two equal facts of one note are one fact (the first line cites it).
 - The text is redacted (:func:`dreamd.redaction.redact`) and capped at 400 characters; a
   statement that looks like a credential is never a fact.
+- Never a fact: text inside an HTML comment (hidden from the reader, the usual wrapping of an
+  injected order), a lead-in line that ends with ":" ("… walked me through the home server so I
+  can help with it:"), an order for the agent
+  (:func:`~dreamd.engine.text.instructions.is_instruction`).
 - Only daily notes under ``memory/`` yield facts; session transcripts never do.
 
 Pure; never raises on any input.
@@ -37,6 +41,7 @@ from dreamd.engine.grounded.cues import CATEGORIES, Cues, is_sensitive, read_cue
 from dreamd.engine.intake import is_guest_line
 from dreamd.engine.text.blocks import blank_managed
 from dreamd.engine.text.contamination import is_contaminated
+from dreamd.engine.text.instructions import is_instruction
 from dreamd.engine.text.snippets import collapse
 from dreamd.layout import SESSION_CORPUS_DIR, daily_note_day
 from dreamd.redaction import redact
@@ -58,6 +63,17 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(\[[ xX]\]\s+)?")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _SKIPPED = ("<!--", "-->", "|", ">")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
+def _hide_comments(text: str) -> str:
+    """``text`` with HTML comments blanked (their line breaks kept, so lines keep numbers)."""
+    return _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def _refused(text: str) -> bool:
+    """A lead-in ("… walked me through the home server:") or an order for the agent."""
+    return text.rstrip().endswith(":") or is_instruction(text)
 
 
 # A reflection over years of notes asks each fact's day many times (sorting, spans, listings):
@@ -143,7 +159,7 @@ def _claims(text: str) -> Iterator[tuple[int, str, Cues]]:
         own = any(CATEGORIES[name][0] == "durable" for name in cues.categories)
         if cues.lean != "likely_durable" or not (own or cues.durable >= 3):
             continue
-        if not is_contaminated(body):
+        if not is_contaminated(body) and not _refused(body):
             yield number, body, cues
 
 
@@ -161,9 +177,12 @@ def extract_facts(path: str, text: str) -> tuple[Fact, ...]:
     if not is_fact_source(path):
         return ()
     found: list[Fact | None] = []
+    text = _hide_comments(text)
     retained = parse_retain(text, day=daily_note_day(path))
     if retained:
         for item in retained:
+            if _refused(item.text):
+                continue
             found.append(
                 make_fact(
                     path, item.kind, item.text, item.entities, item.confidence, item.line, "retain"

@@ -1,15 +1,40 @@
 """Opinions: beliefs whose confidence follows the evidence, by small steps.
 
-An opinion is founded by the earliest opinion fact no earlier opinion matches (ordered by day,
-note, line). Its statement is that fact's text, its starting confidence the fact's own
+An opinion is founded by an opinion fact that no earlier opinion holds (facts are taken by
+day, note, line). Its statement is that fact's text, its starting confidence the fact's own
 ``O(c=…)`` (:data:`DEFAULT_CONFIDENCE` when it gives none), its entities the fact's.
 
-**Matching.** A later fact of any kind is evidence for an opinion when their entities overlap
-(or neither has any) and their statements say the same thing: the share of shared content
-words (lowercased; negations, like/dislike words and the entities' names set aside) over the
-shorter statement's is at least :data:`MATCH`. The evidence *supports* when it has the same
-stance, else it *contradicts*; a fact's stance is negative when it negates (``not``, ``never``,
-``no longer``, ``dislikes``...) and flips again when its own confidence is below 0.5.
+**Reading a fact.** Each fact is read with the facts model
+(:func:`~dreamd.engine.facts.statement.read_statement`, its first entity as the subject): its
+slot (topic), values and polarity. A fact *negates* when its words do ("not", "no longer",
+"stopped", "dislikes", "doesn't like"...; "X, not Y" is a correction, not a negation); it is
+*low* when it is a Retain opinion with ``c < 0.5``. A low fact is a denial whatever its words:
+``O(c=0.4) @Peter: No longer prefers voice notes`` and ``O(c=0.2) @Peter: Prefers voice notes``
+both deny "Prefers voice notes"; a low fact never supports anything.
+
+**How a later fact bears on an opinion** (their entities overlap, or neither has any):
+
+- it says *the same thing* when the two state one fact
+  (:func:`~dreamd.engine.facts.relations.relation` is ``same``), or one only flips the other's
+  polarity, or (without another value) the share of shared content words over the shorter
+  statement's (negations, like/dislike words and the entities' names set aside) is at least
+  :data:`MATCH`;
+- it is a *rival* when it speaks of the same slot with another value of a family both give
+  ("prefers calls after 4pm" after "prefers calls in the morning"; "prefers written messages"
+  after "prefers voice notes").
+
+Then, for a fact that is neither low nor negating (it *affirms*): it supports the opinion that
+says the same thing with the same polarity (the closest one), and contradicts every opinion that
+says the same thing with the other polarity and every rival. A negating fact supports the
+closest same-polarity opinion that says the same thing and contradicts every opposite one; it
+never touches a rival (what it denies is not the rival's value). A low fact contradicts the one
+opinion it is closest to (two shared content words are enough). An opinion fact founds its own
+opinion when it supports none, or when it says two or more content words the one it supports
+does not ("pre-translation needs more fixing than it saves" beside "pre-translation saves
+time"); not when it is low and bears on some opinion, nor when it negates and says nothing
+beyond what it denies (a pure denial: "No longer prefers voice notes" ends an opinion, it is
+not one; "Dislikes cilantro" is one). So a reversal lowers the old opinion and the new
+value becomes (or reinforces) its own.
 
 **The confidence rule** (:func:`evolve`), day by day in date order, from the starting confidence:
 
@@ -30,9 +55,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from dreamd.engine.bank.facts import Fact
+from dreamd.engine.facts.relations import family_values, relation, same_slot
+from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.text.tokens import token_set
 
 __all__ = [
@@ -42,10 +69,10 @@ __all__ = [
     "UP",
     "Evidence",
     "Opinion",
+    "Reading",
     "evolve",
     "plan_opinions",
-    "same_statement",
-    "stance",
+    "read_fact",
 ]
 
 UP = 0.1
@@ -59,9 +86,12 @@ _NEGATIONS = frozenset(
 _LIKES = frozenset("prefers prefer likes like loves love enjoys enjoy wants want".split())
 _FILLER = frozenset(
     "a an the to of and or in on for is are be it that this with at by as than over now still"
-    " anymore currently really very much".split()
+    " anymore currently really very much his her their its our my we".split()
 )
 _APOSTROPHE = re.compile(r"(\w)['’](t)\b")
+_AVERSION = re.compile(
+    r"\b(?:dislik|hat|avoid|detest|loath)(?:e|es|ed|ing)\b|\bcan'?t\s+stand\b", re.I
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +119,17 @@ def evolve(start: float, evidence: Iterable[Evidence]) -> float:
     return round(min(1.0, max(0.0, c)), 4)
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A fact as the opinion rules read it: its statement, content words and stance."""
+
+    statement: Statement
+    words: frozenset[str]
+    negates: bool
+    low: bool
+    keys: frozenset[str]
+
+
 def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
     """Content words (the entities' names aside), and whether the text negates."""
     tokens = token_set(_APOSTROPHE.sub(r"\1\2", text))
@@ -97,22 +138,58 @@ def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], boo
     return frozenset(tokens - _NEGATIONS - _LIKES - _FILLER - names), negated
 
 
-def stance(fact: Fact) -> bool:
-    """True when ``fact`` states its statement (False: it denies it, see the module rules)."""
-    _, negated = _words(fact.text)
-    positive = not negated
-    if fact.confidence is not None and fact.confidence < 0.5:
-        positive = not positive
-    return positive
+def read_fact(fact: Fact) -> Reading:
+    """``fact`` read for the opinion rules (see the module header)."""
+    names = frozenset(w.casefold() for e in fact.entities for w in e.replace("-", " ").split())
+    statement = read_statement(fact.text, known=names)
+    if fact.entities:
+        statement = replace(
+            statement, subject=fact.entities[0].replace("-", " ").split()[0].casefold()
+        )
+    words, _ = _words(fact.text, fact.entities)
+    low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5
+    keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
+    return Reading(statement, words, statement.polarity < 0, low, keys)
 
 
-def same_statement(left: Fact, right: Fact) -> bool:
-    """Do two facts say the same thing, whatever their stance?"""
-    a, _ = _words(left.text, left.entities)
-    b, _ = _words(right.text, right.entities)
-    if not a or not b:
-        return False
-    return len(a & b) / min(len(a), len(b)) >= MATCH
+def _share(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def _other_value(new: Statement, old: Statement) -> bool:
+    """Another value of a family both give (a name is another thing, not another value)."""
+    left, right = family_values(new), family_values(old)
+    return any(left[f] - new.replaced != right[f] for f in (left.keys() & right.keys()) - {"name"})
+
+
+def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
+    """``("same", closeness)`` or ``("rival", 0)`` when ``fact`` bears on the opinion ``held``."""
+    if fact.keys != held.keys and not (fact.keys and held.keys):
+        return None
+    found = relation(fact.statement, held.statement)
+    share = _share(fact.words, held.words)
+    if found == "same":
+        return "same", 1.0 + share
+    flips = fact.negates != held.negates
+    ends = fact.statement.replaced & (held.statement.topic | held.statement.values)
+    rival = same_slot(fact.statement, held.statement) and _other_value(
+        fact.statement, held.statement
+    )
+    if not flips and (rival or found == "replaces" or ends):
+        return "rival", 0.0  # "prefers written messages" after "prefers voice notes"
+    if found == "replaces":
+        return "same", share
+    if share >= MATCH or (fact.low and len(fact.words & held.words) >= 2):
+        return "same", share
+    return None
+
+
+@dataclass
+class _Held:
+    founder: Fact
+    reading: Reading
+    support: list[Fact] = field(default_factory=list)
+    against: list[Fact] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -146,35 +223,62 @@ def _order(fact: Fact) -> tuple[str, str, int, str]:
     return (fact.day or "", fact.path, fact.line, fact.id)
 
 
+def _weigh(fact: Fact, reading: Reading, held: list[_Held], near: Iterable[int]) -> bool:
+    """Add ``fact`` as evidence to the opinions it bears on; True when it founds none of its
+    own (it supports one, or it is a denial)."""
+    same: list[tuple[float, int]] = []
+    rivals: list[int] = []
+    for index in near:
+        found = _bearing(reading, held[index].reading)
+        if found is None:
+            continue
+        if found[0] != "rival":
+            same.append((found[1], index))
+        else:
+            rivals.append(index)
+    same.sort(key=lambda item: (-item[0], -item[1]))  # the closest, then the newest
+    if reading.low:
+        if same:
+            held[same[0][1]].against.append(fact)
+        return bool(same or rivals)
+    agreeing = [i for _, i in same if held[i].reading.negates == reading.negates]
+    opposing = [i for _, i in same if held[i].reading.negates != reading.negates]
+    if agreeing:
+        held[agreeing[0]].support.append(fact)
+    for index in opposing:
+        held[index].against.append(fact)
+    if not reading.negates:
+        for index in rivals:
+            held[index].against.append(fact)
+    if agreeing:
+        home = held[agreeing[0]].reading
+        # Two or more words of its own: a view of its own as well ("pre-translation needs
+        # more fixing than it saves" beside "pre-translation saves time").
+        return len(reading.words - home.words) < 2
+    if reading.negates and opposing:
+        denied = frozenset().union(*(held[i].reading.words for i in opposing))
+        aversion = _AVERSION.search(fact.text) is not None  # "dislikes X" is a view of its own
+        return reading.words <= denied and not aversion  # a pure denial ends an opinion
+    return False
+
+
 def plan_opinions(facts: Iterable[Fact]) -> tuple[Opinion, ...]:
     """Every opinion ``facts`` found, with its evidence and confidence (see the module rules)."""
-    founded: list[tuple[Fact, list[Fact], list[Fact]]] = []
-    seeds: list[tuple[frozenset[str], frozenset[str], bool]] = []  # entities, words, stance
-    by_entity: dict[str, list[int]] = {}  # entity key -> founded opinions about it
+    held: list[_Held] = []
+    by_entity: dict[str, list[int]] = {}  # entity key ("" for none) -> opinions about it
     for fact in sorted(facts, key=_order):
-        keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
-        words, _ = _words(fact.text, fact.entities)
-        if not words:
+        reading = read_fact(fact)
+        if not reading.words:
             continue
-        near = {i for key in keys for i in by_entity.get(key, ())} if keys else None
-        home = None
-        for index in sorted(near) if near is not None else range(len(founded)):
-            their_keys, their_words, _ = seeds[index]
-            if (keys and their_keys) or keys == their_keys:
-                shared = len(words & their_words) / min(len(words), len(their_words))
-                if shared >= MATCH:
-                    home = index
-                    break
-        if home is not None:
-            entry = founded[home]
-            (entry[1] if stance(fact) == seeds[home][2] else entry[2]).append(fact)
-        elif fact.kind == "opinion":
-            founded.append((fact, [], []))
-            seeds.append((keys, words, stance(fact)))
-            for key in keys or {""}:
-                by_entity.setdefault(key, []).append(len(founded) - 1)
+        near = sorted({i for key in reading.keys or {""} for i in by_entity.get(key, ())})
+        done = _weigh(fact, reading, held, near)
+        if not done and fact.kind == "opinion":
+            held.append(_Held(fact, reading))
+            for key in reading.keys or {""}:
+                by_entity.setdefault(key, []).append(len(held) - 1)
     opinions = []
-    for founder, support, against in founded:
+    for entry in held:
+        founder, support, against = entry.founder, entry.support, entry.against
         start = founder.confidence if founder.confidence is not None else DEFAULT_CONFIDENCE
         evidence = [Evidence(f.id, f.day or "", True) for f in support]
         evidence += [Evidence(f.id, f.day or "", False) for f in against]

@@ -10,10 +10,15 @@ Rules:
   ``bank/entities/`` (its ``# Title``). The slug keeps the name's case, with spaces as ``-``:
   ``The Castle`` and ``@The-Castle`` are ``The-Castle.md``, titled "The Castle". Names are
   compared by slug, case-insensitively.
-- Each block opens with a one-line summary, then one bullet per fact, oldest first (the newest
-  :data:`MAX_PAGE_FACTS` on world and experience, :data:`MAX_ENTITY_FACTS` on an entity page),
-  each with its source as a link relative to the page (``../memory/2026-11-27.md#L12``); a
-  text carried over from note to note is listed once, from its first note.
+- Each block opens with a one-line summary, then one bullet per fact (the newest
+  :data:`MAX_PAGE_FACTS` on world and experience, oldest first; on an entity page the newest
+  :data:`MAX_ENTITY_FACTS`, current ones first, newest first, then the superseded ones), each
+  with its source as a link relative to the page (``../memory/2026-11-27.md#L12``); a text
+  carried over from note to note is listed once, from its first note. A fact a later one
+  replaced (:mod:`dreamd.engine.bank.validity`) is labelled ``superseded on <day>``.
+- An entity page's summary leads with who or what it is now, under the name its current facts
+  give (``Ana Lindgren — our accountant since 2024.``); a name a correction replaced is named
+  after it, as superseded.
 - In ``bank/opinions.md`` each opinion is one bullet ``- <statement> (c=0.82, updated
   2026-11-27)``, then the entities it is about and its supporting and contradicting evidence
   as links to the facts' lines.
@@ -40,6 +45,7 @@ if TYPE_CHECKING:  # types only: recall reads pages without the fact rules
 
     from dreamd.engine.bank.facts import Fact
     from dreamd.engine.bank.opinions import Opinion
+    from dreamd.engine.bank.validity import Validity
 
 __all__ = [
     "ENTITIES_DIR",
@@ -131,8 +137,19 @@ def _about(entities: Iterable[str], names: Names, page: str) -> str:
     return ", ".join(links)
 
 
-def _fact_line(fact: Fact, page: str, names: Names, *, tagged: bool) -> Line:
-    kind = f"({fact.kind}, {fact.day}) " if tagged else ""
+def _until(fact: Fact, validity: Mapping[str, Validity]) -> str | None:
+    held = validity.get(fact.id)
+    return held.until if held is not None else None
+
+
+def _fact_line(
+    fact: Fact, page: str, names: Names, *, tagged: bool, until: str | None = None
+) -> Line:
+    ended = f", superseded on {until}" if until else ""
+    if tagged:
+        kind = f"({fact.kind}, {fact.day}{ended}) "
+    else:
+        kind = f"(superseded on {until}) " if until else ""
     about = _about(fact.entities, names, page)
     about = f" — {about}" if about else ""
     return Line(fact.id, f"- {kind}{fact.text}{about} · {_href(fact, page)} ^{fact.id}")
@@ -205,13 +222,22 @@ def _summary(text: str) -> Line:
 
 
 def _listing(
-    path: str, kind: str, title: str, facts: Sequence[Fact], names: Names, noun: str
+    path: str,
+    kind: str,
+    title: str,
+    facts: Sequence[Fact],
+    names: Names,
+    noun: str,
+    validity: Mapping[str, Validity],
 ) -> PagePlan:
     distinct = _distinct(facts)
     shown = distinct[-MAX_PAGE_FACTS:]
     more = f" (the latest {len(shown)} shown)" if len(shown) < len(distinct) else ""
-    summary = _summary(f"{len(facts)} {noun} from the notes{_span(facts)}{more}.")
-    lines = [summary, Line(None, ""), *(_fact_line(f, path, names, tagged=False) for f in shown)]
+    ended = sum(1 for f in facts if _until(f, validity))
+    gone = f"; {ended} superseded by later ones" if ended else ""
+    summary = _summary(f"{len(facts)} {noun} from the notes{_span(facts)}{more}{gone}.")
+    listed = (_fact_line(f, path, names, tagged=False, until=_until(f, validity)) for f in shown)
+    lines = [summary, Line(None, ""), *listed]
     return PagePlan(path, kind, title, tuple(lines), tuple(f.id for f in facts))
 
 
@@ -225,22 +251,34 @@ def _entity(
     facts: Sequence[Fact],
     opinions: Sequence[Opinion],
     names: Names,
+    validity: Mapping[str, Validity],
 ) -> PagePlan:
+    from dreamd.engine.bank.validity import display_name, who_line
+
     plain = [f for f in facts if f.kind != "opinion"]
     counts: dict[str, int] = {}
     for fact in facts:
         counts[fact.kind] = counts.get(fact.kind, 0) + 1
     tally = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
-    text = f"{title}: {len(facts)} fact(s){_span(facts)} ({tally})." if facts else f"{title}."
+    name = display_name(title, plain, validity)
+    who = who_line(title, plain, validity)
+    text = f"{name} — {who}." if who else name
+    if facts:
+        text += f"{' ' if who else ': '}{len(facts)} fact(s){_span(facts)} ({tally})."
+    elif not who:
+        text += "."
     if opinions:
         strongest = max(opinions, key=lambda o: (o.confidence, o.id))
         text += f" Holds: {_clip(strongest.statement, 120)} (c={strongest.confidence:.2f})."
-    if plain:
-        text += f" Latest: {_clip(plain[-1].text)}"
+    if name != title:
+        text += f" Earlier notes say {title} (superseded)."
     shown = _distinct(plain)[-MAX_ENTITY_FACTS:]
+    current = [f for f in reversed(shown) if not _until(f, validity)]
+    ended = [f for f in reversed(shown) if _until(f, validity)]
     lines = [_summary(text), Line(None, "")]
     lines += [opinion_line(o, path, names) for o in opinions]
-    lines += [_fact_line(f, path, names, tagged=True) for f in shown]
+    lines += [_fact_line(f, path, names, tagged=True) for f in current]
+    lines += [_fact_line(f, path, names, tagged=True, until=_until(f, validity)) for f in ended]
     return PagePlan(path, "entity", title, tuple(lines), tuple(f.id for f in facts))
 
 
@@ -249,9 +287,11 @@ def plan_pages(
     opinions: Sequence[Opinion],
     names: Names,
     existing: Iterable[str] = (),
+    validity: Mapping[str, Validity] | None = None,
 ) -> tuple[PagePlan, ...]:
     """Every page to plan (see the module rules)."""
     there = set(existing)
+    valid: Mapping[str, Validity] = validity or {}
     plans = []
     for path, kind, title, noun in (
         (WORLD_PAGE, "world", "World", "world fact(s)"),
@@ -259,7 +299,7 @@ def plan_pages(
     ):
         chosen = [f for f in facts if f.kind == kind]
         if chosen or path in there:
-            plans.append(_listing(path, kind, title, chosen, names, noun))
+            plans.append(_listing(path, kind, title, chosen, names, noun, valid))
     if opinions or OPINIONS_PAGE in there:
         rose = sum(1 for o in opinions if o.confidence > o.start)
         fell = sum(1 for o in opinions if o.confidence < o.start)
@@ -286,7 +326,7 @@ def plan_pages(
         label, page = names.titles.get(key), names.page(key)
         if not key or label is None or page is None:
             continue
-        plans.append(_entity(page, label, about.get(key, []), held_by.get(key, []), names))
+        plans.append(_entity(page, label, about.get(key, []), held_by.get(key, []), names, valid))
     return tuple(plans)
 
 
@@ -328,7 +368,8 @@ _OPINION_LINE = LazyPattern(
     r"(?:\s\^(?P<key>o-[0-9a-f]{10}))?\s*$"
 )
 _FACT_LINE = LazyPattern(
-    r"^[-*] (?:\((?P<kind>world|experience|opinion|observation), (?P<day>[0-9-]+|None)\) )?"
+    r"^[-*] (?:\((?P<kind>world|experience|opinion|observation), (?P<day>[0-9-]+|None)"
+    r"(?:, superseded on (?P<until>[0-9-]+))?\) )?(?:\(superseded on (?P<ended>[0-9-]+)\) )?"
     r"(?P<text>.+?)(?: — (?P<about>.+?))? · \[(?P<source>[^\]]+)\]\([^)]*\)"
     r"(?:\s\^(?P<key>f-[0-9a-f]{10}))?\s*$"
 )

@@ -7,9 +7,13 @@
    the ledger's facts of the notes it was not given (a sweep reads only its lookback); facts of
    notes that are gone are dropped. With ``proposals`` (a model's checked facts for notes
    without a Retain section), those replace the deterministic ones of their notes;
-2. links entities: a fact's ``@mentions`` plus the names of pages the workspace already has under
+2. links entities: a fact's ``@mentions`` that pass the one entity rule
+   (:func:`~dreamd.engine.text.entities.is_entity_name`: no "@April", "@Correction"; a first
+   name alone, "@Ana", read as the one full
+   name it opens, "Ana Lindqvist") plus the names of pages the workspace already has under
    ``bank/entities/`` that its text says (as whole words);
-3. plans the opinions (:mod:`dreamd.engine.bank.opinions`) and the pages
+3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
+   (:mod:`dreamd.engine.bank.validity`: from its day, until a later fact replaced it) and the pages
    (:mod:`dreamd.engine.bank.pages`), each block merged around a person's edits
    (:mod:`dreamd.engine.bank.block`);
 4. returns ``FileWrite`` entries of kind ``bank`` for the pages that change and for the ledger.
@@ -30,8 +34,10 @@ from dreamd.engine.bank.facts import Fact, extract_facts, is_fact_source
 from dreamd.engine.bank.ledger import Ledger, NoteFacts, PageRecord, decode_ledger, encode_ledger
 from dreamd.engine.bank.opinions import Opinion, plan_opinions
 from dreamd.engine.bank.pages import ENTITIES_DIR, Names, entity_key, plan_pages, title_of
+from dreamd.engine.bank.validity import plan_validity
 from dreamd.engine.plan import FileWrite
 from dreamd.engine.snapshot import BankFiles, NoteStat, TextFile
+from dreamd.engine.text.entities import is_entity_name
 from dreamd.layout import BANK_LEDGER
 
 __all__ = ["BankPlan", "PageResult", "plan_reflect"]
@@ -96,8 +102,26 @@ def _entity_pages(pages: Mapping[str, TextFile]) -> tuple[dict[str, str], dict[s
     return titles, files
 
 
+def _aliases(facts: list[Fact], titles: dict[str, str]) -> dict[str, str]:
+    """A one-word name -> the one longer name it opens ("Ana" -> "Ana Lindqvist")."""
+    longer: dict[str, set[str]] = {}
+    for title in [*titles.values(), *(e for f in facts for e in f.entities)]:
+        words = title_of(title).split()
+        if len(words) > 1:
+            longer.setdefault(entity_key(words[0]), set()).add(title_of(title))
+    return {key: next(iter(names)) for key, names in longer.items() if len(names) == 1}
+
+
 def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
-    """Every fact with its entities: mentions, then named pages its text says."""
+    """Every fact with its entities: mentions (a first name alone read as the one full name it
+    opens), then named pages its text says."""
+    aliases = _aliases(facts, titles)
+    named = []
+    for fact in facts:
+        kept = (aliases.get(entity_key(e), e) for e in fact.entities if is_entity_name(e))
+        entities = tuple(dict.fromkeys(kept))
+        named.append(replace(fact, entities=entities) if entities != fact.entities else fact)
+    facts = named
     for fact in facts:
         for name in fact.entities:
             titles.setdefault(entity_key(name), title_of(name))
@@ -166,7 +190,8 @@ def plan_reflect(
     raw.sort(key=lambda f: (f.day or "", f.path, f.line, f.id))
     facts = _link(raw, titles)
     opinions = plan_opinions(facts)
-    plans = plan_pages(facts, opinions, Names(titles, files), bank.pages)
+    validity = plan_validity(facts)
+    plans = plan_pages(facts, opinions, Names(titles, files), bank.pages, validity)
     if not plans and not bank.ledger.exists:
         return BankPlan(facts=tuple(facts), read=tuple(read), warnings=tuple(warnings))
     writes: list[FileWrite] = []

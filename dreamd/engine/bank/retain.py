@@ -14,7 +14,9 @@ Rules:
   ``S`` observation (summary). Only an opinion carries a confidence, ``O(c=0.9)``, a number in
   [0, 1]; an opinion without one has ``confidence`` None. Anything else is not a fact.
 - Entities are every ``@Name`` in the bullet, before or after the colon, in order, once each
-  (compared case-insensitively, kept as first written; e-mail addresses are not entities).
+  (compared case-insensitively, kept as first written; e-mail addresses are not entities). A
+  leading mention whose capitalised words run on to the colon is one name:
+  ``@Ana Lindqvist: our accountant`` is about "Ana Lindqvist".
 - ``text`` is the fact itself: the bullet after its type and leading entity list (and colon).
 - The section ends at the next heading of the same or a higher level. Managed blocks and fenced
   code are never facts. A fact's ``day`` is its note's day.
@@ -46,6 +48,8 @@ _FACT = LazyPattern(
     r"(?=[ \t:]|$)[ \t]*(?P<rest>.*)$"
 )
 _LEADING = LazyPattern(r"^(?:@[^\W\d_][\w.-]*[ \t,]*)+:?[ \t]*|^:[ \t]*")
+# "@Ana Lindqvist: …": a leading mention whose capitalised words run on to the colon.
+_FULL_NAME = LazyPattern(r"^@([^\W\d_][\w.-]*(?:[ \t]+[^\W\d_a-zß-ÿ][\w.'’-]*){1,3})[ \t]*:[ \t]*")
 _HEADING = LazyPattern(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 _FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
 
@@ -111,10 +115,19 @@ def parse_fact(line: str, *, number: int = 0, day: str | None = None) -> RetainF
             return None
         confidence = value
     rest = found.group("rest").strip()
-    text = _LEADING.sub("", rest, count=1).strip()
+    full = _FULL_NAME.match(rest)
+    if full is not None:
+        name = " ".join(full.group(1).split())
+        text = rest[full.end() :].strip()
+        first = name.split()[0].casefold()
+        others = tuple(m for m in mentions(text) if m.casefold() not in (first, name.casefold()))
+        entities = (name, *others)[:MAX_ENTITIES]
+    else:
+        text = _LEADING.sub("", rest, count=1).strip()
+        entities = mentions(rest)
     if not text:
         return None
-    return RetainFact(kind, text, mentions(rest), confidence, number, day)
+    return RetainFact(kind, text, entities, confidence, number, day)
 
 
 def parse_retain(text: str, *, day: str | None = None) -> list[RetainFact]:

@@ -4,7 +4,8 @@ Rules: a daily note (or a session-corpus file) is cut at its headings: each ``#`
 heading starts an episode that runs to the next one; lines before the first heading are an
 episode of their own when they hold text. A topic file or a pattern is one episode. An episode's
 id is ``ep:<path>#L<first line>``; its title is its heading (or the file's name); its lines are
-the non-blank lines that are not headings, with their 1-based numbers. Pure.
+the non-blank lines that are not headings, with their 1-based numbers; text inside an HTML
+comment is no line (it is hidden from the person reading the note). Pure.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ __all__ = ["Episode", "episode_id", "episodes_of", "source_kind"]
 
 _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 class Episode(NamedTuple):
@@ -53,6 +55,8 @@ def episodes_of(path: str, text: str) -> tuple[Episode, ...]:
     kind = source_kind(path) or "daily"
     day = daily_note_day(path)
     name = PurePosixPath(path).stem
+    # A comment is hidden from the reader (and the usual wrapping of an injected order).
+    text = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     lines = text.split("\n")
     if kind != "daily":
         body = tuple((n, line) for n, line in enumerate(lines, 1) if line.strip())

@@ -5,10 +5,15 @@ Rules, for every episode of the file (:mod:`dreamd.engine.graph.episodes`):
 * attention: a line that is a pure greeting or acknowledgement is skipped
   (:func:`~dreamd.engine.text.salience.is_noise`); every other line is *tagged* with its kind
   (``event|decision|correction|completed|insight|error``) and its topic, the first of the
-  episode's keywords it holds (else its own first keyword; a line with none has no topic);
+  episode's keywords it holds (else its own first keyword; a line with none has no topic); a
+  topic is never the line's kind, a tag word, a number or a secret's name
+  (:func:`~dreamd.engine.text.entities.is_topic_word`: no "error about error");
 * entities (L4): ``@mentions``, the speaker of a ``- Name: ...`` line, capitalised words inside
   a sentence (and at a line's start, once the file uses them inside one), and for a topic file
-  the thing it is about; an entity's text is its name plus the
+  the thing it is about; each passes the one entity rule
+  (:func:`~dreamd.engine.text.entities.is_entity_name`: no weekday or month, no tag word such
+  as ``Correction`` or ``Error``, no verb such as ``Prefers``, no ``user``); an entity's text
+  is its name plus the
   keywords of the lines that define it (``Atlas is ...``, ``Atlas: ...``) and, in a topic file,
   the file's keywords, so a query about what it is reaches the episodes that only name it;
 * FacetPoints (L3): ``fp:<kind>.<topic>`` for each tagged line with a topic;
@@ -146,7 +151,10 @@ def _entities(line: str, known: frozenset[str] = frozenset()) -> list[str]:
         word = match.group(1)
         if word.lower() not in STOP_WORDS and word.lower() not in EVERYDAY_WORDS:
             found.setdefault(slug(word), word)
-    return list(found.values())[:MAX_ENTITIES_PER_LINE]
+    from dreamd.engine.text.entities import is_entity_name  # a search needs no fact model
+
+    named = [name for name in found.values() if is_entity_name(name)]
+    return named[:MAX_ENTITIES_PER_LINE]
 
 
 def _defines(line: str, name: str) -> bool:
@@ -192,9 +200,11 @@ def _topic_entity(path: str, title: str) -> tuple[str, str] | None:
     found = _TOPIC_NAME.match(PurePosixPath(path).stem)
     if found is None:
         return None
+    from dreamd.engine.text.entities import is_entity_name
+
     category = found.group(1)
     name = title if category == "project" else found.group(2).replace("-", " ")
-    return category, (name if category != "user" else "user")
+    return (category, name) if is_entity_name(name) else None
 
 
 def _names(text: str, known: frozenset[str], plain: dict[str, list[str]]) -> list[str]:
@@ -225,6 +235,8 @@ def _episode(
         heading = f"facet:topic_{slug(episode.title)}"
         b.node(heading, episode.title)
         b.edge(heading, episode.id, "heading-episode", f"the section is headed {episode.title!r}")
+    from dreamd.engine.text.entities import is_topic_word  # a search needs no fact model
+
     about = _topic_entity(episode.path, episode.title) if episode.kind == "topic" else None
     if about is not None:
         category, name = about
@@ -244,7 +256,7 @@ def _episode(
             dropped += 1
             continue
         kind = kind_of(text) if cued else "event"
-        own = line_keywords(text)
+        own = tuple(word for word in line_keywords(text) if is_topic_word(word, kind))
         topic = next((word for word in words if word in own), own[0] if own else "")
         names = _names(text, known, plain)
         tagged.append(

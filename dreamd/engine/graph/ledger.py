@@ -15,7 +15,7 @@ from dreamd.engine.graph.fragments import Fragment
 
 __all__ = ["LEDGER_VERSION", "GraphLedger", "decode_ledger", "encode_ledger"]
 
-LEDGER_VERSION = 1
+LEDGER_VERSION = 2  # 2: the one entity rule (facts.entities); fragments of 1 are rebuilt
 
 
 class GraphLedger(msgspec.Struct, frozen=True):
