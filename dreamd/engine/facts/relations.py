@@ -162,7 +162,7 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return False
     subjects = {a.subject, b.subject}
     names_a, names_b = _names(a) - subjects, _names(b) - subjects
-    if not (names_a <= names_b or names_b <= names_a):
+    if not (names_a <= names_b or names_b <= names_a) and not _same_terms(a, b):
         return False
     now_a = {v for vs in _current(a).values() for v in vs}
     now_b = {v for vs in _current(b).values() for v in vs}
@@ -187,6 +187,22 @@ def same_fact(a: Statement, b: Statement) -> bool:
 
     ratio = fuzz.token_set_ratio(a.text.casefold(), b.text.casefold())
     return ratio >= PARAPHRASE_RATIO
+
+
+def _same_terms(a: Statement, b: Statement) -> bool:
+    """One named person or thing, the same identifiers, and the same two or more days, times,
+    dates or numbers: "Aoife Byrne needs the batch by Wednesday noon, sends it back on Friday"
+    and "Aoife reviews the Vestgaard batches; needs files by Wednesday 12:00, returns them
+    Friday" are one arrangement, whatever other names each adds."""
+    if a.subject is None or a.subject != b.subject or a.subject == "we":
+        return False
+    ids_a = {v for v in a.values if kind_of(v) == "id"}
+    if ids_a != {v for v in b.values if kind_of(v) == "id"}:
+        return False
+    exact = {v for f, vs in _current(a).items() if f != "name" for v in vs}
+    return len(exact) >= 2 and exact == {
+        v for f, vs in _current(b).items() if f != "name" for v in vs
+    }
 
 
 def _topicless_restatement(a: Statement, b: Statement, now_a: set[str], now_b: set[str]) -> bool:

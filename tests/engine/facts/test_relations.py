@@ -57,6 +57,10 @@ SAME = [
         "Oskar: Choir moves from Monday to Wednesday 19:00 at the Aula, from 4 March.",
         "Oskar: Choir is on Wednesdays at 19:00 now.",
     ),
+    (
+        "Priya Nair: Needs the draft by Tuesday noon, sends it back edited on Thursday.",
+        "Priya Nair edits the Halden chapters; needs files by Tuesday 12:00, returns them Thursday.",
+    ),
 ]
 UNRELATED = [
     ("Mia's swimming lesson is on Tuesdays at 17:00.", "Mia's piano lesson moved to Thursdays."),
@@ -65,6 +69,7 @@ UNRELATED = [
     ("Peter prefers tea.", "Peter now prefers calls after 3pm."),
     ("Mia's swimming lesson is on Tuesdays.", "Mia lost a tooth today."),
     ("Oskar: Choir is on Wednesdays at 19:00.", "Oskar: Chess is on Wednesdays at 19:00."),
+    ("Backup r3a runs at 02:00 on Sundays.", "Backup r4a runs at 02:00 on Sundays."),
 ]
 
 
