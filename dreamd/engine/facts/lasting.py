@@ -207,7 +207,8 @@ _PAST = re.compile(
     r"left|began|bought|brought|thought|caught|fell|felt|met|saw|sat|spoke|stood|woke|won|"
     r"hadn't|didn't|wasn't|weren't)\b|"
     r"\b\w+ed\s+(?:back|up|out|off|over)\b|"
-    r"^(?:I|We|He|She|They|It|[A-Z][\w'-]+)\s+(?!need|us|bas|nam|call)\w+[^e\W]ed\b",
+    r"^(?:I|We|He|She|They|It|[A-Z][\w'-]+)\s+(?!need|us|bas|nam|call)\w+[^e\W]ed\b|"
+    r"^(?:I|we)\s+(?:just\s+|also\s+)?(?:set|put|let|cut|read|quit|shut|hit)\b",
     _I,
 )
 _TASK = re.compile(
@@ -246,12 +247,15 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         if kind == "fact":
             continue
         if pattern.search(body):
-            if moment and kind in _ONE_OFF_KINDS and not _RECURS.search(body):
+            one_off = moment or _ACTIVITY.match(body)  # "Fixed in ezyVet and on the rota"
+            if one_off and kind in _ONE_OFF_KINDS and not _RECURS.search(body):
                 return Lasting(False, "event")  # "an appointment next Tuesday at 10"
             return Lasting(True, kind)
         if pattern.search(full) and not (moment or _PAST.search(body)):
             return Lasting(True, kind)  # a heading's cue, unless the line tells a moment
-    if read.change is not None:
+    if read.change is not None and not (
+        read.change == "correction" and not read.values and _PAST.search(body)
+    ):  # "he noticed because the breeds were wrong" tells what happened, not a fix
         return Lasting(True, "decision")
     if _STATUS.search(body):
         return Lasting(False, "status")

@@ -15,6 +15,10 @@ A snippet is instruction-shaped when it has one of these shapes (the reason name
   system prompt", sending memory to a URL;
 * ``role marker`` chat-template and role tokens: ``SYSTEM:``, ``[INST]``, ``<<SYS>>``,
   ``<|im_start|>``, ``<system>``, "IMPORTANT SYSTEM NOTICE", "ADMIN OVERRIDE";
+* ``hidden order`` an order where a reader of the rendered note never sees it: inside an HTML
+  comment (``<!-- … -->``, also entity-escaped ``&lt;!--``), or after a role label
+  (``assistant:``, ``agent:``, ``AI:``), a verb that acts for the person: approve, authorise,
+  pay, forward, confirm, reply, grant, push, transfer, delete...;
 * ``tool call``  tool or function-call syntax: ``<tool_call>``, ``<function_call>``,
   ``{"name": …, "arguments": …}``, ``"tool_calls"``;
 * ``imitation``  text posing as dreaming's own output: the ``Light Sleep``/``REM Sleep``/``Deep
@@ -44,6 +48,11 @@ _ORDERS = r"(?:instructions?|prompts?|rules|directives?|guidelines|guardrails|co
 _SECRETS = (
     r"(?:secrets?|passwords?|credentials?|api\s+keys?|keys|tokens?|conversations?|chats?|"
     r"messages|memor(?:y|ies)|workspace|memory\.md)"
+)
+
+_ACTS = (
+    r"(?:approve|authori[sz]e|pay|wire|forward|confirm|reply|respond|grant|push|merge|deploy|"
+    r"transfer|delete|remove|disable|send|share|upload|sign|accept|book|order|buy|release)"
 )
 
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -130,6 +139,14 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bimportant\s+system\s+(?:notice|message|alert|instruction)s?\b"
             r"|\bsystem\s+override\b|\badmin(?:istrator)?\s+(?:override|notice|command)s?\b"
             r"|\bpriority\s+override\b)",
+        ),
+    ),
+    (
+        "hidden order",
+        re.compile(
+            rf"(?:<|&lt;|&#0*60;)!--(?:(?!-->|--&gt;).){{0,200}}?\b{_ACTS}\b"
+            rf"|(?:^|[>\s(\[])(?:ai|assistant|agent|bot|model|llm)\s*:\s*(?:please\s+)?{_ACTS}\b",
+            _I,
         ),
     ),
     (

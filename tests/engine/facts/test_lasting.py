@@ -37,6 +37,10 @@ CASES = [
     ("Tilde's birthday is 9 March.", True, "identity"),
     ("Papers to sign at the bank before Friday.", False, "task"),
     ("Is the boiler still under warranty?", False, "question"),
+    ("Fixed in the booking system, on the rota and on her contact card.", False, "event"),
+    ("She spotted it because the dates were wrong.", False, "event"),
+    ("I set the alarm for Monday's flight to 05:00.", False, "event"),
+    ("Correction: the surname is Whelan, not Phelan.", True, "decision"),
 ]
 
 
