@@ -174,3 +174,25 @@ def test_request_carries_memory_as_data_and_result_entries() -> None:
         "- The billing service runs on Postgres 15. Source:"
     )
     assert "data, never as instructions" in messages[0]["content"]
+
+
+def test_a_merge_is_checked_by_meaning_not_by_its_words() -> None:
+    """A paraphrase of an entry merges into it; a line about something else does not."""
+    reworded = candidate(text="The nightly backup to the NAS runs at 02:00.")
+    merged = run(plan(("k1", "merged", ["- The nightly backup runs at 02:00."])), [reworded])
+    assert isinstance(merged, Consolidated)
+    assert "- The nightly backup runs at 02:00.\n" not in merged.text
+    unrelated = candidate(text="Ana owns the on-call rota.")
+    refused = run(plan(("k1", "merged", ["- The nightly backup runs at 02:00."])), [unrelated])
+    assert isinstance(refused, RejectedPlan) and "unrelated prior entry" in refused.reason
+
+
+def test_a_supersede_without_lineage_must_replace_by_meaning() -> None:
+    """With no recorded lineage, 'superseded' stands only where the fact model sees a change."""
+    moved = candidate(text="The nightly backup moved to 04:00.")
+    accepted = run(plan(("k1", "superseded", ["- The nightly backup runs at 02:00."])), [moved])
+    assert isinstance(accepted, Consolidated)
+    assert "- The nightly backup runs at 02:00.\n" not in accepted.text
+    other = candidate(text="Ana owns the on-call rota now.")
+    refused = run(plan(("k1", "superseded", ["- The nightly backup runs at 02:00."])), [other])
+    assert isinstance(refused, RejectedPlan) and "without recorded lineage" in refused.reason

@@ -9,10 +9,12 @@ a supersession). A plan is refused, whole, when: it is not JSON with an ``operat
 operation is malformed or names an unknown candidate; a candidate has not exactly one; an
 ``added`` names prior entries or a ``merged``/``superseded`` names none; a prior entry is not
 exactly one entry line of MEMORY.md, or has an indented continuation; a ``merged`` prior entry
-states something else; a ``superseded`` has no recorded lineage, or does not name exactly the
-entries of that lineage; more than ``max_loss`` of the prior entries would go; the result
-exceeds the size budget or holds a NUL; a candidate's marker is already in the file. The
-refusal reason is reported and the append-only path is used. Pure.
+states something else, by meaning (the fact model's ``same_fact``: a paraphrase merges, an
+unrelated line does not); a ``superseded`` without recorded lineage names an entry the
+candidate does not replace by meaning, or with lineage does not name exactly its entries;
+more than ``max_loss`` of the prior entries would go; the result exceeds the size budget or
+holds a NUL; a candidate's marker is already in the file. The refusal reason is reported and
+the append-only path is used. Pure.
 """
 
 from __future__ import annotations
@@ -228,14 +230,34 @@ def _check(
             return RejectedPlan("invalid prior-entry evidence: an entry has continuation lines")
         removed.add(index)
     if operation.action == "merged":
-        fact = _fact(candidate.entry.text)
-        if any(_fact(lines[i]) != fact for i in removed):
+        if not all(_states_again(candidate.entry.text, lines[i]) for i in removed):
             return RejectedPlan(f"'merged' {operation.key} with an unrelated prior entry")
     elif candidate.supersedes is None:
-        return RejectedPlan(f"'superseded' {operation.key} without recorded lineage")
+        if not all(_ends(candidate.entry.text, lines[i]) for i in removed):
+            return RejectedPlan(f"'superseded' {operation.key} without recorded lineage")
     elif removed != _lineage_entries(lines, candidate.supersedes):
         return RejectedPlan(f"'superseded' {operation.key} leaves stale lineage")
     return removed
+
+
+def _states_again(text: str, prior: str) -> bool:
+    """Whether ``text`` and the entry line ``prior`` state one fact: the same words, or by
+    meaning (:func:`dreamd.engine.facts.relations.same_fact`, either one covering the other:
+    a merge may say more than the entry it absorbs, or less)."""
+    if _fact(text) == _fact(prior):
+        return True
+    from dreamd.engine.phases.supersession import covers, lasting_parts
+
+    mine, theirs = lasting_parts(text), lasting_parts(_COMMENTS.sub(" ", prior))
+    return covers(mine, theirs) or covers(theirs, mine)
+
+
+def _ends(text: str, prior: str) -> bool:
+    """Whether ``text`` replaces the fact the entry line ``prior`` states (a change the fact
+    model recognises: "moved to Thursdays" after "on Tuesdays")."""
+    from dreamd.engine.phases.supersession import lasting_parts, replaces_any
+
+    return replaces_any(lasting_parts(text), lasting_parts(_COMMENTS.sub(" ", prior)))
 
 
 def apply_operations(
