@@ -48,6 +48,10 @@ _AGAIN = re.compile(
     r"(?:second|third|fourth)\s+time)\W*$",
     re.IGNORECASE,
 )
+_AGAIN_LEAD = re.compile(
+    r"^(?:(?:for\s+)?the\s+)?(?:(?:second|third|fourth|\w+th)\s+time|again|once\s+more)[,:]?\s+",
+    re.IGNORECASE,
+)
 _CUT = re.compile(r";\s|\s[—–]\s|\.\s|:\s")
 
 
@@ -87,7 +91,7 @@ def pattern_name(text: str) -> str:
     cut = _CUT.search(body)
     if cut is not None and cut.start() >= 20:
         body = body[: cut.start()]
-    body = _AGAIN.sub("", body.rstrip(" .;:,")).rstrip(" .;:,")
+    body = _AGAIN.sub("", _AGAIN_LEAD.sub("", body).rstrip(" .;:,")).rstrip(" .;:,")
     if len(body) > MAX_NAME_CHARS:
         body = body[: MAX_NAME_CHARS - 1].rsplit(" ", 1)[0] + "…"
     return body[:1].upper() + body[1:]

@@ -59,6 +59,7 @@ __all__ = [
 MIN_OCCURRENCES = 3
 MIN_DAYS = 2
 JOIN = 0.3
+PRIOR = 20
 PATTERN_KINDS = frozenset({"correction", "error"})
 _WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]{2,}")
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
@@ -74,7 +75,7 @@ _MISTAKE_WORDS = frozenset(
     """
     error errors fail failed fails failure wrong wrongly again third second first time times
     mistake mistakes correction corrected correct actually same another once more still twice
-    slip mixup mix-up issue problem bug broken oops sorry noticed caught spotted found
+    slip mixup mix-up mixed issue problem bug broken oops sorry noticed caught spotted found
     """.split()
 )
 # What tells a mishap in a line without an error word: "came back", "again", "without the".
@@ -275,8 +276,10 @@ def _weights(occasions: Sequence[Occasion]) -> dict[str, float]:
     for occasion in occasions:
         for word in occasion.words:
             counts[word] = counts.get(word, 0) + 1
-    total = len(occasions)
-    return {word: math.log((total + 1) / (n + 0.5)) + 0.1 for word, n in counts.items()}
+    # A prior of PRIOR unseen occasions: among a few occasions, the words they share are what
+    # makes them one mistake, not words too common to count.
+    total = len(occasions) + PRIOR
+    return {word: math.log(total / (n + 0.5)) for word, n in counts.items()}
 
 
 def _fuzzy(a: frozenset[str], b: frozenset[str]) -> float:

@@ -151,7 +151,8 @@ def _recurring_line(item: Recurring) -> str:
 
 
 def _changes(night: Night) -> list[str]:
-    lines = _listed(list(night.promoted), "Added to MEMORY.md")
+    lines = [f"- Promoted today: {len(night.promoted)}"] if night.promoted else []
+    lines += _listed(list(night.promoted), "Added to MEMORY.md")
     lines += [f"- Replaced in MEMORY.md: {old} — now: {new}" for old, new in night.replaced]
     lines += _listed(list(night.archived), "Archived to memory/archive.md to make room")
     if night.bank:
