@@ -14,10 +14,10 @@ moved to the back, and the first ``limit`` staged. Each staged key gets one ligh
 dreaming day. Light never writes MEMORY.md. Pure: snapshot in, result out.
 
 Greetings and acknowledgements are staged nowhere (:func:`is_pleasantry`: "ok", "Thanks so
-much, have a nice weekend!"): such a chunk is not recorded in the recall store, and a row an
-older store holds is never staged. Neither is a row shaped as an order to the agent
-(:mod:`dreamd.engine.text.instructions`) or one carrying a hidden HTML comment
-(:func:`is_unfit`): what nobody sees in the note is no candidate.
+much, have a nice weekend!"): such a chunk is not recorded in the recall store, nor is one
+carrying a hidden HTML comment (what nobody sees in the note is not memory), and a row an older
+store holds is never staged, nor one shaped as an order to the agent
+(:mod:`dreamd.engine.text.instructions`; :func:`is_unfit`).
 """
 
 from __future__ import annotations
@@ -82,6 +82,12 @@ def is_pleasantry(text: str) -> bool:
         if is_noise(part) or (len(part) <= 120 and words and all(w in _PLEASANTRY for w in words)):
             return True
     return False
+
+
+def _unrecorded(snippet: str) -> bool:
+    """Never recorded: a pleasantry, or a line carrying a hidden HTML comment (what nobody
+    sees in the note is not memory; the chunker already skips a line that is only one)."""
+    return is_pleasantry(snippet) or _HIDDEN.search(snippet) is not None
 
 
 def is_unfit(snippet: str) -> bool:
@@ -186,7 +192,7 @@ def _ingest_daily(
         # The whole note is read for secrets first: a key block's lines are blank before any
         # chunk could hold half of one.
         note_text = blank_secret_lines(loaded.text)
-        chunks = [c for c in chunk_daily_note(note_text) if not is_pleasantry(c.snippet)]
+        chunks = [c for c in chunk_daily_note(note_text) if not _unrecorded(c.snippet)]
         chunks = chunks[: min(per_file, total_cap - chunk_count)]
         hits = [Hit(note.path, c.start_line, c.end_line, c.snippet, DAILY_SCORE) for c in chunks]
         store, _ = record_hits(

@@ -12,7 +12,8 @@ items, or nothing: what was kept for good and why (the kind of lasting fact it s
 :func:`dreamd.engine.facts.lasting.lasting`), what no longer holds and what replaced it, what
 was set aside to make room, and which mistake keeps coming back (with what worked, when the
 notes say). Items are quoted, so different material gives a different entry; with none of
-these (staged fragments and themes alone are no story), there is no entry at all. It never
+these (staged fragments and themes alone are no story), there is no entry at all. An order
+addressed to the agent or a hidden comment is never quoted. It never
 lists keywords. The fixed fallback stays for a configured model that failed.
 """
 
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import read_statement
+from dreamd.engine.phases.light import is_unfit
 from dreamd.engine.text.snippets import collapse
 from dreamd.redaction import redact
 
@@ -133,6 +135,8 @@ def compose_entry(
 ) -> str | None:
     """A diary entry from the night's items, without a model, or ``None`` when the night has
     nothing to tell (see the module rules). ``patterns``: (what goes wrong, times, what worked)."""
+    promotions = [text for text in promotions if not is_unfit(text)]
+    replaced = [(old, new) for old, new in replaced if not is_unfit(old) and not is_unfit(new)]
     seed = "|".join([*promotions, *(old for old, _ in replaced), *(p[0] for p in patterns)])
     sentences = [_kept(text, seed) for text in promotions[:2]]
     if len(promotions) > 2:
