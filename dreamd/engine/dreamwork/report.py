@@ -10,10 +10,11 @@ to make room), tomorrow's follow-ups (open errors, requests, patterns without a 
 topic files written and the memory map. Every line comes from the night's material; a section
 with nothing in it says so in words. No internal names (graph layers, component keys) and no
 advice about dreamd's own numbers. The report is written only when the sweep changed
-something, so a second sweep over its own output writes nothing. :func:`report_sections`
-reads a report back into ``{title: [lines]}``; :func:`short_report` is the few lines chat
-shows (at most :data:`SHORT_CHARS` characters, ending with the command for the rest). Pure;
-redacted.
+something, so a second sweep over its own output writes nothing. A line added to ``MEMORY.md``
+that holds an order to the agent or a hidden comment is named, never repeated.
+:func:`report_sections` reads a report back into ``{title: [lines]}``; :func:`short_report`
+is the few lines chat shows (at most :data:`SHORT_CHARS` characters, ending with the command
+for the rest). Pure; redacted.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dreamd.engine.phases.light import is_unfit
 from dreamd.redaction import redact
 
 __all__ = [
@@ -150,9 +152,18 @@ def _recurring_line(item: Recurring) -> str:
     return f"- {item.name}: went wrong {times} times over {days} days, last on {last}{state}{fix}"
 
 
+def _shown(text: str) -> str:
+    """An added line as the report repeats it: an order to the agent or a hidden comment is
+    named, never repeated (the report is read by people and agents alike)."""
+    if is_unfit(text):
+        return "a line that holds an order to the agent or a hidden comment (see MEMORY.md)"
+    return text
+
+
 def _changes(night: Night) -> list[str]:
     lines = [f"- Promoted today: {len(night.promoted)}"] if night.promoted else []
-    lines += _listed(list(night.promoted), "Added to MEMORY.md")
+    shown = [_shown(text) for text in night.promoted]
+    lines += _listed(shown, "Added to MEMORY.md")
     lines += [f"- Replaced in MEMORY.md: {old} — now: {new}" for old, new in night.replaced]
     lines += _listed(list(night.archived), "Archived to memory/archive.md to make room")
     if night.bank:
