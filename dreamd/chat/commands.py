@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -160,7 +160,7 @@ async def set_dreaming(service: Service, *, enabled: bool, readable: Agents | No
 
 def _graph(root: Path) -> dict[str, Any] | None:
     """The graph's counts, the latest report's health score and the number of patterns."""
-    from dreamd.engine.dreamwork.report import report_sections
+    from dreamd.engine.dreamwork.report import HEALTH, report_sections
     from dreamd.layout import GRAPH_DIR, PATTERNS_DIR
     from dreamd.workspace.dreamwork import read_pages, read_report
 
@@ -170,7 +170,7 @@ def _graph(root: Path) -> dict[str, Any] | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     report = read_report(root)
-    lines = report_sections(report.text).get("Health Insights", []) if report else []
+    lines = report_sections(report.text).get(HEALTH, []) if report else []
     score = next((line.split(": ", 1)[1] for line in lines if "score" in line), None)
     patterns = len(read_pages(root, PATTERNS_DIR))
     return {"counts": counts, "health": score, "patterns": patterns}
@@ -236,11 +236,16 @@ def _deep_block(root: Path) -> str | None:
     return None
 
 
-def _dream_report(root: Path) -> str | None:
+def _dream_report(root: Path, agents: Sequence[str]) -> str | None:
+    """The latest dream report, short (the whole report is for ``dreamd memory report``)."""
+    from dreamd.engine.dreamwork.report import short_report
     from dreamd.workspace.dreamwork import read_report
 
     found = read_report(root)
-    return found.text if found is not None else None
+    if found is None:
+        return None
+    agent = f" --agent {agents[0]}" if len(agents) == 1 else ""
+    return short_report(found.text, more=f"dreamd memory report{agent}")
 
 
 async def dream_report(service: Service, readable: Agents) -> str:
@@ -258,7 +263,9 @@ async def dream_report(service: Service, readable: Agents) -> str:
                 "promotedToday": entry.get("promotedToday"),
                 "diary": diary["entries"][-1] if diary["entries"] else None,
                 "deep": await asyncio.to_thread(_deep_block, Path(path)),
-                "dream": await asyncio.to_thread(_dream_report, Path(path)),
+                "dream": await asyncio.to_thread(
+                    _dream_report, Path(path), [str(a) for a in entry.get("agents") or ()]
+                ),
             }
         )
     return render_report(reports, zone=zone)

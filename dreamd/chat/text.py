@@ -234,9 +234,9 @@ def render_dream_status(status: Mapping[str, Any], *, zone: tzinfo) -> str:
         if graph:
             c = graph["counts"]
             lines.append(
-                f"  graph: {c['entities']} entities, {c['facetPoints']} facet points, "
-                f"{c['facets']} facets, {c['episodes']} episodes, {c['edges']} edges; "
-                f"health {graph['health'] or 'not scored yet'}; {graph['patterns']} patterns"
+                f"  memory map: {c['entities']} names, {c['episodes']} note sections, "
+                f"{c['edges']} links; health {graph['health'] or 'not scored yet'}; "
+                f"{graph['patterns']} recurring mistake(s)"
             )
         lines += [f"  ! {message}" for message in (ws.get("health") or {}).values()]
     lines += adapter_lines((status.get("daemon") or {}).get("adapters") or {})
@@ -262,7 +262,7 @@ def render_report(reports: Sequence[Mapping[str, Any]], *, zone: tzinfo) -> str:
         deep = (report.get("deep") or "").strip()
         lines.append(deep or "(no deep report yet)")
         if report.get("dream"):
-            lines += ["Dream report:", report["dream"].replace("## ", "").strip()]
+            lines += ["Dream report:", report["dream"].strip()]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) or "No workspaces you may read."
 

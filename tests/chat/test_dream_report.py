@@ -47,23 +47,32 @@ async def _ask(router: Router, actor: Actor, text: str, place: Place = Place.PRI
 async def test_status_shows_graph_counts_health_and_patterns(router: Router) -> None:
     """The owner's ``/dream status`` names the graph, the health score and one pattern."""
     text = await _ask(router, OWNER, "dream status")
-    graph = next(line for line in text.splitlines() if line.startswith("  graph: "))
-    assert "episodes" in graph and "health " in graph and graph.endswith("; 1 patterns")
-    assert "not scored yet" not in graph
+    graph = next(line for line in text.splitlines() if line.startswith("  memory map: "))
+    assert "note sections" in graph and "health " in graph
+    assert graph.endswith("; 1 recurring mistake(s)")
+    assert "not scored yet" not in graph and "facet" not in text.lower()
 
 
 async def test_report_shows_the_latest_dream_report_redacted(router: Router) -> None:
-    """``/dream report`` holds the dream report's sections; the noted token never leaves."""
+    """``/dream report`` holds the dream report in short (at most 800 characters, no internal
+    names, the command for the rest); the noted token never leaves."""
     text = await _ask(router, OWNER, "dream report")
-    assert "Dream report:" in text
-    assert "Patterns Updated\n- p-error-nightly: created" in text
+    short = text.split("Dream report:\n", 1)[1].split("\n\n", 1)[0]
+    assert len(short) <= 800
+    assert (
+        "Keeps going wrong:\n• The nightly export failed with a timeout: went wrong 3 times"
+        in short
+    )
+    assert short.endswith("More: dreamd memory report --agent main")
+    for internal in ("FacetPoint", "M-FLOW", "junk_refused", "Root cause"):
+        assert internal not in text
     assert SECRET[:12] not in text
 
 
 async def test_memory_stays_out_of_groups_and_other_agents(router: Router) -> None:
     """In a Telegram group the report is refused; the ops reader sees nothing of ``main``."""
     assert await _ask(router, OWNER, "dream report", Place.GROUP) == GROUP_REFUSAL
-    assert "p-error-nightly" not in await _ask(router, OPS_READER, "dream report")
+    assert "nightly export" not in await _ask(router, OPS_READER, "dream report")
 
 
 def test_dream_report_in_words_is_the_command() -> None:

@@ -52,11 +52,17 @@ def test_graph_patterns_and_report_after_a_sweep(
         "promotion_yield",
         "recall_pressure",
         "junk_refused",
+        "durable_kept",
     }
     assert 0 <= graph["health"]["score"] <= 100
     patterns = dreamd(capsys, ws, "memory", "patterns")["patterns"]
     assert [(p["path"], p["name"], p["created"], len(p["examples"])) for p in patterns] == [
-        ("memory/patterns/p-error-nightly.md", "recurring error: nightly", "2026-03-02", 3)
+        (
+            "memory/patterns/p-nightly-export-timeout.md",
+            "The nightly export failed with a timeout",
+            "2026-03-02",
+            3,
+        )
     ]
     assert set(patterns[0]) == {
         "path",
@@ -69,7 +75,10 @@ def test_graph_patterns_and_report_after_a_sweep(
     }
     report = dreamd(capsys, ws, "memory", "report")
     assert (report["day"], report["path"]) == ("2026-03-03", "memory/dreams/2026-03-03.md")
-    assert report["sections"]["Patterns Updated"] == ["- p-error-nightly: created"]
+    assert report["sections"]["What Keeps Going Wrong"] == [
+        "- The nightly export failed with a timeout: went wrong 3 times over 2 days, last on "
+        "2026-03-02 (new tonight); no fix recorded yet"
+    ]
     assert isinstance(report["health"], int)
     again = dreamd(capsys, ws, "memory", "report", "--day", "2026-03-03")
     assert again == report

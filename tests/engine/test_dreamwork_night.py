@@ -12,7 +12,7 @@ from dreamd.engine.snapshot import DreamworkFiles, TextFile
 from dreamd.engine.text.snippets import content_hash
 from dreamd.layout import GRAPH_LEDGER
 
-LEARNED = 'Insights ("I Learned")'
+LEARNED = "Lessons and Corrections"
 
 
 def _file(path: str, text: str) -> TextFile:
@@ -127,8 +127,7 @@ def test_junk_refused_lowers_health_and_is_named_in_the_report() -> None:
     assert junk.health["components"]["junk_refused"] == 0.5
     assert junk.health["score"] == clean.health["score"] - 5
     health = report_sections(_written(junk)["memory/dreams/2026-03-03.md"])["Health Insights"]
-    assert "- Junk refused: 3 candidate(s) (filler 2, secret 1)" in health
-    assert "- junk_refused: 0.50" in health
+    assert "- Refused as junk: 3 candidate(s) (filler 2, secret 1)" in health
 
 
 def test_i_learned_holds_only_the_nights_material() -> None:
@@ -137,14 +136,14 @@ def test_i_learned_holds_only_the_nights_material() -> None:
     notes = dict([_note("2026-03-01", "- Actually the backup runs at 02:00, not 01:00.")])
     first = _plan(notes, _tonight("2026-03-02"))
     assert report_sections(_written(first)["memory/dreams/2026-03-02.md"])[LEARNED] == [
-        "- correction: Actually the backup runs at 02:00, not 01:00. (memory/2026-03-01.md:4)"
+        "- Corrected: Actually the backup runs at 02:00, not 01:00. (memory/2026-03-01.md:4)"
     ]
     disk = _after(first)
     notes.update([_note("2026-03-02", "- Decided to move the export to db-03.")])
     second = _plan(notes, _tonight("2026-03-03"), ledger=disk[GRAPH_LEDGER])
     report = _written(second)["memory/dreams/2026-03-03.md"]
     assert report_sections(report)[LEARNED] == [
-        "- decision: Decided to move the export to db-03. (memory/2026-03-02.md:4)"
+        "- Decided: Decided to move the export to db-03. (memory/2026-03-02.md:4)"
     ]
     disk = _after(second)
     notes.update(
@@ -163,6 +162,6 @@ def test_i_learned_holds_only_the_nights_material() -> None:
         report=disk["memory/dreams/2026-03-03.md"],
     )
     assert report_sections(_written(third)["memory/dreams/2026-03-03.md"])[LEARNED] == [
-        "- insight: Turns out the export needs a bigger disk. (memory/2026-03-02.md:5)",
-        "- decision: Decided to move the export to db-03. (memory/2026-03-02.md:4)",
+        "- Learned: Turns out the export needs a bigger disk. (memory/2026-03-02.md:5)",
+        "- Decided: Decided to move the export to db-03. (memory/2026-03-02.md:4)",
     ]

@@ -17,13 +17,13 @@ from tests.builders import write
 from tests.fake_model import chat_reply, serve
 
 START = datetime(2026, 3, 2, 3, 0, tzinfo=UTC)
-PATTERN = "memory/patterns/p-error-nightly.md"
+PATTERN = "memory/patterns/p-nightly-export-timeout.md"
 REPORT = "memory/dreams/2026-03-02.md"
-LEARNED = 'Insights ("I Learned")'
+LEARNED = "Lessons and Corrections"
 ANSWER = {
     "patterns": [
         {
-            "id": "p-error-nightly",
+            "id": "p-nightly-export-timeout",
             "trigger": "the nightly export is about to run",
             "response": "watch the nightly export for a timeout on db-02",
         },
@@ -31,7 +31,7 @@ ANSWER = {
     ],
     "learned": ["I learned that the nightly export keeps failing with a timeout on db-02."],
     "focus": ["Mars is red and the moon is made of cheese."],
-    "health": ["Graph connectivity is full and every episode is reachable."],
+    "health": ["All notes are linked together and a search reaches them."],
 }
 
 
@@ -75,12 +75,12 @@ def test_checked_words_phrase_the_pattern_and_the_report(tmp_path: Path) -> None
     with serve([(200, chat_reply(json.dumps(ANSWER)))]) as fake:
         outcome = _sweep(root, fake.url)
     prompt = fake.prompts()
-    assert "## Pattern p-error-nightly (error about nightly)" in prompt
+    assert "## Pattern p-nightly-export-timeout (error about nightly)" in prompt
     assert "- The nightly export failed with a timeout on db-02." in prompt
     assert "## Report as computed" in prompt
     assert _graph(outcome)["model"] == {
         "outcome": "accepted",
-        "kept": ["pattern p-error-nightly", "learned", "health"],
+        "kept": ["pattern p-nightly-export-timeout", "learned", "health"],
     }
     post = frontmatter.loads((root / PATTERN).read_text())
     assert (post["trigger"], post["response"], post["phrased"]) == (
@@ -93,10 +93,12 @@ def test_checked_words_phrase_the_pattern_and_the_report(tmp_path: Path) -> None
         "- I learned that the nightly export keeps failing with a timeout on db-02."
     ]
     assert sections["Health Insights"][-1] == (
-        "- Graph connectivity is full and every episode is reachable."
+        "- All notes are linked together and a search reaches them."
     )
     assert "Mars" not in (root / REPORT).read_text()
-    assert sections["Tomorrow's Focus"][0].startswith("- follow up the error: ")
+    assert sections["Tomorrow's Focus"] == [
+        "- find a fix for what keeps going wrong: The nightly export failed with a timeout"
+    ]
     page = (root / PATTERN).read_text()
     again = _sweep(root, None)  # the same night without a model: nothing to change
     assert again.changed == ()

@@ -112,10 +112,10 @@ COUNTS_1_BEFORE: dict[str, object] = {
     "diaryHeadings": 2,
     "promotions": 1,
 }
-COUNTS_1_AFTER: dict[str, object] = {
+COUNTS_1_AFTER: dict[str, object] = {  # a night with nothing kept or changed adds no entry
     "rows": 12,
     "promotedAt": PROMOTED_BY_OPENCLAW,
-    "diaryEntries": 5,
+    "diaryEntries": 4,
     "diaryHeadings": 1,
     "promotions": 1,
 }
@@ -132,7 +132,7 @@ COUNTS_3_BEFORE: dict[str, object] = {
 COUNTS_3_AFTER: dict[str, object] = {
     "rows": 13,
     "promotedAt": PROMOTED_3,
-    "diaryEntries": 6,
+    "diaryEntries": 5,
     "diaryHeadings": 1,
     "promotions": 2,
 }

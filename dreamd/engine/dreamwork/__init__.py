@@ -1,7 +1,8 @@
 """What a night of dreaming makes of the graph: patterns, topic files, health and the report.
 
-Lives here: ``learnings`` (the entries of ``.learnings/``), ``patterns`` (recurring corrections
-and errors as ``memory/patterns/p-<slug>.md``), ``topics`` (``memory/topics/<kind>_<slug>.md``
+Lives here: ``learnings`` (the entries of ``.learnings/``), ``recurrence`` (the tellings of a
+mistake, grouped by meaning), ``patterns`` (recurring mistakes as
+``memory/patterns/p-<slug>.md``), ``topics`` (``memory/topics/<kind>_<slug>.md``
 from recurring entities and corrections), ``health`` (the score and its named components),
 ``report`` (``memory/dreams/YYYY-MM-DD.md`` and its line in ``memory/dream-log.md``) and
 ``plan.plan_dreamwork``, which chains them with the graph into the writes of one sweep.

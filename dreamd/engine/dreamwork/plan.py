@@ -27,40 +27,49 @@ import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from dreamd.engine.dreamwork.health import health_components, health_score
 from dreamd.engine.dreamwork.learnings import Learning, read_learnings
-from dreamd.engine.dreamwork.patterns import (
-    Occasion,
-    PatternPage,
+from dreamd.engine.dreamwork.patterns import PatternPage, plan_patterns
+from dreamd.engine.dreamwork.recurrence import (
+    Group,
+    fix_lines,
+    group_occasions,
     occasions_of,
-    pattern_id,
-    plan_patterns,
 )
 from dreamd.engine.dreamwork.report import (
-    SECTIONS,
+    LESSONS,
     Night,
+    Recurring,
     log_line,
     render_report,
     report_sections,
 )
 from dreamd.engine.dreamwork.request import DreamworkRequest, PatternAsk, Prose, Tonight
 from dreamd.engine.dreamwork.topics import TopicPage, plan_topics
+from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.render import fact_text
+from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.graph.cone import Graph, merge_fragments
 from dreamd.engine.graph.episodes import source_kind
 from dreamd.engine.graph.export import export_documents
 from dreamd.engine.graph.fragments import Fragment, Tagged, build_fragment
 from dreamd.engine.graph.ledger import GraphLedger, decode_ledger, encode_ledger
+from dreamd.engine.phases.promotion import Leaving
 from dreamd.engine.plan import FileWrite
 from dreamd.engine.snapshot import DreamworkFiles, TextFile
-from dreamd.engine.text.salience import HIGH
+from dreamd.engine.text.contamination import is_contaminated
+from dreamd.engine.text.instructions import instruction_reason
+from dreamd.engine.text.memory_entries import claim_of, memory_entries
 from dreamd.engine.text.snippets import content_hash
 from dreamd.layout import DREAM_LOG, DREAM_REPORTS_DIR, GRAPH_DIR, GRAPH_LEDGER
 from dreamd.redaction import blank_secret_lines, redact
 
-__all__ = ["DreamworkPlan", "Tonight", "plan_dreamwork"]
+__all__ = ["DreamworkPlan", "Tonight", "memory_changes", "plan_dreamwork"]
+
+MAX_OCCASIONS = 400  # the newest; grouping compares each with every group
 
 _LOG_HEADER = "# Dream log\n\n"
 
@@ -117,8 +126,12 @@ def _ids(fragments: Sequence[Fragment]) -> tuple[set[str], set[tuple[str, str]]]
     return nodes, {(e.src, e.dst) for f in fragments for e in f.edges}
 
 
+_LESSON_WORDS = {"correction": "Corrected", "insight": "Learned", "decision": "Decided"}
+LESSON_KINDS = frozenset(_LESSON_WORDS)
+
+
 def _learned_line(t: Tagged) -> str:
-    return f"{t.kind}: {_words(t.text)} ({t.path}:{t.line})"
+    return f"{_LESSON_WORDS[t.kind]}: {_words(t.text)} ({t.path}:{t.line})"
 
 
 def _new_lines(daily: Mapping[str, Fragment], ledger: GraphLedger) -> list[Tagged]:
@@ -142,23 +155,43 @@ def _skipped(daily: Mapping[str, Fragment], ledger: GraphLedger) -> int:
     return total
 
 
-def _learned(tagged: Sequence[Tagged], new: Sequence[Tagged], report: TextFile | None) -> list[str]:
-    """The night's "I learned" lines: its new high-weight lines and those the day's report
-    already lists."""
+def _own(text: str) -> bool:
+    """A line dreamd wrote (its blocks, its staging) or an order: never a lesson."""
+    return is_contaminated(text) or instruction_reason(text) is not None
+
+
+def _learned(
+    tagged: Sequence[Tagged],
+    new: Sequence[Tagged],
+    report: TextFile | None,
+    learnings: Sequence[Learning],
+    day: str,
+) -> list[str]:
+    """The night's lessons and corrections: its new lines that correct, teach or decide, the
+    ``.learnings/`` entries of the night, and those the day's report already lists."""
     listed: set[str] = set()
     if report is not None and report.exists:
-        section = report_sections(report.text).get(SECTIONS[3], [])
+        section = report_sections(report.text).get(LESSONS, [])
         listed = {line.removeprefix("- ") for line in section}
     fresh = {(t.path, t.line) for t in new}
     chosen = [
         t
         for t in tagged
-        if t.kind in HIGH
-        and t.kind != "completed"
+        if t.kind in LESSON_KINDS
+        and not _own(t.text)
         and ((t.path, t.line) in fresh or redact(_learned_line(t)) in listed)
     ]
     chosen.sort(key=lambda t: (t.day or "", t.path, t.line), reverse=True)
-    return [_learned_line(t) for t in chosen[:5]]
+    lines = [_learned_line(t) for t in chosen[:5]]
+    days = {t.day for t in new if t.day} | {day, _day_before(day)}
+    for entry in learnings:
+        if entry.kind in ("correction", "insight") and entry.day in days and not _own(entry.text):
+            lines.append(f"Noted in {entry.path.rsplit('/', 1)[-1]}: {entry.text}")
+    return lines[:8]
+
+
+def _day_before(day: str) -> str:
+    return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
 
 
 def _words(text: str) -> str:
@@ -166,39 +199,49 @@ def _words(text: str) -> str:
 
 
 def _focus(
-    tagged: Sequence[Tagged], learnings: Sequence[Learning], health: Mapping[str, Any]
+    tagged: Sequence[Tagged], learnings: Sequence[Learning], patterns: Sequence[PatternPage]
 ) -> list[str]:
+    """Tomorrow's follow-ups: errors not marked done, requests, patterns without a fix."""
     done = {t.topic: t.day or "" for t in tagged if t.kind == "completed" and t.topic}
+    known = {str(e) for p in patterns for e in p.meta.get("examples") or ()}
     open_errors = [
-        t for t in tagged if t.kind == "error" and t.topic and done.get(t.topic, "") < (t.day or "")
+        t
+        for t in tagged
+        if t.kind == "error"
+        and t.topic
+        and done.get(t.topic, "") < (t.day or "")
+        and _words(t.text) not in known
+        and not _own(t.text)
     ]
     open_errors.sort(key=lambda t: (t.day or "", t.line), reverse=True)
     focus = [f"follow up the error: {_words(t.text)} ({t.path}:{t.line})" for t in open_errors[:2]]
     requests = sorted((e for e in learnings if e.kind == "request"), key=lambda e: e.day)
     focus += [f"requested: {e.text} ({e.path}:{e.line})" for e in requests[-2:]]
-    components = health["components"]
-    name, value = min(components.items(), key=lambda item: (item[1], item[0]))
-    if value < 0.5:
-        focus.append(f"raise {name}: {value:.2f}")
+    focus += [
+        f"find a fix for what keeps going wrong: {p.name}"
+        for p in patterns
+        if not p.fix and not p.change.startswith("kept")
+    ][:2]
     return focus
 
 
-def _analysis(tagged: Sequence[Tagged]) -> tuple[list[str], list[str]]:
-    errors: dict[str, list[Tagged]] = {}
-    for t in tagged:
-        if t.kind == "error" and t.topic:
-            errors.setdefault(t.topic, []).append(t)
-    recurring = sorted(((len(v), k) for k, v in errors.items() if len(v) >= 2), reverse=True)
-    causes = []
-    for count, topic in recurring[:3]:
-        names: dict[str, int] = {}
-        for t in errors[topic]:
-            for name in t.entities:
-                names[name] = names.get(name, 0) + 1
-        if names:
-            name, seen = max(names.items(), key=lambda item: (item[1], item[0]))
-            causes.append(f"{topic} errors name {name} in {seen} of {count} occasions")
-    return [f"{topic} ({count})" for count, topic in recurring[:5]], causes
+def memory_changes(memory_text: str, leaving: Sequence[Leaving]) -> dict[str, Any]:
+    """What tonight's promotion did to MEMORY.md's lasting facts, for the report and health:
+    ``replaced`` (old entry, what replaced it), ``archived`` (left to make room), ``durable``
+    (lasting facts held before), ``lost`` (lasting facts archived without a replacement)."""
+    durable = sum(1 for e in memory_entries(memory_text) if _lasting(e.text))
+    replaced = [
+        (claim_of(item.line), claim_of(item.by_text or "") or "a newer entry")
+        for item in leaving
+        if item.reason == "superseded"
+    ]
+    archived = [claim_of(item.line) for item in leaving if item.reason != "superseded"]
+    lost = sum(1 for text in archived if _lasting(text))
+    return {"replaced": replaced, "archived": archived, "durable": durable, "lost": lost}
+
+
+def _lasting(text: str) -> bool:
+    return lasting(fact_text(text), read_statement(text)).durable
 
 
 def _previous_counts(files: DreamworkFiles) -> bool:
@@ -221,9 +264,11 @@ def plan_dreamwork(
     tagged = [t for f in daily.values() for t in f.tagged if source_kind(t.path) == "daily"]
     tagged.sort(key=lambda t: (t.day or "", t.path, t.line))
     learnings = [e for p, tf in sorted(files.learnings.items()) for e in read_learnings(p, tf.text)]
-    occasions = occasions_of(tagged, learnings)
+    texts = {path: loaded.text for path, loaded in files.sources.items()}
+    occasions = occasions_of(tagged, learnings, texts)[-MAX_OCCASIONS:]
+    groups = group_occasions(occasions, fix_lines(tagged, texts))
     phrasing = prose.patterns if prose is not None else {}
-    patterns = plan_patterns(occasions, files.pages, ledger.written, phrasing=phrasing)
+    patterns = plan_patterns(groups, files.pages, ledger.written, phrasing=phrasing)
     topics = plan_topics(tagged, files.pages, ledger.written)
     writes: list[FileWrite] = []
     written = {p: d for p, d in ledger.written.items() if p in files.pages}
@@ -251,6 +296,8 @@ def plan_dreamwork(
         store_rows=tonight.store_rows,
         store_cap=tonight.store_cap,
         refused=sum(tonight.refused.values()),
+        durable=tonight.durable,
+        lost=tonight.lost,
     )
     health = health_score(components)
     if not graph.episodes and not ledger.fragments and not _previous_counts(files):
@@ -267,7 +314,6 @@ def plan_dreamwork(
     if writes or tonight.fresh:
         old_nodes, old_edges = _ids(list(ledger.fragments.values()))
         new_nodes, new_edges = _ids(everything)
-        recurring, causes = _analysis(tagged)
         night = Night(
             day=tonight.day,
             counts=graph.counts(),
@@ -276,20 +322,24 @@ def plan_dreamwork(
             short_term=tonight.store_rows,
             retired=tonight.retired,
             promoted=tonight.promoted,
-            learned=_learned(tagged, new, files.report),
+            learned=_learned(tagged, new, files.report, learnings, tonight.day),
             refused=tonight.refused,
             skipped=_skipped(daily, ledger),
-            focus=_focus(tagged, learnings, health),
+            focus=_focus(tagged, learnings, patterns),
             topics=[(t.path, t.title) for t in topics if not t.edited],
             updates={
                 "episodes": sum(1 for n in new_nodes - old_nodes if n.startswith("ep:")),
                 "edges": len(new_edges - old_edges),
                 "pruned": len(old_nodes - new_nodes),
             },
-            recurring=recurring,
-            causes=causes,
-            paths_evaluated=round(stats.get("reachable", 0.0) * len(graph.episodes)),
-            patterns=[(p.path.rsplit("/", 1)[1].removesuffix(".md"), p.change) for p in patterns],
+            recurring=[Recurring(p.name, p.days, p.fix, p.change, p.occurrences) for p in patterns],
+            replaced=tonight.replaced,
+            archived=tonight.archived,
+            durable=tonight.durable,
+            lost=tonight.lost,
+            bank=tonight.bank,
+            ranked=tonight.ranked,
+            days_since_note=since,
         )
         report_path = f"{DREAM_REPORTS_DIR}/{tonight.day}.md"
         material = render_report(night)
@@ -300,7 +350,7 @@ def plan_dreamwork(
         line = log_line(night, stamp=tonight.stamp, path=f"dreams/{tonight.day}.md")
         log = log if log.endswith("\n") else log + "\n"
         writes += _write(DREAM_LOG, log + line + "\n", files.log, "report")
-    asks = _asks(patterns, occasions)
+    asks = _asks(patterns, groups)
     request = None
     if night is not None or asks:
         lines = [*(material.split("\n") if night is not None else ()), *(t.text for t in new)]
@@ -312,17 +362,18 @@ def plan_dreamwork(
     )
 
 
-def _asks(patterns: Sequence[PatternPage], occasions: Sequence[Occasion]) -> tuple[PatternAsk, ...]:
+def _asks(patterns: Sequence[PatternPage], groups: Sequence[Group]) -> tuple[PatternAsk, ...]:
     """The patterns created or updated tonight, which a model may phrase."""
-    changing = {p.meta.get("episode_id") for p in patterns if p.change not in _STILL}
-    groups: dict[str, list[Occasion]] = {}
-    for o in occasions:
-        groups.setdefault(pattern_id(o.kind, o.topic), []).append(o)
-    return tuple(
-        PatternAsk(key, group[-1].kind, group[-1].topic, tuple(o.text for o in group[-8:]))
-        for key, group in sorted(groups.items())
-        if key in changing
-    )
+    asks = []
+    for page in patterns:
+        if page.change in _STILL:
+            continue
+        kind = str(page.meta.get("facets", ["error."])[0]).split(".", 1)[0]
+        subject = str(page.meta.get("trigger", "")).removeprefix("work on ")
+        topic = subject.split(", ", 1)[0].split(" and ", 1)[0] or page.name
+        examples = tuple(str(e) for e in page.meta.get("examples") or ())
+        asks.append(PatternAsk(str(page.meta.get("episode_id")), kind, topic, examples))
+    return tuple(asks)
 
 
 def _with_prose(night: Night, prose: Prose) -> Night:

@@ -32,6 +32,11 @@ class Tonight:
     promoted: Sequence[str]
     retired: int
     refused: Mapping[str, int] = field(default_factory=dict)  # screen gate -> candidates
+    replaced: Sequence[tuple[str, str]] = ()  # MEMORY.md entries replaced: (old, new)
+    archived: Sequence[str] = ()  # MEMORY.md entries archived to make room
+    durable: int = 0  # lasting facts MEMORY.md held before the night
+    lost: int = 0  # of them, archived without a replacement
+    bank: Sequence[str] = ()  # memory bank pages the night changed
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from msgspec.structs import replace
 from dreamd.clock import day_of, format_instant, long_date
 from dreamd.config import DreamingConfig
 from dreamd.engine.bank.reflect import BankPlan, plan_reflect
-from dreamd.engine.dreamwork.plan import DreamworkPlan, Tonight, plan_dreamwork
+from dreamd.engine.dreamwork.plan import DreamworkPlan, Tonight, memory_changes, plan_dreamwork
 from dreamd.engine.phases.archive import append_archive
 from dreamd.engine.phases.deep import Ranking, Thresholds
 from dreamd.engine.phases.diary import diary_entries
@@ -485,16 +485,28 @@ def plan_sweep(
         requests = dataclasses.replace(requests, bank=_bank_request(ctx, reflected))
     ranked = int(summary["deep"]["rankedToday"])
     refused = {g: n for g, n in summary["deep"]["rejected"].items() if g in SCREEN_GATES}
+    bank = [p.path for p in reflected.pages if p.changed] if reflected is not None else []
+    changes = memory_changes(snapshot.memory.text, promotion.leaving)
     worked = _dreamwork(
-        ctx, writes, promotion, new_store, len(retired), ranked, fresh=fresh, refused=refused
+        ctx,
+        writes,
+        promotion,
+        new_store,
+        len(retired),
+        ranked,
+        fresh=fresh,
+        refused=refused,
+        bank=bank,
+        changes=changes,
     )
     if worked is not None:
         writes += worked.writes
         summary["graph"] = worked.summary()
         requests = dataclasses.replace(requests, dreamwork=worked.request)
-    dreams = compose_dreams(requests.dreams, _diary_entry(requests, rem, worked))
+    entry = _diary_entry(requests, worked, changes)
+    dreams = compose_dreams(requests.dreams, entry)
     writes.append(FileWrite(snapshot.dreams.path, dreams, snapshot.dreams.digest, "dreams"))
-    summary["diary"] = {"written": fresh, "entry": "composed" if fresh else None}
+    summary["diary"] = {"written": entry is not None, "entry": "composed" if entry else None}
     return SweepPlan(
         writes=tuple(writes),
         sources=dict(promotion.sources),
@@ -519,6 +531,8 @@ def _dreamwork(
     *,
     fresh: bool,
     refused: Mapping[str, int],
+    bank: Sequence[str] = (),
+    changes: Mapping[str, Any] | None = None,
 ) -> DreamworkPlan | None:
     """The graph, patterns, topic files and report (``[dreaming.graph]``); None when off.
 
@@ -544,28 +558,31 @@ def _dreamwork(
         promoted=_night_texts(ctx.snapshot, promotion),
         retired=retired,
         refused=refused,
+        bank=tuple(bank),
+        **(changes or memory_changes(ctx.snapshot.memory.text, promotion.leaving)),
     )
     return plan_dreamwork(files, tonight)
 
 
 def _diary_entry(
-    requests: ModelRequests, rem: RemResult, worked: DreamworkPlan | None
+    requests: ModelRequests, worked: DreamworkPlan | None, changes: Mapping[str, Any]
 ) -> str | None:
-    """The night's diary entry without a model (None when the sweep found nothing new)."""
+    """The night's diary entry without a model (None when the sweep found nothing new, or
+    nothing worth telling)."""
     diary = requests.diary
     if diary is None:
         return None
-    patterns = [p.name for p in worked.patterns if p.change in ("created",)] if worked else []
-    patterns += (
-        [p.name for p in worked.patterns if p.change.startswith("updated")] if worked else []
-    )
+    moving = [p for p in worked.patterns if p.change not in _STILL] if worked else []
     return compose_entry(
-        themes=[theme.tag for theme in rem.themes],
         promotions=diary.promotions,
-        patterns=patterns,
-        fragments=diary.fragments,
+        replaced=changes["replaced"],
+        archived=changes["archived"],
+        patterns=[(p.name, p.occurrences, p.fix) for p in moving],
         recent=diary.recent,
     )
+
+
+_STILL = ("unchanged", "kept: edited by hand")
 
 
 def _reflect(ctx: _Context, writes: Sequence[FileWrite]) -> BankPlan | None:

@@ -1,12 +1,13 @@
 """DREAMS.md as one sweep leaves it: the diary entry, the Deep Sleep block, consolidation history.
 
 The file is rebuilt from the text it had when the sweep read it: the diary entry (if any) goes
-at the end of the ``# Dream Diary`` block (a second diary block, as OpenClaw adds one beside
-dreamd's, is merged into the first entry by entry, never dropped), the ``## Deep Sleep``
-block is replaced, and a consolidation attempt appends one ``### <time>`` entry under
-``## Memory Consolidation History`` (created at the end of the file when missing): counts and
-highlights for an accepted rewrite — the removed entries kept in full under ``Replaced``, so
-nothing is just gone — or the reason it was skipped and ``Fallback: append-only promotion.``. Pure.
+at the end of the ``# Dream Diary`` block (created empty when a night has no entry to add; a
+second diary block, as OpenClaw adds one beside dreamd's, is merged into the first entry by
+entry, never dropped), the ``## Deep Sleep`` block is replaced, and a consolidation attempt
+appends one ``### <time>`` entry under ``## Memory Consolidation History`` (created at the end
+of the file when missing): counts and highlights for an accepted rewrite — the removed entries
+kept in full under ``Replaced``, so nothing is just gone — or the reason it was skipped and
+``Fallback: append-only promotion.``. Pure.
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def compose_dreams(draft: DreamsDraft, entry: str | None, history: Sequence[str]
     text = draft.base.replace("\r\n", "\n")
     if entry is not None:
         text = add_entry(text, render_entry(draft.date_line, entry), brand=draft.brand)
-    elif read_block(text, "diary") is not None:
-        text = replace_block(text, "diary", read_block(text, "diary") or "", brand=draft.brand)
+    else:  # no entry tonight: the diary block is still there, first, as a place for one
+        text = replace_block(text, "diary", read_block(text, "diary") or "\n", brand=draft.brand)
     text = replace_block(text, "deep", draft.deep_text, brand=draft.brand)
     if history:
         if HISTORY_HEADING not in text:

@@ -12,11 +12,18 @@ near-duplicates in the same file
 merged (token Jaccard >= ``dedupe_similarity``), entries already told in the last 4 diary entries
 moved to the back, and the first ``limit`` staged. Each staged key gets one light hit per
 dreaming day. Light never writes MEMORY.md. Pure: snapshot in, result out.
+
+Greetings and acknowledgements are staged nowhere (:func:`is_pleasantry`: "ok", "Thanks so
+much, have a nice weekend!"): such a chunk is not recorded in the recall store, nor is one
+carrying a hidden HTML comment (what nobody sees in the note is not memory), and a row an older
+store holds is never staged, nor one shaped as an order to the agent
+(:mod:`dreamd.engine.text.instructions`; :func:`is_unfit`).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
@@ -28,7 +35,8 @@ from dreamd.engine.hits import Hit
 from dreamd.engine.phases.chunks import chunk_daily_note
 from dreamd.engine.snapshot import NoteStat, Snapshot
 from dreamd.engine.state import DailyCheckpoint, PhaseSignal, RecallEntry, Table
-from dreamd.engine.text.salience import weight
+from dreamd.engine.text.instructions import instruction_reason
+from dreamd.engine.text.salience import is_noise, weight
 from dreamd.engine.text.tokens import similarity
 from dreamd.engine.traces import DAILY_QUERY_PREFIX, record_hits
 from dreamd.layout import is_short_term_path, note_sort_key
@@ -39,6 +47,8 @@ __all__ = [
     "LightResult",
     "Staged",
     "in_lookback",
+    "is_pleasantry",
+    "is_unfit",
     "live_entries",
     "plan_light",
     "record_phase_hits",
@@ -47,6 +57,46 @@ __all__ = [
 DAILY_SCORE = 0.62
 MAX_PHASE_HITS = 9999
 DIARY_COVERAGE_SIMILARITY = 0.35
+
+
+# Words of thanks, greeting and assent: a line made of these and stop words says nothing.
+_PLEASANTRY = frozenset(
+    """
+    ok okay okey kk yes yeah yep yup no nope sure thanks thank thx ty cheers cool nice great good
+    perfect awesome hi hello hey heya yo morning afternoon evening night bye goodbye cya lol haha
+    hmm mhm right got it alright fine sounds gracias hola vale claro buenas adios merci salut
+    bonjour oui non danke hallo tschüss ja nein gut super genau much so very you hope well have
+    day weekend see later talk soon welcome appreciate appreciated lovely wonderful that this
+    looks works for the a all noted understood will do happy help glad again there dear lot
+    everyone folks guys team back too also just really i me we us our is was be been am are
+    """.split()
+)
+_PLEASANT_WORD = re.compile(r"[^\W\d_]+")
+_HIDDEN = re.compile(r"<!--(?!\s*(?:dreamd|openclaw)[:-])")
+
+
+def is_pleasantry(text: str) -> bool:
+    """A greeting or acknowledgement and nothing else (a heading prefix read apart)."""
+    for part in {text, text.split(": ", 1)[-1]}:
+        words = [w.lower() for w in _PLEASANT_WORD.findall(part)]
+        if is_noise(part) or (len(part) <= 120 and words and all(w in _PLEASANTRY for w in words)):
+            return True
+    return False
+
+
+def _unrecorded(snippet: str) -> bool:
+    """Never recorded: a pleasantry, or a line carrying a hidden HTML comment (what nobody
+    sees in the note is not memory; the chunker already skips a line that is only one)."""
+    return is_pleasantry(snippet) or _HIDDEN.search(snippet) is not None
+
+
+def is_unfit(snippet: str) -> bool:
+    """Never staged: a pleasantry, an order to the agent, or a hidden HTML comment."""
+    return (
+        is_pleasantry(snippet)
+        or instruction_reason(snippet) is not None
+        or _HIDDEN.search(snippet) is not None
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +192,8 @@ def _ingest_daily(
         # The whole note is read for secrets first: a key block's lines are blank before any
         # chunk could hold half of one.
         note_text = blank_secret_lines(loaded.text)
-        chunks = chunk_daily_note(note_text)[: min(per_file, total_cap - chunk_count)]
+        chunks = [c for c in chunk_daily_note(note_text) if not _unrecorded(c.snippet)]
+        chunks = chunks[: min(per_file, total_cap - chunk_count)]
         hits = [Hit(note.path, c.start_line, c.end_line, c.snippet, DAILY_SCORE) for c in chunks]
         store, _ = record_hits(
             store,
@@ -266,7 +317,12 @@ def plan_light(
         snapshot, store, lookback_days=lookback_days, limit=limit, now=now, zone=zone
     )
     live = sorted(
-        live_entries(snapshot, store, now=now, days=lookback_days, zone=zone), key=_staging_key
+        (
+            entry
+            for entry in live_entries(snapshot, store, now=now, days=lookback_days, zone=zone)
+            if not is_unfit(entry.snippet)
+        ),
+        key=_staging_key,
     )
     staged = _dedupe(live, dedupe_similarity)
     recent_diary = list(diary_entries)[-4:]

@@ -7,12 +7,14 @@ A reply is cleaned (headings, list markers, HTML comments and separator lines re
 whitespace collapsed, redacted) and accepted at 20 to 300 words; anything else counts as a
 failed diary, and the fixed fallback entry is written instead.
 
-Without a model, :func:`compose_entry` writes the entry from the night's own material: its
-themes, what was promoted, the patterns that formed or grew and what a fragment of the notes is
-about (its keywords: a fragment quoted whole would count as told, and light would stage it
-last). Each sentence has several phrasings; the phrasing is chosen from the material, and never
-the one the previous entry opened with, so two nights with different material never read
-alike. The fixed fallback stays for a configured model that failed.
+Without a model, :func:`compose_entry` writes a few plain sentences about the night's real
+items, or nothing: what was kept for good and why (the kind of lasting fact it states,
+:func:`dreamd.engine.facts.lasting.lasting`), what no longer holds and what replaced it, what
+was set aside to make room, and which mistake keeps coming back (with what worked, when the
+notes say). Items are quoted, so different material gives a different entry; with none of
+these (staged fragments and themes alone are no story), there is no entry at all. An order
+addressed to the agent or a hidden comment is never quoted. It never
+lists keywords. The fixed fallback stays for a configured model that failed.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from dreamd.engine.graph.keywords import line_keywords
+from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.render import fact_text
+from dreamd.engine.facts.statement import read_statement
+from dreamd.engine.phases.light import is_unfit
 from dreamd.engine.text.snippets import collapse
 from dreamd.redaction import redact
 
@@ -85,76 +90,71 @@ def clean_entry(reply: str) -> str | None:
     return text if 20 <= words <= 300 else None
 
 
-_OPENINGS = (
-    "Tonight the notes kept circling back to {themes}.",
-    "{themes} came up again and again in tonight's pages.",
-    "What stood out tonight was {themes}.",
-    "The night's pages leaned towards {themes}.",
+_WHY = {
+    "identity": "it says who someone is",
+    "preference": "it is a preference that will matter again",
+    "rule": "it is a rule to keep",
+    "procedure": "it is a way of doing things that worked",
+    "schedule": "it is a standing arrangement",
+    "decision": "it is a decision that stands",
+    "fact": "it is a fact worth having at hand",
+}
+_KEPT = (
+    "I kept {item} for good, because {why}.",
+    "{item} is now part of what I remember for good: {why}.",
+    "From tonight I remember {item}; {why}.",
 )
-_QUIET = (
-    "A quiet night, spent with {fragment}.",
-    "One line stayed with me tonight, about {fragment}.",
-    "Little happened, but {fragment} remained.",
-)
-_PROMOTED = (
-    "Something settled into long-term memory: {items}.",
-    "I kept {items} for the long run.",
-    "{items} crossed over into what I remember for good.",
-)
-_PATTERNS = (
-    "A habit is taking shape: {items}.",
-    "I noticed it again, and now it has a name: {items}.",
-    "Some mistakes repeat; I wrote them down as patterns: {items}.",
-)
+MAX_QUOTE = 140
 
 
-def _pick(options: Sequence[str], seed: str, avoid: str) -> str:
-    """A phrasing chosen by ``seed``, never the one whose opening words start ``avoid``."""
-    start = int(hashlib.sha256(seed.encode("utf-8")).hexdigest()[:8], 16) % len(options)
-    for step in range(len(options)):
-        option = options[(start + step) % len(options)]
-        head = option.split("{", 1)[0].strip()
-        if not head or not avoid.startswith(head):
-            return option
-    return options[start]
+def _quote(text: str) -> str:
+    text = collapse(redact(text)).strip().rstrip(".")
+    if len(text) > MAX_QUOTE:
+        text = text[: MAX_QUOTE - 1].rsplit(" ", 1)[0] + "…"
+    return f"“{text}”"
 
 
-def _listed(items: Sequence[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _pick(options: Sequence[str], seed: str) -> str:
+    return options[int(hashlib.sha256(seed.encode("utf-8")).hexdigest()[:8], 16) % len(options)]
 
 
-def _gist(text: str) -> str:
-    """What a fragment is about, in its keywords: quoting it whole would make light take it
-    for a fragment the diary already told."""
-    words = line_keywords(collapse(redact(text)))[:3]
-    return _listed(words) if words else "a few plain words"
+def _kept(text: str, seed: str) -> str:
+    verdict = lasting(fact_text(text), read_statement(text))
+    why = _WHY.get(verdict.kind, "it came up often enough to last")
+    sentence = _pick(_KEPT, seed + text).format(item=_quote(text), why=why)
+    return sentence[0].upper() + sentence[1:]
 
 
 def compose_entry(
     *,
-    themes: Sequence[str],
     promotions: Sequence[str],
-    patterns: Sequence[str],
-    fragments: Sequence[str],
-    recent: Sequence[str],
-) -> str:
-    """A diary entry from the night's material, without a model (see the module rules)."""
-    previous = recent[-1] if recent else ""
-    seed = "|".join([*themes, *promotions, *patterns, *fragments[:3]])
-    sentences = []
-    if themes:
-        opening = _pick(_OPENINGS, seed, previous).format(themes=_listed(list(themes[:3])))
-    else:
-        gist = _gist(fragments[0]) if fragments else "an empty page"
-        opening = _pick(_QUIET, seed, previous).format(fragment=gist)
-    sentences.append(opening[0].upper() + opening[1:])
-    if promotions:
-        gists = [_gist(text) for text in promotions[:2]]
-        text = _pick(_PROMOTED, seed, "").format(items=_listed(gists))
-        sentences.append(text[0].upper() + text[1:])
-    if patterns:
-        sentences.append(_pick(_PATTERNS, seed, "").format(items=_listed(list(patterns[:3]))))
-    if themes and fragments:
-        sentences.append(f"Among the fragments, something about {_gist(fragments[0])}.")
-    return redact(collapse(" ".join(sentences)))
+    replaced: Sequence[tuple[str, str]] = (),
+    archived: Sequence[str] = (),
+    patterns: Sequence[tuple[str, int, str]] = (),
+    recent: Sequence[str] = (),
+) -> str | None:
+    """A diary entry from the night's items, without a model, or ``None`` when the night has
+    nothing to tell (see the module rules). ``patterns``: (what goes wrong, times, what worked)."""
+    promotions = [text for text in promotions if not is_unfit(text)]
+    replaced = [(old, new) for old, new in replaced if not is_unfit(old) and not is_unfit(new)]
+    seed = "|".join([*promotions, *(old for old, _ in replaced), *(p[0] for p in patterns)])
+    sentences = [_kept(text, seed) for text in promotions[:2]]
+    if len(promotions) > 2:
+        sentences.append(f"{len(promotions) - 2} more line(s) of the notes went the same way.")
+    for old, new in replaced[:2]:
+        sentences.append(f"{_quote(old)} no longer holds; {_quote(new)} took its place.")
+    if archived:
+        entries = "entry" if len(archived) == 1 else "entries"
+        sentences.append(
+            f"To make room, I moved {len(archived)} older {entries} to the archive, where "
+            "nothing is lost."
+        )
+    for name, days, fix in patterns[:2]:
+        sentence = f"One mistake keeps coming back, {days} times now: {_quote(name)}."
+        if fix:
+            sentence += f" What worked: {_quote(fix)}."
+        sentences.append(sentence)
+    if not sentences:
+        return None
+    entry = redact(collapse(" ".join(sentences)))
+    return None if recent and entry == recent[-1] else entry

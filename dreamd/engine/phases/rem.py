@@ -17,6 +17,11 @@ recalled entry of the same text must not hide that entry's stronger evidence fro
   file), ``confidence = 0.45 avg + 0.25 min(1, ln(1+recalls)/ln 7) + 0.20 min(1, days/3)
   + 0.10 min(1, tags/6)``, kept when ``>= 0.45``; at most 3.
 
+Never reflected on: a greeting or acknowledgement, an order addressed to the agent (the
+instruction gate deep's screen applies, :mod:`dreamd.engine.text.instructions`) or a line that
+carries a hidden HTML comment (:func:`~dreamd.engine.phases.light.is_unfit`): an injected
+order is never a possible lasting truth, nor the evidence of a theme.
+
 Only truths get a REM hit (once per dreaming day); considered keys get ``lastRemConsideredAt``.
 REM never writes MEMORY.md.
 """
@@ -32,7 +37,7 @@ from datetime import datetime, tzinfo
 from msgspec.structs import replace
 
 from dreamd.clock import day_of, format_instant, parse_instant
-from dreamd.engine.phases.light import live_entries, record_phase_hits
+from dreamd.engine.phases.light import is_unfit, live_entries, record_phase_hits
 from dreamd.engine.snapshot import Snapshot
 from dreamd.engine.state import PhaseSignal, RecallEntry, Table
 from dreamd.engine.text.themes import is_theme, theme_tag
@@ -227,6 +232,7 @@ def plan_rem(
     if limit <= 0:
         return RemResult(signals, 0, (), (), ())
     live = live_entries(snapshot, store, now=now, days=lookback_days, zone=zone)
+    live = [entry for entry in live if not is_unfit(entry.snippet)]
     live.sort(key=lambda entry: entry.key)
     preferred = _preferred(live, signals, now, zone) if prefer_staged else []
     entries = preferred or live
