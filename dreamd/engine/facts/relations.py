@@ -263,7 +263,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         return bool(named) or whole or same_slot(newer, older)
     older_names = _names_of(_current(older).get("name", frozenset()))
     if newer.change == "correction" and newer.replaced & older.values:
-        fixed = {v.split(":", 1)[1] for v in newer.replaced} & older_names
+        fixed = {v.split(":", 1)[-1] for v in newer.replaced} & older_names
         if fixed and _names(newer) - fixed:
             return True  # "Surname is Whelan; earlier notes wrongly say Phelan"
     if newer.change == "no-longer" and newer.polarity < 0 and len(_names(newer) & older_names) >= 2:

@@ -137,3 +137,10 @@ def test_reading_and_relating_never_crash_and_nothing_replaces_itself(a: str, b:
     replaces(left, right)
     assert not replaces(left, left)
     assert same_fact(right, right) or not right.text.strip() or not (right.topic or right.values)
+
+
+def test_a_correction_naming_a_plain_word_and_a_name_reads_without_error() -> None:
+    """'not Brix' is read both as a word and as a name; a correction against a line that names
+    it replaces that line (this raised IndexError in a search's timeline)."""
+    newer = read_statement("Correction: the batch log uses SG, not Brix.")
+    assert replaces(newer, read_statement("The batch log uses Brix."))
