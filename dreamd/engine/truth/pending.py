@@ -12,7 +12,8 @@ Items (:mod:`dreamd.engine.truth.tasks`) are taken in note order: by day, then n
 * An item the person ticked in ``pending.md`` itself (``- [x]`` on its line) is closed there.
 
 The body lists the open items oldest first, each with its note and day as a link, then the
-:data:`MAX_DONE` most recently closed ones under ``## Done``, with the day they were closed.
+:data:`MAX_DONE` most recently closed ones under ``## Done``, with the day they were closed
+(the person's ticks first: they carry no day).
 Every line ends with the item's key (``^t-`` and ten hex digits, from its first note and its
 words), so :func:`dreamd.engine.bank.block.merge` keeps a person's edits. Pure.
 """
@@ -105,7 +106,10 @@ def pending_lines(tasks: Iterable[Task]) -> list[Line]:
         if task.is_open
     ]
     done = [task for task in every if not task.is_open]
-    done.sort(key=lambda t: (t.closed.day if t.closed else "", t.opened.day), reverse=True)
+    # newest close first; a tick in pending.md has no day, and is the newest news there is
+    done.sort(
+        key=lambda t: (t.ticked, t.closed.day if t.closed else "", t.opened.day), reverse=True
+    )
     if done:
         if lines:
             lines.append(Line(None, ""))
