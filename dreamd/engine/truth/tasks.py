@@ -49,7 +49,7 @@ _DONE_BOX = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[xX]\]\s+(?P<text>\S.*)$"
 _TODO = re.compile(r"^(?:todo|to-do|to\s+do)\b\s*[:\-–—]?\s*(?P<text>\S.*)$", _I)
 _REMIND = re.compile(r"\bremind\s+(?:me|us)\s+to\s+(?P<text>\S.*)$", _I)
 _NEED = re.compile(
-    r"^(?:(?:i|we)\s+)?(?:still\s+|really\s+|also\s+)?(?:need|have)\s+to\s+(?P<text>\S.*)$"
+    r"^(?:(?:i|we)\s+)?(?:still\s+|really\s+|also\s+)?need\s+to\s+(?P<text>\S.*)$"
     r"|^(?:don'?t|do\s+not)\s+forget\s+to\s+(?P<forget>\S.*)$",
     _I,
 )
@@ -69,6 +69,15 @@ _DONE_TAIL = re.compile(
     _I,
 )
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
+# One cheap look first (substrings of the folded line): a line with none of these is neither an
+# item nor a done line.
+_ANY_CUE = (
+    "[ ]", "[x]", "todo", "to-do", "to do", "remind", "need", "forget", "done", "finish",
+    "complet", "sent", "paid", "book", "call", "rang", "phoned", "mail", "texted", "bought",
+    "order", "renew", "submit", "filed", "fix", "sign", "return", "post", "pick", "drop",
+    "collect", "hand", "cancel", "repl", "print", "wrote", "schedul", "sort", "clean", "repair",
+    "deliver", "upload", "chase",
+)  # fmt: skip
 _CUE_WORDS = frozenset(
     """
     todo remind need needs forget don't done finished completed finally already just still
@@ -125,7 +134,12 @@ def _clean(text: str) -> str:
 
 def _read_line(raw: str) -> tuple[str, str, bool] | None:
     """``(kind, text)`` when ``raw`` opens an item or says one is done (see the module rules)."""
-    if not raw.strip() or raw.lstrip().startswith(("#", ">", "<!--", "|")) or is_guest_line(raw):
+    folded = raw.casefold()
+    if not any(cue in folded for cue in _ANY_CUE) or raw.lstrip().startswith(
+        ("#", ">", "<!--", "|")
+    ):
+        return None
+    if is_guest_line(raw):
         return None
     found = _OPEN_BOX.match(raw)
     if found is not None:
@@ -143,7 +157,7 @@ def _read_line(raw: str) -> tuple[str, str, bool] | None:
     found = _DONE_HEAD.match(body)
     if found is not None:
         return "done", found.group("text"), False
-    if _DONE_VERB.match(body) or _DONE_TAIL.search(body):
+    if _DONE_VERB.match(body) or _DONE_TAIL.search(body[-60:]):  # it ends the line: look there
         return "done", body, False
     return None
 
