@@ -26,6 +26,8 @@ NOTES = {
     ),
     "2026-03-05": (
         "# 2026-03-05\n\n- Mia's swimming lesson moved to Thursdays.\n- TODO: book the MOT\n"
+        "- Malthe's old football kit went to the club's swap box.\n"
+        "- 15:30 stopped work for the pickup.\n"
     ),
     "2026-03-09": (
         "# 2026-03-09\n\n"
@@ -73,7 +75,8 @@ def test_a_value_that_changed_twice_shows_its_latest_with_its_day(
     swept: tuple[Path, datetime],
 ) -> None:
     """Tuesdays, then Thursdays, then Wednesdays: user_state holds Wednesdays since the day it
-    was said, replacing Thursdays; nothing of the first two stays current."""
+    was said, replacing Thursdays; nothing of the first two stays current, and what only
+    happened ("went to the swap box", a log line at 15:30) is no value."""
     root, _ = swept
     assert _strip_keys(_block(root, USER_STATE_FILE)) == [
         "- Mia's swimming lesson moved to Wednesdays from Thursdays. (since 2026-03-09; was: "

@@ -8,11 +8,14 @@ state a lasting fact, read sentence by sentence). A sentence is listed when it i
 * replaced an earlier sentence: its line says since when it is true and, compactly, what it
   replaced (the latest sentence it ended, with that one's day when it had one); a value that
   changed twice shows only its latest value, replacing the one before; or
-* announces a change of its own ("moved to", "instead of", "no longer", "correction:",
-  "reversed", "cancelled", or names what it replaces: "from Tuesday"), though the line it
-  ends is not in memory.
+* says outright that an earlier value ended ("no longer", "correction:", "reversed",
+  "cancelled") or names what it replaces ("from Tuesday", "not Holm", "instead of Hetzner"),
+  though the line it ends is not in memory. A bare move ("went to", "updated to") is not
+  enough: it tells what happened as often as what changed.
 
-A Retain opinion held with ``c < 0.5`` ends what it denies but is no value to show. Lines are
+A value is not bound to a moment: a sentence that opens with a clock time (a log entry) or
+says "today", "this morning", "over the weekend", "next Saturday"... is not listed. A Retain
+opinion held with ``c < 0.5`` ends what it denies but is no value to show. Lines are
 newest first (at most :data:`MAX_STATE`), each ending with a key (``^s-`` and ten hex digits,
 from the sentence's reference) so :func:`dreamd.engine.bank.block.merge` keeps a person's
 edits. Every text is redacted. Pure.
@@ -20,6 +23,7 @@ edits. Every text is redacted. Pure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -29,6 +33,7 @@ from dreamd.engine.facts.statement import Statement
 from dreamd.engine.phases.supersession import plan_currency
 from dreamd.engine.state import RecallEntry
 from dreamd.engine.text.digests import sha1_hex
+from dreamd.patterns import LazyPattern
 from dreamd.redaction import redact
 
 __all__ = ["MAX_STATE", "MAX_WAS_CHARS", "Change", "plan_state", "state_lines"]
@@ -36,7 +41,13 @@ __all__ = ["MAX_STATE", "MAX_WAS_CHARS", "Change", "plan_state", "state_lines"]
 MAX_STATE = 60
 MAX_WAS_CHARS = 90
 _PART = "\x1f"  # as plan_currency names a sentence: its line's reference, this, its place
-_ANNOUNCED = frozenset({"moved", "correction", "instead", "no-longer", "reversed", "cancelled"})
+_ENDS = frozenset({"correction", "no-longer", "reversed", "cancelled"})
+_MOMENT = LazyPattern(
+    r"^\s*\d{1,2}[:.]\d{2}\b|\b(?:today|tonight|yesterday|last\s+night|"
+    r"(?:this|in\s+the)\s+(?:morning|afternoon|evening)|over\s+the\s+weekend|"
+    r"(?:this|next|last)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +88,10 @@ def plan_state(memory_text: str, rows: Mapping[str, RecallEntry]) -> tuple[Chang
             continue
         if _denial(statement) or statement.text.rstrip().endswith(("?", "？")):
             continue
+        if _MOMENT.search(statement.text):
+            continue
         ended = [o for o in ended_by.get(part, ()) if o in statements]
-        if not ended and statement.change not in _ANNOUNCED and not statement.replaced:
+        if not ended and statement.change not in _ENDS and not statement.replaced:
             continue
         was: str | None = None
         was_day = ""
