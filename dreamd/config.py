@@ -144,6 +144,7 @@ class DreamingConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, f
     storage: Literal["separate", "inline", "both"] = "separate"
     catch_up: bool = True
     markers: Literal["auto", "openclaw", "dreamd"] = "auto"
+    truth_files: bool = True
     light: LightConfig = msgspec.field(default_factory=LightConfig)
     rem: RemConfig = msgspec.field(default_factory=RemConfig)
     deep: DeepConfig = msgspec.field(default_factory=DeepConfig)

@@ -45,11 +45,14 @@ __all__ = [
     "MEMORY_FILE_LOWER",
     "NOTES_DIR",
     "PATTERNS_DIR",
+    "PENDING_TASKS_FILE",
     "REPORTS_DIR",
     "SESSION_CORPUS_DIR",
     "STABLE_FILES",
     "STATE_DIR",
     "TOPICS_DIR",
+    "TRUTH_LEDGER",
+    "USER_STATE_FILE",
     "WRITTEN_FOLDERS",
     "check_workspace_folders",
     "daily_note_day",
@@ -82,6 +85,9 @@ TOPICS_DIR = "memory/topics"  # {user,feedback,project,reference}_<slug>.md
 DREAM_REPORTS_DIR = "memory/dreams"  # the dream report of each day, YYYY-MM-DD.md
 DREAM_LOG = "memory/dream-log.md"  # one line per dream report
 ARCHIVE_FILE = "memory/archive.md"  # entries that left MEMORY.md (append-only, restorable)
+USER_STATE_FILE = "memory/user_state.md"  # the person's current values (derived truth file)
+PENDING_TASKS_FILE = "memory/pending.md"  # open action items from the notes (derived truth file)
+TRUTH_LEDGER = "memory/.dreams/truth.json"  # the truth files' items and the lines dreamd wrote
 LEARNINGS_DIR = ".learnings"  # LEARNINGS.md, ERRORS.md, FEATURE_REQUESTS.md: read, never written
 # Every folder dreamd writes into (or will: ``bank/``), parents before children.
 WRITTEN_FOLDERS = (

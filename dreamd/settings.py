@@ -19,6 +19,9 @@ SETTINGS: dict[str, str] = {
     "dreaming.catch_up": "Run one missed sweep after the host wakes (default true).",
     "dreaming.markers": "Marker spelling written: auto, openclaw or dreamd; auto writes "
     "OpenClaw's where OpenClaw dreamed too (default auto).",
+    "dreaming.truth_files": "Write memory/user_state.md (current values, with the day each "
+    "became true) and memory/pending.md (open items from the notes) in every sweep "
+    "(default true).",
     "dreaming.light.lookback_days": "Days of daily notes the light phase ingests (default 2).",
     "dreaming.light.limit": "Most entries light stages; 0 turns the phase off (default 100).",
     "dreaming.light.dedupe_similarity": "Jaccard at which light merges entries (default 0.9).",

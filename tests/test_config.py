@@ -113,6 +113,7 @@ def test_defaults_match_the_spec() -> None:
             "storage": "separate",
             "catch_up": True,
             "markers": "auto",
+            "truth_files": True,
             "light": {"lookback_days": 2, "limit": 100, "dedupe_similarity": 0.9},
             "rem": {"lookback_days": 7, "limit": 10, "min_pattern_strength": 0.75},
             "deep": {
@@ -523,7 +524,7 @@ def test_load_config_errors_name_the_full_path(tmp_path: Path) -> None:
         load_config(path)
     assert str(caught.value) == (
         f"{path}: dreaming.limit: unknown key; expected one of enabled, frequency, timezone, "
-        "storage, catch_up, markers, light, rem, deep, reflect, graph"
+        "storage, catch_up, markers, truth_files, light, rem, deep, reflect, graph"
     )
 
 

@@ -26,9 +26,9 @@ from dreamd.engine.state import (
 )
 from dreamd.engine.tally import Promoted
 from dreamd.engine.transcripts import TranscriptRead
-from dreamd.layout import BANK_LEDGER
+from dreamd.layout import BANK_LEDGER, PENDING_TASKS_FILE, TRUTH_LEDGER, USER_STATE_FILE
 
-__all__ = ["BankFiles", "DreamworkFiles", "NoteStat", "Snapshot", "TextFile"]
+__all__ = ["BankFiles", "DreamworkFiles", "NoteStat", "Snapshot", "TextFile", "TruthFiles"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +82,17 @@ class DreamworkFiles:
     log: TextFile | None = None
 
 
+@dataclass(frozen=True)
+class TruthFiles:
+    """What the truth files are planned around: both files and their ledger as read, and those
+    of the two that are symbolic links (never written through)."""
+
+    state: TextFile = field(default_factory=lambda: TextFile(USER_STATE_FILE, "", None))
+    pending: TextFile = field(default_factory=lambda: TextFile(PENDING_TASKS_FILE, "", None))
+    ledger: TextFile = field(default_factory=lambda: TextFile(TRUTH_LEDGER, "", None))
+    links: frozenset[str] = frozenset()
+
+
 def _empty_store() -> Table[RecallEntry]:
     return RECALL_STORE.empty()
 
@@ -121,6 +132,7 @@ class Snapshot:
     note_warnings: tuple[str, ...] = ()  # notes skipped or read with a fallback, for status
     bank: BankFiles | None = None  # read when reflecting is on (``[dreaming.reflect]``)
     dreamwork: DreamworkFiles | None = None  # read when the graph is on (``[dreaming.graph]``)
+    truth: TruthFiles | None = None  # read when the truth files are on (``truth_files``)
     state_sources: tuple[str, ...] = ()  # where the state tables came from, in words
     openclaw: bool = False  # OpenClaw dreamed here too (its SQLite state or renamed files)
     promoted_today: tuple[Promoted, ...] = ()  # the night's promotions so far (engine.tally)

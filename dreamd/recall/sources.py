@@ -8,8 +8,9 @@ is the one that exists), ``SOUL.md`` and ``USER.md`` (stable files: read, never 
 
 What dreamd derives from the notes is not evidence (:data:`DERIVED`, ``docs/recall.md``): it
 restates note lines without their dates, so it would answer with stale copies that no
-``--since`` can filter out. Phase reports, dream reports, graph exports, the dream log and the
-archive of entries that left ``MEMORY.md`` are not walked at all; topic files and patterns are
+``--since`` can filter out. Phase reports, dream reports, graph exports, the dream log, the
+archive of entries that left ``MEMORY.md`` and the truth files (``memory/user_state.md``,
+``memory/pending.md``) are not walked at all; topic files and patterns are
 walked for the graph alone (:func:`is_derived`: they get no chunks), so a question can still
 reach a note's line through the words a topic file gives its entity, and the result is that
 line, with its day. ``DREAMS.md`` is outside the walk.
@@ -38,11 +39,13 @@ from dreamd.layout import (
     MEMORY_FILE,
     MEMORY_FILE_LOWER,
     PATTERNS_DIR,
+    PENDING_TASKS_FILE,
     REPORTS_DIR,
     SESSION_CORPUS_DIR,
     STABLE_FILES,
     STATE_DIR,
     TOPICS_DIR,
+    USER_STATE_FILE,
 )
 from dreamd.value import Value
 
@@ -53,7 +56,15 @@ if TYPE_CHECKING:
 __all__ = ["CORPUS_DIR", "DERIVED", "Source", "discover_sources", "is_derived"]
 
 CORPUS_DIR = SESSION_CORPUS_DIR
-_UNREAD = (REPORTS_DIR, DREAM_REPORTS_DIR, GRAPH_DIR, DREAM_LOG, ARCHIVE_FILE)
+_UNREAD = (
+    REPORTS_DIR,
+    DREAM_REPORTS_DIR,
+    GRAPH_DIR,
+    DREAM_LOG,
+    ARCHIVE_FILE,
+    USER_STATE_FILE,
+    PENDING_TASKS_FILE,
+)
 # What dreamd writes from the notes: never evidence of its own (topic files and patterns are
 # read for the graph only).
 DERIVED = (*_UNREAD, TOPICS_DIR, PATTERNS_DIR)

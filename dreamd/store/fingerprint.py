@@ -15,8 +15,8 @@ What the fingerprint covers:
   could see (reports and state aside, the session corpus included), and of every file in the
   transcript folders;
 * the bytes of ``MEMORY.md``, ``DREAMS.md``/``dreams.md``, the state tables, today's reports,
-  the graph's ledger and export, today's dream report and the dream log (files the sweep itself
-  writes are compared by content, never by time);
+  the graph's ledger and export, the truth files' ledger, today's dream report and the dream log
+  (files the sweep itself writes are compared by content, never by time);
 * the size and time of OpenClaw's state database (and its WAL), whose rows a sweep merges.
 
 A note modified while the verifying sweep ran, or within :data:`RACY_NS` of its start, might
@@ -63,6 +63,7 @@ from dreamd.layout import (
     REPORTS_DIR,
     SESSION_CORPUS_DIR,
     STATE_DIR,
+    TRUTH_LEDGER,
     report_path,
 )
 from dreamd.store.pending import PENDING_FILE
@@ -204,7 +205,7 @@ def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[st
 def _owned(today: str) -> tuple[str, ...]:
     """The files a sweep writes itself, compared by content (relative paths) on ``today``."""
     owned = [MEMORY_FILE, MEMORY_FILE_LOWER, DREAMS_FILE, DREAMS_FILE_LOWER, BANK_LEDGER]
-    owned += [GRAPH_LEDGER, DREAM_LOG, f"{DREAM_REPORTS_DIR}/{today}.md"]
+    owned += [GRAPH_LEDGER, TRUTH_LEDGER, DREAM_LOG, f"{DREAM_REPORTS_DIR}/{today}.md"]
     owned += [f"{GRAPH_DIR}/{name}.json" for name in GRAPH_EXPORTS]
     owned += [f"{STATE_DIR}/{fmt.name}" for fmt in _TABLES] + [PENDING_FILE]
     owned += [report_path(phase, today) for phase in ("light", "rem", "deep")]

@@ -7,7 +7,8 @@ is skipped and named in ``skipped``; a symlinked note is read only when it stays
 workspace. A symlinked ``MEMORY.md`` or ``DREAMS.md`` is refused (:class:`UnsafePathError`);
 ``memory.md`` is ``MEMORY.md`` when it is the one that exists. With ``[dreaming.reflect]`` on, the
 memory bank is read too (:mod:`dreamd.workspace.bank`); with ``[dreaming.graph]`` on, what the
-graph and the report need (:mod:`dreamd.workspace.dreamwork`). Texts are read for the notes the
+graph and the report need (:mod:`dreamd.workspace.dreamwork`); with ``truth_files`` on, the
+truth files and their ledger (:mod:`dreamd.workspace.truth`). Texts are read for the notes the
 phases may need: those inside the light lookback, today's note, and every note a recall row points
 at. Invalid UTF-8 is read byte by byte as cp1252 and flagged; NUL bytes in notes are dropped. A
 note that cannot be read (permissions, an I/O error) or is not text at all is skipped and named in
@@ -57,6 +58,7 @@ from dreamd.workspace.bank import read_ledger, read_pages
 from dreamd.workspace.dreamwork import read_dreamwork
 from dreamd.workspace.sessions import read_transcripts
 from dreamd.workspace.statesources import load_state
+from dreamd.workspace.truth import read_truth
 
 __all__ = [
     "check_workspace",
@@ -308,6 +310,7 @@ def read_snapshot(
         note_warnings=(*skipped, *fallbacks),
         bank=bank,
         dreamwork=dreamwork,
+        truth=read_truth(root) if dreaming.truth_files else None,
         state_sources=state.sources,
         openclaw=state.openclaw,
         promoted_today=read_promotions(root, now=now, zone=zone),

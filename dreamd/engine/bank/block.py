@@ -24,12 +24,15 @@ Rules:
   kept after the same keyed line it followed; a keyed line they deleted stays deleted. Nothing a
   person wrote inside the block is ever overwritten.
 
+The markers and the key rule are the bank's by default; the truth files
+(:mod:`dreamd.engine.truth`) pass their own and keep a person's edits by the same rules.
+
 Pure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from dreamd.engine.text.digests import sha1_hex, sha256_hex
 from dreamd.patterns import LazyPattern
@@ -111,24 +114,31 @@ class PageParts(Value):
         self.broken = broken
 
 
-def split_page(text: str) -> PageParts:
+def split_page(text: str, *, begin_marker: str = BEGIN, end_marker: str = END) -> PageParts:
     """``text`` split into the lines before the block, the body, and the lines after it."""
     lines = text.split("\n")
-    begin = next((i for i, line in enumerate(lines) if line.strip() == BEGIN), None)
+    begin = next((i for i, line in enumerate(lines) if line.strip() == begin_marker), None)
     if begin is None:
         return PageParts(tuple(lines), None, ())
-    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == END), None)
+    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == end_marker), None)
     if end is None:
         return PageParts(tuple(lines), None, (), broken=True)
     return PageParts(tuple(lines[:begin]), tuple(lines[begin + 1 : end]), tuple(lines[end + 1 :]))
 
 
-def compose_page(title: str, current: str | None, body: Sequence[str]) -> str:
+def compose_page(
+    title: str,
+    current: str | None,
+    body: Sequence[str],
+    *,
+    begin_marker: str = BEGIN,
+    end_marker: str = END,
+) -> str:
     """The page text with ``body`` in its block (a new page when ``current`` is None)."""
-    block = "\n".join([BEGIN, *body, END])
+    block = "\n".join([begin_marker, *body, end_marker])
     if current is None:
         return f"# {title}\n\n{block}\n"
-    parts = split_page(current)
+    parts = split_page(current, begin_marker=begin_marker, end_marker=end_marker)
     if parts.body is None:
         glue = "" if current.endswith("\n") or not current else "\n"
         return f"{current}{glue}\n{block}\n"
@@ -164,18 +174,19 @@ def merge(
     *,
     owned: frozenset[str] = frozenset(),
     placed: frozenset[str] = frozenset(),
+    keyed: Callable[[str], str | None] = key_of,
 ) -> Merged:
     """The new body: ``fresh`` planned around the person's lines of ``current``.
 
     ``owned`` holds the hashes of the lines dreamd wrote last time, ``placed`` the keys it ever
-    placed on this page (see the module rules).
+    placed on this page, ``keyed`` reads a line's key (see the module rules).
     """
     edited: dict[str, str] = {}
     after: dict[str | None, list[str]] = {}
     present: set[str] = set()
     anchor: str | None = None
     for text in current or ():
-        key = key_of(text)
+        key = keyed(text)
         mine = line_hash(text) in owned
         if key is not None:
             present.add(key)

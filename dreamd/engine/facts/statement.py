@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from dreamd.engine.facts.values import DAYS, MONTHS, PARTS, kind_of, values_of
 from dreamd.engine.text.claims import claim_tokens
@@ -313,6 +314,11 @@ def _change(text: str) -> str | None:
 def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
     """``text`` read as a statement (see the module rules); ``known``: folded names of entities
     the caller knows (bank pages, ``@mentions``), which count as names anywhere."""
+    return _read(text, frozenset(known))
+
+
+@lru_cache(maxsize=8192)  # a sweep reads the same store rows for the screen, deep and the truth
+def _read(text: str, known: frozenset[str]) -> Statement:
     retain = _RETAIN.match(text)
     confidence: float | None = None
     entity: str | None = None

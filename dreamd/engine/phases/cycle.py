@@ -14,8 +14,10 @@ so sweeping again with no new input plans no change at all. After deep, with
 ``[dreaming.reflect]`` on, the memory bank is reflected (:mod:`dreamd.engine.bank.reflect`):
 its writes follow the others', so a workspace without facts or a bank plans what it did before.
 Then, with ``[dreaming.graph]`` on, :func:`~dreamd.engine.dreamwork.plan.plan_dreamwork` plans
-the graph, patterns, topic files and the dream report; the diary entry is composed from the
-night's themes, promotions and patterns (:func:`~dreamd.engine.phases.narrative.compose_entry`).
+the graph, patterns, topic files and the dream report; with ``truth_files`` on,
+:func:`~dreamd.engine.truth.plan.plan_truth` plans ``memory/user_state.md`` and
+``memory/pending.md``; the diary entry is composed from the night's themes, promotions and
+patterns (:func:`~dreamd.engine.phases.narrative.compose_entry`).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from dreamd.engine.text.blocks import choose_brand, replace_block
 from dreamd.engine.text.concepts import concept_tags
 from dreamd.engine.text.snippets import content_hash
 from dreamd.engine.traces import MAX_QUERY_HASHES, MAX_RECALL_DAYS, MAX_STORE_ENTRIES
+from dreamd.engine.truth.plan import TruthPlan, plan_truth
 from dreamd.layout import daily_note_day, is_short_term_path, report_path
 
 __all__ = [
@@ -503,6 +506,10 @@ def plan_sweep(
         writes += worked.writes
         summary["graph"] = worked.summary()
         requests = dataclasses.replace(requests, dreamwork=worked.request)
+    truth = _truth(ctx, writes, promotion, new_store)
+    if truth is not None:
+        writes += truth.writes
+        summary["truth"] = truth.summary()
     entry = _diary_entry(requests, worked, changes)
     dreams = compose_dreams(requests.dreams, entry)
     writes.append(FileWrite(snapshot.dreams.path, dreams, snapshot.dreams.digest, "dreams"))
@@ -562,6 +569,29 @@ def _dreamwork(
         **(changes or memory_changes(ctx.snapshot.memory.text, promotion.leaving)),
     )
     return plan_dreamwork(files, tonight)
+
+
+def _truth(
+    ctx: _Context, writes: Sequence[FileWrite], promotion: PromotionPlan, store: Table[RecallEntry]
+) -> TruthPlan | None:
+    """``memory/user_state.md`` and ``memory/pending.md`` (``truth_files``); None when off.
+
+    They are planned from MEMORY.md and the notes as this sweep leaves them, and the store as
+    it will be saved, so the next sweep over the same input finds nothing to change.
+    """
+    files = ctx.snapshot.truth
+    if files is None or not ctx.dreaming.truth_files:
+        return None
+    notes = {path: loaded.text for path, loaded in ctx.snapshot.texts.items()}
+    notes.update({w.path: w.text for w in writes if w.kind in ("note", "corpus")})
+    memory = promotion.memory_text
+    return plan_truth(
+        files,
+        memory_text=ctx.snapshot.memory.text if memory is None else memory,
+        rows=store.rows,
+        notes=notes,
+        present=frozenset(ctx.snapshot.notes) | ctx.snapshot.unreadable,
+    )
 
 
 def _diary_entry(
