@@ -86,7 +86,8 @@ _NEGATIONS = frozenset(
 _LIKES = frozenset("prefers prefer likes like loves love enjoys enjoy wants want".split())
 _FILLER = frozenset(
     "a an the to of and or in on for is are be it that this with at by as than over now still"
-    " anymore currently really very much his her their its our my we".split()
+    " anymore currently really very much his her their its our my we even too also just quite"
+    " one ones so".split()
 )
 _APOSTROPHE = re.compile(r"(\w)['’](t)\b")
 _AVERSION = re.compile(
@@ -258,7 +259,8 @@ def _weigh(fact: Fact, reading: Reading, held: list[_Held], near: Iterable[int])
     if reading.negates and opposing:
         denied = frozenset().union(*(held[i].reading.words for i in opposing))
         aversion = _AVERSION.search(fact.text) is not None  # "dislikes X" is a view of its own
-        return reading.words <= denied and not aversion  # a pure denial ends an opinion
+        # a denial ends an opinion; with a reason of two words or more it is a view as well
+        return len(reading.words - denied) < 2 and not aversion
     return False
 
 
