@@ -96,7 +96,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "schedule",
             rf"\bevery\s+(?:other\s+)?(?:{_DAY}|day|week|weekday|morning|evening|night|month|"
-            rf"quarter|year|\d+\s+\w+)\b|\beach\s+(?:{_DAY}|week|month|morning|evening)\b|"
+            rf"quarter|year|\d+\s+\w+|(?:two|three|four|five|six|eight|ten|twelve)\s+"
+            rf"(?:days|weeks|months))\b|\beach\s+(?:{_DAY}|week|month|morning|evening)\b|"
             rf"\bon\s+{_DAY}s\b|\b{_DAY}s\b|\bweekly\b|\bdaily\b|\bnightly\b|\bmonthly\b|"
             rf"\bfortnightly\b|\bbiweekly\b|\byearly\b|\bannual(?:ly)?\b|\bpick-?ups?\b|"
             rf"\brota\b|\brotation\b|\bschedule[ds]?\b|\bappointments?\b|\blessons?\b|\bclass(?:es)?\s+"
@@ -117,6 +118,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?:\s+(?:[\w-]+\s+){0,2}(?:reviewer|translator|"
             r"bookkeeper|accountant|manager|engineer|lawyer|doctor|dentist|contact|client|"
             r"teacher|coach|designer|developer|consultant|editor|vet|nurse|owner|founder)\b|"
+            r"\b(?:is|are)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}[\w-]+(?:er|or|ist|ian|ant|ent)\b|"
             r"\bworks\s+(?:at|for|as|in)\b|\blives\s+(?:in|at|on|near)\b|\bborn\b|"
             r"\b(?:covers|handles|manages|leads|owns|runs|looks\s+after|takes\s+care\s+of|"
             r"is\s+responsible\s+for|is\s+in\s+charge\s+of|is\s+on-call)\b|\bon-call\b|"

@@ -12,7 +12,10 @@ reviewer. Needs the batch by Wednesday.") is the subject of its later sentences 
 :func:`lasting_text` gives what MEMORY.md keeps of a line: its lasting sentences
 (:mod:`dreamd.engine.facts.lasting`), at most :data:`MAX_SENTENCES`, in their order; the whole
 line when no sentence lasts on its own (the line as a whole may still); a sentence whose fact
-MEMORY.md already holds is left out when another one remains. Pure.
+MEMORY.md already holds is left out when another one remains. :func:`lasting_line` judges a
+line of several sentences by them: read whole, "He noticed because the breeds were wrong.
+Second time with the two Dunnes." mixes a correction word with values of another sentence; a
+line lasts when one of its sentences does, and only then. Pure.
 """
 
 from __future__ import annotations
@@ -20,13 +23,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Set
 
-from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.lasting import Lasting, lasting
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import CUE_HEADS, Statement, read_statement
 from dreamd.engine.text.sentences import sentences
 from dreamd.engine.text.snippets import collapse
 
-__all__ = ["MAX_SENTENCES", "fact_parts", "lasting_text", "mentioned", "statements_of"]
+__all__ = [
+    "MAX_SENTENCES",
+    "fact_parts",
+    "lasting_line",
+    "lasting_text",
+    "mentioned",
+    "statements_of",
+]
 
 MAX_SENTENCES = 2
 MAX_SNIPPET = 280  # a chunk's snippet is cut at this many characters
@@ -86,3 +96,19 @@ def lasting_text(text: str, *, known: Callable[[Statement], bool] | None = None)
         kept = [part for part in kept if not known(read_statement(part))] or kept
     kept = kept[:MAX_SENTENCES]
     return " ".join(kept) if kept else " ".join(parts)
+
+
+def lasting_line(text: str, statement: Statement | None = None) -> Lasting:
+    """Whether the line ``text`` lasts, judged by its sentences when it holds several: it
+    lasts when one of them does (its verdict read whole, or that sentence's), and not when none
+    does (the first sentence's reason). One sentence is read whole (``statement``: the line
+    read whole, when the caller has it)."""
+    whole = lasting(fact_text(text), statement or read_statement(text))
+    parts = fact_parts(text)
+    if len(parts) < 2:
+        return whole
+    verdicts = [lasting(part) for part in parts]
+    durable = [v for v in verdicts if v.durable]
+    if durable:
+        return whole if whole.durable else durable[0]  # lasting_text keeps that sentence
+    return verdicts[0] if whole.durable else whole

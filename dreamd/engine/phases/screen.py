@@ -49,8 +49,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
-from dreamd.engine.facts.lasting import lasting
-from dreamd.engine.facts.render import fact_text
+from dreamd.engine.facts.parts import lasting_line
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
 from dreamd.engine.phases.scoring import Scored
@@ -137,7 +136,7 @@ def screen_reason(entry: RecallEntry, forgotten: ClaimIndex) -> tuple[str, str] 
         filler = filler_reason(entry.snippet)
         if filler is not None:
             return "filler", filler
-    verdict = lasting(fact_text(entry.snippet), read_statement(entry.snippet))
+    verdict = lasting_line(entry.snippet, read_statement(entry.snippet))
     if not verdict.durable:
         return "situational", verdict.reason
     return None

@@ -22,9 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamd.engine.facts.lasting import lasting
-from dreamd.engine.facts.parts import fact_parts, mentioned, statements_of
+from dreamd.engine.facts.parts import fact_parts, lasting_line, mentioned, statements_of
 from dreamd.engine.facts.relations import replaces, same_fact
-from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.facts.timeline import Dated, Ending, Timeline, plan_timeline
 from dreamd.engine.state import RecallEntry
@@ -122,7 +121,7 @@ def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency
     for key, row in rows.items():
         if not _trusted(row) or key in parts:
             continue
-        verdict = lasting(fact_text(row.snippet), read_statement(row.snippet))
+        verdict = lasting_line(row.snippet, read_statement(row.snippet))
         if not verdict.durable and verdict.kind != "denial":
             continue  # what only happened neither ends a fact nor is promoted
         add(key, row_day(row), lasting_parts(row.snippet), row.start_line)

@@ -51,3 +51,19 @@ def test_lasting_facts_and_what_only_happened(text: str, durable: bool, kind: st
     verdict = lasting(text)
     assert (verdict.durable, verdict.kind) == (durable, kind)
     assert verdict.reason
+
+
+def test_a_line_of_sentences_lasts_only_when_one_of_them_does() -> None:
+    """Read whole, a narrative mixes a correction word with another sentence's values; it is
+    judged by its sentences. A line with one lasting sentence still lasts."""
+    from dreamd.engine.facts.parts import lasting_line
+
+    story = (
+        "My slip: Lena rang from the stable for Hoff's records and I read her Brandt's, the "
+        "Weiler herd. She noticed because the ear tags were wrong. Second time with the two "
+        "Hoffs. Logged."
+    )
+    assert lasting(story).durable  # read whole
+    assert not lasting_line(story).durable
+    kept = "Rang the garage at 10:00. Lena is our farrier and shoes the ponies every six weeks."
+    assert lasting_line(kept).durable
