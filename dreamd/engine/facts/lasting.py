@@ -19,8 +19,11 @@ German, French and Spanish forms):
   statement of how a named thing is ("The NAS is in the basement cupboard": a name, a number or
   an identifier, a present-tense "is/has/uses/runs...", and nothing bound to the moment).
 
-A Retain opinion held with ``c < 0.5`` is a ``denial``: it says an earlier opinion no longer
-holds, which the memory bank weighs and which ends the entry it denies; it is no fact to keep.
+A line that only cancels (a ``cancelled`` change cue and no new state: "the open evening on
+the 23rd is cancelled", "Christmas in Ribe is off") is an ``ending``: like a denial it ends the
+fact it names and is no fact to keep. A Retain opinion held with ``c < 0.5`` is a ``denial``:
+it says an earlier opinion no longer holds, which the memory bank weighs and which ends the
+entry it denies; it is no fact to keep.
 A Retain world fact (``W @Entity: …``) is a ``fact`` unless it only tells what happened. Everything
 else is **situational**, with the first reason that applies: ``lead-in`` (a line that ends in ":"
 and only introduces what follows), ``question`` (it asks; it states nothing), ``task`` (a to-do:
@@ -56,6 +59,7 @@ SITUATIONAL_REASONS = (
     "event",
     "trivia",
     "denial",
+    "ending",
 )
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -122,7 +126,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bworks\s+(?:at|for|as|in)\b|\blives\s+(?:in|at|on|near)\b|\bborn\b|"
             r"\b(?:covers|handles|manages|leads|owns|runs|looks\s+after|takes\s+care\s+of|"
             r"is\s+responsible\s+for|is\s+in\s+charge\s+of|is\s+on-call)\b|\bon-call\b|"
-            r"\bbirthday\s+(?:is|falls|on)\b|\bborn\s+on\b|\ballergic\b|\bgoes\s+by\b|\bnamed\b|\bcalled\b|\bmarried\b|"
+            r"\bbirthday\s+(?:is|falls|on)\b|\bborn\s+on\b|\ballergic\b|\bgoes\s+by\b|\bnamed\b|"
+            r"\b(?:is|are|'s)\s+called\b|\bmarried\b|"
             r"\bmy\s+(?:partner|wife|husband|son|daughter|mother|father|brother|sister)\b|"
             r"\baged?\s+\d+\b|\b\d+\s+years?\s+old\b",
         ),
@@ -156,6 +161,11 @@ _MOMENT = re.compile(
     r"(?:next|this|last)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"just\s+now|earlier|right\s+now|at\s+the\s+moment|heute|gestern|aujourd'hui|hier|hoy|"
     r"ayer)\b",
+    _I,
+)
+_NEW_STATE = re.compile(
+    r"\binstead\b|\bnow\b|\bstay(?:s|ing)?\b|\bkeep(?:s|ing)?\b|\bremain(?:s|ing)?\b|"
+    r"\bgoing\s+with\b|\bfrom\s+now\b|\brather\b|;\s*\w+\s+(?:is|are|will)\b",
     _I,
 )
 _ONE_OFF_KINDS = frozenset({"schedule"})
@@ -195,6 +205,7 @@ class Lasting:
             "event": "what happened that day",
             "trivia": "no lasting fact",
             "denial": "an opinion held with confidence below 0.5: it denies, the bank weighs it",
+            "ending": "it only cancels what it names: the entry it ends leaves MEMORY.md",
         }[self.kind]
 
 
@@ -234,6 +245,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         body = full
     if read.retain == "O" and read.confidence is not None and read.confidence < 0.5:
         return Lasting(False, "denial")
+    if read.change == "cancelled" and not _NEW_STATE.search(body):
+        return Lasting(False, "ending")  # "the open evening on the 23rd is cancelled"
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
     if body.rstrip().endswith(("?", "？")):

@@ -122,7 +122,7 @@ def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency
         if not _trusted(row) or key in parts:
             continue
         verdict = lasting_line(row.snippet, read_statement(row.snippet))
-        if not verdict.durable and verdict.kind != "denial":
+        if not verdict.durable and verdict.kind not in ("denial", "ending"):
             continue  # what only happened neither ends a fact nor is promoted
         add(key, row_day(row), lasting_parts(row.snippet), row.start_line)
     people = frozenset(part for part, ref in owners.items() if ref.startswith(HUMAN_PREFIX))

@@ -67,3 +67,21 @@ def test_a_line_of_sentences_lasts_only_when_one_of_them_does() -> None:
     assert not lasting_line(story).durable
     kept = "Rang the garage at 10:00. Lena is our farrier and shoes the ponies every six weeks."
     assert lasting_line(kept).durable
+
+
+@pytest.mark.parametrize(
+    ("text", "durable", "kind"),
+    [
+        ("Mo rang at lunch: the choir concert on Friday 12th is cancelled.", False, "ending"),
+        ("The Lisbon trip is off.", False, "ending"),
+        ("Nils stays with Linear; the Jira move is cancelled.", True, "decision"),
+        ("Their cat is called Pixel.", True, "identity"),
+    ],
+)
+def test_a_line_that_only_cancels_ends_a_fact_and_is_none(
+    text: str, durable: bool, kind: str
+) -> None:
+    """A cancellation with no new state is an ending: it retires what it names, nothing to
+    keep; one that says what holds instead lasts."""
+    verdict = lasting(text)
+    assert (verdict.durable, verdict.kind) == (durable, kind)
