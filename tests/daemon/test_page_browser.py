@@ -251,7 +251,9 @@ def test_dreams_page_in_chromium(daemon: tuple[str, Path]) -> None:
             expect(page.locator(".backfill-message")).to_contain_text("nothing was written")
             expect(page.locator("details.backfill-file")).to_have_count(4)
 
-            expect(page.locator("details.diary-entry")).to_have_count(5)  # 2 sweeps, 3 replays
+            expect(page.locator("details.diary-entry")).to_have_count(
+                4
+            )  # 3 replays and the one sweep with news
             entry = page.locator("details.diary-entry").first  # the newest
             newest = _get(base, "/v1/diary?limit=30")["entries"][-1]
             body = _diary_body(newest)
