@@ -8,7 +8,8 @@ Rules, for every episode of the file (:mod:`dreamd.engine.graph.episodes`):
   episode's keywords it holds (else its own first keyword; a line with none has no topic); a
   topic is never the line's kind, a tag word, a number or a secret's name
   (:func:`~dreamd.engine.text.entities.is_topic_word`: no "error about error");
-* entities (L4): ``@mentions``, the speaker of a ``- Name: ...`` line, capitalised words inside
+* entities (L4): ``@mentions``, the speaker of a ``- Name: ...`` line (a name of two words, or
+  one the file also names inside a sentence: "Lunch: …" is a label), capitalised words inside
   a sentence (and at a line's start, once the file uses them inside one), and for a topic file
   the thing it is about; each passes the one entity rule
   (:func:`~dreamd.engine.text.entities.is_entity_name`: no weekday or month, no tag word such
@@ -136,15 +137,17 @@ def _body(line: str) -> str:
     return _BULLET.sub("", line).strip()
 
 
-def _entities(line: str, known: frozenset[str] = frozenset()) -> list[str]:
+def _entities(
+    line: str, known: frozenset[str] = frozenset(), inner: frozenset[str] = frozenset()
+) -> list[str]:
     found: dict[str, str] = {}
     body = _body(line)
     first = _FIRST.match(body)
     if first and first.group(0) in known:  # a name the file uses elsewhere opens the line
         found[slug(first.group(0))] = first.group(0)
     speaker = _SPEAKER.match(line)
-    if speaker:
-        found[slug(speaker.group(1))] = speaker.group(1)
+    if speaker and (" " in speaker.group(1) or speaker.group(1) in inner):
+        found[slug(speaker.group(1))] = speaker.group(1)  # "Lunch: ..." is a label, no one
     for name in mentions(line) if "@" in line else ():
         found.setdefault(slug(name), name)
     for match in _PROPER.finditer(body):
@@ -207,14 +210,16 @@ def _topic_entity(path: str, title: str) -> tuple[str, str] | None:
     return (category, name) if is_entity_name(name) else None
 
 
-def _names(text: str, known: frozenset[str], plain: dict[str, list[str]]) -> list[str]:
+def _names(
+    text: str, known: frozenset[str], plain: dict[str, list[str]], inner: frozenset[str]
+) -> list[str]:
     """``_entities(text, known)``, from the names found without ``known`` when the line's first
     word is not a known name (then both are the same list)."""
     found = plain.get(text)
     if found is None:
-        return _entities(text, known)
+        return _entities(text, known, inner)
     first = _FIRST.match(_body(text))
-    return _entities(text, known) if first and first.group(0) in known else found
+    return _entities(text, known, inner) if first and first.group(0) in known else found
 
 
 def _episode(
@@ -223,6 +228,7 @@ def _episode(
     tagged: list[Tagged],
     known: frozenset[str],
     plain: dict[str, list[str]],
+    inner: frozenset[str] = frozenset(),
 ) -> int:
     """Add one episode's nodes and edges; return how many lines attention dropped."""
     texts = [text for _, text in episode.lines]
@@ -258,7 +264,7 @@ def _episode(
         kind = kind_of(text) if cued else "event"
         own = tuple(word for word in line_keywords(text) if is_topic_word(word, kind))
         topic = next((word for word in words if word in own), own[0] if own else "")
-        names = _names(text, known, plain)
+        names = _names(text, known, plain, inner)
         tagged.append(
             Tagged(
                 episode.path,
@@ -314,10 +320,13 @@ def build_fragment(path: str, text: str, digest: str) -> Fragment:
     dropped = 0
     refs = []
     episodes = episodes_of(path, text)
-    plain = {line: _entities(line) for e in episodes for _, line in e.lines}
+    lines = [line for e in episodes for _, line in e.lines]
+    inner = frozenset(m.group(1) for line in lines for m in _PROPER.finditer(_body(line)))
+    inner |= frozenset(name for line in lines if "@" in line for name in mentions(line))
+    plain = {line: _entities(line, inner=inner) for line in lines}
     known = frozenset(name for names in plain.values() for name in names)
     for episode in episodes:
-        dropped += _episode(b, episode, tagged, known, plain)
+        dropped += _episode(b, episode, tagged, known, plain, inner)
         refs.append(
             EpisodeRef(
                 episode.id,

@@ -48,3 +48,17 @@ def test_a_comment_is_no_line_of_any_episode() -> None:
     fragment = build_fragment("memory/2026-04-02.md", NOTE, "d")
     assert not any("main" in t.text or "Bramble" in t.text for t in fragment.tagged)
     assert "Bramble" not in _labels(4)
+
+
+def test_a_label_is_no_speaker_but_a_name_the_file_uses_is() -> None:
+    """'- Lunch: …' and '- Present: …' are labels; '- Gina: …' speaks, since the file names
+    Gina inside a sentence; a two-word label is a name."""
+    note = (
+        "# 2026-04-03\n\n- Lunch: soup at Lykke with the team.\n- Present: everyone but Omar.\n"
+        "- Gina: I'll take the Oslo trip.\n- Asked about the trip to Oslo with Gina.\n"
+        "- Tove Berg: wants the deck by Friday.\n"
+    )
+    fragment = build_fragment("memory/2026-04-03.md", note, "d")
+    labels = {node.label for node in fragment.nodes if node.layer == 4}
+    assert {"Gina", "Tove Berg", "Lykke", "Omar", "Oslo"} <= labels
+    assert not labels & {"Lunch", "Present"}
