@@ -284,11 +284,25 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
         following = (words[1] if len(words) > 1 else "").casefold()
         if folded.endswith("'s") or following in SUBJECT_VERBS:
             return bare  # "Peter prefers", "Mia's lesson": a name opens the sentence
+    if not first[:1].isupper() and _names_someone(heading):
+        return _heading_subject(heading)  # "Niamh Phelan: locum from VetStaff Ireland"
     for value in values_of(" ".join(words[:5]), known=known):
         name = value.token[5:]
         if value.token.startswith("name:") and name not in _OPENERS and name not in CUE_HEADS:
             return name
     return _heading_subject(heading)
+
+
+def _names_someone(heading: str | None) -> bool:
+    """A heading that is a name of one to three capitalised words ("Niamh Phelan", "Nordlys"),
+    not a category, a cue or an opener."""
+    if heading is None:
+        return False
+    words = heading.split()
+    if not 1 <= len(words) <= 3 or not all(w[:1].isupper() for w in words):
+        return False
+    lead = words[0].casefold()
+    return lead not in CATEGORY_HEADINGS and lead not in CUE_HEADS and lead not in _OPENERS
 
 
 def _heading_subject(heading: str | None) -> str | None:

@@ -144,3 +144,12 @@ def test_a_correction_naming_a_plain_word_and_a_name_reads_without_error() -> No
     it replaces that line (this raised IndexError in a search's timeline)."""
     newer = read_statement("Correction: the batch log uses SG, not Brix.")
     assert replaces(newer, read_statement("The batch log uses Brix."))
+
+
+def test_a_name_heading_is_the_subject_of_a_description() -> None:
+    """'Tomas Berg: locum from StaffCo Nord' is about Tomas, not StaffCo; a correction of his
+    surname then replaces it."""
+    older = read_statement("Tomas Berg: locum from StaffCo Nord, booked for 3–7 May.")
+    assert older.subject == "tomas"
+    fixed = read_statement("Tomas Bergh: surname is Bergh; earlier notes wrongly say Berg.")
+    assert replaces(fixed, older)
