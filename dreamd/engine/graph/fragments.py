@@ -10,8 +10,9 @@ Rules, for every episode of the file (:mod:`dreamd.engine.graph.episodes`):
   (:func:`~dreamd.engine.text.entities.is_topic_word`: no "error about error");
 * entities (L4): ``@mentions``, the speaker of a ``- Name: ...`` line (a name of two words, or
   one the file also names inside a sentence: "Lunch: …" is a label), capitalised words inside
-  a sentence (and at a line's start, once the file uses them inside one), and for a topic file
-  the thing it is about; each passes the one entity rule
+  a sentence (a lone one just after a colon only when the file names it inside a sentence too:
+  "Assistant: Pencilled in …" opens a sentence), at a line's start once the file uses them
+  inside one, and for a topic file the thing it is about; each passes the one entity rule
   (:func:`~dreamd.engine.text.entities.is_entity_name`: no weekday or month, no tag word such
   as ``Correction`` or ``Error``, no verb such as ``Prefers``, no ``user``); an entity's text
   is its name plus the
@@ -70,6 +71,7 @@ _SPEAKER = re.compile(r"^\s*(?:[-*+]\s+)?([A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?):\s+\
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _FIRST = re.compile(r"[^\W\d_][\w-]*")
 _PROPER = re.compile(r"(?<=[\w,;:)] )([A-Z][a-z][\w-]{1,30})\b")
+_AFTER_COLON = re.compile(r"(?<=: )([A-Z][a-z][\w-]{1,30})\b(?! [A-Z])(?!['’]s\b)")
 _DEFINES = re.compile(r"^(?:is|are|was|means|=|:|—|-)\s", re.IGNORECASE)
 _SLUG = re.compile(r"[^a-z0-9\u00c0-\uffff]+")
 _TOPIC_NAME = re.compile(r"^(user|feedback|project|reference)_(.+)$")
@@ -150,8 +152,11 @@ def _entities(
         found[slug(speaker.group(1))] = speaker.group(1)  # "Lunch: ..." is a label, no one
     for name in mentions(line) if "@" in line else ():
         found.setdefault(slug(name), name)
+    opening = {m.start(1) for m in _AFTER_COLON.finditer(body)}
     for match in _PROPER.finditer(body):
         word = match.group(1)
+        if match.start(1) in opening and word not in inner:
+            continue  # "Assistant: Pencilled in …", "Sofie: Batch 5 started": a sentence opens
         if word.lower() not in STOP_WORDS and word.lower() not in EVERYDAY_WORDS:
             found.setdefault(slug(word), word)
     from dreamd.engine.text.entities import is_entity_name  # a search needs no fact model
@@ -321,7 +326,12 @@ def build_fragment(path: str, text: str, digest: str) -> Fragment:
     refs = []
     episodes = episodes_of(path, text)
     lines = [line for e in episodes for _, line in e.lines]
-    inner = frozenset(m.group(1) for line in lines for m in _PROPER.finditer(_body(line)))
+    inner = frozenset(
+        m.group(1)
+        for line in lines
+        for m in _PROPER.finditer(_body(line))
+        if _body(line)[max(0, m.start(1) - 2) : m.start(1)] != ": "
+    )
     inner |= frozenset(name for line in lines if "@" in line for name in mentions(line))
     plain = {line: _entities(line, inner=inner) for line in lines}
     known = frozenset(name for names in plain.values() for name in names)

@@ -15,7 +15,7 @@ from dreamd.engine.graph.fragments import Fragment
 
 __all__ = ["LEDGER_VERSION", "GraphLedger", "decode_ledger", "encode_ledger"]
 
-LEDGER_VERSION = 3  # 2: the one entity rule; 3: a label is no speaker. Older fragments are rebuilt
+LEDGER_VERSION = 4  # 2: one entity rule; 3: labels; 4: sentence openers. Older ones rebuilt
 
 
 class GraphLedger(msgspec.Struct, frozen=True):

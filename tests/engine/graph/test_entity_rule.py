@@ -62,3 +62,18 @@ def test_a_label_is_no_speaker_but_a_name_the_file_uses_is() -> None:
     labels = {node.label for node in fragment.nodes if node.layer == 4}
     assert {"Gina", "Tove Berg", "Lykke", "Omar", "Oslo"} <= labels
     assert not labels & {"Lunch", "Present"}
+
+
+def test_a_word_that_opens_a_sentence_after_a_colon_is_no_name() -> None:
+    """'Assistant: Pencilled in …' and 'Sofie: Batch 5 started' open a sentence; 'Correction:
+    Ana's surname …' names Ana, and a word named inside a sentence elsewhere stays a name."""
+    note = (
+        "# 2026-04-04\n\n- Assistant: Pencilled in the locum for May.\n"
+        "- B @Sofie: Batch 5 started without the termbase.\n"
+        "- Correction: Ana's surname is Lindgren.\n- Mail: Oslo wants the deck.\n"
+        "- Booked the trip to Oslo for June.\n"
+    )
+    fragment = build_fragment("memory/2026-04-04.md", note, "d")
+    labels = {node.label for node in fragment.nodes if node.layer == 4}
+    assert {"Ana", "Oslo", "Sofie"} <= labels
+    assert not labels & {"Pencilled", "Batch", "Mail"}
