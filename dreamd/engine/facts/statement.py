@@ -169,7 +169,8 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "now",
             r"(?<!right\s)(?<!just\s)(?<!for\s)(?<!until\s)\bnow\b(?!\s+and\s+then)|"
-            r"\bthese\s+days\b|\bgoing\s+forward\b|\bnew\s+(?:time|day|date|address|number|"
+            r"\bthese\s+days\b|\bgoing\s+forward\b|\bfrom\s+(?:tonight|tomorrow|today|next\s+\w+)\b|"
+            r"\bstarting\s+(?:tonight|tomorrow|today|next\s+\w+)\b|\bnew\s+(?:time|day|date|address|number|"
             r"contact|schedule)\b|\bjetzt\b|\bab\s+sofort\b|\bdésormais\b|\bmaintenant\b|"
             r"\bahora\b",
         ),
@@ -374,7 +375,8 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
     if confidence is not None and confidence < 0.5:
         negative = True
-    topic = _topic_words(body, subject) - {t.split(":", 1)[1] for t in value_set if ":" in t}
+    named = {t.split(":", 1)[1] for t in value_set if ":" in t}
+    topic = _topic_words(body, subject) - named - {_stem(n) for n in named}
     return Statement(
         text=body,
         subject=subject,
@@ -393,6 +395,9 @@ def _read(text: str, known: frozenset[str]) -> Statement:
 _UNCHANGED = re.compile(r"\bsame\s+\w+", _I)
 
 
+_MOMENTS = frozenset("today tonight tomorrow yesterday tonite".split())
+
+
 def _topic_words(text: str, subject: str | None) -> set[str]:
     words = set()
     for token in claim_tokens(_UNCHANGED.sub(" ", text)):
@@ -401,6 +406,8 @@ def _topic_words(text: str, subject: str | None) -> set[str]:
             continue
         if token in DAYS or token in MONTHS or token in PARTS or any(c.isdigit() for c in token):
             continue
+        if token in _MOMENTS:
+            continue  # "from tonight the briefing goes out at 21:30": tonight is no topic
         if subject and token == subject:
             continue
         words.add(_stem(token))

@@ -11,6 +11,10 @@ from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 
 CHANGES = [
+    (
+        "- 07:15 digest sent (short bullets, the way Maren likes it).",
+        "From tonight the digest goes out at 22:00 the evening before, same short bullets.",
+    ),
     ("Noted: Easter at Grandma's in Lund, driving up on Thursday.", "Easter in Lund is off."),
     ("Mia's swimming lesson is on Tuesdays at 17:00.", "Swimming moved to Thursdays."),
     (
