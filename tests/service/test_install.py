@@ -148,7 +148,7 @@ def test_system_dry_run_grants_the_configured_workspaces(
     notes = [
         f"the service reads {config} and dreams 2 workspace(s): {', '.join(spaces)}",
         f"the user 'dreamd' needs read and write access to {', '.join(spaces)}",
-        *tmp_notes([*spaces, str(config)]),
+        *tmp_notes([*spaces, *program, str(config)]),
     ]
     assert json.loads(out) == {
         "manager": "systemd",
