@@ -289,6 +289,16 @@ def _kept(
     return kept
 
 
+def _answer_first(hits: Sequence[Hit]) -> list[Hit]:
+    """``hits`` with the first line that holds the question's words ahead of the context lines
+    before it, unless that line is itself a question: then the line around it (the reply) is
+    the answer and stays first."""
+    first = next((i for i, hit in enumerate(hits) if not hit.context), None)
+    if not first or hits[first].snippet.rstrip().endswith(("?", "？")):
+        return list(hits)
+    return [hits[first], *hits[:first], *hits[first + 1 :]]
+
+
 def recall(
     index: RecallIndex,
     root: Path,
@@ -348,6 +358,7 @@ def recall(
     # which it would pass only for its own kind or tags, not for the question.
     if kinds or entity:
         hits = [hit for hit in hits if not hit.context]
+    hits = _answer_first(hits)
     ordered = [*found[:1], *(_from_hit(h) for h in hits), *found[1:]]
     if parsed.shape in ("entity", "opinion"):
         ordered = [*found, *(_from_hit(h) for h in hits)]

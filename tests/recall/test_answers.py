@@ -31,3 +31,17 @@ def test_the_answer_line_search_shows_is_recalled_too_but_not_recorded(tmp_path:
     assert answer.results[0].as_json()["context"] is True
     assert [hit.source for hit in answer.hits] == ["memory/2026-05-12.md#L1-L1"]
     assert [r.context for r in typed.results] == [False] * len(typed.results)
+
+
+def test_a_context_line_before_the_matching_line_does_not_open_the_answer() -> None:
+    """The matching line goes ahead of context lines ranked before it, unless it is a question
+    (then the line around it is its reply, the answer, and stays first)."""
+    from dreamd.engine.hits import Hit
+    from dreamd.recall.answers import _answer_first
+
+    filler = Hit("memory/2026-05-13.md", 2, 2, "Cleared the inbox.", 0.3, context=True)
+    fact = Hit("memory/2026-05-13.md", 3, 3, "- Ola's retro moved to 14:00.", 1.0)
+    asked = Hit("memory/2026-05-13.md", 1, 1, "- Ana: Which database did we pick?", 1.0)
+    assert _answer_first([filler, fact]) == [fact, filler]
+    assert _answer_first([fact, filler]) == [fact, filler]
+    assert _answer_first([filler, asked]) == [filler, asked]
