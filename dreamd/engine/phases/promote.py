@@ -91,15 +91,20 @@ def _source_file(entry: RecallEntry, texts: Mapping[str, TextFile]) -> TextFile 
     return found if found is not None and found.exists else None
 
 
-def recalled_since(key: str, rows: Mapping[str, RecallEntry]) -> int:
-    """Recall days after the promotion of ``key``: its own row's and its backers'."""
-    row = rows.get(key)
-    since = (row.promoted_at or "")[:10] if row is not None else ""
+def _recall_days(key: str, rows: Mapping[str, RecallEntry], after: str = "") -> int:
+    """Days after ``after`` that ``key`` was recalled on, its own row's and its backers' (a
+    duplicate backs the entry it repeats)."""
     days: set[str] = set()
     for other in rows.values():
         if other.key == key or other.duplicate_of == key:
-            days.update(day for day in other.recall_days if day > since)
+            days.update(day for day in other.recall_days if day > after)
     return len(days)
+
+
+def recalled_since(key: str, rows: Mapping[str, RecallEntry]) -> int:
+    """Recall days after the promotion of ``key``: its own row's and its backers'."""
+    row = rows.get(key)
+    return _recall_days(key, rows, (row.promoted_at or "")[:10] if row is not None else "")
 
 
 KIND_WORTH = {
@@ -115,32 +120,25 @@ KIND_WORTH = {
 first); each day it was recalled on adds 1, a situational line is worth its recalls alone."""
 
 
-def recalled_days(key: str, rows: Mapping[str, RecallEntry]) -> int:
-    """Days ``key`` was recalled on, its own row's and its backers' (a duplicate backs the
-    entry it repeats)."""
-    days: set[str] = set()
-    for other in rows.values():
-        if other.key == key or other.duplicate_of == key:
-            days.update(other.recall_days)
-    return len(days)
-
-
 def worth(text: str, key: str, rows: Mapping[str, RecallEntry]) -> float:
     """What keeping the fact ``text`` (promoted or to be, under ``key``) is worth, for the
     budget: its kind's :data:`KIND_WORTH` and the days it was recalled on."""
     verdict = lasting(fact_text(text))
     base = KIND_WORTH.get(verdict.kind, 0.0) if verdict.durable else 0.0
-    return base + recalled_days(key, rows)
+    return base + _recall_days(key, rows)
 
 
-def _keep_order(memory_text: str, rows: Mapping[str, RecallEntry]) -> list[str]:
-    """Generated entries from the first to leave for the budget to the last (see the rules)."""
+def _keep_order(
+    memory_text: str, rows: Mapping[str, RecallEntry], worths: Mapping[str, float]
+) -> list[str]:
+    """Generated entries from the first to leave for the budget to the last (see the rules),
+    by their ``worths`` (:func:`_worths`)."""
     generated = generated_entries(memory_text.splitlines(keepends=True))
 
     def value(index: int) -> tuple[float, int, str, int]:
         entry = generated[index]
         return (
-            worth(entry.text, entry.key, rows),
+            worths[entry.key],
             recalled_since(entry.key, rows),
             entry.day or "",
             index,
@@ -294,6 +292,7 @@ def plan_promotions(
         rejected["memory unreadable"] += len(ready)
         notes.append("MEMORY.md is not valid UTF-8; promotions were not written")
         ready, retired = [], {}
+    worths = _worths(memory.text, [promotion for _, promotion, _ in ready], rows)
     result = compose_memory(
         memory.text,
         [promotion for _, promotion, _ in ready],
@@ -301,10 +300,10 @@ def plan_promotions(
         max_chars=max_chars,
         max_loss=max_loss,
         retire=retired,
-        keep_order=_keep_order(memory.text, rows),
+        keep_order=_keep_order(memory.text, rows, worths),
         brand=brand,
         said=ended_by,
-        worth=_worths(memory.text, [promotion for _, promotion, _ in ready], rows),
+        worth=worths,
     )
     appended = set(result.appended)
     applied = []
