@@ -415,7 +415,7 @@ def plan_sweep(
 ) -> SweepPlan:
     """Plan one full sweep of ``snapshot`` (see the module rules)."""
     ctx = _Context(snapshot, dreaming, now, zone, day_of(now, zone))
-    day_line = f"*{long_date(now, zone).split(',', 2)[0]}, {now.astimezone(zone).year},"
+    day_line = "*" + long_date(now, zone).rsplit(",", 1)[0] + ","  # "*November 29, 2026,"
     # what an earlier sweep of the same day wrote in the diary does not change this one's light
     diary = [e for e in diary_entries(snapshot.dreams.text) if not e.startswith(day_line)]
     store, repairs = repair_store(snapshot.store)
