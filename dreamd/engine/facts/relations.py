@@ -160,18 +160,19 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return False
     if _exact(a) != _exact(b) and not _agree(a, b):
         return False
+    current_a, current_b = _current(a), _current(b)
+    exact = {v for f, vs in current_a.items() if f != "name" for v in vs}
+    other = {v for f, vs in current_b.items() if f != "name" for v in vs}
     subjects = {a.subject, b.subject}
     names_a, names_b = _names(a) - subjects, _names(b) - subjects
-    if not (names_a <= names_b or names_b <= names_a) and not _same_terms(a, b):
+    if not (names_a <= names_b or names_b <= names_a) and not _same_terms(a, b, exact, other):
         return False
-    now_a = {v for vs in _current(a).values() for v in vs}
-    now_b = {v for vs in _current(b).values() for v in vs}
+    now_a = {v for vs in current_a.values() for v in vs}
+    now_b = {v for vs in current_b.values() for v in vs}
     if a.replaced & now_b or b.replaced & now_a:
         return False  # one says no to what the other says
     if _topicless_restatement(a, b, now_a, now_b):
         return True  # "Handball is on Thursdays at 16:30 now" after "... moves to Thursday 16:30"
-    exact = {v for f, vs in _current(a).items() if f != "name" for v in vs}
-    other = {v for f, vs in _current(b).items() if f != "name" for v in vs}
     same_one = a.subject is not None and a.subject == b.subject and a.subject != "we"
     if len(exact) >= 2 and exact == other and (names_a & names_b or same_one):
         return True  # the same day, time and place in other words: "needs it by Wednesday noon"
@@ -189,20 +190,18 @@ def same_fact(a: Statement, b: Statement) -> bool:
     return ratio >= PARAPHRASE_RATIO
 
 
-def _same_terms(a: Statement, b: Statement) -> bool:
+def _same_terms(a: Statement, b: Statement, exact: set[str], other: set[str]) -> bool:
     """One named person or thing, the same identifiers, and the same two or more days, times,
-    dates or numbers: "Aoife Byrne needs the batch by Wednesday noon, sends it back on Friday"
-    and "Aoife reviews the Vestgaard batches; needs files by Wednesday 12:00, returns them
-    Friday" are one arrangement, whatever other names each adds."""
+    dates or numbers (``exact``, ``other``: their current values other than names): "Aoife
+    Byrne needs the batch by Wednesday noon, sends it back on Friday" and "Aoife reviews the
+    Vestgaard batches; needs files by Wednesday 12:00, returns them Friday" are one
+    arrangement, whatever other names each adds."""
     if a.subject is None or a.subject != b.subject or a.subject == "we":
         return False
     ids_a = {v for v in a.values if kind_of(v) == "id"}
     if ids_a != {v for v in b.values if kind_of(v) == "id"}:
         return False
-    exact = {v for f, vs in _current(a).items() if f != "name" for v in vs}
-    return len(exact) >= 2 and exact == {
-        v for f, vs in _current(b).items() if f != "name" for v in vs
-    }
+    return len(exact) >= 2 and exact == other
 
 
 def _topicless_restatement(a: Statement, b: Statement, now_a: set[str], now_b: set[str]) -> bool:
