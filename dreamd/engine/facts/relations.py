@@ -163,18 +163,23 @@ def same_fact(a: Statement, b: Statement) -> bool:
     current_a, current_b = _current(a), _current(b)
     exact = {v for f, vs in current_a.items() if f != "name" for v in vs}
     other = {v for f, vs in current_b.items() if f != "name" for v in vs}
+    same_one = a.subject is not None and a.subject == b.subject and a.subject != "we"
+    same_terms = len(exact) >= 2 and exact == other  # the same two or more days, times, numbers
     subjects = {a.subject, b.subject}
     names_a, names_b = _names(a) - subjects, _names(b) - subjects
-    if not (names_a <= names_b or names_b <= names_a) and not _same_terms(a, b, exact, other):
+    # Other names are other things, unless one named subject keeps the same arrangement: "Aoife
+    # Byrne needs the batch by Wednesday noon, back on Friday" and "Aoife reviews the Vestgaard
+    # batches; needs files by Wednesday 12:00, returns them Friday".
+    arrangement = same_one and same_terms and _ids(a) == _ids(b)
+    if not (names_a <= names_b or names_b <= names_a) and not arrangement:
         return False
     now_a = {v for vs in current_a.values() for v in vs}
     now_b = {v for vs in current_b.values() for v in vs}
     if a.replaced & now_b or b.replaced & now_a:
         return False  # one says no to what the other says
-    if _topicless_restatement(a, b, now_a, now_b):
+    if same_one and not a.topic and not b.topic and _says_no_more(now_a, now_b):
         return True  # "Handball is on Thursdays at 16:30 now" after "... moves to Thursday 16:30"
-    same_one = a.subject is not None and a.subject == b.subject and a.subject != "we"
-    if len(exact) >= 2 and exact == other and (names_a & names_b or same_one):
+    if same_terms and (names_a & names_b or same_one):
         return True  # the same day, time and place in other words: "needs it by Wednesday noon"
     if (not a.topic or not b.topic) and names_a and names_b:  # "It's Karin Hald, not Holm"
         return names_a == names_b and a.replaced == b.replaced
@@ -190,25 +195,12 @@ def same_fact(a: Statement, b: Statement) -> bool:
     return ratio >= PARAPHRASE_RATIO
 
 
-def _same_terms(a: Statement, b: Statement, exact: set[str], other: set[str]) -> bool:
-    """One named person or thing, the same identifiers, and the same two or more days, times,
-    dates or numbers (``exact``, ``other``: their current values other than names): "Aoife
-    Byrne needs the batch by Wednesday noon, sends it back on Friday" and "Aoife reviews the
-    Vestgaard batches; needs files by Wednesday 12:00, returns them Friday" are one
-    arrangement, whatever other names each adds."""
-    if a.subject is None or a.subject != b.subject or a.subject == "we":
-        return False
-    ids_a = {v for v in a.values if kind_of(v) == "id"}
-    if ids_a != {v for v in b.values if kind_of(v) == "id"}:
-        return False
-    return len(exact) >= 2 and exact == other
+def _ids(statement: Statement) -> set[str]:
+    return {v for v in statement.values if kind_of(v) == "id"}
 
 
-def _topicless_restatement(a: Statement, b: Statement, now_a: set[str], now_b: set[str]) -> bool:
-    """Two statements of one named subject with no topic words of their own, one of which
-    says (at least two values) nothing the other does not."""
-    if a.topic or b.topic or a.subject is None or a.subject != b.subject or a.subject == "we":
-        return False
+def _says_no_more(now_a: set[str], now_b: set[str]) -> bool:
+    """One of two value sets (at least two values) holds nothing the other does not."""
     small, large = (now_a, now_b) if len(now_a) <= len(now_b) else (now_b, now_a)
     return len(small) >= 2 and small <= large
 
