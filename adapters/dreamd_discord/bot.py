@@ -155,14 +155,16 @@ class DiscordAdapter:
         invocation = self._invocation(interaction, "dream", ("explain", *current.split()))
         asked = replace(invocation, complete=True)
         try:
-            reply = await asyncio.wait_for(self._dispatch(asked), AUTOCOMPLETE_SECONDS)
+            async with asyncio.timeout(AUTOCOMPLETE_SECONDS):
+                reply = await self._dispatch(asked)
         except TimeoutError:
             return []
         return list(reply.choices)
 
     async def notify(self, text: str) -> None:
         """Send ``text`` by direct message to every owner (waits for the connection)."""
-        await asyncio.wait_for(self.ready.wait(), READY_SECONDS)
+        async with asyncio.timeout(READY_SECONDS):
+            await self.ready.wait()
         client = self._client
         if client is None:
             raise RuntimeError("the Discord client is not connected")

@@ -138,7 +138,8 @@ class TelegramAdapter:
 
     async def notify(self, text: str) -> None:
         """Send ``text`` to every owner's private chat (waits for polling to start)."""
-        await asyncio.wait_for(self.ready.wait(), READY_SECONDS)
+        async with asyncio.timeout(READY_SECONDS):
+            await self.ready.wait()
         app = self._app
         if app is None:
             raise RuntimeError("the Telegram bot is not running")

@@ -33,6 +33,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
+from dreamd.cancellation import honour_cancel
 from dreamd.chat.notify import RateLimit, Redactor, notice_text, scrub
 from dreamd.chat.router import Adapter, Dispatch, Notifier
 from dreamd.clock import format_instant
@@ -242,6 +243,7 @@ class Adapters:
             await self._keep_running(name, settings, dispatch)
             return
         while True:
+            honour_cancel()
             self._mark(name, "standby")
             self.outboxes.pop(name, None)  # the leader tells the owners; nothing piles up here
             async with self.leadership.lead(name) as lost:
@@ -260,6 +262,7 @@ class Adapters:
     async def _keep_running(self, name: str, settings: Settings, dispatch: Dispatch) -> None:
         """Run the adapter, retrying failures with backoff; returns when it is unavailable."""
         while True:
+            honour_cancel()
             state = self._mark(name, "starting")
             state.started = self.clock.monotonic()
             try:

@@ -602,8 +602,9 @@ class Daemon:
                 waiter.cancel()
             generation_stop.set()
             if self._stop.is_set():
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(task), STOP_GRACE_SECONDS)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(STOP_GRACE_SECONDS):
+                        await asyncio.shield(task)
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -49,6 +49,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from dreamd import __version__
+from dreamd.cancellation import honour_cancel
 from dreamd.clock import format_instant, parse_duration, parse_instant
 from dreamd.config import FleetConfig
 from dreamd.errors import FleetError
@@ -210,7 +211,8 @@ class Fleet:
         """Ask Redis whether it is there; flips between connected and degraded."""
         failures: tuple[type[BaseException], ...] = (TimeoutError, *redis_errors())
         try:
-            await asyncio.wait_for(self.client.ping(), COMMAND_SECONDS)
+            async with asyncio.timeout(COMMAND_SECONDS):
+                await self.client.ping()
         except failures as exc:
             self.fault(exc)
             with contextlib.suppress(Exception):  # no stale connection outlives the outage
@@ -242,6 +244,7 @@ class Fleet:
         due = 0.0
         try:
             while True:
+                honour_cancel()
                 if await self.check() and time.monotonic() >= due:
                     try:
                         await self._tick()
@@ -256,7 +259,8 @@ class Fleet:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await relay
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._leave(), COMMAND_SECONDS)
+                async with asyncio.timeout(COMMAND_SECONDS):
+                    await self._leave()
             with contextlib.suppress(Exception):
                 await self.client.aclose()
 
@@ -339,6 +343,7 @@ class Fleet:
     async def _relay(self) -> None:
         last = "$"
         while True:
+            honour_cancel()
             await self.connected.wait()
             try:
                 found: Any = await self.client.xread(
@@ -435,6 +440,7 @@ class Fleet:
         """Sweep ``path`` for ``slot`` (``None``: a manual sweep) unless another host does."""
         closes = self.window_end(slot, until)
         while True:
+            honour_cancel()
             if stopping():
                 return _outcome(path, agents, "stopped", "shutting down; not started")
             if self.clock.now() >= until:
@@ -468,7 +474,8 @@ class Fleet:
         """Wait for Redis to come back, at most until ``until``; whether it did."""
         seconds = max(0.0, (until - self.clock.now()).total_seconds())
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.connected.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await self.connected.wait()
         return self.connected.is_set()
 
     async def _attempt(

@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dreamd.cancellation import honour_cancel
 from dreamd.fleet.connection import redis_errors, sync_client
 from dreamd.fleet.fence import Fence
 from dreamd.fleet.keys import Keys
@@ -188,6 +189,7 @@ class Leadership:
     async def _keep(self, lease: Lease, lost: asyncio.Event) -> None:
         """Renew ``lease`` every heartbeat; set ``lost`` once it may run out before the next."""
         while True:
+            honour_cancel()
             await asyncio.sleep(self.heartbeat)
             with contextlib.suppress(*redis_errors()):
                 await renew(self.client, lease)
@@ -199,6 +201,7 @@ class Leadership:
     async def lead(self, name: str) -> AsyncIterator[asyncio.Event]:
         """Hold ``name``'s lease for the block (see the class docstring)."""
         while True:
+            honour_cancel()
             try:
                 lease = await self._take(name)
             except redis_errors() as exc:

@@ -187,7 +187,10 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
         stack.callback(loop.close)
         stack.callback(redis.stop)
         stack.callback(lambda: loop.run(stop_telegram(serving)))
-        reply = chat_reply("*Tonight*\n\nThe deploy notes settled.")
+        reply = chat_reply(
+            "*Tonight*\n\nThe deploy notes settled tonight: the release steps we wrote down last "
+            "week held up, and the rollback checklist stays where the team can find it."
+        )
         model = stack.enter_context(serve([(200, reply)], delay=MODEL_SECONDS))
         hosts = []
         for name in ("h1", "h2", "h3"):

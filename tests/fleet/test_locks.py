@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from dreamd.config import DreamingConfig
+from dreamd.config import DreamingConfig, FleetConfig
 from dreamd.errors import FencedError
 from dreamd.fleet.budget import FleetBudget
 from dreamd.fleet.connection import async_client
+from dreamd.fleet.coordinator import Fleet
 from dreamd.fleet.keys import Keys
 from dreamd.fleet.locks import Leadership, WorkspaceLocks
 from dreamd.fleet.registry import announce, read_document
+from dreamd.host.clock import SystemClock
 from dreamd.runs.sweep import sweep_workspace
 from tests.fakes.host import make_host
 from tests.fleet.conftest import RedisServer
@@ -211,3 +213,38 @@ async def test_a_silent_host_shows_as_lost(redis_server: RedisServer) -> None:
     assert document["workspaces"] == [{"path": "/never", "lastSweep": None, "unreadable": False}]
     assert document["jobs"] == {"inUse": 0, "limit": 9}
     await client.aclose()
+
+
+async def test_a_stop_that_arrives_as_a_redis_reply_lands_still_stops_the_fleet_loop(
+    redis_server: RedisServer,
+) -> None:
+    """The daemon stops its fleet loop by cancelling it. A cancel that arrives just as Redis
+    answers the health check must still end the loop: a timeout wrapper that returns the
+    answer and drops the cancel left a SIGTERMed host running until it was killed."""
+
+    async def enabled(_: bool | None) -> None:
+        return None
+
+    config = FleetConfig(redis=redis_server.url, host_id="h1", name="stopping", host_ttl_s=3.0)
+    fleet = Fleet(
+        config,
+        clock=SystemClock(),
+        host_jobs=lambda: {"limit": 1, "inUse": 0},
+        on_enabled=enabled,
+        deliver=lambda _: None,
+        note=lambda _: None,
+    )
+    asked = ping = fleet.client.ping
+    task: asyncio.Task[None] | None = None
+
+    async def ping_then_stop() -> object:
+        answer = await ping()
+        assert task is not None
+        asyncio.get_running_loop().call_soon(task.cancel)  # lands as the answer is handed back
+        return answer
+
+    fleet.client.ping = ping_then_stop  # type: ignore[method-assign]
+    task = asyncio.create_task(fleet.run())
+    done, _ = await asyncio.wait({task}, timeout=10)
+    assert done == {task} and task.cancelled(), "the fleet loop outlived its cancel"
+    assert asked is not fleet.client.ping
