@@ -32,9 +32,12 @@ and only introduces what follows), ``question`` (it asks; it states nothing), ``
 stands: "went well", "in progress", "worked on", "finished"), ``event`` (bound to the moment:
 "today", "this morning", "tonight", "next Saturday", an activity opener such as "had lunch",
 "spent", something under way: "is coming over", or told in the past: "the invoice came back",
-"Karin confirmed") and ``trivia`` (a statement with no lasting cue at all). A lasting cue wins over
-a moment word: "Today we decided to host on Hetzner" is a decision; a project-fact word ("invoice",
-"client") does not: "the invoice came back without a PO" is an event. Pure."""
+"Karin confirmed", or money for one occasion: "budget for Ania's birthday party: 400 zł", "the
+caterer quoted €320 for the open day") and ``trivia`` (a statement with no lasting cue at all).
+Money at a standing rate ("90 EUR a month", "290 zł per keg", "from July") is a ``fact``. A
+lasting cue wins over a moment word: "Today we decided to host on Hetzner" is a decision; a
+project-fact word ("invoice", "client") does not: "the invoice came back without a PO" is an
+event. Pure."""
 
 from __future__ import annotations
 
@@ -229,11 +232,53 @@ _TASK = re.compile(
     r"call|ring|email|e-mail|ask|check|pick\s+up|bring|print|order|post|collect|chase)\b",
     _I,
 )
+_MONEY = re.compile(
+    r"[$€£¥]\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:[$€£¥]|(?:eur|usd|gbp|pln|chf|sek|nok|dkk|czk|"
+    r"zł|zl|kr|kč|euros?|dollars?|pounds?|francs?|crowns?|złoty|zloty)\b)|"
+    r"\b(?:eur|usd|gbp|pln|chf)\s?\d|\bbudget\b|\bprices?\b|\bcosts?\b|\bquoted?\b|"
+    r"\bfees?\b|\bfares?\b|\bdeposit\b",
+    _I,
+)
+_OCCASION = re.compile(
+    r"\bfor\s+(?:the|a|an|our|my|his|her|their|this|that|[\w'-]+'s)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:party|parties|trip|conference|offsite|away\s+day|open\s+day|move|do|wedding|present|"
+    r"gift|tasting|repair|visit|dinner|lunch|festival|holiday|vacation|birthday|anniversary|"
+    r"launch|event|concert|show|outing|excursion|funeral|christening|celebration|reunion|"
+    r"retreat|stag|hen|day\s+out|weekend|match|tournament|fair|exhibition|ceremony|"
+    r"graduation|opening|leaving\s+do|send-off|bbq|barbecue|picnic|gala|dance|prom)\b|"
+    r"\b(?:party|trip|conference|offsite|wedding|present|gift|repair|festival|holiday|"
+    r"birthday|anniversary|launch|concert|outing|excursion|funeral|christening|celebration|"
+    r"reunion|retreat|graduation|gala|prom)\s+(?:budget|price|cost|fee|fund|quote)\b|"
+    r"\bone-(?:off|time)\b|\bthis\s+time\b|\bfor\s+the\s+(?:day|weekend|evening|night)\b|"
+    r"\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b|\b(?:quoted?|quotes)\s+(?:for|us)\b|"
+    rf"\b{_DAY}'s\b",
+    _I,
+)
+_STANDING = re.compile(
+    r"\bper\s+(?:hour|day|week|month|year|night|word|page|lesson|session|visit|shift|term|"
+    r"class|unit|item|kg|kilo|litre|liter|keg|can|bottle|pint|box|case|pallet|seat|person|"
+    r"user|licen[cs]e|line|minute)\b|\ban?\s+(?:hour|day|week|month|year|night|term|lesson|"
+    r"session|visit|shift)\b|\bstandard\b|\busual(?:ly)?\b|\bregular(?:ly)?\b|"
+    r"\blist\s+price\b|\bfrom\s+(?:now|next|then|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|\d)",
+    _I,
+)
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|was|were)\s+(?:\w+ly\s+)?\w+ing\b", _I)
 _STATE = re.compile(
     r"\b(?:is|are|has|have|uses|runs|lives|costs|takes|holds|keeps|belongs|sits|stays|means)\b",
     _I,
 )
+
+
+def _one_off_spend(body: str) -> bool:
+    """A price, budget or quote for one occasion ("the caterer quoted €320 for the open day"),
+    not a standing rate ("€65 an hour", "290 zł per keg", "from January")."""
+    return bool(
+        _MONEY.search(body)
+        and _OCCASION.search(body)
+        and not _STANDING.search(body)
+        and not _RECURS.search(body)
+    )
 
 
 def lasting(text: str, statement: Statement | None = None) -> Lasting:
@@ -268,6 +313,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
             return Lasting(True, kind)
         if pattern.search(full) and not (moment or _PAST.search(body)):
             return Lasting(True, kind)  # a heading's cue, unless the line tells a moment
+    if _one_off_spend(body):
+        return Lasting(False, "event")  # "Budget for Ania's birthday party: 400 zł."
     if read.change is not None and not (
         read.change == "correction" and not read.values and _PAST.search(body)
     ):  # "he noticed because the breeds were wrong" tells what happened, not a fix
@@ -278,8 +325,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "event")
     if read.retain == "W":
         return Lasting(True, "fact")  # the agent's own "retain this" for a world fact
-    if _KINDS[-1][1].search(body):
-        return Lasting(True, "fact")
+    if _KINDS[-1][1].search(body) or (_MONEY.search(body) and _STANDING.search(body)):
+        return Lasting(True, "fact")  # "the accountant charges 90 EUR a month"
     named = any(not v.startswith(("part:", "month:")) for v in read.values)
     if named and _STATE.search(body):
         return Lasting(True, "fact")  # "The NAS is in the basement cupboard"

@@ -85,3 +85,29 @@ def test_a_line_that_only_cancels_ends_a_fact_and_is_none(
     keep; one that says what holds instead lasts."""
     verdict = lasting(text)
     assert (verdict.durable, verdict.kind) == (durable, kind)
+
+
+@pytest.mark.parametrize(
+    ("text", "durable"),
+    [
+        ("Budget for Ania's birthday party: 400 zł.", False),
+        ("The caterer quoted €320 for the open day on the 14th.", False),
+        ("Room hire for the retirement do is £150.", False),
+        ("Coach tickets for the Krakow trip are 60 zł a head.", False),
+        ("For Saturday's tasting the entry fee is 25 zł.", False),
+        ("Price for the one-off deep clean is 180 EUR.", False),
+        ("Our hourly rate is €65 from January.", True),
+        ("The keg price goes up to 290 zł per keg.", True),
+        ("The accountant charges 90 EUR a month.", True),
+        ("Rent goes up to 1,350 EUR from July.", True),
+        ("Standard price for a check-up is 45 EUR.", True),
+        ("Ola's rate for weekend shifts is 30 zł an hour.", True),
+    ],
+)
+def test_money_for_one_occasion_is_an_event_and_a_standing_rate_a_fact(
+    text: str, durable: bool
+) -> None:
+    """A price, budget or quote bound to one occasion is what that occasion cost; a rate per
+    unit, per month or from a date is a fact worth keeping."""
+    verdict = lasting(text)
+    assert (verdict.durable, verdict.kind) == (durable, "fact" if durable else "event")
