@@ -239,16 +239,17 @@ _MONEY = re.compile(
     r"\bfees?\b|\bfares?\b|\bdeposit\b",
     _I,
 )
+_OCCASIONS = (
+    r"party|trip|conference|offsite|wedding|present|gift|repair|festival|holiday|birthday|"
+    r"anniversary|launch|concert|outing|excursion|funeral|christening|celebration|reunion|"
+    r"retreat|graduation|gala|prom"
+)  # what a budget or a price is named for: "the party budget"; "for the party" takes more
 _OCCASION = re.compile(
     r"\bfor\s+(?:the|a|an|our|my|his|her|their|this|that|[\w'-]+'s)\s+(?:[\w'-]+\s+){0,3}?"
-    r"(?:party|parties|trip|conference|offsite|away\s+day|open\s+day|move|do|wedding|present|"
-    r"gift|tasting|repair|visit|dinner|lunch|festival|holiday|vacation|birthday|anniversary|"
-    r"launch|event|concert|show|outing|excursion|funeral|christening|celebration|reunion|"
-    r"retreat|stag|hen|day\s+out|weekend|match|tournament|fair|exhibition|ceremony|"
-    r"graduation|opening|leaving\s+do|send-off|bbq|barbecue|picnic|gala|dance|prom)\b|"
-    r"\b(?:party|trip|conference|offsite|wedding|present|gift|repair|festival|holiday|"
-    r"birthday|anniversary|launch|concert|outing|excursion|funeral|christening|celebration|"
-    r"reunion|retreat|graduation|gala|prom)\s+(?:budget|price|cost|fee|fund|quote)\b|"
+    rf"(?:{_OCCASIONS}|parties|away\s+day|open\s+day|move|do|tasting|visit|dinner|lunch|"
+    r"vacation|event|show|stag|hen|day\s+out|weekend|match|tournament|fair|exhibition|"
+    r"ceremony|opening|leaving\s+do|send-off|bbq|barbecue|picnic|dance)\b|"
+    rf"\b(?:{_OCCASIONS})\s+(?:budget|price|cost|fee|fund|quote)\b|"
     r"\bone-(?:off|time)\b|\bthis\s+time\b|\bfor\s+the\s+(?:day|weekend|evening|night)\b|"
     r"\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b|\b(?:quoted?|quotes)\s+(?:for|us)\b|"
     rf"\b{_DAY}'s\b",
