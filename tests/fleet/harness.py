@@ -22,6 +22,12 @@ from tests.processes import DREAMD, READY_LINE, run_cli, scaled, wait_until
 
 T = TypeVar("T")
 HUMAN = "# Long-Term Memory\n\n- I prefer short answers.\n"
+DIARY_ENTRY = (
+    "*Tonight*\n\nThe deploy notes settled tonight: the release steps we wrote down last "
+    "week held up, and the rollback checklist stays where the team can find it."
+)
+"""The fake model's answer: a diary entry long enough to be used (a short one is refused, and
+each refusal is a "degraded" notice that counts against the owner's notice budget)."""
 
 
 class LoopThread:

@@ -29,6 +29,7 @@ from tests.fake_model import chat_reply, serve
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fleet.conftest import RedisServer
 from tests.fleet.harness import (
+    DIARY_ENTRY,
     HUMAN,
     Host,
     LoopThread,
@@ -187,10 +188,7 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
         stack.callback(loop.close)
         stack.callback(redis.stop)
         stack.callback(lambda: loop.run(stop_telegram(serving)))
-        reply = chat_reply(
-            "*Tonight*\n\nThe deploy notes settled tonight: the release steps we wrote down last "
-            "week held up, and the rollback checklist stays where the team can find it."
-        )
+        reply = chat_reply(DIARY_ENTRY)
         model = stack.enter_context(serve([(200, reply)], delay=MODEL_SECONDS))
         hosts = []
         for name in ("h1", "h2", "h3"):
