@@ -10,7 +10,6 @@ from typing import Any
 
 from dreamd.cli.context import Context
 from dreamd.errors import DreamdError
-from dreamd.runs.demo import DAYS, run_demo
 
 __all__ = ["register"]
 
@@ -55,6 +54,7 @@ def _bank_lines(root: Path, bank: Any) -> list[str]:
 def run(ctx: Context) -> int:
     """Run the demo with the built-in defaults (no config, no model, no network)."""
     from dreamd.config import DreamingConfig
+    from dreamd.runs.demo import DAYS, run_demo  # the engine loads when the demo runs
 
     root = _target(ctx.args.dir)
     result = run_demo(root, end=ctx.now, dreaming=DreamingConfig())

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from dreamd.cli.context import Context
-from dreamd.fleet.oneshot import FleetSession
-from dreamd.fleet.view import render_fleet
 
 __all__ = ["register"]
 
@@ -28,6 +26,9 @@ def register(commands: Any, json_flag: Callable[[argparse.ArgumentParser], None]
 
 def run_fleet_status(ctx: Context) -> int:
     """Print the fleet status document (as text, or with ``--json`` as JSON)."""
+    from dreamd.fleet.oneshot import FleetSession  # Redis loads when a fleet verb runs
+    from dreamd.fleet.view import render_fleet
+
     document = FleetSession(ctx.config).document()
     ctx.emit(document, render_fleet(document))
     return 0

@@ -18,22 +18,16 @@ import contextlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dreamd.cli.client import call_daemon
 from dreamd.cli.context import Context
 from dreamd.cli.options import one_of
 from dreamd.clock import format_instant
 from dreamd.errors import ConfigError, DreamdError, FleetError
-from dreamd.fleet.fence import Fence
-from dreamd.fleet.oneshot import FleetSession, fleet_status_line
-from dreamd.host.history import record_outcomes
-from dreamd.host.jobs import JobBudget
-from dreamd.host.runtime import socket_path
-from dreamd.host.state import set_enabled_override
-from dreamd.host.status import STATE_EXIT, files_of, gather_status, render_status
-from dreamd.runs.sweep import Outcome, sweep_workspace
-from dreamd.workspace.discovery import Workspace
+
+if TYPE_CHECKING:  # the engine, the job slots and Redis load when a verb runs, not to parse
+    from dreamd.fleet.fence import Fence
+    from dreamd.workspace.discovery import Workspace
 
 __all__ = ["DREAMING_ACTIONS", "HELP_TEXT", "register"]
 
@@ -93,6 +87,8 @@ def _daemon(ctx: Context) -> Path | None:
     Only for the host's own set-up: ``--workspace``, ``--config``, ``--now`` or ``--no-daemon``
     mean "work on exactly this, here".
     """
+    from dreamd.host.runtime import socket_path
+
     args = ctx.args
     if args.workspace or args.config or args.now or args.no_daemon:
         return None
@@ -111,6 +107,10 @@ def _kept(outcome: dict[str, Any]) -> dict[str, Any]:
 
 def _sweeper(ctx: Context) -> Callable[[Workspace], dict[str, Any]]:
     """Sweeps one workspace under a host job slot (and, in a fleet, its fleet lock)."""
+    from dreamd.fleet.oneshot import FleetSession
+    from dreamd.host.jobs import JobBudget
+    from dreamd.runs.sweep import Outcome, sweep_workspace
+
     budget = JobBudget(ctx.config.jobs.max_concurrent)
     session = FleetSession(ctx.config) if ctx.config.fleet is not None else None
     if session is not None:
@@ -175,6 +175,8 @@ def _sweep_here(ctx: Context, report: Callable[[dict[str, Any]], None]) -> bool:
     are streamed, not gathered: a sweep of a thousand workspaces holds only those in flight
     (plus the few counts the history keeps). Returns whether every workspace came out ``ok``.
     """
+    from dreamd.host.history import record_outcomes
+
     kept, ok = [], True
     spaces = list(ctx.discovery.workspaces)
     for outcome in _finished(_sweeper(ctx), spaces, ctx.config.jobs.max_concurrent):
@@ -207,6 +209,8 @@ def _lines(outcome: dict[str, Any]) -> list[str]:
 
 def run_sweep(ctx: Context) -> int:
     """Sweep every selected workspace; a failing one is reported and the others still run."""
+    from dreamd.cli.client import call_daemon
+
     socket = _daemon(ctx)
     document = call_daemon(socket, "POST", "/v1/sweep") if socket else None
     if document is not None:
@@ -229,6 +233,8 @@ def run_sweep(ctx: Context) -> int:
 
 
 def _status(ctx: Context, *, deep: bool = False) -> dict[str, Any]:
+    from dreamd.cli.client import call_daemon
+
     socket = _daemon(ctx)
     document = call_daemon(socket, "GET", "/v1/status", timeout=30) if socket else None
     if document is not None and not deep:  # deep reports are read here, not cached by the daemon
@@ -241,6 +247,9 @@ def _status(ctx: Context, *, deep: bool = False) -> dict[str, Any]:
 
 def _gathered(ctx: Context, *, deep: bool) -> dict[str, Any]:
     """The status document read here, from disk."""
+    from dreamd.fleet.oneshot import fleet_status_line
+    from dreamd.host.status import files_of, gather_status
+
     runtime = ctx.runtime
     files = files_of(runtime.config_path, runtime.openclaw.path if runtime.openclaw else None)
     status = gather_status(
@@ -256,6 +265,10 @@ def _gathered(ctx: Context, *, deep: bool) -> dict[str, Any]:
 
 def _set_enabled(ctx: Context, enabled: bool | None) -> dict[str, Any]:
     """Set the host override (``None``: clear it) here or through the daemon."""
+    from dreamd.cli.client import call_daemon
+    from dreamd.fleet.oneshot import FleetSession
+    from dreamd.host.state import set_enabled_override
+
     socket = _daemon(ctx)
     body = {"enabled": enabled}
     document = call_daemon(socket, "POST", "/v1/dreaming", body, timeout=30) if socket else None
@@ -292,6 +305,8 @@ def _socket_despite(ctx: Context) -> Path | None:
 
 def _status_despite(ctx: Context, error: ConfigError) -> dict[str, Any]:
     """The running daemon's status, with the broken config file as a warning (else raise)."""
+    from dreamd.cli.client import call_daemon
+
     socket = _socket_despite(ctx)
     document = call_daemon(socket, "GET", "/v1/status", timeout=30) if socket else None
     if document is None:
@@ -319,6 +334,8 @@ def _zone_of(ctx: Context, status: dict[str, Any]) -> Any:
 
 def run_status(ctx: Context) -> int:
     """Print the host's dreaming status."""
+    from dreamd.host.status import STATE_EXIT, render_status
+
     try:
         status = _status(ctx, deep=ctx.args.deep)
     except ConfigError as exc:
@@ -347,6 +364,8 @@ def run_run(ctx: Context) -> int:
 
 def run_dreaming(ctx: Context) -> int:
     """``on``/``off`` persist a host-wide override, ``reset`` clears it; the others read."""
+    from dreamd.host.status import render_status
+
     action = ctx.args.action
     if action in ("on", "off", "reset"):
         status = _set_enabled(ctx, None if action == "reset" else action == "on")

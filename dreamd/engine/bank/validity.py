@@ -93,13 +93,18 @@ def _strip_name(text: str, title: str) -> str:
     return text
 
 
+def _identity(text: str) -> bool:
+    verdict = lasting(text)
+    return verdict.durable and verdict.kind == "identity"
+
+
 def _role(fact: Fact, title: str) -> str | None:
     text = fact.text
     found = _ROLE_AFTER.search(text) or _WORKS.search(text)
-    verdict = lasting(text)
-    defines = found is not None and _strip_name(text, title) != text and found.start() < 40
-    if found is not None and (defines or (verdict.durable and verdict.kind == "identity")):
-        return _clip(found.group(1))
+    if found is not None:
+        defines = _strip_name(text, title) != text and found.start() < 40
+        if defines or _identity(text):
+            return _clip(found.group(1))
     if fact.origin != "retain" or fact.kind not in ("world", "observation"):
         return None
     body = _strip_name(text, title)
