@@ -35,6 +35,10 @@ fact:
    Thursdays" after "Mia's lesson is on Tuesdays" (other names would be other things: "Service
    r3a runs on db-31" is not replaced by "Service r4a runs on db-41").
 
+An *episode* (a Retain ``B`` line) replaces a line of another kind only when it announces a
+change ("moved the lesson to Thursdays"): "put the lesson in at 15:30 instead of 16:30 by
+mistake" tells what happened once, not what holds now.
+
 The rules err towards keeping both: a missed change leaves two lines side by side, a false one
 hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
 """
@@ -243,6 +247,8 @@ def replaces(newer: Statement, older: Statement) -> bool:
 
 def _replaces(newer: Statement, older: Statement) -> bool:
     """:func:`replaces` once :func:`same_fact` said no and the subjects agree."""
+    if newer.retain == "B" and older.retain != "B" and newer.change in (None, "instead"):
+        return False  # an episode: "the lesson went in at 15:30 instead of 16:30" happened once
     common = newer.topic & older.topic or newer.values & older.values or newer.replaced
     if not common and (newer.subject is None or newer.subject != older.subject):
         return False  # nothing in common: no slot to share

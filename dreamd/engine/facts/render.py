@@ -22,8 +22,8 @@ __all__ = ["fact_text", "strip_speaker"]
 
 _SPEAKER = re.compile(r"^\s*\[[^\]\s]+#L\d+\]\s+(?:User|Assistant|Guest|Assistant to guest):\s*")
 _RETAIN = re.compile(
-    r"^\s*(?:[-*+]\s+)?[WBOS](?:\s*\(\s*c\s*=\s*[01](?:\.\d+)?\s*\))?\s+"
-    r"(?:@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*)?:\s*(?P<body>.+)$"
+    r"^\s*(?:[-*+]\s+)?[WBOS](?:\s*\(\s*c\s*=\s*[01](?:\.\d+)?\s*\))?"
+    r"(?:\s+@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*|\s*):\s*(?P<body>.+)$"
 )
 _PRONOUN = re.compile(r"^(?:she|he|they|it)\b\s*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_][\w'’-]*")

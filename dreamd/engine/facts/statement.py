@@ -124,8 +124,8 @@ SUBJECT_VERBS = frozenset(
 )
 _PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)$", _I)
 _RETAIN = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?\s+"
-    r"(?:@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*)?:\s*(?P<body>.+)$"
+    r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?"
+    r"(?:\s+@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*|\s*):\s*(?P<body>.+)$"
 )
 _HEAD = re.compile(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
 _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(

@@ -177,6 +177,8 @@ def values_of(text: str, *, known: Set[str] = frozenset()) -> list[Value]:
             continue
         word = match.group(0)
         folded = _fold(word.lstrip("@")).strip(".'")
+        if word[:1].isupper() or word.startswith("@"):
+            folded = folded.removesuffix("'s")  # "Priya's lesson" names Priya
         start = match.start()
         token = _typed(word, folded, text, start, known)
         if token is not None:

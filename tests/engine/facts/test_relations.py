@@ -157,3 +157,32 @@ def test_a_name_heading_is_the_subject_of_a_description() -> None:
     assert older.subject == "tomas"
     fixed = read_statement("Tomas Bergh: surname is Bergh; earlier notes wrongly say Berg.")
     assert replaces(fixed, older)
+
+
+EPISODES = [  # what went wrong once, told as an episode: the standing fact stays
+    (
+        "- W @Priya: Priya's piano lesson is on Wednesdays at 16:30.",
+        "- B: Put Priya's lesson in the family calendar at 15:30 instead of 16:30 by mistake.",
+    ),
+    (
+        "- W @Hallam: The Hallam order goes out every Friday by 10:00.",
+        "- B: Sent the Hallam order on Thursday instead of Friday; they took it anyway.",
+    ),
+    (
+        "- W: The boiler service is booked with Keane Heating each October.",
+        "- B: The reminder went to Keane Plumbing instead of Keane Heating this year.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("standing", "episode"), EPISODES)
+def test_an_episode_of_a_mistake_does_not_replace_the_standing_fact(
+    standing: str, episode: str
+) -> None:
+    assert not replaces(read_statement(episode), read_statement(standing))
+
+
+def test_an_episode_that_announces_a_change_still_replaces() -> None:
+    standing = read_statement("- W @Priya: Priya's piano lesson is on Wednesdays at 16:30.")
+    moved = read_statement("- B: Moved Priya's piano lesson to Thursdays at 16:30 from next week.")
+    assert replaces(moved, standing)
