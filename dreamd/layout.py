@@ -27,6 +27,7 @@ from dreamd.patterns import LazyPattern
 
 __all__ = [
     "ARCHIVE_FILE",
+    "BACKFILL_FILE_LIMIT",
     "BACKUP_DIR",
     "BANK_DIR",
     "BANK_LEDGER",
@@ -78,6 +79,7 @@ BACKUP_DIR = "memory/.dreams/backups"
 LONGTERM_DIR = "memory/.rag"
 BANK_DIR = "bank"
 BANK_LEDGER = "memory/.dreams/bank.json"
+BACKFILL_FILE_LIMIT = 512  # most notes one backfill reads (the newest)
 GRAPH_LEDGER = "memory/.dreams/graph.json"  # the graph's fragments, kept between sweeps
 GRAPH_DIR = "memory/graph"  # the inverted-cone graph, exported as JSON (derived)
 PATTERNS_DIR = "memory/patterns"  # p-<slug>.md, the pattern library

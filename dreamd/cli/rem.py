@@ -13,34 +13,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamd.cli import shadow
 from dreamd.cli.context import Context
-from dreamd.cli.render import candidate_json
 from dreamd.clock import day_of
-from dreamd.config import DreamingConfig
-from dreamd.engine.grounded.preview import note_json, section_lines
-from dreamd.engine.phases.cycle import plan_light_rem, preview_rem, thresholds_of
-from dreamd.engine.phases.deep import Ranking
-from dreamd.engine.phases.light import LightResult
-from dreamd.engine.phases.rem import RemResult
-from dreamd.engine.phases.reports import rem_body
-from dreamd.engine.phases.screen import rank_screened
 from dreamd.errors import DreamdError
-from dreamd.layout import NOTES_DIR
-from dreamd.runs.backfill import (
-    DEFAULT_FILE_LIMIT,
-    Sources,
-    analyse,
-    find_sources,
-    resolve_target,
-    run_backfill,
-    run_rollback,
-)
-from dreamd.runs.harness import HarnessRun, preview_in_copy
-from dreamd.runs.progress import progress_on_stderr
-from dreamd.workspace.reader import check_workspace
+from dreamd.layout import BACKFILL_FILE_LIMIT, NOTES_DIR
+
+if TYPE_CHECKING:  # the engine and the backfill load when a verb runs, not to parse
+    from dreamd.config import DreamingConfig
+    from dreamd.engine.phases.deep import Ranking
+    from dreamd.engine.phases.light import LightResult
+    from dreamd.engine.phases.rem import RemResult
+    from dreamd.runs.harness import HarnessRun
 
 __all__ = ["register"]
 
@@ -84,9 +70,9 @@ def _limit_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit-files",
         type=int,
-        default=DEFAULT_FILE_LIMIT,
+        default=BACKFILL_FILE_LIMIT,
         metavar="N",
-        help=f"most notes per run, the newest (default {DEFAULT_FILE_LIMIT})",
+        help=f"most notes per run, the newest (default {BACKFILL_FILE_LIMIT})",
     )
 
 
@@ -114,6 +100,9 @@ def _rem_config_json(dreaming: DreamingConfig) -> dict[str, Any]:
 def _phases_json(
     light: LightResult, rem: RemResult, ranking: Ranking, dreaming: DreamingConfig
 ) -> dict[str, Any]:
+    from dreamd.cli.render import candidate_json
+    from dreamd.engine.phases.reports import rem_body
+
     skipped = dreaming.rem.limit <= 0
     return {
         "remConfig": _rem_config_json(dreaming),
@@ -151,6 +140,11 @@ def _replay(
     ctx: Context, root: Path, agents: tuple[str, ...]
 ) -> tuple[HarnessRun, dict[str, Any], list[str]]:
     """Replay the notes of --path (else the workspace's) in a copy; extra JSON and text."""
+    from dreamd.engine.grounded.preview import note_json, section_lines
+    from dreamd.runs.backfill import Sources, analyse, find_sources, resolve_target
+    from dreamd.runs.harness import preview_in_copy
+    from dreamd.runs.progress import progress_on_stderr
+
     args = ctx.args
     target = resolve_target(args.path, root) if args.path else root / NOTES_DIR
     found = find_sources(target, root=root, limit=_limit(ctx)) if target.exists() else None
@@ -201,6 +195,11 @@ def _replay(
 
 def run_harness(ctx: Context) -> int:
     """Preview light, REM and deep without writing anything (see the module rules)."""
+    from dreamd.engine.phases.cycle import plan_light_rem, preview_rem, thresholds_of
+    from dreamd.engine.phases.reports import rem_body
+    from dreamd.engine.phases.screen import rank_screened
+    from dreamd.workspace.reader import check_workspace
+
     args = ctx.args
     _limit(ctx)
     workspace = ctx.workspace(getattr(args, "agent", None))
@@ -254,6 +253,10 @@ def _count(count: int, one: str, many: str) -> str:
 
 def run_backfill_verb(ctx: Context) -> int:
     """Write grounded backfill entries, or with --rollback remove them (see the module rules)."""
+    from dreamd.runs.backfill import find_sources, resolve_target, run_backfill, run_rollback
+    from dreamd.runs.progress import progress_on_stderr
+    from dreamd.workspace.reader import check_workspace
+
     args = ctx.args
     if args.rollback and (args.path or args.stage_short_term):
         raise DreamdError(

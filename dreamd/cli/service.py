@@ -29,26 +29,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamd import paths
 from dreamd.cli.context import Context
-from dreamd.config import Config, load_config
 from dreamd.errors import DreamdError
-from dreamd.service.launchd import render_launch_agent
-from dreamd.service.systemd import MARKER, render_system_unit, render_user_unit, systemd_command
-from dreamd.service.target import (
-    SYSTEM_UNIT_DIR,
-    Access,
-    Command,
-    Target,
-    plan_access,
-    plan_target,
-    shell_line,
-)
-from dreamd.store.writer import write_atomic
-from dreamd.workspace.discovery import discover
-from dreamd.workspace.openclaw import find_openclaw_config, read_openclaw_config
+
+if TYPE_CHECKING:  # the config, the unit templates and the writer load when a verb runs
+    from dreamd.service.target import Access, Command, Target
 
 __all__ = ["SYSTEMD_RUNNING", "SYSTEM_CONFIG", "program", "register"]
 
@@ -86,6 +74,8 @@ def register(commands: Any, json_flag: Callable[[argparse.ArgumentParser], None]
 
 
 def _target(ctx: Context) -> Target:
+    from dreamd.service.target import SYSTEM_UNIT_DIR, plan_target
+
     config_home = os.environ.get("XDG_CONFIG_HOME", "").strip()
     return plan_target(
         platform=sys.platform,
@@ -134,6 +124,11 @@ def _system_access(ctx: Context, executable: str) -> tuple[Access, str | None]:
     """What the system service must write and read, from what it will see itself: the system
     config (or ``--config``) and ``--workspace`` flags, never this shell's OpenClaw install or
     default workspace."""
+    from dreamd.config import Config, load_config
+    from dreamd.service.target import plan_access
+    from dreamd.workspace.discovery import discover
+    from dreamd.workspace.openclaw import find_openclaw_config, read_openclaw_config
+
     given = ctx.args.config or (SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None)
     config, found = load_config(given) if given is not None else (Config(), None)
     base = found.parent if found is not None else None
@@ -179,6 +174,9 @@ def _seen_here(ctx: Context) -> Seen:
 def service_file(ctx: Context, target: Target) -> tuple[bytes, list[str], Seen]:
     """The unit or plist ``install`` would write for ``target`` now, notes for the user, and
     what the service will load."""
+    from dreamd.service.launchd import render_launch_agent
+    from dreamd.service.systemd import render_system_unit, render_user_unit, systemd_command
+
     argv = _service_argv(ctx)
     if target.manager == "launchd":
         document = render_launch_agent(
@@ -222,6 +220,8 @@ def _manager_running(target: Target) -> bool:
 
 def _run_all(commands: Sequence[Command]) -> tuple[str, str | None]:
     """Run ``commands`` in order: (the last one's output, the first failure or None)."""
+    from dreamd.service.target import shell_line
+
     output = ""
     for command in commands:
         try:
@@ -250,6 +250,8 @@ def _state(target: Target) -> dict[str, str]:
 
 def _enable_line(target: Target) -> str:
     """The one command to run next: enable and start it, or restart it to apply a change."""
+    from dreamd.service.target import shell_line
+
     state = _state(target)
     loaded = (
         state.get("ActiveState") in _RUNNING or state.get("state", "not loaded") != "not loaded"
@@ -274,6 +276,8 @@ def _user_exists(name: str) -> bool:
 
 def _existing(target: Target, *, force: bool) -> bytes | None:
     """The file at the target now; an error when it is not dreamd's and not ``force``."""
+    from dreamd.service.systemd import MARKER
+
     try:
         content = target.path.read_bytes()
     except FileNotFoundError:
@@ -286,6 +290,8 @@ def _existing(target: Target, *, force: bool) -> bytes | None:
 
 
 def _check_root(target: Target) -> None:
+    from dreamd.service.target import shell_line
+
     if target.scope == "system" and os.geteuid() != 0:
         raise DreamdError(f"the system unit needs root: sudo {shell_line([tuple(sys.argv)])}")
 
@@ -296,6 +302,8 @@ def _describe(target: Target) -> dict[str, Any]:
 
 def run_install(ctx: Context) -> int:
     """Write the service definition (only show it with --dry-run); print how to enable it."""
+    from dreamd.store.writer import write_atomic
+
     target = _target(ctx)
     content, notes, seen = service_file(ctx, target)
     if not ctx.args.dry_run:
@@ -330,6 +338,8 @@ def run_install(ctx: Context) -> int:
 
 def run_uninstall(ctx: Context) -> int:
     """Stop and disable the service, then remove its definition."""
+    from dreamd.service.target import shell_line
+
     target = _target(ctx)
     existing = _existing(target, force=ctx.args.force)
     if existing is None:

@@ -8,11 +8,6 @@ from typing import Any
 
 from dreamd.cli.context import Context
 from dreamd.clock import day_of
-from dreamd.engine.phases.shadow import ShadowTrial, render_report, report_path
-from dreamd.engine.plan import FileWrite, SweepPlan
-from dreamd.store.lock import workspace_lock
-from dreamd.store.writer import apply_plan
-from dreamd.workspace.reader import read_text
 
 __all__ = ["register"]
 
@@ -39,6 +34,13 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
 
 def run_shadow_trial(ctx: Context) -> int:
     """Write the report (never MEMORY.md) and print where it went."""
+    # the engine and the writer load when the verb runs, not to parse
+    from dreamd.engine.phases.shadow import ShadowTrial, render_report, report_path
+    from dreamd.engine.plan import FileWrite, SweepPlan
+    from dreamd.store.lock import workspace_lock
+    from dreamd.store.writer import apply_plan
+    from dreamd.workspace.reader import read_text
+
     args = ctx.args
     trial = ShadowTrial.create(
         candidate=args.candidate,

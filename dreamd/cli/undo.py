@@ -14,28 +14,24 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from dreamd.cli.context import Context
 from dreamd.clock import day_of, long_date
-from dreamd.engine.phases.restore import RestorePlan, plan_restore
-from dreamd.engine.phases.undo import (
-    ForgetPlan,
-    RevertPlan,
-    memory_diff,
-    plan_forget,
-    plan_revert,
-)
-from dreamd.engine.plan import SweepPlan
-from dreamd.engine.snapshot import Snapshot
 from dreamd.errors import DreamdError
 from dreamd.layout import BACKUP_DIR
-from dreamd.runs.sweep import run_planned
-from dreamd.workspace.backups import list_backups, read_backup
+
+if TYPE_CHECKING:  # the engine and the writer load when a verb runs, not to parse
+    from typing import TypeVar
+
+    from dreamd.engine.phases.restore import RestorePlan
+    from dreamd.engine.phases.undo import ForgetPlan, RevertPlan
+    from dreamd.engine.plan import SweepPlan
+    from dreamd.engine.snapshot import Snapshot
+
+    _Planned = TypeVar("_Planned", ForgetPlan, RevertPlan, RestorePlan)
 
 __all__ = ["register"]
-
-_Planned = TypeVar("_Planned", ForgetPlan, RevertPlan, RestorePlan)
 
 
 def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -89,6 +85,8 @@ def register(verbs: Any, json_flag: Callable[[argparse.ArgumentParser], None]) -
 def _apply(ctx: Context, plan_of: Callable[..., _Planned]) -> tuple[_Planned, tuple[str, ...]]:
     """Plan again under the lock from a fresh read (``--force`` as given) and write it: the
     plan carried out and the files it changed."""
+    from dreamd.runs.sweep import run_planned
+
     planned: list[_Planned] = []
 
     def planner(fresh: Snapshot) -> SweepPlan:
@@ -111,6 +109,9 @@ def _apply(ctx: Context, plan_of: Callable[..., _Planned]) -> tuple[_Planned, tu
 
 def run_restore(ctx: Context) -> int:
     """Preview (or apply) putting one archived entry back into MEMORY.md."""
+    from dreamd.engine.phases.restore import plan_restore
+    from dreamd.engine.phases.undo import memory_diff
+
     args = ctx.args
     day = day_of(ctx.now, ctx.zone)
     budget = ctx.config.dreaming.deep.memory_file_max_chars
@@ -148,6 +149,8 @@ def run_restore(ctx: Context) -> int:
 
 
 def _newest_backup(ctx: Context) -> str | None:
+    from dreamd.workspace.backups import list_backups
+
     backups = list_backups(ctx.workspace(ctx.args.agent).root)
     return backups[-1].name if backups else None
 
@@ -166,6 +169,8 @@ def _closing(applied: bool, changed: tuple[str, ...], backup: str | None) -> lis
 
 def run_forget(ctx: Context) -> int:
     """Preview (or apply) taking one promoted entry out of MEMORY.md."""
+    from dreamd.engine.phases.undo import memory_diff, plan_forget
+
     args = ctx.args
     date_line = long_date(ctx.now, ctx.zone)
 
@@ -229,6 +234,8 @@ def run_forget(ctx: Context) -> int:
 
 def _chosen_backup(ctx: Context, current: str) -> tuple[str, str, list[str]]:
     """The backup to restore (name, text) and every backup's name, newest last."""
+    from dreamd.workspace.backups import list_backups, read_backup
+
     root = ctx.workspace(ctx.args.agent).root
     names = [backup.name for backup in list_backups(root)]
     if ctx.args.to:
@@ -256,6 +263,8 @@ def _tool_lines(root: Path) -> frozenset[str]:
 
 def run_revert(ctx: Context) -> int:
     """Preview (or apply) restoring MEMORY.md from a backup."""
+    from dreamd.engine.phases.undo import memory_diff, plan_revert
+
     args = ctx.args
     date_line = long_date(ctx.now, ctx.zone)
     snapshot = ctx.snapshot()

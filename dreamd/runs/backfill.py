@@ -42,7 +42,7 @@ from dreamd.engine.snapshot import Snapshot
 from dreamd.engine.state import RECALL_STORE
 from dreamd.engine.text.decoding import decode_note
 from dreamd.errors import DreamdError
-from dreamd.layout import check_workspace_folders, is_short_term_path
+from dreamd.layout import BACKFILL_FILE_LIMIT, check_workspace_folders, is_short_term_path
 from dreamd.runs.progress import Progress
 from dreamd.runs.sweep import run_planned
 from dreamd.store.statefiles import state_path
@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 MAX_NOTE_BYTES = 1_000_000
-DEFAULT_FILE_LIMIT = 512
+DEFAULT_FILE_LIMIT = BACKFILL_FILE_LIMIT
 _SKIP_DIRS = frozenset({".git", "node_modules", ".dreams"})
 _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(-[^/]+)?\.md$")
 

@@ -20,6 +20,7 @@ from dreamd.cli import service
 from dreamd.cli.main import main
 from dreamd.config import parse_config
 from dreamd.errors import DreamdError
+from dreamd.service import target
 from dreamd.service.launchd import LABEL, check_launch_agent, render_launch_agent
 from dreamd.service.systemd import render_system_unit, render_user_unit, systemd_command
 from dreamd.service.target import Access, plan_access, plan_target
@@ -52,7 +53,7 @@ def host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         monkeypatch.delenv(name, raising=False)
     (tmp_path / "run-systemd").mkdir()
     monkeypatch.setattr(service, "SYSTEMD_RUNNING", tmp_path / "run-systemd")
-    monkeypatch.setattr(service, "SYSTEM_UNIT_DIR", tmp_path / "etc-systemd")
+    monkeypatch.setattr(target, "SYSTEM_UNIT_DIR", tmp_path / "etc-systemd")
     monkeypatch.setattr(service, "SYSTEM_CONFIG", tmp_path / "etc-dreamd" / "config.toml")
     monkeypatch.setattr(sys, "platform", "linux")
     return log
@@ -293,7 +294,7 @@ def test_system_install_needs_root(
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert main(["service", "install", "--system"]) == 1
     assert "the system unit needs root: sudo " in capsys.readouterr().err
-    assert not (service.SYSTEM_UNIT_DIR / "dreamd.service").exists()
+    assert not (target.SYSTEM_UNIT_DIR / "dreamd.service").exists()
 
 
 def test_root_gets_the_system_unit_by_default(host: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -301,7 +302,7 @@ def test_root_gets_the_system_unit_by_default(host: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     (host.parent / "ws").mkdir()
     assert main(["--workspace", str(host.parent / "ws"), "service", "install"]) == 0
-    written = (service.SYSTEM_UNIT_DIR / "dreamd.service").read_text(encoding="utf-8")
+    written = (target.SYSTEM_UNIT_DIR / "dreamd.service").read_text(encoding="utf-8")
     assert "User=dreamd\n" in written and calls(host)[0] == "systemctl daemon-reload"
 
 
