@@ -9,7 +9,9 @@ previous corpus had been measured and its misses fixed, to measure again on unse
 the previous one's misses were fixed; each was first measured as it stood), the blind corpus
 (``tests/redaction_corpus_blind.py``) and the round-two corpus (``tests/
 redaction_corpus_round2.py``: languages, formats and vendors none of the others hold, written
-before the rules were read).
+before the rules were read) and the round-three corpus (``tests/redaction_corpus_round3.py``:
+some twenty more languages, config formats, vendors, documents and encodings, written before
+the rules were measured on it).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -69,6 +71,7 @@ from tests import (
     redaction_corpus_fresh,
     redaction_corpus_holdout,
     redaction_corpus_round2,
+    redaction_corpus_round3,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -157,6 +160,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round two": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round2.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round2.lookalikes()],
+        ),
+        "round three": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round3.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round3.lookalikes()],
         ),
     }
 
@@ -437,10 +444,11 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("blind corpus, held-out batch", every["blind, held-out batch"][0])
         end_to_end("blind corpus, third batch", every["blind, third batch"][0])
         end_to_end("round-two corpus", every["round two"][0])
+        end_to_end("round-three corpus", every["round three"][0])
         earlier = [
             name
             for name in every
-            if name not in ("project", "round two") and not name.startswith("blind")
+            if name not in ("project", "round two", "round three") and not name.startswith("blind")
         ]
         end_to_end("the earlier corpora", [s for name in earlier for s in every[name][0]])
     if not args.no_throughput:
