@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import re
 
-from dreamd.engine.facts.statement import CATEGORY_HEADINGS, SUBJECT_VERBS, split_heading
+from dreamd.engine.facts.statement import (
+    CATEGORY_HEADINGS,
+    RETAIN,
+    SUBJECT_VERBS,
+    split_heading,
+)
 from dreamd.engine.text.snippets import collapse, strip_list_marker
 
 __all__ = ["fact_text", "strip_speaker"]
 
 _SPEAKER = re.compile(r"^\s*\[[^\]\s]+#L\d+\]\s+(?:User|Assistant|Guest|Assistant to guest):\s*")
-_RETAIN = re.compile(
-    r"^\s*(?:[-*+]\s+)?[WBOS](?:\s*\(\s*c\s*=\s*[01](?:\.\d+)?\s*\))?"
-    r"(?:\s+@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*|\s*):\s*(?P<body>.+)$"
-)
 _PRONOUN = re.compile(r"^(?:she|he|they|it)\b\s*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_][\w'’-]*")
 
@@ -48,9 +49,9 @@ def fact_text(text: str) -> str:
     """``text`` as one readable sentence with its subject (see the module rules)."""
     text = collapse(strip_list_marker(collapse(strip_speaker(text))))
     heading, body = split_heading(text)
-    if heading is not None and _is_category(heading) and _RETAIN.match(body):
+    if heading is not None and _is_category(heading) and RETAIN.match(body):
         text = body  # "Retain: W @Jonas: ..." reads as the Retain bullet it is
-    retain = _RETAIN.match(text)
+    retain = RETAIN.match(text)
     if retain is not None:
         entity, body = retain.group("entity"), retain.group("body").strip()
         if entity and not _subject_in(entity, body):

@@ -47,6 +47,7 @@ from dreamd.engine.text.snippets import collapse, strip_list_marker
 __all__ = [
     "CATEGORY_HEADINGS",
     "CUE_HEADS",
+    "RETAIN",
     "SUBJECT_VERBS",
     "Statement",
     "read_statement",
@@ -123,9 +124,12 @@ SUBJECT_VERBS = frozenset(
     """.split()
 )
 _PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)$", _I)
-_RETAIN = re.compile(
+# A Retain line: "W @Entity: fact", "B: fact", or without a colon "B Insurance renewed" (a
+# capitalised word or a number after the type letter, as the bank's own reader takes it).
+RETAIN = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?"
-    r"(?:\s+@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*|\s*):\s*(?P<body>.+)$"
+    r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
+    r"(?P<body>.+)$"
 )
 _HEAD = re.compile(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
 _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -334,7 +338,7 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
 
 @lru_cache(maxsize=8192)  # a sweep reads the same store rows for the screen, deep and the truth
 def _read(text: str, known: frozenset[str]) -> Statement:
-    retain = _RETAIN.match(text)
+    retain = RETAIN.match(text)
     confidence: float | None = None
     entity: str | None = None
     letter: str | None = None
@@ -345,7 +349,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         heading = None
     else:
         heading, body = split_heading(text)
-        nested = _RETAIN.match(body) if heading is not None else None
+        nested = RETAIN.match(body) if heading is not None else None
         if nested is not None:  # "Retain: W @Jonas: Civil engineer at Aarhus Vand."
             letter, body = nested.group("type"), collapse(nested.group("body"))
             entity = (nested.group("entity") or "").casefold() or None

@@ -186,3 +186,23 @@ def test_an_episode_that_announces_a_change_still_replaces() -> None:
     standing = read_statement("- W @Priya: Priya's piano lesson is on Wednesdays at 16:30.")
     moved = read_statement("- B: Moved Priya's piano lesson to Thursdays at 16:30 from next week.")
     assert replaces(moved, standing)
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "body"),
+    [
+        ("- W @Jaz Kowalczyk: Works Wednesdays and Fridays.", "W", "Works Wednesdays and Fridays."),
+        ("- B: Sent the invoice without a VAT line.", "B", "Sent the invoice without a VAT line."),
+        ("- B One-off hedge cut for Ruth on Saturday, £95.", "B", "One-off hedge cut for Ruth"),
+        ("- O(c=0.3) @Kirkstall: not to be relied on.", "O", "not to be relied on."),
+        ("- S 19 people at the first work party.", "S", "19 people at the first work party."),
+    ],
+)
+def test_retain_lines_are_read_with_or_without_a_colon(line: str, kind: str, body: str) -> None:
+    read = read_statement(line)
+    assert read.retain == kind and read.text.startswith(body)
+
+
+@pytest.mark.parametrize("line", ["- Went to B and Q for compost.", "- B corp status: pending."])
+def test_a_line_that_only_opens_with_a_type_letter_is_not_a_retain_line(line: str) -> None:
+    assert read_statement(line).retain is None
