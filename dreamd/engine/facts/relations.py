@@ -267,8 +267,9 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
     planned = older.change is not None or _PLANNED.search(older.text) is not None
     planned = planned or bool(older.heading and _PLANNED.search(older.heading))
+    planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
     cancels = newer.change in ("cancelled", "reversed") and planned
-    if cancels and _names_of(_current(older).get("name", frozenset())) & _names(newer):
+    if cancels and (older_names | older.topic) & _names(newer):
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     if newer.change is not None:
         if not same_slot(newer, older):

@@ -140,7 +140,8 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
             r"\bactually\b|\bcorrected\b|\bmisspell|\bwrongly\b|\bmistakenly\b|"
             r"\b(?:is|was|that's|it's|are|were)\s+wrong\b|\bnot\s+\w+\s+but\b|"
-            r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b",
+            r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b|"
+            r"(?:^|[.;!?]\s+)not\s+[^\W\d_][\w'’-]*\s*[:,—–]",  # "Not Farrant, that was a typo"
         ),
         (
             "reversed",
@@ -174,7 +175,11 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "now",
             r"(?<!right\s)(?<!just\s)(?<!for\s)(?<!until\s)\bnow\b(?!\s+and\s+then)|"
             r"\bthese\s+days\b|\bgoing\s+forward\b|\bfrom\s+(?:tonight|tomorrow|today|next\s+\w+)\b|"
-            r"\bstarting\s+(?:tonight|tomorrow|today|next\s+\w+)\b|\bnew\s+(?:time|day|date|address|number|"
+            r"\bstarting\s+(?:tonight|tomorrow|today|next\s+\w+)\b|\bwith\s+effect\s+from\b|"
+            r"\b(?:as\s+of|from|starting|beginning)\s+(?:the\s+week\s+of\s+)?(?:today\b|"
+            r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
+            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b)"
+            r"(?![^.;]{0,24}\b(?:to|until|till)\b)|\bnew\s+(?:time|day|date|address|number|"
             r"contact|schedule)\b|\bjetzt\b|\bab\s+sofort\b|\bdésormais\b|\bmaintenant\b|"
             r"\bahora\b",
         ),
@@ -193,6 +198,7 @@ _REPLACED_SPANS = re.compile(
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
     r"|,\s*not\s+(?P<not>[^.;,]{1,60})"
     r"|\bnot\s+(?P<notbut>[^,;.]{1,30}),\s*but\b"
+    r"|(?:^|(?<=[.;!?]\s))not\s+(?P<notlead>[^\W\d_][\w'’-]*)(?=\s*[:,—–])"
     r"|\b(?:statt|anstatt)\s+(?P<statt>[^.;,]{1,60})"
     r"|\bau\s+lieu\s+d[e']\s*(?P<lieu>[^.;,]{1,60})"
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
@@ -360,6 +366,8 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         names.update(entity.split())
     values = values_of(body, known=names)
     value_set = frozenset(v.token for v in values)
+    if entity:  # "W @Hilary Pemberton: treasurer" is about Hilary Pemberton, by name
+        value_set |= {f"name:{word}" for word in entity.split()}
     if heading is not None and heading.casefold() not in CATEGORY_HEADINGS:
         lead = heading.split()[0].casefold()
         plain = lead in _OPENERS or lead in STOP_WORDS or _PRONOUN_WE.match(lead)
@@ -374,7 +382,16 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         replaced.update(
             v.token for v in values if start <= v.start < start + len(group) and v.token
         )
-        if span.lastgroup in ("longer", "not", "notbut", "instead", "rather", "statt", "lieu"):
+        if span.lastgroup in (
+            "longer",
+            "not",
+            "notbut",
+            "notlead",
+            "instead",
+            "rather",
+            "statt",
+            "lieu",
+        ):
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
     negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
     if confidence is not None and confidence < 0.5:

@@ -206,3 +206,58 @@ def test_retain_lines_are_read_with_or_without_a_colon(line: str, kind: str, bod
 @pytest.mark.parametrize("line", ["- Went to B and Q for compost.", "- B corp status: pending."])
 def test_a_line_that_only_opens_with_a_type_letter_is_not_a_retain_line(line: str) -> None:
     assert read_statement(line).retain is None
+
+
+DATED_CHANGES = [  # a new value from a date, told without "moved" or "now"
+    (
+        "- W @Brannock Bikes: Service rate £45 an hour.",
+        "- W @Brannock Bikes: £52 an hour as of 1 March.",
+    ),
+    ("Our cleaner comes on Mondays at 9.", "Our cleaner comes on Thursdays at 9 from 3 February."),
+    (
+        "- W @Tomasz: Deliveries to the shop on Tuesdays.",
+        "- W @Tomasz: Deliveries to the shop on Fridays with effect from 7 April.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), DATED_CHANGES)
+def test_a_new_value_from_a_date_replaces_the_old(older: str, newer: str) -> None:
+    assert replaces(read_statement(newer), read_statement(older))
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "- W @Mirela Vasquez: Runs the food bank rota.",
+            "- It's Mirela Vasconcelos who runs the rota. Not Vasquez: I misheard her on the phone.",
+        ),
+        (
+            "- W @Doug Farrant: Landlord of the workshop.",
+            "- The landlord is Doug Farrell. Not Farrant, that was a typo in the lease summary.",
+        ),
+    ],
+)
+def test_a_sentence_that_opens_with_not_and_the_old_name_corrects_it(
+    older: str, newer: str
+) -> None:
+    assert replaces(read_statement(newer), read_statement(older))
+
+
+def test_a_plain_not_sentence_is_no_correction() -> None:
+    older = read_statement("- W @Doug Farrant: Landlord of the workshop.")
+    newer = read_statement("- Not sure whether Doug Farrant wants the rent early.")
+    assert not replaces(newer, older)
+
+
+def test_calling_off_an_event_ends_the_dated_line_that_set_it() -> None:
+    older = read_statement("- W @Hollin Choir: The Spring Concert is on Saturday 12 April.")
+    newer = read_statement("- The Spring Concert is called off, half the altos have flu.")
+    assert replaces(newer, older)
+
+
+def test_calling_off_one_event_leaves_another_on_that_day() -> None:
+    older = read_statement("- W @Hollin Choir: Spring concert on Saturday 12 April at St Mark's.")
+    newer = read_statement("- The bake sale on 12 April is called off.")
+    assert not replaces(newer, older)
