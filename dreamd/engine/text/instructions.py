@@ -8,9 +8,12 @@ A snippet is instruction-shaped when it has one of these shapes (the reason name
   German, Chinese, Japanese and Korean;
 * ``role``       giving the reader a new identity or mode: "you are now…", "from now on you…",
   "pretend you are…", "your new instructions are…", "developer mode";
-* ``address``    speaking to the agent as such: "note to the AI", "dear assistant", "if you are
-  an AI", "agents reading this must…", "as an AI you…";
+* ``address``    speaking to the agent as such: "note to the AI", "note for automated
+  assistants", "dear assistant", "if you are an AI", "agents reading this must…", "as an AI
+  you…";
 * ``order``      second-person absolutes: "you must always/never…", "you are required to…";
+  acting for the person automatically and without asking ("automatically pay … no need to ask
+  Marisol"), which a note about a direct debit ("paid automatically on the 3rd") is not;
 * ``secrecy``    hiding from or leaking past the person: "do not tell the user", "reveal your
   system prompt", sending memory to a URL;
 * ``role marker`` chat-template and role tokens: ``SYSTEM:``, ``[INST]``, ``<<SYS>>``,
@@ -50,9 +53,15 @@ _SECRETS = (
     r"messages|memor(?:y|ies)|workspace|memory\.md)"
 )
 
+_KIND = r"(?:(?:automated|automatic|virtual|digital|autonomous|smart|ai)\s+)?"
+_ASKING = (
+    r"(?:no\s+need\s+to\s+(?:ask|check|confirm)|without\s+(?:asking|checking|approval|"
+    r"confirmation|confirming))"
+)
 _ACTS = (
     r"(?:approve|authori[sz]e|pay|wire|forward|confirm|reply|respond|grant|push|merge|deploy|"
-    r"transfer|delete|remove|disable|send|share|upload|sign|accept|book|order|buy|release)"
+    r"transfer|delete|remove|disable|send|share|upload|sign|accept|book|order|buy|release|renew|"
+    r"cancel|settle)"
 )
 
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -92,7 +101,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "address",
         re.compile(
             rf"\b(?:note|message|instructions?|reminder|memo)\s+(?:to|for)\s+"
-            rf"(?:the\s+|any\s+|all\s+)?{_AGENT}s?\b"
+            rf"(?:the\s+|any\s+|all\s+)?{_KIND}{_AGENT}s?\b"
             rf"|\b(?:dear|attention|hey)\s*,?\s+{_AGENT}s?\b"
             rf"|\bif\s+you\s+are\s+(?:an?\s+)?{_AGENT}\b"
             rf"|\b{_AGENT}s?\s+(?:reading|processing|parsing|seeing)\s+this\b"
@@ -107,6 +116,9 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "order",
         re.compile(
+            rf"\bautomatic(?:ally)?\s+{_ACTS}\w*\b[^\n]{{0,160}}\b{_ASKING}"
+            rf"|\b{_ASKING}\b[^\n]{{0,160}}\bautomatic(?:ally)?\s+{_ACTS}\w*\b"
+            r"|"
             r"\byou\s+(?:must|shall)\s+(?:always|never|now|immediately)\b"
             r"|\byou\s+are\s+(?:required|instructed|ordered|authori[sz]ed|commanded)\s+to\b"
             r"|\byou\s+must\s+(?:obey|comply|follow\s+(?:these|this|the\s+following))\b",
