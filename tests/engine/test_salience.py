@@ -67,3 +67,30 @@ def test_never_crashes(text: str) -> None:
     """Any text gets a known kind."""
     assert kind_of(text) in KINDS
     assert isinstance(is_noise(text), bool)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That one was my doing: I'd copied last year's price list into the quote.",
+        "I had booked the van for the wrong day again; rebooked for Friday.",
+        "The reminder went to the whole list by mistake, sent a short apology after.",
+        "Caught it before it went: the letter still had her old address on it.",
+        "I should have checked the calendar before offering Tuesday.",
+    ],
+)
+def test_a_mistake_told_in_the_first_person_is_an_error(text: str) -> None:
+    """A slip the agent owns, in ordinary words, is an error (a pattern can be mined from it)."""
+    assert kind_of(text) == "error"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'd love to go back to Whitby again next summer.",
+        "Booked the van for Friday; collection at 08:00.",
+        "Sent the plot-rent notice to all 58 plot-holders.",
+    ],
+)
+def test_plans_and_plain_news_are_no_mistake(text: str) -> None:
+    assert kind_of(text) != "error"

@@ -44,6 +44,12 @@ _CUES: tuple[tuple[str, str], ...] = (
         "error",
         r"\berror\b|\bfail(?:ed|s|ure)?\b|\bexception\b|\btraceback\b|\bcrash(?:ed|es)?\b|\bbug\b"
         r"|\bbroken\b|\boutage\b|\bfehler\b|\bfallo\b|\bpanne\b|\bérreur|\berreur\b"
+        r"|\bmy (?:doing|fault|slip|bad)\b|\bby mistake\b|\bmistakenly\b|\bwrong (?:day|time|date|"
+        r"account|address|number|person|list|file|price|version)\b|\bcaught it before\b"
+        r"|\bshould(?:n't| not)? have (?:checked|asked|looked|sent|waited|used)\b"
+        r"|\bapolog(?:y|ies|i[sz]ed)\b"
+        r"|\bi(?:'d| had) (?:put|added|sent|used|copied|booked|offered|entered|typed|drafted)\b"
+        r"[^.;]{0,60}\bagain\b"
         r"|错误|失败|报错|エラー|失敗|오류|실패",
     ),
     (
