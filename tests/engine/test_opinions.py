@@ -102,3 +102,41 @@ def test_other_subjects_and_other_statements_found_their_own_opinions() -> None:
         ("Prefers tea.", ("Ana",)),
         ("Prefers long walks on Sundays.", ("Peter",)),
     ]
+
+
+REVERSALS = [
+    (
+        "- O(c=0.8) @Brightwell Print: Dependable: proofs back within a day, colours spot on.",
+        "- O(c=0.8) @Brightwell Print: Can't be trusted any more: a week late and the blues "
+        "came out purple.",
+    ),
+    (
+        "- O(c=0.7) @Nadim: Won't finish the rota unless somebody chases him every week.",
+        "- O(c=0.85) @Nadim: Finished the rota unprompted and sorted the cover too; give him "
+        "the rota for good.",
+    ),
+    (
+        "- O(c=0.8) @Ryobi drill: One charge lasts a whole day of decking.",
+        "- O(c=0.8) @Ryobi drill: One charge won't last a day of decking; two packs now.",
+    ),
+]
+
+
+def test_a_reversed_view_of_one_thing_lowers_the_old_and_stands_on_its_own() -> None:
+    """A later opinion of the same entity that turns the other way, in other words, contradicts
+    the earlier one and is listed as a view of its own."""
+    for old, new in REVERSALS:
+        facts = _facts(("2025-11-01", old), ("2025-11-09", new))
+        opinions = plan_opinions(facts)
+        first = next(o for o in opinions if o.founder.id == facts[0].id)
+        assert first.confidence < first.start, (old, new)
+        assert any(o.founder.id == facts[1].id for o in opinions), (old, new)
+
+
+def test_two_views_of_one_entity_about_other_things_stay_apart() -> None:
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.8) @Nadim: Great with the volunteers on a Saturday."),
+        ("2025-11-09", "- O(c=0.8) @Nadim: Doesn't answer e-mails before noon."),
+    )
+    first = next(o for o in plan_opinions(facts) if o.founder.id == facts[0].id)
+    assert first.confidence == first.start

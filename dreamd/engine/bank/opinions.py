@@ -19,6 +19,10 @@ both deny "Prefers voice notes"; a low fact never supports anything.
   polarity, or (without another value) the share of shared content words over the shorter
   statement's (negations, like/dislike words and the entities' names set aside) is at least
   :data:`MATCH`;
+- an opinion of the same entity that turns the other way (the other polarity) says the same
+  thing when it announces the turn ("any more", "no longer", "now", "actually") or shares two
+  content words with it ("won't finish the rota unless chased" and "finished the rota
+  unprompted"): a reversal in other words;
 - it is a *rival* when it speaks of the same slot with another value of a family both give
   ("prefers calls after 4pm" after "prefers calls in the morning"; "prefers written messages"
   after "prefers voice notes").
@@ -89,6 +93,7 @@ _FILLER = frozenset(
     " anymore currently really very much his her their its our my we even too also just quite"
     " one ones so".split()
 )
+_TURNS = frozenset({"no-longer", "reversed", "correction", "now"})
 _APOSTROPHE = re.compile(r"(\w)['’](t)\b")
 _AVERSION = re.compile(
     r"\b(?:dislik|hat|avoid|detest|loath)(?:e|es|ed|ing)\b|\bcan'?t\s+stand\b", re.I
@@ -129,6 +134,7 @@ class Reading:
     negates: bool
     low: bool
     keys: frozenset[str]
+    view: bool = False  # an opinion fact (Retain O), not a world fact or an episode
 
 
 def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
@@ -150,7 +156,8 @@ def read_fact(fact: Fact) -> Reading:
     words, _ = _words(fact.text, fact.entities)
     low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5
     keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
-    return Reading(statement, words, statement.polarity < 0, low, keys)
+    view = fact.kind == "opinion"
+    return Reading(statement, words, statement.polarity < 0, low, keys, view)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
@@ -180,6 +187,10 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
         return "rival", 0.0  # "prefers written messages" after "prefers voice notes"
     if found == "replaces":
         return "same", share
+    if flips and fact.view and held.view and fact.keys and fact.keys == held.keys:
+        turned = fact.statement.change in _TURNS
+        if turned or len(fact.words & held.words) >= 2:
+            return "same", share  # "can't be relied on any more" after "reliable"
     if share >= MATCH or (fact.low and len(fact.words & held.words) >= 2):
         return "same", share
     return None

@@ -160,6 +160,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "no-longer",
             r"\bno\s+longer\b|\bnot\s+any\s?more\b|\bnot\s+\w+\s+any\s?more\b|\bstop(?:ped|s)\b|"
+            r"\b(?:can'?t|cannot|won'?t|isn'?t|aren'?t|doesn'?t|don'?t)\b[^.;:]{0,30}\bany\s?more\b|"
             r"\bno\s+more\b|\bquits?\b|\bg(?:ave|ives)\s+up\b|\bdone\s+with\b|\bnicht\s+mehr\b|\bkein\w*\s+\w+\s+mehr\b|"
             r"\bne\s+\w+\s+plus\b|\bya\s+no\b",
         ),
@@ -374,7 +375,10 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         context = values_of(heading, known=names if plain else names | {lead})
         value_set |= {v.token for v in context}  # "Index note 102.5: ..." is about 102.5
     subject = entity.split()[0] if entity else _subject(body, heading, names)
-    change = _change(body)
+    # A heading of three words or more is a clause the body goes on from ("Can't be relied on
+    # any more: three hours late"): its negation and its change cue are the line's.
+    clause = heading if heading is not None and len(heading.split()) >= 3 else ""
+    change = _change(body) or (_change(clause) if clause else None)
     replaced: set[str] = set()
     for span in _REPLACED_SPANS.finditer(body):
         group = next((g for g in span.groups() if g), "")
@@ -394,6 +398,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         ):
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
     negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
+    negative = negative or bool(clause and _NEGATION.search(clause))
     if confidence is not None and confidence < 0.5:
         negative = True
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
