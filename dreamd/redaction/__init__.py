@@ -13,6 +13,8 @@ Families, each in its module (most specific first when two overlap):
 ==============================  ===============================================================
 ``normalise``                   not a family: disguises undone before the rules read the text
                                 (entities, invisible characters, NFKC, look-alike letters)
+``phrases``                     not a family: passphrases, and the quotes and brackets a
+                                value is put in
 ``blocks``                      key blocks (PEM, OpenSSH, PGP, PuTTY), service-account JSON,
                                 Kubernetes secrets, ``.pgpass``/``.netrc``, split tokens,
                                 wrapped JWTs

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from dreamd.redaction.finding import Finding
+from dreamd.redaction.phrases import is_passphrase
 from dreamd.redaction.scan import trie
 
 __all__ = ["find_named_values", "kind_of_name", "value_is_secret"]
@@ -283,7 +284,10 @@ _WORD = re.compile(r"[ \t]+(\S+)")
 _SEED = re.compile(r"(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}")
 _SYMBOL_SEPARATORS = frozenset(("=", ":", "=>", ":=", "->", "：", "＝", "→", "⇒", "-", "—", "–"))
 MAX_KEY_WORDS = 6
-_QUOTED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|“([^”\n]*)”|«([^»\n]*)»")
+_QUOTED = re.compile(
+    r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|“([^”\n]*)”|«([^»\n]*)»|„([^“”\n]*)[“”]"
+    r"|‚([^‘’\n]*)[‘’]"
+)
 _TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
 _TRAILING = ".,;:)]}>\"'"
 _REFERENCE = re.compile(
@@ -462,7 +466,7 @@ def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool]
     """(start, end, quoted) of the value that begins at ``pos``."""
     quoted = _QUOTED.match(text, pos)
     if quoted:
-        group = next(i for i in range(1, 6) if quoted.group(i) is not None)
+        group = next(i for i in range(1, 8) if quoted.group(i) is not None)
         return quoted.start(group), quoted.end(group), True
     token = _TOKEN_VALUE.match(text, pos)
     if not token:
@@ -686,15 +690,34 @@ def _plain_value(
     start, end, quoted = value
     if not quoted and _prose_after_word(text, start, end):
         return []
+    if _quoted_sentence(text, kind, start, end, quoted=quoted):
+        return []  # 'the password is "whatever you set during setup"': a sentence quoted
     secret = _is_secret(kind, text[start:end], quoted=quoted, separated=separated, name=name)
     return [(start, end)] if secret else []
+
+
+def _quoted_sentence(text: str, kind: str, start: int, end: int, *, quoted: bool) -> bool:
+    """A quoted value with spaces after a verb (``is "…"``) that is no passphrase: a sentence.
+    A security answer may be a few words of any kind."""
+    return (
+        quoted
+        and kind != "security"
+        and " " in text[start:end]
+        and _after_word(text, start - 1)
+        and not is_passphrase(text[start:end], minimum=2)
+    )
+
+
+def _after_word(text: str, start: int) -> bool:
+    """The value at ``start`` follows a separator that is a word (``is``, ``ist``, ``je``)."""
+    before = text[max(0, start - 8) : start].split()
+    return bool(before) and before[-1].lower() in _WORD_SEPARATORS and before[-1].isalpha()
 
 
 def _prose_after_word(text: str, start: int, end: int) -> bool:
     """``the key is documenting everything``, ``the pass … was closed``: after a word
     separator, a plain lower-case word is prose."""
-    before = text[max(0, start - 8) : start].split()
-    if not before or before[-1].lower() not in _WORD_SEPARATORS or not before[-1].isalpha():
+    if not _after_word(text, start):
         return False
     value = text[start:end]
     return bool(_LOWER_WORD.fullmatch(value)) and value.islower()

@@ -11,8 +11,15 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   word that gives its value (``is``, ``lautet``, ``ist``, ``c'est``, ``est``, ``es``, ``é``,
   ``è``, ``wordt``, ``är``, ``jest``, ``to``, ``это``, ``:``, ``=``, ``→``, ``—``), perhaps
   ``now`` or ``übrigens``, then the value. Or a change (``changed``, ``geändert``,
-  ``cambiato``, ``поменял``…) and the word for *to* (``to``, ``auf``, ``in``, ``en``, ``a``,
-  ``para``, ``на``, ``naar``…).
+  ``cambiato``, ``поменял``, ``diubah``…) and the word for *to* (``to``, ``auf``, ``in``,
+  ``en``, ``a``, ``para``, ``на``, ``naar``, ``menjadi``, ``kepada``…). Or a verb that hands
+  the value over (``type``, ``paste``, ``enter``, ``tippe``, ``wpisz``…: ``…asks for a
+  passphrase, type … and hit enter``).
+* **Thai** writes no space between words: ``รหัสผ่าน``, the rest of the clause, ``คือ``
+  or ``เป็น`` (*is*) or a colon, then the value.
+* **Quotes and brackets.** A value in quotes or brackets (``«…»``, ``(…)``, ``„…“``, ``[…]``,
+  ``「…」``) is read inside them: right after the password word (``mot de passe («…»)``,
+  ``密码（…）``) or after the verb, perhaps after one noun (``je fráze „…“``).
 * **Chinese, Japanese, Korean.** A password word (``密码``, ``密碼``, ``口令``, ``パスワード``,
   ``暗証番号``, ``비밀번호``, ``비번``), then at most twelve characters of the sentence
   (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
@@ -28,19 +35,23 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
 In a sentence, the value must look like a password: six characters or more, a letter, and a
 digit or a symbol; not a URL, a path, an e-mail address, a version or a date, not a
 placeholder or a reference (the rules of :func:`dreamd.redaction.keys.value_is_secret`), not
-a password manager's name. Words between the password word and the verb that describe the
-password instead (``policy``, ``length``, ``manager``, ``Richtlinie``, ``oublié``…) mean no
-value follows. Pure.
+a password manager's name. Or it is a passphrase (:mod:`dreamd.redaction.phrases`): four
+words joined by hyphens, three after a passphrase word (``passphrase``, ``lösenfras``,
+``salalause``…) or in quotes, where spaces may join them; never a quoted sentence. Words
+between the password word and the verb that describe the password instead (``policy``,
+``length``, ``manager``, ``Richtlinie``, ``oublié``…) mean no value follows. Pure.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
 from dreamd.redaction.keys import value_is_secret
+from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
 from dreamd.redaction.scan import trie
 
 __all__ = ["find_prose_passwords"]
@@ -48,14 +59,22 @@ __all__ = ["find_prose_passwords"]
 # Password words whose end is a word's end; the long ones may end a compound (WLAN-Passwort).
 _LONG_WORDS = (
     "password passwort kennwort passwd passphrase passcode wachtwoord lösenord losenord"
-    " adgangskode passord salasana contraseña contrasena"
+    " adgangskode passord salasana contraseña contrasena lösenfras losenfras wachtwoordzin"
+    " salalause passordfrase"
 ).split()
+# Passphrase words: a value of three joined words is enough after one of them.
+_PASSPHRASE_WORDS = frozenset(
+    "passphrase lösenfras losenfras wachtwoordzin salalause salalauseeni salalauseen"
+    " passordfrase".split()
+)
 _SHORT_WORDS = (
     "pw pwd mdp clé cle clave senha hasło haslo пароль şifre sifre heslo jelszó jelszo"
     " κωδικός schlüssel lösenordet losenordet şifresi sifresi adgangskoden passordet"
     " şifrem sifrem şifreniz parola parolası parolasi parolam hasła hasłem jelszavam jelszava"
     " jelszót jelszavad sandinya nenosiri пароля паролем паролі סיסמה הסיסמה סיסמא הסיסמא"
-    " סיסמת پسورد گذرواژه گذرواژهٔ पासवर्ड पासवर्ड्स"
+    " סיסמת پسورد گذرواژه گذرواژهٔ पासवर्ड पासवर्ड्स salasanani salasanasi salasanan"
+    " salalauseeni salalauseen கடவுச்சொல் கடவுச்சொல்லை পাসওয়ার্ড పాస్వర్డ్ പാസ്വേഡ് ಪಾಸ್ವರ್ಡ್"
+    " პაროლი գաղտնաբառ پاسورڈ"
 ).split()
 _PHRASES = (
     "mot de passe",
@@ -73,6 +92,7 @@ _PHRASES = (
     "رمز عبور",
     "رمز ورود",
     "κωδικός πρόσβασης",
+    "پاس ورڈ",
 )
 _CJK_WORDS = (
     "密码",
@@ -92,6 +112,11 @@ _COPULAS = frozenset(
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא".split()
 )
+# Verbs that hand a value over: "…passphrase, type copper-nimbus-quarry-saddle and hit enter".
+_GIVING = frozenset(
+    "type enter use paste tippe eingeben tape saisir saisis escribe introduce digite wpisz"
+    " введи введите yaz gõ ketik masukkan".split()
+)
 _FILLERS = frozenset(
     "now still currently actually btw just simply also jetzt übrigens immer noch nun neu"
     " derzeit aktuell maintenant toujours désormais actuellement ahora todavía actualmente"
@@ -102,9 +127,12 @@ _CHANGES = LazyPattern(
     r"(?i:chang(?:ed|e)|reset|set|updated|rotated|switched|geändert|ändern|geaendert"
     r"|umgestellt|gesetzt|changé|modifié|cambiad[oa]|cambié|cambiato|cambiata|modificat[oa]"
     r"|alterad[oa]|alterei|mudad[oa]|mudei|mudou|mudaram|troquei|trocad[oa]|gewijzigd|veranderd|zmieni\w*|değiştir\w*"
-    r"|ändrade|ändrat|поменял\w*|сменил\w*|изменил\w*|обновил\w*)"
+    r"|ändrade|ändrat|поменял\w*|сменил\w*|изменил\w*|обновил\w*"
+    r"|diubah|diganti|ditukar|mengubah|mengganti|menukar|ubah|ganti|tukar)"
 )
-_TO_WORDS = frozenset("to auf in en a para на naar na till på into zu".split())
+_TO_WORDS = frozenset(
+    "to auf in en a para на naar na till på into zu menjadi jadi kepada ke".split()
+)
 _DESCRIBING = frozenset(
     "policy policies length rules rule requirements requirement manager managers reset hint"
     " hints field prompt strength hash hashed encrypted expiry expires expired expiration"
@@ -134,13 +162,23 @@ _DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_P
 _ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)*"
 
 
+def _forms(words: list[str] | tuple[str, ...]) -> list[str]:
+    """Each word as written, composed and decomposed (Bengali, Tamil and Devanagari letters
+    with a nukta or a vowel sign are typed both ways)."""
+    forms: dict[str, None] = {}
+    for word in words:
+        for form in (word, unicodedata.normalize("NFC", word), unicodedata.normalize("NFD", word)):
+            forms[form.lower()] = None
+    return list(forms)
+
+
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The password words (found in the lower-cased text, shaped as a trie), the CJK rule and
     the next-line rule (tried at the start of a line holding a password word)."""
-    words = trie(tuple(w.lower() for w in (*_LONG_WORDS, *_SHORT_WORDS, *_PHRASES)))
-    long_words = "|".join(map(re.escape, _LONG_WORDS))
-    short_words = "|".join(map(re.escape, _SHORT_WORDS + list(_PHRASES)))
+    words = trie(tuple(_forms((*_LONG_WORDS, *_SHORT_WORDS, *_PHRASES))))
+    long_words = "|".join(map(re.escape, _forms(_LONG_WORDS)))
+    short_words = "|".join(map(re.escape, _forms(_SHORT_WORDS + list(_PHRASES))))
     cjk_words = "|".join(map(re.escape, _CJK_WORDS))
     cjk = re.compile(
         rf"(?:{cjk_words})[^\x00-\x7f。、\n]{{0,12}}?[ \t]*(?:[:=][ \t]*)?"
@@ -158,13 +196,17 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     return words, cjk, line_end
 
 
-_LONG = frozenset(w.lower() for w in _LONG_WORDS)
+_LONG = frozenset(_forms(_LONG_WORDS))
 _SUFFIXES = ("s", "et", "en", "e")
+# Thai writes no space between words: the password word, the rest of the clause, then the
+# verb that gives the value (คือ "is", เป็น "is", a colon), then the value.
+_THAI = LazyPattern(r"รหัสผ่าน[^\n.!?。]{0,40}?(?:คือ|เป็น|[:=])[ \t]*")
 
 
-def _heads(low: str) -> list[tuple[int, int]]:
-    """(start, end) of every password word: the long ones may end a compound (and take a
-    plural or a definite ending), the short ones and the phrases are whole words."""
+def _heads(low: str) -> list[tuple[int, int, bool]]:
+    """(start, end, a passphrase word?) of every password word: the long ones may end a
+    compound (and take a plural or a definite ending), the short ones and the phrases are
+    whole words."""
     words, _, _ = _patterns()
     found = []
     for match in words.finditer(low):
@@ -175,7 +217,8 @@ def _heads(low: str) -> list[tuple[int, int]]:
             continue
         if end < len(low) and low[end].isalpha():
             continue
-        found.append((start, end))
+        phrase = match.group(0) in _PASSPHRASE_WORDS or low[start:end] in _PASSPHRASE_WORDS
+        found.append((start, end, phrase))
     return found
 
 
@@ -193,6 +236,13 @@ def _shaped(value: str) -> bool:
 
 
 def _token_at(text: str, pos: int) -> tuple[int, int]:
+    """The value starting at ``pos``: one token, or what quotes or brackets opening there hold
+    (``«…»``, ``(…)``, ``„…“``, spaces included); a lone opener is skipped."""
+    inside = enclosed(text, pos)
+    if inside is not None:
+        return inside
+    while pos < len(text) and text[pos] in CLOSERS:
+        pos += 1
     end = pos
     while end < len(text) and not text[end].isspace():
         end += 1
@@ -201,12 +251,23 @@ def _token_at(text: str, pos: int) -> tuple[int, int]:
     return pos, end
 
 
+def _given(text: str, span: tuple[int, int], *, phrase: bool) -> bool:
+    """The value at ``span`` is one a password word gives: shaped like a password, or a
+    passphrase (four joined words, three after a passphrase word or in quotes)."""
+    value = text[span[0] : span[1]]
+    quoted = span[0] > 0 and text[span[0] - 1] in CLOSERS
+    if " " in value:
+        return quoted and is_passphrase(value, minimum=2)
+    return _shaped(value) or is_passphrase(value, minimum=3 if phrase or quoted else 4)
+
+
 def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(r"\S+", text[start:end])]
 
 
-def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
-    """The value a sentence gives the password word ending at ``head_end``, if any."""
+def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int] | None:
+    """The value a sentence gives the password word ending at ``head_end``, if any
+    (``phrase``: the word names a passphrase)."""
     stop = _SENTENCE_END.search(text, head_end)
     limit = min(stop.start() if stop else len(text), head_end + 200)
     words = [(head_end + a, head_end + b) for a, b in _words(text, head_end, limit)]
@@ -217,16 +278,19 @@ def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
         word = text[start:end].lower().strip(",")
         if word.strip("?!") in _DESCRIBING:
             return None
-        copula = word in _COPULAS or (changed and word in _TO_WORDS)
+        copula = word in _COPULAS or word in _GIVING or (changed and word in _TO_WORDS)
         if not copula and word.endswith((":", "=")) and len(word) > 1:
             copula = True  # "email:" ends the key
         if not copula:
-            if early is None and _shaped(text[start:end].rstrip(_TRAILING)):
+            bare = text[start:end].lstrip("".join(CLOSERS)).rstrip(_TRAILING)
+            if early is None and _shaped(bare):
                 if not text[start - 1].isspace():
                     return None  # "password@localhost", "password+reset": one word, not two
                 early = _token_at(text, start)
                 if index > 3 or not _strong(text[early[0] : early[1]]):
                     return None  # a value came before any verb: not this rule's sentence
+                if index == 0 and early[0] > start:
+                    return early  # "mot de passe («…»)": the value in brackets, right after
             continue
         if early is not None:
             return None  # "the password for user42 is …": a name, then the verb
@@ -236,7 +300,9 @@ def _sentence_value(text: str, head_end: int) -> tuple[int, int] | None:
         if not rest:
             return None
         value = _token_at(text, rest[0][0])
-        if _shaped(text[value[0] : value[1]]):
+        if len(rest) > 1 and text[rest[1][0]] in CLOSERS and text[value[0] : value[1]].isalpha():
+            value = _token_at(text, rest[1][0])  # "je fráze „…“": a noun, then the quoted value
+        if _given(text, value, phrase=phrase):
             follow = rest[1:2]
             after = text[follow[0][0] : follow[0][1]].lower() if follow else ""
             if after in _COPULAS and any(c.isalpha() for c in after):
@@ -286,22 +352,25 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     _, cjk, line_end = _patterns()
     found: list[Finding] = []
     heads = _heads(low)
-    for _, head_end in heads:
-        span = _sentence_value(text, head_end)
+    for _, head_end, phrase in heads:
+        span = _sentence_value(text, head_end, phrase=phrase)
         if span is not None:
             found.append(Finding("secret-assignment", *span))
     ascii_only = low.isascii()
     if not ascii_only:
-        for match in cjk.finditer(text):
-            start, end = _token_at(text, match.start("value"))
+        values = [m.start("value") for m in cjk.finditer(text)]
+        if "รหัสผ่าน" in text:
+            values += [m.end() for m in _THAI.finditer(text)]
+        for at in values:
+            start, end = _token_at(text, at)
             value = text[start:end]
             while value and not value[-1].isalnum() and value[-1] not in "!#$%&*+-=?@_~":
                 value = value[:-1]
-            if _shaped(value):
+            if _given(text, (start, start + len(value)), phrase=False):
                 found.append(Finding("secret-assignment", start, start + len(value)))
     if "\n" not in text:
         return found
-    starts = {text.rfind("\n", 0, start) + 1 for start, _ in heads}
+    starts = {text.rfind("\n", 0, start) + 1 for start, _, _ in heads}
     if not ascii_only:
         starts |= {
             text.rfind("\n", 0, m.start()) + 1 for m in re.finditer("|".join(_CJK_WORDS), text)
