@@ -82,6 +82,7 @@ _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.spl
 _FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month": "date"}
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
 _UNDOES = frozenset({"cancelled", "reversed"})
+_NOT_FIRST = re.compile(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
 @lru_cache(maxsize=16384)
@@ -261,8 +262,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     older_names = _names_of(_current(older).get("name", frozenset()))
     if newer.change == "correction" and newer.replaced & older.values:
         fixed = {v.split(":", 1)[-1] for v in newer.replaced} & older_names
-        if fixed and _names(newer) - fixed:
-            return True  # "Surname is Whelan; earlier notes wrongly say Phelan"
+        if fixed and (_names(newer) - fixed or _NOT_FIRST.match(newer.text)):
+            return True  # "Surname is Whelan; earlier notes wrongly say Phelan", "Not Phelan: …"
     if newer.change == "no-longer" and newer.polarity < 0 and len(_names(newer) & older_names) >= 2:
         return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
     planned = older.change is not None or _PLANNED.search(older.text) is not None

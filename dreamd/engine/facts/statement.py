@@ -265,8 +265,8 @@ def split_heading(text: str) -> tuple[str | None, str]:
         return None, text
     if len(body.split()) < 3 and " > " not in body:
         return None, text  # "Prefer UTC: yes" is a key and its value, not a heading
-    if head.lower() in CUE_HEADS:
-        return None, text  # a cue, not a heading: "Correction: it's Solberg", "Reversed: ..."
+    if head.lower() in CUE_HEADS or words[0].lower() == "not":
+        return None, text  # a cue, not a heading: "Correction: it's Solberg", "Not Phelan: …"
     if " > " in body:
         body = body.rsplit(" > ", 1)[1].strip() or body
     return head, body

@@ -261,3 +261,10 @@ def test_calling_off_one_event_leaves_another_on_that_day() -> None:
     older = read_statement("- W @Hollin Choir: Spring concert on Saturday 12 April at St Mark's.")
     newer = read_statement("- The bake sale on 12 April is called off.")
     assert not replaces(newer, older)
+
+
+def test_the_sentence_that_says_not_the_old_name_corrects_it_on_its_own() -> None:
+    """A line read sentence by sentence: "Not Vasquez: I misheard her" still corrects."""
+    older = read_statement("- W @Mirela Vasquez: Runs the food bank rota.")
+    newer = read_statement("Not Vasquez: I misheard her on the phone.")
+    assert newer.change == "correction" and replaces(newer, older)
