@@ -86,3 +86,74 @@ def test_a_value_handed_over_or_put_in_brackets_is_masked(text: str, secret: str
 def test_brackets_and_verbs_without_a_value_stay(text: str) -> None:
     """A note in brackets and advice about where to type a password are no value."""
     assert redact(text) == text
+
+
+# --- phrasings with no password word before the value ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("just use Tr0ut!Lake9 to log in, the user is admin", "Tr0ut!Lake9"),
+        ("Try K9#mountain-77 to sign in to the router", "K9#mountain-77"),
+        ("log in with Gl@cier2030 as root, then change it", "Gl@cier2030"),
+        ("utilise Lune#Rouge44 pour te connecter", "Lune#Rouge44"),
+        ("usa Paella%Mixta8 para entrar al panel", "Paella%Mixta8"),
+        ("sudo for the staging VM is Qp7#wLx2Zr", "Qp7#wLx2Zr"),
+        ("the sudo password on the pi: Rasp!berry314", "Rasp!berry314"),
+    ],
+)
+def test_a_value_given_to_a_verb_of_access_is_masked(text: str, secret: str) -> None:
+    """``use X to log in``, ``log in with X``, ``sudo … is X``, in several languages."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets"),
+    [
+        ("Hx7!pLm2Qw is the password for the printer admin page", ["Hx7!pLm2Qw"]),
+        ("W1nter#Lodge9 — that's the new passphrase, don't lose it", ["W1nter#Lodge9"]),
+        ("Sommer!2027x ist das Passwort für den Router", ["Sommer!2027x"]),
+        ("Vélo#Rouge12 est le mot de passe du garage", ["Vélo#Rouge12"]),
+        (
+            "Mz4!qPw8Lx is the password for the VPN and Tr4in#Yard2 is the one for the garage.",
+            ["Mz4!qPw8Lx", "Tr4in#Yard2"],
+        ),
+    ],
+)
+def test_a_value_before_its_password_word_is_masked(text: str, secrets: list[str]) -> None:
+    """The value first, then ``is the password for …`` (``the one for …`` after it)."""
+    assert [s for s in secrets if not _masked(text, s)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("here you go ||Vx9#kLm2Qa|| (delete after reading)", "Vx9#kLm2Qa"),
+        ("ok it's ||Lamp!Post77|| from now on", "Lamp!Post77"),
+        ("new code for the shed >!Gr4vel#Pit9!<", "Gr4vel#Pit9"),
+    ],
+)
+def test_a_spoilered_value_is_masked(text: str, secret: str) -> None:
+    """A password-shaped value hidden as a chat spoiler (``||…||``, ``>!…!<``)."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "use SSO to log in, not the local account",
+        "use your YubiKey5 to sign in",
+        "log in with Google or with GitHub",
+        "sudo on the build box is broken again",
+        "sudo apt install build-essential libssl-dev",
+        "Bitwarden is the password manager we use",
+        "What is the password for the NAS?",
+        "v2.3.1 is the password policy version we ship",
+        "||spoiler: the butler did it|| and a || b in the code",
+        "see ||v2.0.1|| for the changelog",
+    ],
+)
+def test_access_talk_and_spoilers_without_a_secret_stay(text: str) -> None:
+    """Login methods, commands, managers, questions, versions, spoilers of prose."""
+    assert redact(text) == text

@@ -29,6 +29,8 @@ Families, each in its module (most specific first when two overlap):
 ``markup``                      XML and HTML elements and attributes that name a secret
 ``tables``                      Markdown columns that name a secret or personal data
 ``prose``                       passwords in sentences and on the next line, many languages
+``phrasing``                    values given to a verb of access (``use X to log in``), named
+                                after the value (``X is the password for``), spoilered
 ``defaults``                    fallbacks of secret-naming variables in code (our rules)
 ``personal``                    e-mail and postal addresses (spelled-out addresses too)
 ``documents``                   dates of birth, passport, id-card and licence numbers
@@ -164,6 +166,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         numbers,
         pairs,
         personal,
+        phrasing,
         prose,
         tables,
         vendors,
@@ -197,6 +200,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
     found += prose.find_prose_passwords(text, low)
+    found += phrasing.find_phrased_secrets(text, low)
     found += commands.find_command_credentials(text, low)
     found += personal.find_personal_data(text, low)
     found += documents.find_documents_and_births(text, low)

@@ -54,7 +54,7 @@ from dreamd.redaction.keys import value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
 from dreamd.redaction.scan import trie
 
-__all__ = ["find_prose_passwords"]
+__all__ = ["find_prose_passwords", "password_shaped", "strong_password"]
 
 # Password words whose end is a word's end; the long ones may end a compound (WLAN-Passwort).
 _LONG_WORDS = (
@@ -222,7 +222,7 @@ def _heads(low: str) -> list[tuple[int, int, bool]]:
     return found
 
 
-def _shaped(value: str) -> bool:
+def password_shaped(value: str) -> bool:
     """Looks like a password: 6+ characters, a letter and a digit or a symbol, nothing else."""
     return (
         6 <= len(value) <= 64
@@ -258,7 +258,7 @@ def _given(text: str, span: tuple[int, int], *, phrase: bool) -> bool:
     quoted = span[0] > 0 and text[span[0] - 1] in CLOSERS
     if " " in value:
         return quoted and is_passphrase(value, minimum=2)
-    return _shaped(value) or is_passphrase(value, minimum=3 if phrase or quoted else 4)
+    return password_shaped(value) or is_passphrase(value, minimum=3 if phrase or quoted else 4)
 
 
 def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -283,11 +283,11 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
             copula = True  # "email:" ends the key
         if not copula:
             bare = text[start:end].lstrip("".join(CLOSERS)).rstrip(_TRAILING)
-            if early is None and _shaped(bare):
+            if early is None and password_shaped(bare):
                 if not text[start - 1].isspace():
                     return None  # "password@localhost", "password+reset": one word, not two
                 early = _token_at(text, start)
-                if index > 3 or not _strong(text[early[0] : early[1]]):
+                if index > 3 or not strong_password(text[early[0] : early[1]]):
                     return None  # a value came before any verb: not this rule's sentence
                 if index == 0 and early[0] > start:
                     return early  # "mot de passe («…»)": the value in brackets, right after
@@ -318,7 +318,7 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
     return None
 
 
-def _strong(value: str) -> bool:
+def strong_password(value: str) -> bool:
     """A value that needs no verb to be a password: eight characters or more, letters and
     digits, and mixed case or a symbol (``Gx8tLm2qPz``, ``Duna_hid_58``; not ``user42``)."""
     return (
@@ -342,7 +342,8 @@ def _late_value(text: str, rest: list[tuple[int, int]], limit: int) -> tuple[int
         if not all(w.isalpha() and len(w) <= 10 and w.lower() not in _DESCRIBING for w in words):
             return None
         value = _token_at(text, rest[skip][0])
-        if _shaped(text[value[0] : value[1]]) and not text[value[1] : limit].strip(_TRAILING):
+        ends = not text[value[1] : limit].strip(_TRAILING)
+        if password_shaped(text[value[0] : value[1]]) and ends:
             return value
     return None
 
@@ -384,7 +385,8 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
         if any(word in _DESCRIBING for word in tail):
             continue  # "Password policy" then "12chars!": a rule, not a key and its value
         separated = (line.group("sep") or "").strip() in (":", "=")
-        if (separated and len(value) >= 6 and value_is_secret("password", value)) or _shaped(value):
+        given = separated and len(value) >= 6 and value_is_secret("password", value)
+        if given or password_shaped(value):
             start = line.start("value")
             found.append(Finding("secret-assignment", start, start + len(value)))
     return found
