@@ -107,8 +107,8 @@ def test_other_subjects_and_other_statements_found_their_own_opinions() -> None:
 REVERSALS = [
     (
         "- O(c=0.8) @Brightwell Print: Dependable: proofs back within a day, colours spot on.",
-        "- O(c=0.8) @Brightwell Print: Can't be trusted any more: a week late and the blues "
-        "came out purple.",
+        "- O(c=0.8) @Brightwell Print: Can't be trusted any more: the proofs took a week and "
+        "the blues came out purple.",
     ),
     (
         "- O(c=0.7) @Nadim: Won't finish the rota unless somebody chases him every week.",
@@ -124,7 +124,9 @@ REVERSALS = [
 
 def test_a_reversed_view_of_one_thing_lowers_the_old_and_stands_on_its_own() -> None:
     """A later opinion of the same entity that turns the other way, in other words, contradicts
-    the earlier one and is listed as a view of its own."""
+    the earlier one and is listed as a view of its own. (One that shares no word with it and
+    only announces a turn cannot be told from another view of the same entity: "no longer
+    likes the dashboard theme" does not bear on "prefers written summaries".)"""
     for old, new in REVERSALS:
         facts = _facts(("2025-11-01", old), ("2025-11-09", new))
         opinions = plan_opinions(facts)

@@ -20,9 +20,9 @@ both deny "Prefers voice notes"; a low fact never supports anything.
   statement's (negations, like/dislike words and the entities' names set aside) is at least
   :data:`MATCH`;
 - an opinion of the same entity that turns the other way (the other polarity) says the same
-  thing when it announces the turn ("any more", "no longer", "now", "actually") or shares two
-  content words with it ("won't finish the rota unless chased" and "finished the rota
-  unprompted"): a reversal in other words;
+  thing when it shares two content words with it ("won't finish the rota unless chased" and
+  "finished the rota unprompted"), or one and announces the turn ("any more", "no longer",
+  "now", "actually"): a reversal in other words;
 - it is a *rival* when it speaks of the same slot with another value of a family both give
   ("prefers calls after 4pm" after "prefers calls in the morning"; "prefers written messages"
   after "prefers voice notes").
@@ -188,8 +188,8 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
     if found == "replaces":
         return "same", share
     if flips and fact.view and held.view and fact.keys and fact.keys == held.keys:
-        turned = fact.statement.change in _TURNS
-        if turned or len(fact.words & held.words) >= 2:
+        shared = len(fact.words & held.words)
+        if shared >= 2 or (shared and fact.statement.change in _TURNS):
             return "same", share  # "can't be relied on any more" after "reliable"
     if share >= MATCH or (fact.low and len(fact.words & held.words) >= 2):
         return "same", share

@@ -67,6 +67,7 @@ CATEGORY_HEADINGS = frozenset(
     admin inbox agenda plan plans week weekend evening morning afternoon today yesterday
     tomorrow chat conversation transcript infra infrastructure ops operations setup config
     configuration decisions made preferences learned people update worklog work log
+    business finances household errands shopping house
     """.split()
 )
 _OPENERS = frozenset(
@@ -265,7 +266,7 @@ def split_heading(text: str) -> tuple[str | None, str]:
         return None, text
     if len(body.split()) < 3 and " > " not in body:
         return None, text  # "Prefer UTC: yes" is a key and its value, not a heading
-    if head.lower() in CUE_HEADS or words[0].lower() == "not":
+    if head.lower() in CUE_HEADS or head.lower() in _ACKS or words[0].lower() == "not":
         return None, text  # a cue, not a heading: "Correction: it's Solberg", "Not Phelan: …"
     if " > " in body:
         body = body.rsplit(" > ", 1)[1].strip() or body
@@ -302,6 +303,8 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
         name = value.token[5:]
         if value.token.startswith("name:") and name not in _OPENERS and name not in CUE_HEADS:
             return name
+    if heading is not None and len(heading.split()) > 1 and not _names_someone(heading):
+        return None  # "Bin day: Tuesdays": a label, not someone
     return _heading_subject(heading)
 
 
@@ -372,7 +375,8 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     if heading is not None and heading.casefold() not in CATEGORY_HEADINGS:
         lead = heading.split()[0].casefold()
         plain = lead in _OPENERS or lead in STOP_WORDS or _PRONOUN_WE.match(lead)
-        context = values_of(heading, known=names if plain else names | {lead})
+        label = not _names_someone(heading) and len(heading.split()) > 1  # "Bin day", "Work party"
+        context = values_of(heading, known=names if plain or label else names | {lead})
         value_set |= {v.token for v in context}  # "Index note 102.5: ..." is about 102.5
     subject = entity.split()[0] if entity else _subject(body, heading, names)
     # A heading of three words or more is a clause the body goes on from ("Can't be relied on
@@ -402,7 +406,11 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     if confidence is not None and confidence < 0.5:
         negative = True
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
-    topic = _topic_words(body, subject) - named - {_stem(n) for n in named}
+    topic = _topic_words(body, subject)
+    label = heading is not None and heading.casefold() not in CATEGORY_HEADINGS
+    if label and heading is not None and not _names_someone(heading):
+        topic |= _topic_words(heading, subject)  # "Work party: Sundays 10:00": its slot
+    topic = topic - named - {_stem(n) for n in named}
     return Statement(
         text=body,
         subject=subject,
@@ -422,6 +430,15 @@ _UNCHANGED = re.compile(r"\bsame\s+\w+", _I)
 
 
 _MOMENTS = frozenset("today tonight tomorrow yesterday tonite".split())
+# Clock words said in letters ("half nine", "quarter past seven"): a time, not a topic.
+_CLOCK_WORDS = frozenset(
+    "half quarter past one two three four five six seven eight nine ten eleven twelve".split()
+)
+# An acknowledgement that opens a reply is no heading: "Got it: £220 a day plus materials".
+_ACKS = frozenset(
+    "got it|understood|ok|okay|sure|will do|done|right|perfect|great|thanks|thank you|alright"
+    "|all right|of course|fine".split("|")
+)
 
 
 def _topic_words(text: str, subject: str | None) -> set[str]:
@@ -432,7 +449,7 @@ def _topic_words(text: str, subject: str | None) -> set[str]:
             continue
         if token in DAYS or token in MONTHS or token in PARTS or any(c.isdigit() for c in token):
             continue
-        if token in _MOMENTS:
+        if token in _MOMENTS or token in _CLOCK_WORDS:
             continue  # "from tonight the briefing goes out at 21:30": tonight is no topic
         if subject and token == subject:
             continue

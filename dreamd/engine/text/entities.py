@@ -64,7 +64,8 @@ CALENDAR = frozenset(
 )
 CATEGORIES = frozenset(
     """
-    admin afternoon agenda background call calls canceled cancelled change changed chat
+    admin afternoon agenda background business call calls canceled cancelled change changed chat
+    errands finances household house shopping
     client clients config configuration confirmed contact contacts context conversation
     corrected correction corrections daily decided decision decisions errors evening fact
     facts family finance follow-up follow-ups followups fyi health highlights home how-to

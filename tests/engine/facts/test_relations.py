@@ -268,3 +268,28 @@ def test_the_sentence_that_says_not_the_old_name_corrects_it_on_its_own() -> Non
     older = read_statement("- W @Mirela Vasquez: Runs the food bank rota.")
     newer = read_statement("Not Vasquez: I misheard her on the phone.")
     assert newer.change == "correction" and replaces(newer, older)
+
+
+LABELLED = [  # a label heading names the slot; an acknowledgement or a category names none
+    ("- Bin day: Tuesdays, green bin first.", "- Bin day is Fridays from now on."),
+    (
+        "- Understood: the piano tuner comes every March, £85 a visit.",
+        "- The piano tuner is £95 a visit from next month (was £85).",
+    ),
+    ("- Household: window cleaner every fourth Monday, £18.", "- Window cleaner £20 as of 1 May."),
+    (
+        "- Choir practice: Thursdays at half seven in the church hall.",
+        "- Choir practice is on Tuesdays now, half seven as before.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), LABELLED)
+def test_a_labelled_line_is_replaced_by_a_change_of_its_label(older: str, newer: str) -> None:
+    assert replaces(read_statement(newer), read_statement(older))
+
+
+def test_another_label_is_another_slot() -> None:
+    older = read_statement("- Bin day: Tuesdays, green bin first.")
+    newer = read_statement("- Market day is Fridays from now on.")
+    assert not replaces(newer, older)
