@@ -157,3 +157,50 @@ def test_a_spoilered_value_is_masked(text: str, secret: str) -> None:
 def test_access_talk_and_spoilers_without_a_secret_stay(text: str) -> None:
     """Login methods, commands, managers, questions, versions, spoilers of prose."""
     assert redact(text) == text
+
+
+# --- PIN and code words ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("PIN-koden til kortet er 8412", "8412"),
+        ("Pinkoden er 7351, husk den", "7351"),
+        ("PIN-kood: 4620", "4620"),
+        ("PIN-Nummer der neuen Karte: 9034", "9034"),
+        ("PIN kartu debit 551274, jangan disebar", "551274"),
+        ("الرمز السري للبطاقة: 7315", "7315"),
+        ("קוד הדלת: 1948", "1948"),
+        ("הקוד לאזעקה הוא 4471", "4471"),
+        ("รหัสเข้าบ้านคือ 7312", "7312"),
+        ("รหัสบัตร ATM เป็น 482913 นะ", "482913"),
+        ("the bike lock combo is 3-7-1-9", "3-7-1-9"),
+        ("combo for the padlock: 17-32-05", "17-32-05"),
+        ("the gate keypad accepts 7731 followed by #", "7731"),
+    ],
+)
+def test_pin_and_code_words_of_more_languages_give_their_digits(text: str, secret: str) -> None:
+    """Nordic and Estonian PIN compounds, a PIN with a word or two before its digits, Arabic
+    and Hebrew code words, Thai รหัส with a qualifier, a dialled combination, a keypad."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pin tweet 2024 to the profile",
+        "PIN code 110001 is New Delhi GPO",
+        "רחוב הרצל, מיקוד 6713104",
+        "รหัสสินค้าคือ 88231",
+        "รหัสไปรษณีย์คือ 50200",
+        "the combo meal is 12.99 and a combo of 3 drinks",
+        "keyboard combo Ctrl-Alt-Del restarts it",
+        "the keypad takes 9V batteries",
+        "the keypad accepts 4 to 8 digits",
+    ],
+)
+def test_code_words_of_other_things_stay(text: str) -> None:
+    """A pinned post, postal PIN codes and Hebrew מיקוד, Thai product and postal codes, a
+    combo meal, a key combo, batteries and a rule."""
+    assert redact(text) == text

@@ -20,7 +20,12 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   ``stored``, ``in``, ``expired``). Tokens, secrets and keys must look like tokens (letters and
   digits, mixed case or symbols); passwords may be words; PINs and codes are digits.
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
-  value with three kinds of characters, counts.
+  value with three kinds of characters, counts; an upper-case ``PIN`` may have one or two
+  words before its digits (``PIN ATM-nya 300756``).
+* PINs in more words: compounds (``PIN-koodi``, ``Pinkoden``, ``PIN-Nummer``), Arabic
+  ``الرقم السري``, Hebrew ``קוד`` before a door word (``קוד הכניסה``), a ``combo`` beside a lock
+  word or before a dialled value (``24-16-26``), a keypad that ``takes`` or ``accepts`` its
+  digits; Thai ``รหัส`` with a qualifier (ATM, card, entry, door) before ``คือ``/``เป็น``.
 * A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
   ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
   ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``. Words that
@@ -120,6 +125,18 @@ _HEAD_WORDS = (
     "codigo",
     "codice",
     "combination",
+    "combo",
+    "pinkod",
+    "pinkoden",
+    "pinkode",
+    "pinkoder",
+    "pinkoodi",
+    "קוד",
+    "הקוד",
+    "الرقم السري",
+    "الرمز السري",
+    "رقم سري",
+    "رمز سري",
     "token",
     "токен",
     "secret",
@@ -177,9 +194,17 @@ _HEAD_WORDS = (
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
-    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey".split()
+    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
+# Where a lock word may stand after a combination: its stems (lockers, Zahlenschloss, kłódka).
+_LOCK_STEMS = ("lock", "safe", "padlock", "schloss", "tresor", "kłódk", "cadenas", "candado")
+_DIAL = re.compile(r"[ \t]*(?:is|was|[:=])?[ \t]*\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
+# Code words that name a PIN only beside a door, a lock or a preposition (``code du portail``).
+_CODE_HEADS = frozenset("code código codigo codice קוד הקוד".split())
+# The last word of a PIN's name in other languages (PIN-koodi, Pinkoden, PIN-kood, PIN-Nummer).
+_CODE_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "kood", "קוד")
+_NUMBER_ENDINGS = frozenset("nummer number numer numero número nr no".split())
 
 _PASSWORD = frozenset(
     "password passwords passwd passwort kennwort passphrase passcode pass pwd pw psk contraseña"
@@ -187,7 +212,9 @@ _PASSWORD = frozenset(
     " losenord adgangskode passord heslo jelszó jelszo şifre sifre schlüssel schluessel"
     " schlussel 비번 palavra-passe lösenordet losenordet şifresi sifresi".split()
 )
-_PIN = frozenset("pin pins pincode pin-code geheimzahl puk cvv cvv2 cvc cvc2 csc keypad".split())
+_PIN = frozenset(
+    "pin pins pincode pin-code geheimzahl puk cvv cvv2 cvc cvc2 csc keypad السري سري".split()
+)
 _TOKEN = frozenset(
     "token токен secret credential credentials creds auth sid sig signature dsn jwt sessionid pat"
     " authtoken apikey appid hapikey appkey accesskey secretkey privatekey".split()
@@ -247,16 +274,24 @@ _DESCRIBING = frozenset(
     " level levels spec support auth-method".split()
 )
 _COUNTING = frozenset("max min num n count total no has is use enable disable allow show".split())
+# Hebrew door words, bare and with the prefixes they take (ה the, ל to, ב at): קוד הדלת.
+_HEBREW_DOORS = tuple(
+    prefix + stem
+    for stem in "דלת שער אזעקה כניסה בניין חניה כספת מנעול".split()
+    for prefix in ("", "ה", "ל", "ב")
+)
 _DOORS = frozenset(
     "door gate garage alarm entry building house front portail porte entrée alarme immeuble"
     " puerta portal acceso alarma garaje portão portao entrada portone cancello ingresso"
     " tür haustür tor eingang".split()
+    + list(_HEBREW_DOORS)
 )
 _PREPOSITIONS = frozenset(
     "for of to on at in de del du des da do di von für vom zum zur od от для per van voor".split()
 )
 _WORD_SEPARATORS = frozenset(
-    "is was are = est ist es é è är er jest to je это是 ist: is: est:".split()
+    "is was are = est ist es é è är er jest to je это是 ist: is: est: takes accepts הוא היא"
+    " هو هي".split()
 )
 _PROSE = frozenset(
     "a an the in on at is are was be been see ask set unset stored saved kept changed change"
@@ -337,6 +372,10 @@ _FOLLOWING_CHANGE = re.compile(
     re.IGNORECASE,
 )
 _CHANGING_KINDS = frozenset(("pin", "password", "token"))
+_THAI_CODE = re.compile(
+    r"รหัส(?!ไปรษณีย์)(?P<gap>[^\n.!?:=]{0,30}?)(?:คือ|เป็น|[:=])[ \t]*(?P<value>\d{4,8})(?!\d)"
+)
+_THAI_QUALIFIERS = ("atm", "pin", "บัตร", "เข้า", "ประตู", "ล็อค", "ล็อก", "เซฟ", "กุญแจ", "ลับ", "ผ่าน")
 _SQL = re.compile(r"identified\s+by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
 
 
@@ -371,7 +410,9 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return "cookie"
     if last in _PASSWORD or "mot de passe" in joined:
         return "password"
-    if last in _PIN or last in ("combination", "code") or last.endswith(("code", "kod")):
+    if last in _PIN or last in ("combination", "combo") or last.endswith(_CODE_ENDINGS):
+        return "pin"
+    if words[0] in _PIN and last in _NUMBER_ENDINGS:
         return "pin"
     if last in _TOKEN or last == "bearer" or (last in ("id", "key") and "session" in words):
         return "token"
@@ -510,14 +551,21 @@ def _list_values(text: str, pos: int, pattern: str) -> list[tuple[int, int]]:
 
 def _qualified(low: str, start: int, end: int, head: str) -> bool:
     """A bare ``code`` is a PIN's only after a door word (one of the two words before it:
-    ``garage opener code``) or before a preposition (``code du portail``); a
-    ``combination``, after a lock word."""
+    ``garage opener code``), before a preposition (``code du portail``) or before a door
+    word (Hebrew ``קוד הדלת``); a ``combination`` or a ``combo``, after a lock word, before
+    one in the same sentence (``the combo is …, gym lockers …``) or before a dialled value
+    (``combo is 24-16-26``)."""
     previous = low[max(0, start - 24) : start].replace("-", " ").split()[-2:]
-    if head == "combination":
-        return any(word in _LOCKS for word in previous)
-    following = low[end : end + 8].split()[:1]
+    if head in ("combination", "combo"):
+        after = re.split(r"[.!?\n]", low[end : end + 80], maxsplit=1)[0].split()
+        return (
+            any(word in _LOCKS for word in previous)
+            or any(word.startswith(_LOCK_STEMS) for word in after)
+            or _DIAL.match(low, end) is not None
+        )
+    following = low[end : end + 16].split()[:1]
     return any(word in _DOORS for word in previous) or bool(
-        following and following[0] in _PREPOSITIONS
+        following and (following[0] in _PREPOSITIONS or following[0].rstrip(":") in _DOORS)
     )
 
 
@@ -554,9 +602,38 @@ def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
     return [], first.start(1) if first else -1, False
 
 
+def _bridged(text: str, name_end: int, value_at: int) -> int:
+    """Where the digits of ``PIN ATM-nya 300756`` start: an upper-case PIN may have one or
+    two words (no digits, no code or describing word) between it and its digits."""
+    pos = name_end
+    for _ in range(3):
+        word = _WORD.match(text, pos)
+        if word is None:
+            break
+        if word.group(1)[:1].isdigit():
+            return word.start(1) if pos > name_end else value_at
+        low = word.group(1).lower().strip(",:")
+        if any(c.isdigit() for c in low) or low in _DESCRIBING or low.endswith(_CODE_ENDINGS):
+            break
+        pos = word.end()
+    return value_at
+
+
+def _thai_codes(text: str) -> list[Finding]:
+    """Thai ``รหัส`` (code) and a qualifier (ATM, บัตร card, เข้า entry, ประตู door…), then
+    ``คือ``/``เป็น`` (is) or a colon, then four to eight digits; no space between words, so a
+    product's or a postal code (``รหัสสินค้า``, ``รหัสไปรษณีย์``) has no qualifier."""
+    found = []
+    for match in _THAI_CODE.finditer(text):
+        gap = match.group("gap").strip().lower()
+        if not gap or any(word in gap for word in _THAI_QUALIFIERS):
+            found.append(Finding("secret-assignment", *match.span("value")))
+    return found
+
+
 def find_named_values(text: str, low: str) -> list[Finding]:
     """Every value a secret-naming key announces in ``text`` (``low`` is its lower case)."""
-    found: list[Finding] = []
+    found: list[Finding] = _thai_codes(text) if "รหัส" in text else []
     done = -1
     for match in _heads().finditer(low):
         if match.start() < done:
@@ -564,7 +641,7 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         head = match.group(0)
         if head in _LEFT_BOUNDED and match.start() and low[match.start() - 1].isalnum():
             continue
-        if head in ("code", "código", "codigo", "codice", "combination") and not _qualified(
+        if head in (*_CODE_HEADS, "combination", "combo") and not _qualified(
             low, match.start(), match.end(), head
         ):
             continue
@@ -608,6 +685,9 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             kind = "pin" if doors else None
         if kind is None or value_at < 0:
             continue
+        bridged = kind == "pin" and not separated and raw.isupper()
+        if bridged and _LEADING_CHANGE.match(text, value_at) is None:  # not "PIN went from…"
+            value_at = _bridged(text, name_end, value_at)
         flag = raw.startswith("-")
         spans = _values(text, kind, name, value_at, separated=separated or flag)
         family = "cli-credential" if flag else "secret-assignment"
