@@ -204,3 +204,54 @@ def test_code_words_of_other_things_stay(text: str) -> None:
     """A pinned post, postal PIN codes and Hebrew מיקוד, Thai product and postal codes, a
     combo meal, a key combo, batteries and a rule."""
     assert redact(text) == text
+
+
+# --- secrets defined by a call ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("define('SMTP_PASS', 'Mailer!2024x');", "Mailer!2024x"),
+        ('define("API_SECRET", "Zq8w!Lm2pX9rTt5v");', "Zq8w!Lm2pX9rTt5v"),
+        (
+            "define( 'SECURE_AUTH_SALT', 'k#9Lz!qP2@wX 7v^Tb%3nM&8rY*1sQ(4uJ)6oE-0pA=' );",
+            "k#9Lz!qP2@wX 7v^Tb%3nM&8rY*1sQ(4uJ)6oE-0pA=",
+        ),
+        (
+            "define('NONCE_KEY', 'Ux<7]Lp|R2w@Zk9!Hq#4Vn$8Mb%3Tc^6');",
+            "Ux<7]Lp|R2w@Zk9!Hq#4Vn$8Mb%3Tc^6",
+        ),
+        ("ini_set('mysql.default_password', 'Sq1!mysqlPw');", "Sq1!mysqlPw"),
+        (
+            'Sys.setenv("GITHUB_PAT", "f7c2e9a1b4d8c3e6f0a9b2c5d8e1f4a7b0c3d6e9")',
+            "f7c2e9a1b4d8c3e6f0a9b2c5d8e1f4a7b0c3d6e9",
+        ),
+        (
+            "Configure::write('Security.salt', 'c7f0e2a9b1d84f6e3a5c7b9d1e3f5a7c');",
+            "c7f0e2a9b1d84f6e3a5c7b9d1e3f5a7c",
+        ),
+    ],
+)
+def test_a_secret_defined_by_a_call_is_masked(text: str, secret: str) -> None:
+    """PHP define() and ini_set(), R's Sys.setenv(), CakePHP's Configure::write(): a call whose
+    first argument names a secret (a password, a key, a salt) and whose second is a literal."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+        "define('DB_PASSWORD', '');",
+        "define('WP_DEBUG', true);",
+        "define('AUTH_KEY', 'put your unique phrase here');",
+        "ini_set('display_errors', '1');",
+        "label('password', 'Passwort');",
+        "__('password', 'Enter your password');",
+    ],
+)
+def test_calls_that_define_no_secret_stay(text: str) -> None:
+    """A value read from the environment, an empty or placeholder value, a setting that names
+    no secret, a translation of the word."""
+    assert redact(text) == text

@@ -32,6 +32,8 @@ Families, each in its module (most specific first when two overlap):
 ``phrasing``                    values given to a verb of access (``use X to log in``), named
                                 after the value (``X is the password for``), spoilered
 ``defaults``                    fallbacks of secret-naming variables in code (our rules)
+``calls``                       secrets defined by a call: ``define('DB_PASSWORD', '…')``,
+                                WordPress salts, ``ini_set``, ``Sys.setenv``
 ``personal``                    e-mail and postal addresses (spelled-out addresses too)
 ``documents``                   dates of birth, passport, id-card and licence numbers
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
@@ -156,6 +158,7 @@ def _lower(text: str) -> str:
 def _detect(text: str, depth: int) -> list[Finding]:
     from dreamd.redaction import (
         blocks,
+        calls,
         commands,
         defaults,
         documents,
@@ -208,6 +211,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += wallets.find_seed_phrases(text, low)
     found += pairs.find_credential_pairs(text, low)
     found += defaults.find_fallback_secrets(text)
+    found += calls.find_defined_secrets(text)
     return found
 
 

@@ -416,6 +416,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return "pin"
     if last in _TOKEN or last == "bearer" or (last in ("id", "key") and "session" in words):
         return "token"
+    if last in ("salt", "pepper") and len(words) > 1:
+        return "token"  # AUTH_SALT, Security.salt: a hash's secret input (a cook's salt has none)
     if last == "key":
         vendor = before.split()[-1].lower().strip(":,-(") if before.split() else ""
         if vendor in _VENDORS or any(word in _VENDORS for word in words[:-1]):
