@@ -255,3 +255,43 @@ def test_calls_that_define_no_secret_stay(text: str) -> None:
     """A value read from the environment, an empty or placeholder value, a setting that names
     no secret, a translation of the word."""
     assert redact(text) == text
+
+
+# --- connection strings and commands ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("jdbc:oracle:thin:scott_app/Tig3r!Pass@db.internal:1521:ORCL", "Tig3r!Pass"),
+        ("jdbc:oracle:oci:batch/Oc1!batchPw@PRODTNS", "Oc1!batchPw"),
+        ("sqlplus hr_admin/Hr#2027pass@//db01:1521/HRPDB", "Hr#2027pass"),
+        ("expdp system/Exp0rt!Now@PROD schemas=HR directory=DUMP", "Exp0rt!Now"),
+        ("DRIVER={PostgreSQL Unicode};SERVER=pg01;UID=etl;PWD={Pg;Brace!d99};", "Pg;Brace!d99"),
+        ("Provider=SQLOLEDB;Data Source=sql01;User ID=sa;Password={Ole#Db2027};", "Ole#Db2027"),
+        ("https -a deploy:Dep10y!Key POST https://api.internal/release", "Dep10y!Key"),
+        ("http --auth=ci:C1!pipeline42 GET :8080/status", "C1!pipeline42"),
+        ("xh -a bob:B0b#Secure99 get httpbin.org/basic-auth/bob/x", "B0b#Secure99"),
+    ],
+)
+def test_credentials_in_connection_strings_and_commands_are_masked(text: str, secret: str) -> None:
+    """Oracle's user/password@ in JDBC and its tools, ODBC and OLE DB values in braces,
+    HTTPie's and xh's -a/--auth."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sqlplus / as sysdba",
+        "jdbc:oracle:thin:@//db01:1521/HRPDB",
+        'conn = f"DRIVER={driver};SERVER={host};UID={user};PWD={password};"',
+        "Pwd={db_password};",
+        "http -a admin GET :8080/api",
+        "http -a $API_USER:$API_PASS :8080/health",
+    ],
+)
+def test_connection_strings_without_credentials_stay(text: str) -> None:
+    """No credentials, format placeholders in braces, a password the tool will ask for,
+    shell variables."""
+    assert redact(text) == text

@@ -3,7 +3,10 @@
 * URL userinfo: in ``scheme://user:password@host`` the password is masked (it may hold ``@``:
   the last ``@`` before the host ends it), and so is a user name that is itself a token
   (``https://<token>@github.com``).
+* Oracle's ``user/PW@connect-identifier``: in a JDBC URL (``jdbc:oracle:thin:u/PW@//host``)
+  and after its tools (``sqlplus``, ``sqlldr``, ``expdp``, ``impdp``, ``rman``…).
 * Command-line forms whose flag is one letter: ``mysql -pPW``, ``curl -u user:PW``,
+  HTTPie's and xh's ``http -a user:PW`` (``--auth``),
   ``sshpass -p PW``, ``docker login -p PW``, ``redis-cli -a PW``, ``zip -P PW``, ``7z -pPW``,
   ``sqlcmd -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``, ``openssl … pass:PW``,
   ``htpasswd -b FILE USER PW``, ``rabbitmqctl add_user USER PW``, ``echo PW | sudo -S``,
@@ -34,7 +37,9 @@ _ARG = r"(?:'[^'\n]*'|\"[^\"\n]*\"|[\w.:]+)"
 _V = r"(?:'(?P<q1>[^'\n]+)'|\"(?P<q2>[^\"\n]+)\"|(?P<bare>[^\s'\"|;&]+))"
 _REST = r"[^\n]*?\s"
 
-_RULES: tuple[tuple[str, str], ...] = (
+# Oracle's user/password@connect-identifier, in a JDBC URL or after one of its tools.
+_ORACLE = r"[\w$#.-]+/(?P<bare>[^\s'\"|;&@/]+)@"
+_RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     (
         "mysql",
         r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb(?:-dump)?)\b"
@@ -46,6 +51,17 @@ _RULES: tuple[tuple[str, str], ...] = (
         "curl",
         r"\b(?:curl|wget|http)\b" + _REST + r"(?:-u|--user)[\s=]+(?:'[^':\n]*:(?P<q1>[^'\n]+)'"
         r"|\"[^\":\n]*:(?P<q2>[^\"\n]+)\"|[^\s:'\"]*:(?P<bare>\S+))",
+    ),
+    (
+        ("http", "xh"),
+        r"\b(?:https?|xhs?)\s+(?:[^\n]*?\s)?(?:-a|--auth)[\s=]+(?:'[^':\n]*:(?P<q1>[^'\n]+)'"
+        r"|\"[^\":\n]*:(?P<q2>[^\"\n]+)\"|[^\s:'\"]*:(?P<bare>\S+))",
+    ),
+    ("jdbc:oracle", r"\bjdbc:oracle:(?:thin|oci8?|kprb):" + _ORACLE),
+    (
+        ("sqlplus", "sqlldr", "expdp", "impdp", "rman", "dgmgrl"),
+        r"\b(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)\s+(?:-\w+\s+)*"
+        r"(?:(?:target|catalog|userid)=?\s*)?" + _ORACLE,
     ),
     ("sshpass", r"\bsshpass\b" + _REST + r"-p\s*" + _V),
     ("login", r"\blogin\b" + _REST + r"-p\s+" + _V),
@@ -119,15 +135,18 @@ def _classes(value: str) -> tuple[bool, bool, bool, bool]:
 
 
 @cache
-def _rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((word, re.compile(pattern)) for word, pattern in _RULES)
+def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
+    return tuple(
+        ((words,) if isinstance(words, str) else words, re.compile(pattern))
+        for words, pattern in _RULES
+    )
 
 
 def find_command_credentials(text: str, low: str) -> list[Finding]:
     """Passwords given to commands by one-letter flags or positions (see the module rules)."""
     found: list[Finding] = []
-    for word, pattern in _rules():
-        if word not in low:
+    for words, pattern in _rules():
+        if not any(word in low for word in words):
             continue
         for match in pattern.finditer(text):
             group = next(g for g in ("q1", "q2", "bare") if match.groupdict().get(g) is not None)

@@ -12,8 +12,11 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   ``camelCase``. A key whose last word describes the secret rather than holding it (``length``,
   ``count``, ``ttl``, ``policy``, ``rules``, ``file``, ``env``, ``id``, ``url``, ``method``…),
   or that counts (``max_tokens``, ``tokens``), announces nothing.
-* The value is the quoted string (spaces, commas and ``@`` included), else one token; an
-  ``export NAME=…`` line takes the rest of the line unless it goes on as a command.
+* The value is the quoted string (spaces, commas and ``@`` included; ``„…“`` and ``«…»``
+  too), an ODBC value in braces (``PWD={…};``, a format field such as ``{password}`` is no
+  value), else one token; an ``export NAME=…`` line takes the rest of the line unless it
+  goes on as a command. A colon with a space before it and none after (``$PASS :8080``)
+  starts a token and separates nothing.
 * A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
   ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
   ``settings.key``, a call), a path or a plain URL, or an ordinary word of prose (``reset``,
@@ -324,6 +327,10 @@ _QUOTED = re.compile(
     r"|‚([^‘’\n]*)[‘’]"
 )
 _TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
+_BRACED = re.compile(r"\{((?:[^}\n]|\}\})+)\}(?=;|\s|$)")
+_FORMAT_FIELD = re.compile(
+    r"[a-z_][a-z0-9_.]*|[A-Z_][A-Z0-9_.]*|\d*|[a-z_]\w*(?:\[\w*\])?(?::[^}]*)?"
+)
 _TRAILING = ".,;:)]}>\"'"
 _REFERENCE = re.compile(
     r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
@@ -505,12 +512,37 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
     return (len(plain) >= 6 and token_like) or (quoted and len(plain) >= 8 and " " not in plain)
 
 
+def _starts_a_token(separator: str) -> bool:
+    """`` :8080/health``: a colon with a space before it and none after starts a token (an
+    HTTPie host, a keyword); it separates no key from its value."""
+    return (
+        separator[:1] in (" ", "\t")
+        and separator.strip(" \t\"')]") == ":"
+        and not separator.endswith((" ", "\t"))
+    )
+
+
+def _braced(text: str, pos: int) -> tuple[int, int] | None:
+    """An ODBC or OLE DB value in braces after ``=`` (``PWD={Pg;Brace!d99};``: braces let a
+    value hold ``;``, and ``}}`` is a brace); a format placeholder (``{password}``,
+    ``{0}``) is no value."""
+    match = _BRACED.match(text, pos)
+    if match is None or text[:pos].rstrip(" \t")[-1:] != "=":
+        return None
+    if _FORMAT_FIELD.fullmatch(match.group(1)):
+        return None
+    return match.start(1), match.end(1)
+
+
 def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool] | None:
     """(start, end, quoted) of the value that begins at ``pos``."""
     quoted = _QUOTED.match(text, pos)
     if quoted:
         group = next(i for i in range(1, 8) if quoted.group(i) is not None)
         return quoted.start(group), quoted.end(group), True
+    braced = _braced(text, pos) if text[pos : pos + 1] == "{" else None
+    if braced is not None:
+        return braced[0], braced[1], True
     token = _TOKEN_VALUE.match(text, pos)
     if not token:
         return None
@@ -584,7 +616,7 @@ def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
     if paren:
         pos = paren.end()
     sep = _SEPARATOR.match(text, pos)
-    if sep:
+    if sep and not _starts_a_token(sep.group(0)):
         return [], sep.end(), True
     words: list[str] = []
     for _ in range(MAX_KEY_WORDS + 1):
