@@ -295,3 +295,41 @@ def test_connection_strings_without_credentials_stay(text: str) -> None:
     """No credentials, format placeholders in braces, a password the tool will ask for,
     shell variables."""
     assert redact(text) == text
+
+
+# --- national identity numbers after their words ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("rodné číslo: 855102/3448", "855102/3448"),
+        ("Moje r.č. je 9203151188, potřebuju ho do formuláře", "9203151188"),
+        ("Vaše rodné číslo 785712/0030 bylo ověřeno.", "785712/0030"),
+        ("居民身份证号码 11010519491231002X", "11010519491231002X"),
+        ("เลขประจำตัวประชาชน 1101200345671", "1101200345671"),
+        ("สำเนาบัตร: 3-1005-01234-56-3", "3-1005-01234-56-3"),
+        ("No. KTP 3273014509870003 untuk formulir", "3273014509870003"),
+        ("מספר תעודת זהות: 039381769", "039381769"),
+    ],
+)
+def test_national_ids_after_their_words_are_masked(text: str, secret: str) -> None:
+    """Czech and Slovak birth numbers (with or without the slash), a Chinese resident id, a
+    Thai id (named, or in its own dashed form), an Indonesian NIK, an Israeli id."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Faktura 202301/0045 je zaplacená.",
+        "身份证号码请不要发在群里",
+        "NIK-1234 is the Jira ticket",
+        "Build 3-1005-01234-56-4 failed on arm64",
+        "Order 1101200345672 shipped today",
+    ],
+)
+def test_numbers_that_are_not_national_ids_stay(text: str) -> None:
+    """An invoice with a slash, a warning with no number, a ticket, a build number in a Thai
+    id's shape and a 13-digit order number whose check digits fail."""
+    assert redact(text) == text

@@ -14,8 +14,11 @@
 * National identity numbers with check digits, through python-stdnum (US SSN and ITIN,
   Canadian SIN, French NIR, Spanish DNI/NIE, Italian codice fiscale, German Steuer-ID, Dutch
   BSN, Brazilian CPF, Indian Aadhaar and PAN, Swedish, Danish, Norwegian, Finnish, Polish,
-  Swiss, Chinese, Mexican, Korean, Belgian, Turkish ids, NHS numbers) and the UK's National
-  Insurance number by its own rule. A shape only ids use must pass the id's check; a plain run
+  Swiss, Chinese, Mexican, Korean, Belgian, Turkish, Czech and Slovak (``rodné číslo``, its
+  slash form), Thai (its dashed form), Indonesian (NIK) and Israeli ids, NHS numbers; their
+  names in their own scripts too: ``身份证``, ``บัตรประชาชน``, ``תעודת זהות``) and the UK's
+  National Insurance number by its own rule. A shape only ids use must pass the id's check;
+  a plain run
   of digits needs the id's name before it (``SSN``, ``BSN``, ``PESEL``…), and is then taken
   whatever its check digit says.
 * An account number after a word that names it (``account no.``, ``Kontonummer``…).
@@ -138,7 +141,13 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"(?:\d{2})?\d{6}[-+]\d{4}", "se.personnummer dk.cpr", "", False),
     (r"\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y]", "fi.hetu", "", False),
     (r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn", "", False),
-    (r"\d{17}[\dXx]", "cn.ric", "", False),
+    (r"\d{17}[\dXx]", "cn.ric", "身份证 公民身份号码", False),
+    (r"\d{6}/\d{3,4}", "cz.rc sk.rc", "rodné číslo rodného čísla rodne cislo rč r.č.", False),
+    (r"\d{9,10}", "cz.rc", "rodné číslo rodného čísla rodne cislo rč r.č.", True),
+    (r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin", "บัตรประชาชน ประจำตัวประชาชน", False),
+    (r"\d{13}", "th.pin", "บัตรประชาชน ประจำตัวประชาชน", True),
+    (r"\d{16}", "id.nik", "nik ktp nomor induk kependudukan", True),
+    (r"\d{9}", "il.idnr", 'תעודת זהות ת.ז ת"ז teudat zehut', True),
     (r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", "mx.curp", "", False),
     (r"\d{6}-\d{7}", "kr.rrn", "", False),
     (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn", "", False),
