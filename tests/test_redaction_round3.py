@@ -333,3 +333,37 @@ def test_numbers_that_are_not_national_ids_stay(text: str) -> None:
     """An invoice with a slash, a warning with no number, a ticket, a build number in a Thai
     id's shape and a 13-digit order number whose check digits fail."""
     assert redact(text) == text
+
+
+# --- tax numbers after their words -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("NIP firmy: 778-123-45-63, proszę wpisać na fakturze", "778-123-45-63"),
+        ("Mój NIP to 5260001246.", "5260001246"),
+        ("ІПН: 3123456789", "3123456789"),
+        ("ИНН физлица 500123456750", "500123456750"),
+        ("Vergi kimlik no 9876543217, fatura için.", "9876543217"),
+        ("NPWP 01.234.567.4-901.000 untuk faktur pajak", "01.234.567.4-901.000"),
+    ],
+)
+def test_tax_numbers_after_their_words_are_masked(text: str, secret: str) -> None:
+    """Polish NIP (dashed or not), Ukrainian ІПН, Russian ИНН, Turkish VKN, Indonesian NPWP
+    (its dotted form is its own)."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NIP ma 10 cyfr, bez kresek.",
+        "ИНН организации указан в договоре.",
+        "Release 01.234.567 of the firmware",
+        "Vergi dairesi Kadıköy, 2027 yılı beyannamesi",
+    ],
+)
+def test_tax_talk_without_a_number_stays(text: str) -> None:
+    """A rule about the number, a pointer to it, a version, a tax office and a year."""
+    assert redact(text) == text

@@ -21,6 +21,8 @@
   a plain run
   of digits needs the id's name before it (``SSN``, ``BSN``, ``PESEL``…), and is then taken
   whatever its check digit says.
+* Tax numbers the same way: Polish NIP (``141-891-50-93``), Ukrainian ``РНОКПП``/``ІПН``,
+  Russian ``ИНН``, Turkish VKN after their names, an Indonesian NPWP by its dotted form.
 * An account number after a word that names it (``account no.``, ``Kontonummer``…).
 
 The libraries are imported the first time a candidate needs them. Pure.
@@ -148,6 +150,12 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{13}", "th.pin", "บัตรประชาชน ประจำตัวประชาชน", True),
     (r"\d{16}", "id.nik", "nik ktp nomor induk kependudukan", True),
     (r"\d{9}", "il.idnr", 'תעודת זהות ת.ז ת"ז teudat zehut', True),
+    # Tax numbers: Polish NIP, Ukrainian РНОКПП/ІПН, Russian ИНН, Turkish VKN, Indonesian NPWP
+    (r"\d{3}-\d{3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}-\d{3}|\d{10}", "pl.nip", "nip", True),
+    (r"\d{10}", "ua.rntrc", "рнокпп іпн ідентифікаційний код ідентифікаційний номер", True),
+    (r"\d{10}|\d{12}", "ru.inn", "инн", True),
+    (r"\d{10}", "tr.vkn", "vergi kimlik vergi no vkn", True),
+    (r"\d{2}\.\d{3}\.\d{3}\.\d-\d{3}\.\d{3}", "id.npwp", "npwp", False),
     (r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", "mx.curp", "", False),
     (r"\d{6}-\d{7}", "kr.rrn", "", False),
     (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn", "", False),
