@@ -367,3 +367,49 @@ def test_tax_numbers_after_their_words_are_masked(text: str, secret: str) -> Non
 def test_tax_talk_without_a_number_stays(text: str) -> None:
     """A rule about the number, a pointer to it, a version, a tax office and a year."""
     assert redact(text) == text
+
+
+# --- passports after their words, and machine-readable zones ---------------------------------
+
+_TD3 = "P<NORNORDMANN<<KARI<ANNE<<<<<<<<<<<<<<<<<<<<\nX4R29T7QK7NOR9005178M3202241<<<<<<<<<<<<<<08"
+_TD1 = (
+    "IDUTOL898902C36<<<<<<<<<<<<<<<\n7408122F3304156UTO<<<<<<<<<<<4\nERIKSSON<<ANNA<MARIA<<<<<<<<<<"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Passnummer für den Antrag: C4J7N2K9P", "C4J7N2K9P"),
+        ("numéro de passeport pour l'ambassade : 19AV45873", "19AV45873"),
+        ("Nomor paspor saya: A1234567", "A1234567"),
+        ("pasaport numarası U12345678", "U12345678"),
+        ("पासपोर्ट नंबर: M1234567", "M1234567"),
+        ("رقم جواز السفر: N12345678", "N12345678"),
+        ("מספר דרכון 31234567", "31234567"),
+        ("αριθμός διαβατηρίου: AK1234567", "AK1234567"),
+        ("หนังสือเดินทางเลขที่ AA1234567", "AA1234567"),
+        (f"page scanned:\n{_TD3}", "X4R29T7QK"),
+        (f"page scanned:\n{_TD3}", "NORDMANN"),
+        (f"back of the card:\n{_TD1}", "L898902C3"),
+    ],
+)
+def test_passports_after_their_words_and_machine_zones_are_masked(text: str, secret: str) -> None:
+    """Passport words of more languages with a labelled phrase before the number, and the
+    machine-readable zone of a passport (two lines of 44) or an id card (three of 30)."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Passport photo for the visa: 2 copies",
+        "Reisepass verlängern: Termin am 14.03.2027",
+        "Pasaport randevusu: 2027-03-01",
+        "<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<",
+        "P<NORNORDMANN<<KARI<ANNE<<<<<<<<<<<<<<<<<<<<\nX4R29T7QK8NOR9005178M3202241<<<<<<<<<<<<<<08",
+    ],
+)
+def test_passport_talk_and_broken_zones_stay(text: str) -> None:
+    """No number, a date, a row of fillers, a zone whose check digits fail."""
+    assert redact(text) == text

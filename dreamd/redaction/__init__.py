@@ -36,6 +36,7 @@ Families, each in its module (most specific first when two overlap):
                                 WordPress salts, ``ini_set``, ``Sys.setenv``
 ``personal``                    e-mail and postal addresses (spelled-out addresses too)
 ``documents``                   dates of birth, passport, id-card and licence numbers
+``mrz``                         machine-readable zones of passports and id cards (ICAO 9303)
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``wallets``                     wallet recovery phrases (the BIP39 list and checksum: mnemonic)
 ==============================  ===============================================================
@@ -166,6 +167,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         entropy,
         keys,
         markup,
+        mrz,
         numbers,
         pairs,
         personal,
@@ -207,6 +209,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += commands.find_command_credentials(text, low)
     found += personal.find_personal_data(text, low)
     found += documents.find_documents_and_births(text, low)
+    found += mrz.find_machine_zones(text)
     found += numbers.find_numbers(text)
     found += wallets.find_seed_phrases(text, low)
     found += pairs.find_credential_pairs(text, low)

@@ -21,8 +21,11 @@ or a document, in the languages notes are written in, they are personal data:
   identidad``…), compounds included (``paspoortnummer``, ``Führerscheinnummer``), then at
   most three short words (``n°``, ``No.``, ``number``, ``番号``, ``номер``…), then a code of six
   or more letters and digits holding a digit (``C01X00T47``, ``4508 123456``,
-  ``W426-545-30-761-0``). A date, a year or a short code (``Klasse B``, ``gate B12``) is not
-  one.
+  ``W426-545-30-761-0``); or a label of up to five words ending in a colon between the word
+  and the code (``Reisepassnummer für die Buchung: …``). Passports are named in more
+  languages too: ``paspor``, ``hộ chiếu``, ``पासपोर्ट``, ``جواز السفر``, ``דרכון``,
+  ``διαβατήριο``, ``หนังสือเดินทาง``… A date, a year or a short code (``Klasse B``,
+  ``gate B12``) is not one. Machine-readable zones are :mod:`dreamd.redaction.mrz`'s.
 
 Pure.
 """
@@ -65,11 +68,17 @@ _DOCUMENT_WORDS = (
     ";ausweisnummer;ausweis-nr;carte d'identité;carte nationale d'identité;carta d'identità"
     ";documento de identidad;cartão de cidadão;bilhete de identidade;identiteitskaart"
     ";dowodu osobistego;dowód osobisty;dowod osobisty;id card number;identity card"
+    ";paspor;hộ chiếu;ho chieu;पासपोर्ट;جواز السفر;جواز سفر;דרכון;διαβατήριο;διαβατηρίου"
+    ";หนังสือเดินทาง;útlevél;pașaport;cestovní pas"
 ).split(";")
 _NUMBER_WORDS = frozenset(
     "n nº no nr num number nummer numéro número numero numer номер серия de di da of der des"
-    " del do dowodu osobistego conducir conduire guida is ist est es 番号 号码 號碼 번호".split()
+    " del do dowodu osobistego conducir conduire guida is ist est es 番号 号码 號碼 번호"
+    " numaram numarası numarasi numara nomor nombor saya my mein mon mi".split()
 )
+# A compound's tail: letters, and the vowel signs and marks of scripts that write them apart
+# (Devanagari, Thai), which are no word characters to a regular expression.
+_TAIL = r"(?:[\w'-]|[\u0300-\u036f\u0900-\u0dff\u0e31\u0e34-\u0e3a\u0e47-\u0e4e])*"
 _MONTH = r"[^\W\d_]{3,12}\.?"
 _DATE = LazyPattern(
     r"(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}(?!\d)"
@@ -91,7 +100,7 @@ def _alternation(words: list[str], *, compounds: bool = False) -> str:
     (CJK) anywhere."""
     latin = sorted((w for w in words if not _is_cjk(w)), key=len, reverse=True)
     cjk = sorted((w for w in words if _is_cjk(w)), key=len, reverse=True)
-    after = r"[\w'-]*" if compounds else r"(?![^\W\d_])"
+    after = _TAIL if compounds else r"(?![^\W\d_])"
     body = "|".join(re.escape(w) for w in latin)
     parts = [rf"(?<![^\W\d_])(?:{body}){after}"]
     if cjk:
@@ -163,15 +172,18 @@ def _documents(text: str, low: str) -> list[Finding]:
     for match in filter(None, (document.match(text, start) for start in starts)):
         line_end = text.find("\n", match.end(), match.end() + 48)
         end = line_end if line_end >= 0 else min(len(text), match.end() + 48)
-        at, words = -1, []
+        at, words, label = -1, [], False
         for word in re.finditer(r"\S+", text[match.end() : end]):
             if any(c.isdigit() for c in word.group(0)):
                 lead = _LEADING.match(word.group(0))
                 at = match.end() + word.start() + (lead.end() if lead else 0)
                 break
             words.append(re.sub(r"\W", "", word.group(0).lower()))
-        if at < 0 or len(words) > 3 or any(w and w not in _NUMBER_WORDS for w in words):
+            label = word.group(0).endswith((":", "："))
+        if at < 0 or len(words) > (5 if label else 3):
             continue
+        if not label and any(w and w not in _NUMBER_WORDS for w in words):
+            continue  # "Reisepassnummer für die Buchung: …" is a label; a sentence is not
         code = _CODE.match(text, at)
         if code is None:
             continue
