@@ -413,3 +413,42 @@ def test_passports_after_their_words_and_machine_zones_are_masked(text: str, sec
 def test_passport_talk_and_broken_zones_stay(text: str) -> None:
     """No number, a date, a row of fillers, a zone whose check digits fail."""
     assert redact(text) == text
+
+
+# --- dates of birth after their words --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Tarikh lahir: 12/03/1988", "12/03/1988"),
+        ("ngay sinh 05/06/1991, que Hue", "05/06/1991"),
+        ("تاریخ تولد: 1990/05/17", "1990/05/17"),
+        ("datum narození 03.04.1975", "03.04.1975"),
+        ("data nașterii: 21.09.1984", "21.09.1984"),
+        ("születési dátum: 1979.11.02", "1979.11.02"),
+        ("जन्मतिथि 15-08-1990", "15-08-1990"),
+        ("জন্ম তারিখ: 01/01/1995", "01/01/1995"),
+        ("נולד ב-12.03.1985 בחיפה", "12.03.1985"),
+        ("γεννήθηκε στις 12/03/1985", "12/03/1985"),
+        ("народився 14.02.1979 у Львові", "14.02.1979"),
+    ],
+)
+def test_dates_of_birth_after_words_of_more_languages_are_masked(text: str, secret: str) -> None:
+    """Malay, Vietnamese without its marks, Persian, Czech, Romanian, Hungarian, Hindi,
+    Bengali, and the words for *born* in Hebrew, Greek and Ukrainian."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tanggal lahir anak kedua belum diisi.",
+        "תאריך לידה: לא צוין",
+        "Ημερομηνία γέννησης και τόπος: βλ. φάκελο",
+        "datum narození je povinné pole",
+    ],
+)
+def test_birth_words_without_a_date_stay(text: str) -> None:
+    """A birth-date field that is empty, not given, or only described."""
+    assert redact(text) == text

@@ -6,7 +6,9 @@ or a document, in the languages notes are written in, they are personal data:
 * **Dates of birth**: ``DOB``, ``date of birth``, ``born``, ``Geburtsdatum``, ``geb.``,
   ``geboren (am/op)``, ``né le``, ``fecha de nac.``, ``nata a Napoli il``, ``data de
   nascimento``, ``urodzony``, ``дата рождения``, ``doğum tarihi``, ``född``, ``生年月日``,
-  ``出生日期``, ``생년월일``… then a date with its year, written any common way (``1990-05-17``,
+  ``出生日期``, ``생년월일``, ``ngày sinh``, ``tanggal lahir``, ``जन्म तिथि``,
+  ``تاريخ الميلاد``, ``תאריך לידה``, ``ημερομηνία γέννησης``, ``дата народження``… then a
+  date with its year, written any common way (``1990-05-17``,
   ``17.05.1990``, ``1990.05.17``, ``12 mars 1985``, ``3 de marzo de 1985``,
   ``March 3rd, 1988``, ``1992年4月5日``, ``1990년 5월 17일``). A word naming a birthday
   (``birthday``, ``Geburtstag``, ``生日``, ``誕生日``, ``생일``) is followed by the date
@@ -46,16 +48,21 @@ _BIRTH_DATE_WORDS = (
     "dob;d.o.b.;d.o.b;date of birth;birth date;birthdate;geburtsdatum;geb.;date de naissance"
     ";fecha de nacimiento;fecha de nac.;f. de nac.;f. nac.;data di nascita;data de nascimento"
     ";geboortedatum;data urodzenia;дата рождения;д.р.;doğum tarihi;födelsedatum;fødselsdato"
-    ";syntymäaika;生年月日;出生日期;생년월일"
+    ";syntymäaika;生年月日;出生日期;생년월일;ngày sinh;ngay sinh;tanggal lahir;tgl lahir;tgl. lahir"
+    ";tarikh lahir;जन्म तिथि;जन्मतिथि;जन्म दिनांक;जन्म तारीख;জন্ম তারিখ;জন্মতারিখ;تاريخ الميلاد"
+    ";تاريخ الولادة;تاریخ تولد;תאריך לידה;תאריך הלידה;ημερομηνία γέννησης;дата народження"
+    ";datum narození;datum narozeni;data nașterii;data nasterii;születési dátum;születési idő"
+    ";วันเดือนปีเกิด"
 ).split(";")
 # Words naming a birthday (the date comes right after them).
 _BIRTHDAY_WORDS = (
-    "birthday;geburtstag;anniversaire;cumpleaños;compleanno;verjaardag;生日;誕生日;생일".split(";")
-)
+    "birthday;geburtstag;anniversaire;cumpleaños;compleanno;verjaardag;生日;誕生日;생일;วันเกิด"
+    ";sinh nhật"
+).split(";")
 # Words saying someone was born (a place may come before the date).
 _BORN_WORDS = (
     "born;geboren;né;née;nee;nacido;nacida;nato;nata;nascido;nascida;urodzony;urodzona;ur."
-    ";родился;родилась;född;født;doğdu"
+    ";родился;родилась;född;født;doğdu;народився;народилася;נולד;נולדה;γεννήθηκε;lahir"
 ).split(";")
 _DOCUMENT_WORDS = (
     "passport;passeport;pasaporte;passaporto;passaporte;reisepass;paspoort;paszport;pasaport"
