@@ -452,3 +452,45 @@ def test_dates_of_birth_after_words_of_more_languages_are_masked(text: str, secr
 def test_birth_words_without_a_date_stay(text: str) -> None:
     """A birth-date field that is empty, not given, or only described."""
     assert redact(text) == text
+
+
+# --- bank accounts after their words ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("acc no. 0123456789 (sort code 20-00-00)", "0123456789"),
+        ("send it to a/c 0012345678 with IFSC SBIN0001234", "0012345678"),
+        ("Nomor rekening BCA saya: 1234567890", "1234567890"),
+        ("Hesap numaram: 12345678901", "12345678901"),
+        ("Số tài khoản: 0123456789 (Vietcombank)", "0123456789"),
+        ("číslo účtu 19-2000145399/0800", "19-2000145399"),
+        (
+            "numer rachunku do wpłat: 89 1240 1234 5678 9012 3456 7890",
+            "89 1240 1234 5678 9012 3456 7890",
+        ),
+        ("przelew na 61 1090 1014 0000 0712 1981 2874, dzięki", "61 1090 1014 0000 0712 1981 2874"),
+    ],
+)
+def test_bank_accounts_after_their_words_are_masked(text: str, secret: str) -> None:
+    """Abbreviations (acc, a/c), Indonesian, Turkish, Vietnamese and Czech account words, a
+    label before the number, and a Polish NRB (an IBAN without its PL) by its check digits."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "acc. to the report, 125000 units shipped",
+        "Account created: 2027-01-14",
+        "Account balance: 1 250 000 PLN",
+        "IFSC HDFC0005546 is the branch code",
+        "a 26-digit reference 12 3456 7890 1234 5678 9012 3456",
+        "Numer konta założony: 14.01.2027",
+    ],
+)
+def test_account_talk_without_an_account_number_stays(text: str) -> None:
+    """An abbreviation of *according*, dates, a balance, a branch code, a reference whose
+    NRB check fails."""
+    assert redact(text) == text

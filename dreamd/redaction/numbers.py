@@ -23,7 +23,11 @@
   whatever its check digit says.
 * Tax numbers the same way: Polish NIP (``141-891-50-93``), Ukrainian ``РНОКПП``/``ІПН``,
   Russian ``ИНН``, Turkish VKN after their names, an Indonesian NPWP by its dotted form.
-* An account number after a word that names it (``account no.``, ``Kontonummer``…).
+* An account number after a word that names it (``account no.``, ``acc``, ``A/c no.``,
+  ``Kontonummer``, ``numer konta``, ``nomor rekening``, ``hesap numarası``, ``số tài
+  khoản``, ``číslo účtu``…), perhaps after a label (``numer konta do przelewu: …``) that
+  is not a balance's, a date's or a holder's; a Polish NRB (an IBAN without its ``PL``) by
+  its check digits alone.
 
 The libraries are imported the first time a candidate needs them. Pure.
 """
@@ -86,11 +90,44 @@ _IBAN = re.compile(
 _IBAN_START = re.compile(r"\d\d([ ./-]?)[A-Za-z0-9]{4}\1[A-Za-z0-9]{4}")
 _LETTER_ID = re.compile(r"[A-Z][A-Z0-9]{8,17}(?![A-Za-z0-9])")
 _ACCOUNT = re.compile(
-    r"(?i:\b(?:account(?:\s+(?:number|no\.?|nr\.?|#))?|acct\.?(?:\s*(?:no\.?|#))?|kontonummer"
-    r"|konto(?:-?nr\.?)?|numéro de compte|número de cuenta|conto(?: corrente)?|rekeningnummer))"
-    r"\s*[:#]?\s*(\d[\d -]{4,16}\d)\b"
+    r"(?i:\b(?:account(?:\s+(?:number|no\.?|nr\.?|#))?|acc(?:t|ount)?\.?(?:\s*(?:no\.?|#))?"
+    r"|a/c(?:\s*(?:no\.?|#))?|kontonummer|konto(?:-?nr\.?)?|numéro de compte|número de cuenta"
+    r"|conto(?: corrente)?|rekeningnummer|(?:nomor |no\. ?)?rekening|numer konta|nr konta"
+    r"|numer rachunku|nr rachunku|hesap (?:numarası|numarasi|numaram|no\.?)|số tài khoản"
+    r"|so tai khoan|číslo účtu|cislo uctu|tilinumero|номер сч[её]та|номер рахунку|рахунок|сч[её]т"
+    r"|رقم الحساب|מספר חשבון|खाता संख्या|खाता नंबर)(?![^\W\d_]))"
+    r"(?P<label>[^\n:\d]{0,40}?:)?\s*[:#]?\s*(\d[\d -]{4,34}\d)\b"
 )
-_ACCOUNT_ANCHORS = ("account", "acct", "konto", "compte", "cuenta", "conto", "rekening")
+_ACCOUNT_ANCHORS = (
+    "acc",
+    "a/c",
+    "konto",
+    "konta",
+    "compte",
+    "cuenta",
+    "conto",
+    "rekening",
+    "rachunku",
+    "hesap",
+    "tài khoản",
+    "tai khoan",
+    "účtu",
+    "uctu",
+    "tilinumero",
+    "сч",
+    "рахун",
+    "الحساب",
+    "חשבון",
+    "खाता",
+)
+# Words of a label before a number that is not the account's (``Account balance: …``).
+_NOT_ACCOUNT_LABEL = re.compile(
+    r"(?i:balance|saldo|limit|total|created|opened|closed|expires|since|manager|owner|holder"
+    r"|name|type|status|fee|interest|kwota|stan|bakiye|założon|otwart|số dư)"
+)
+_THOUSANDS = re.compile(r"\d{1,3}(?: \d{3})+")
+# A Polish account number (NRB): an IBAN without its PL, 2 + 6 × 4 digits.
+_NRB = re.compile(r"(?<![\w-])\d{2}(?: ?\d{4}){6}(?![\w-])")
 # (pattern, python-stdnum module (or None: our own check), the id's names, needs a name)
 _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin", False),
@@ -335,10 +372,19 @@ def find_numbers(text: str) -> list[Finding]:
             if iban:
                 found += _iban_at(iban.group(0), begin)
     low = text.lower()
-    for start, end in windows(low, _ACCOUNT_ANCHORS, before=2, after=60):
+    for start, end in windows(low, _ACCOUNT_ANCHORS, before=8, after=110):
         for match in _ACCOUNT.finditer(text, start, end):
-            if sum(c.isdigit() for c in match.group(1)) >= 6:
-                found.append(Finding("bank-account", match.start(1), match.end(1)))
+            value = match.group(2)
+            if sum(c.isdigit() for c in value) < 6 or _THOUSANDS.fullmatch(value):
+                continue
+            if _DATE_OR_ADDRESS.search(value):
+                continue
+            if _NOT_ACCOUNT_LABEL.search(match.group("label") or ""):
+                continue
+            found.append(Finding("bank-account", match.start(2), match.end(2)))
+    for match in _NRB.finditer(text):
+        if _iban_ok("PL" + match.group(0).replace(" ", "")):
+            found.append(Finding("bank-account", *match.span()))
     spans = id_spans + [(m.start(), m.end()) for m in _LETTER_ID.finditer(text)]
     if spans:
         found += _national_ids(text, _merged(spans))
