@@ -494,3 +494,43 @@ def test_account_talk_without_an_account_number_stays(text: str) -> None:
     """An abbreviation of *according*, dates, a balance, a branch code, a reference whose
     NRB check fails."""
     assert redact(text) == text
+
+
+# --- card security codes after local words, and more card ranges ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Kartenprüfnummer: 123, gültig bis 08/29", "123"),
+        ("cryptogramme 417 au dos de la carte", "417"),
+        ("código de seguridad 904", "904"),
+        ("보안코드 731", "731"),
+        ("安全码 372，有效期 11/28", "372"),
+        (
+            "| Karte | Nummer | Sicherheitscode |\n|---|---|---|\n| Visa | 4111 1111 1111 1111 | 553 |",
+            "553",
+        ),
+        ("Troy kartım 9792 0312 3456 7897, son kullanma 10/30", "9792 0312 3456 7897"),
+    ],
+)
+def test_card_security_codes_after_local_words_are_masked(text: str, secret: str) -> None:
+    """German, French, Spanish, Korean and Chinese words for a card's security code, one as a
+    table's column, and a Troy card (9792)."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "security code review moved to Friday",
+        "Sicherheitscode der App: siehe 2FA-Einstellungen",
+        "güvenlik kodu gelmedi, tekrar denedim",
+        "| Customer | CID |\n|---|---|\n| ACME | 100234 |",
+        "Troy kartım 9792 0312 3456 7898 reddedildi",
+    ],
+)
+def test_security_code_talk_and_other_numbers_stay(text: str) -> None:
+    """A review, a pointer, an SMS that did not come, a customer id of six digits, a number
+    in a card's range whose Luhn check fails."""
+    assert redact(text) == text

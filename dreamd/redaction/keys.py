@@ -25,6 +25,9 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
   value with three kinds of characters, counts; an upper-case ``PIN`` may have one or two
   words before its digits (``PIN ATM-nya 300756``).
+* A card's security code, by any of its names (``CVV``, ``CVC2``, ``CID``,
+  ``Kartenprüfnummer``, ``cryptogramme``, ``código de seguridad``, ``güvenlik kodu``,
+  ``セキュリティコード``, ``보안코드``, ``安全码``…), is three or four digits.
 * PINs in more words: compounds (``PIN-koodi``, ``Pinkoden``, ``PIN-Nummer``), Arabic
   ``الرقم السري``, Hebrew ``קוד`` before a door word (``קוד הכניסה``), a ``combo`` beside a lock
   word or before a dialled value (``24-16-26``), a keypad that ``takes`` or ``accepts`` its
@@ -119,6 +122,25 @@ _HEAD_WORDS = (
     "cvc",
     "cvc2",
     "csc",
+    "cid",
+    "security code",
+    "sicherheitscode",
+    "kartenprüfnummer",
+    "prüfnummer",
+    "cryptogramme",
+    "code de sécurité",
+    "código de seguridad",
+    "codigo de seguridad",
+    "codice di sicurezza",
+    "código de segurança",
+    "kod bezpieczeństwa",
+    "güvenlik kodu",
+    "guvenlik kodu",
+    "セキュリティコード",
+    "보안코드",
+    "보안 코드",
+    "安全码",
+    "安全碼",
     "keypad",
     "türcode",
     "torcode",
@@ -197,7 +219,8 @@ _HEAD_WORDS = (
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
-    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד".split()
+    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
+    " cryptogramme prüfnummer".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
 # Where a lock word may stand after a combination: its stems (lockers, Zahlenschloss, kłódka).
@@ -215,9 +238,17 @@ _PASSWORD = frozenset(
     " losenord adgangskode passord heslo jelszó jelszo şifre sifre schlüssel schluessel"
     " schlussel 비번 palavra-passe lösenordet losenordet şifresi sifresi".split()
 )
-_PIN = frozenset(
-    "pin pins pincode pin-code geheimzahl puk cvv cvv2 cvc cvc2 csc keypad السري سري".split()
+_PIN = frozenset("pin pins pincode pin-code geheimzahl puk keypad السري سري".split())
+# A card's security code: three or four digits, by any of its names.
+_CARD_CODES = frozenset(
+    "cvv cvv2 cvc cvc2 csc cid cryptogramme sicherheitscode kartenprüfnummer prüfnummer"
+    " セキュリティコード 보안코드 安全码 安全碼".split()
 )
+_CARD_CODE_PHRASES = frozenset(
+    "security code;code de sécurité;código de seguridad;codigo de seguridad;codice di sicurezza"
+    ";código de segurança;kod bezpieczeństwa;güvenlik kodu;guvenlik kodu;보안 코드".split(";")
+)
+_CARD_CODE = re.compile(r"\d{3,4}")
 _TOKEN = frozenset(
     "token токен secret credential credentials creds auth sid sig signature dsn jwt sessionid pat"
     " authtoken apikey appid hapikey appkey accesskey secretkey privatekey".split()
@@ -417,6 +448,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return "cookie"
     if last in _PASSWORD or "mot de passe" in joined:
         return "password"
+    if last in _CARD_CODES or joined in _CARD_CODE_PHRASES:
+        return "card-code"
     if last in _PIN or last in ("combination", "combo") or last.endswith(_CODE_ENDINGS):
         return "pin"
     if words[0] in _PIN and last in _NUMBER_ENDINGS:
@@ -484,6 +517,8 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         return False  # a note in brackets, a template: (ask Juan), [hidden], {API_KEY}
     if kind == "pin":
         return bool(_PIN_VALUE.fullmatch(plain)) and len(set(plain)) > 1
+    if kind == "card-code":
+        return bool(_CARD_CODE.fullmatch(plain))
     if kind == "security":
         return len(plain) >= 2 and low not in _PROSE
     if (
@@ -725,7 +760,7 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         flag = raw.startswith("-")
         spans = _values(text, kind, name, value_at, separated=separated or flag)
         family = "cli-credential" if flag else "secret-assignment"
-        if kind in ("password", "token", "bare-key", "pin", "security"):
+        if kind in ("password", "token", "bare-key", "pin", "card-code", "security"):
             whole = (
                 text[name_end : name_end + 1] == "="
                 and bool(_ENV_NAME.fullmatch(name))

@@ -27,7 +27,7 @@ from dreamd.redaction.keys import kind_of_name, value_is_secret
 
 __all__ = ["find_markup_secrets"]
 
-_KINDS = frozenset({"password", "token", "pin", "bare-key", "security"})
+_KINDS = frozenset({"password", "token", "pin", "card-code", "bare-key", "security"})
 
 
 @cache

@@ -7,7 +7,8 @@
   (``call``, ``mobile``, ``Handy``, ``móvil``, ``携帯``…), in which case a possible number is
   enough. ``SKU 123-456-7890``, dates, IP addresses and version strings never qualify.
 * Payment cards: 13 to 19 digits that pass python-stdnum's Luhn check and start with an
-  issuer's prefix (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro, Mir),
+  issuer's prefix (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro, Mir,
+  Troy),
   separated by spaces, dashes or dots or not at all.
 * IBANs in any case and spacing: python-stdnum's ``iban`` (country format and mod 97); a
   known country's IBAN whose check digits hold counts even when its account part does not.
@@ -82,6 +83,7 @@ _CARD_PREFIXES = (
     ("62", (16, 17, 18, 19)),
     ("50 56-69", (12, 13, 14, 15, 16, 17, 18, 19)),
     ("2200-2204", (16,)),
+    ("9792", (16,)),
 )
 _IBAN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?P<sep>[ ./-]?)[A-Za-z0-9]{4}(?:(?P=sep)[A-Za-z0-9]{4}){1,6}"

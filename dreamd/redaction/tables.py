@@ -29,7 +29,7 @@ from dreamd.redaction.keys import kind_of_name, value_is_secret
 
 __all__ = ["find_table_secrets"]
 
-_SECRET_KINDS = frozenset({"password", "token", "pin", "bare-key", "security"})
+_SECRET_KINDS = frozenset({"password", "token", "pin", "card-code", "bare-key", "security"})
 _PERSONAL = frozenset({"date-of-birth", "document-number", "national-id"})
 _BIRTH = frozenset(
     "dob;d.o.b.;date of birth;birth date;birthdate;birthday;born;geburtsdatum;geburtstag"
