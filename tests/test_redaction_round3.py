@@ -534,3 +534,62 @@ def test_security_code_talk_and_other_numbers_stay(text: str) -> None:
     """A review, a pointer, an SMS that did not come, a customer id of six digits, a number
     in a card's range whose Luhn check fails."""
     assert redact(text) == text
+
+
+# --- one-time codes and authenticator setup keys ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Your verification code is 552 913", "552 913"),
+        ("Twój kod weryfikacyjny to 481920", "481920"),
+        ("Ihr Bestätigungscode lautet 730215.", "730215"),
+        ("Votre code de vérification : 664102", "664102"),
+        ("Código de verificación: 3391", "3391"),
+        ("【淘宝】验证码 482913，5分钟内有效", "482913"),
+        ("[카카오] 인증번호 [537204]를 입력해주세요", "537204"),
+        ("認証コード：904412", "904412"),
+        ("رمز التحقق الخاص بك هو 7731", "7731"),
+        ("Mã xác thực của bạn là 662109", "662109"),
+        ("one-time password: 80412933", "80412933"),
+        ("FB-58213 is your Facebook confirmation code", "58213"),
+        ("123456 is your Amazon OTP. Don't share it.", "123456"),
+    ],
+)
+def test_one_time_codes_are_masked(text: str, secret: str) -> None:
+    """SMS and e-mail codes after their words in many languages, and a code before them
+    (``N is your … code``)."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Secret key for manual entry: JBSW Y3DP EHPK 3PXP", "JBSW Y3DP EHPK 3PXP"),
+        ("2FA secret: MFRGGZDFMZTWQ2LK", "MFRGGZDFMZTWQ2LK"),
+        ("klucz konfiguracyjny: 3kq2 7vnz h5dt e4pa", "3kq2 7vnz h5dt e4pa"),
+    ],
+)
+def test_authenticator_setup_keys_are_masked(text: str, secret: str) -> None:
+    """A TOTP seed in base32, grouped by four or not, after the words that name it."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the verification code expires in 10 minutes",
+        "OTP valid for 3000 seconds, then request a new one",
+        "OTP length is 6 digits",
+        "verification code sent to the phone ending in 0457",
+        "2FA codes: see the 2023 audit",
+        "OTP sent at 10:45, arrived at 10:47",
+        "setup key: this will take time",
+        "Exit code 1337 from the OTP service",
+    ],
+)
+def test_code_talk_without_a_code_stays(text: str) -> None:
+    """Durations, a length, a phone's last digits, a year, times, words that fit base32, an exit
+    code."""
+    assert redact(text) == text

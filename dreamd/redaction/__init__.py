@@ -39,6 +39,7 @@ Families, each in its module (most specific first when two overlap):
 ``mrz``                         machine-readable zones of passports and id cards (ICAO 9303)
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``wallets``                     wallet recovery phrases (the BIP39 list and checksum: mnemonic)
+``onetime``                     one-time codes (SMS, e-mail) and authenticator setup keys
 ==============================  ===============================================================
 
 Rules: a value found once is masked wherever it recurs in the same text (whole words only);
@@ -169,6 +170,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         markup,
         mrz,
         numbers,
+        onetime,
         pairs,
         personal,
         phrasing,
@@ -212,6 +214,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += mrz.find_machine_zones(text)
     found += numbers.find_numbers(text)
     found += wallets.find_seed_phrases(text, low)
+    found += onetime.find_one_time_codes(text, low)
     found += pairs.find_credential_pairs(text, low)
     found += defaults.find_fallback_secrets(text)
     found += calls.find_defined_secrets(text)
