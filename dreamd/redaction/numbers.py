@@ -127,9 +127,10 @@ _NOT_ACCOUNT_LABEL = re.compile(
     r"(?i:balance|saldo|limit|total|created|opened|closed|expires|since|manager|owner|holder"
     r"|name|type|status|fee|interest|kwota|stan|bakiye|założon|otwart|số dư)"
 )
+_SIX_DIGITS = re.compile(r"\d(?:[ -]?\d){5}")
 _THOUSANDS = re.compile(r"\d{1,3}(?: \d{3})+")
 # A Polish account number (NRB): an IBAN without its PL, 2 + 6 × 4 digits.
-_NRB = re.compile(r"(?<![\w-])\d{2}(?: ?\d{4}){6}(?![\w-])")
+_NRB = re.compile(r"\d\d(?: ?\d{4}){6}(?![\w-])")
 # (pattern, python-stdnum module (or None: our own check), the id's names, needs a name)
 _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin", False),
@@ -323,19 +324,24 @@ def _phone_number(value: str, digits: str, *, cue: bool) -> bool:
     return False
 
 
-def _candidates(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:
-    """(start, text) of each stretch of digits and separators a number could be, and the
-    spans of every digit stretch (ids may carry letters right after their digits)."""
-    found, spans = [], []
+def _candidates(
+    text: str,
+) -> tuple[list[tuple[int, str]], list[tuple[int, int]], list[int]]:
+    """(start, text) of each stretch of digits and separators a number could be, the spans
+    of every digit stretch (ids may carry letters right after their digits), and where the
+    stretches of twenty digits or more start (a Polish NRB is longer than a candidate)."""
+    found, spans, long_starts = [], [], []
     for match in _CANDIDATE.finditer(text):
         start, value, end = match.start(), match.group(0), match.end()
         spans.append((max(0, start - 24), end + 16))
         if start and not _BEFORE_NUMBER.search(text, max(0, start - 4), start):
             continue
+        if len(value) >= 25 and sum(c.isdigit() for c in value) >= 20:
+            long_starts.append(start)
         if end < len(text) and ((text[end].isascii() and text[end].isalnum()) or text[end] in "_-"):
             continue
         found.append((start, value.rstrip(" .-/(")))
-    return found, spans
+    return found, spans, long_starts
 
 
 def _card_at(start: int, value: str) -> Finding | None:
@@ -354,7 +360,7 @@ def _card_at(start: int, value: str) -> Finding | None:
 def find_numbers(text: str) -> list[Finding]:
     """Phones, cards, IBANs, national ids and account numbers (see the module rules)."""
     found: list[Finding] = []
-    candidates, id_spans = _candidates(text)
+    candidates, id_spans, long_starts = _candidates(text)
     for start, value in candidates:
         digits = re.sub(r"\D", "", value)
         card = _card_at(start, value) if len(digits) >= 12 else None
@@ -375,6 +381,8 @@ def find_numbers(text: str) -> list[Finding]:
                 found += _iban_at(iban.group(0), begin)
     low = text.lower()
     for start, end in windows(low, _ACCOUNT_ANCHORS, before=8, after=110):
+        if _SIX_DIGITS.search(text, start, end) is None:
+            continue
         for match in _ACCOUNT.finditer(text, start, end):
             value = match.group(2)
             if sum(c.isdigit() for c in value) < 6 or _THOUSANDS.fullmatch(value):
@@ -384,9 +392,10 @@ def find_numbers(text: str) -> list[Finding]:
             if _NOT_ACCOUNT_LABEL.search(match.group("label") or ""):
                 continue
             found.append(Finding("bank-account", match.start(2), match.end(2)))
-    for match in _NRB.finditer(text):
-        if _iban_ok("PL" + match.group(0).replace(" ", "")):
-            found.append(Finding("bank-account", *match.span()))
+    for start in long_starts:
+        nrb = _NRB.match(text, start)
+        if nrb is not None and _iban_ok("PL" + nrb.group(0).replace(" ", "")):
+            found.append(Finding("bank-account", *nrb.span()))
     spans = id_spans + [(m.start(), m.end()) for m in _LETTER_ID.finditer(text)]
     if spans:
         found += _national_ids(text, _merged(spans))

@@ -47,7 +47,20 @@ _ACCESS: tuple[tuple[str, tuple[str, ...], int, int, tuple[str, ...]], ...] = (
         r"(?i:\b(?:log(?:ged)?\s?-?in|logs?\s+in|sign(?:ed)?\s?-?in|signs?\s+in|get\s+in"
         r"|got\s+in|unlock(?:ed|s)?)(?:\s+(?!with\b)[^\s,.;:!?]+){0,4}\s+with\s+"
         r"(?:(?:the\s+)?(?:password|passphrase|pin|code)\s+)?)" + _VALUE,
-        ("log", "sign", "get in", "got in", "unlock"),
+        (
+            "log in",
+            "logged in",
+            "login",
+            "log-in",
+            "logs in",
+            "sign in",
+            "signed in",
+            "sign-in",
+            "signs in",
+            "get in",
+            "got in",
+            "unlock",
+        ),
         0,
         150,
         (" with ",),
