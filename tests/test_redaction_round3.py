@@ -593,3 +593,59 @@ def test_code_talk_without_a_code_stays(text: str) -> None:
     """Durations, a length, a phone's last digits, a year, times, words that fit base32, an exit
     code."""
     assert redact(text) == text
+
+
+# --- recovery codes, recovery keys and seed phrases ------------------------------------------
+
+_SEED = "amateur cake bunker banner gesture knock author unique poem thunder goat jeans"
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets"),
+    [
+        (
+            "Discord backup codes:\n- 8f3k-2m9x\n- a7b2-c4d9\n- 1q2w-3e4r",
+            ["8f3k-2m9x", "a7b2-c4d9", "1q2w-3e4r"],
+        ),
+        (
+            "Wiederherstellungscodes für Proton:\n\n7d2k9x4m\nq8w3e5r1\nz6y7u2i9",
+            ["7d2k9x4m", "q8w3e5r1", "z6y7u2i9"],
+        ),
+        (
+            "Kody zapasowe do konta:\n1) 4821 0937\n2) 5530 2741\n3) 9016 3358",
+            ["4821 0937", "5530 2741", "9016 3358"],
+        ),
+        (
+            "gitlab_recovery_codes.txt\n3a9f1c2e7b4d5a60\n9c1e2f3a4b5d6e7f",
+            ["3a9f1c2e7b4d5a60", "9c1e2f3a4b5d6e7f"],
+        ),
+        ("códigos de respaldo: 48213 90371 22865 61734", ["48213", "90371", "22865", "61734"]),
+        (
+            "klucz odzyskiwania: 652234-671363-651442-273790-266233-685949-268422-135696",
+            ["652234-671363"],
+        ),
+        (f"frase semilla de la cartera: {_SEED}", [_SEED]),
+        (f"Wiederherstellungsphrase (12 Wörter):\n{_SEED}", [_SEED]),
+    ],
+)
+def test_recovery_codes_keys_and_seed_phrases_are_masked(text: str, secrets: list[str]) -> None:
+    """Lines of codes under a heading that names them (in other languages, as a file name, in
+    list items, numbered), codes after the heading on its line, a BitLocker key (eight blocks
+    of six digits, each a multiple of 11), a seed phrase announced in Spanish or German."""
+    assert [s for s in secrets if not _masked(text, s)] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Recovery codes\n- print them\n- store them offline",
+        "Backup schedule:\n02:00 daily\n03:00 weekly",
+        "recovery codes regenerated on 2027-01-04\nnext review in April",
+        "643886-437438-204436-130725-060380-571176-653115-227074",
+        "frase semilla: guárdala offline, nunca en la nube",
+    ],
+)
+def test_recovery_talk_and_look_alike_numbers_stay(text: str) -> None:
+    """Advice under a heading, times under another, a date, eight blocks of six digits that are
+    no BitLocker key, talk about a seed phrase."""
+    assert redact(text) == text

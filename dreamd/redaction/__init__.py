@@ -40,6 +40,7 @@ Families, each in its module (most specific first when two overlap):
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``wallets``                     wallet recovery phrases (the BIP39 list and checksum: mnemonic)
 ``onetime``                     one-time codes (SMS, e-mail) and authenticator setup keys
+``recovery``                    recovery codes under their heading, BitLocker recovery keys
 ==============================  ===============================================================
 
 Rules: a value found once is masked wherever it recurs in the same text (whole words only);
@@ -175,6 +176,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         personal,
         phrasing,
         prose,
+        recovery,
         tables,
         vendors,
         wallets,
@@ -215,6 +217,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += numbers.find_numbers(text)
     found += wallets.find_seed_phrases(text, low)
     found += onetime.find_one_time_codes(text, low)
+    found += recovery.find_recovery_codes(text, low)
     found += pairs.find_credential_pairs(text, low)
     found += defaults.find_fallback_secrets(text)
     found += calls.find_defined_secrets(text)

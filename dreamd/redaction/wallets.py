@@ -4,7 +4,9 @@ A recovery phrase is 12, 15, 18, 21 or 24 words of the BIP39 list (``mnemonic``,
 implementation's package, holds the list and the checksum). A run of that length whose checksum
 holds is a phrase wherever it stands; a run of 12 or more list words that fails the checksum (a
 phrase copied with a typo, or one of the well-known test phrases) is one only when its line, or
-the line before it, says so (``seed``, ``mnemonic``, ``recovery``, ``wallet``…). Prose almost
+the line before it, says so (``seed``, ``mnemonic``, ``recovery``, ``wallet``, in the
+languages notes are written in: ``frase semilla``, ``Wiederherstellungsphrase``, ``fraza
+odzyskiwania``, ``助记词``…, or counts its words: ``12 słów``, ``24 Wörter``). Prose almost
 never strings twelve list words together: the list leaves out the words sentences are built of
 (``the``, ``and``, ``for``, ``with``…).
 
@@ -30,6 +32,13 @@ _RUN = re.compile(
 _WORD = re.compile(r"[a-z]{3,8}")
 _SAYS_SO = re.compile(
     r"seed|mnemonic|recovery|wallet|backup phrase|secret phrase|passphrase|bip ?39"
+    r"|semilla|frase de recuperaci|cartera|billetera|phrase de récupération|portefeuille"
+    r"|wiederherstellungsphrase|wallet-phrase|frase di recupero|portafoglio|herstelzin"
+    r"|fraza|odzyskiwani|portfel|kurtarma|cüzdan|сид|мнемони|кошел|гаманц|frasa pemulihan"
+    r"|dompet|cụm từ khôi phục|助记词|助記詞|钱包|錢包|シードフレーズ|ウォレット"
+    r"|니모닉|지갑|복구 문구"
+    r"|\b(?:12|15|18|21|24)\s+(?:words|słów|wörter|mots|palabras|palavras|parole|woorden"
+    r"|kelime|слов|từ|kata|단어|个单词|語)"
 )
 
 
