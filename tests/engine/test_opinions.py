@@ -142,3 +142,26 @@ def test_two_views_of_one_entity_about_other_things_stay_apart() -> None:
     )
     first = next(o for o in plan_opinions(facts) if o.founder.id == facts[0].id)
     assert first.confidence == first.start
+
+
+def test_too_much_of_something_is_a_view_against_it_and_its_reversal_lowers_it() -> None:
+    """'Too slow to trust with the rota' is a view against; 'can run the rota on his own now'
+    turns it."""
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.7) @Nadim: Too slow on the rota to leave him alone with it."),
+        ("2025-11-09", "- O(c=0.85) @Nadim: Can run the rota on his own now."),
+    )
+    first = next(o for o in plan_opinions(facts) if o.founder.id == facts[0].id)
+    assert first.confidence < first.start
+
+
+def test_a_comparison_turned_round_is_a_reversal() -> None:
+    """'Slower than the old form' and, later, 'faster than the old form' of one thing."""
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.75) @Intake form: The new intake form is slower than the old one."),
+        ("2025-11-09", "- O(c=0.8) @Intake form: The new intake form is faster than the old one."),
+    )
+    opinions = plan_opinions(facts)
+    first = next(o for o in opinions if o.founder.id == facts[0].id)
+    assert first.confidence < first.start
+    assert any(o.founder.id == facts[1].id for o in opinions)

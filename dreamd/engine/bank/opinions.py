@@ -8,9 +8,12 @@ day, note, line). Its statement is that fact's text, its starting confidence the
 (:func:`~dreamd.engine.facts.statement.read_statement`, its first entity as the subject): its
 slot (topic), values and polarity. A fact *negates* when its words do ("not", "no longer",
 "stopped", "dislikes", "doesn't like"...; "X, not Y" is a correction, not a negation); it is
-*low* when it is a Retain opinion with ``c < 0.5``. A low fact is a denial whatever its words:
-``O(c=0.4) @Peter: No longer prefers voice notes`` and ``O(c=0.2) @Peter: Prefers voice notes``
-both deny "Prefers voice notes"; a low fact never supports anything.
+*low* when it is a Retain opinion with ``c < 0.5``. "Too slow to leave alone with it" is a view
+against; of a comparison that turns round ("slower"/"faster", "worse"/"better",
+"harder"/"easier", "dearer"/"cheaper") the lesser end is a view against, and both ends are one
+word (pace, quality, ease, cost) that the two views share. A low fact is a denial whatever
+its words: ``O(c=0.4) @Peter: No longer prefers voice notes`` and ``O(c=0.2) @Peter: Prefers
+voice notes`` both deny "Prefers voice notes"; a low fact never supports anything.
 
 **How a later fact bears on an opinion** (their entities overlap, or neither has any):
 
@@ -94,6 +97,22 @@ _FILLER = frozenset(
     " one ones so".split()
 )
 _TURNS = frozenset({"no-longer", "reversed", "correction", "now"})
+# "Too slow to leave alone with it", "too hard for the tenors": a view against.
+_TOO = re.compile(r"\btoo\s+(?!much\b|many\b|often\b|soon\b)[a-z]{3,}\b(?=\s+\w)", re.I)
+# Comparisons that turn round: the lesser of each pair is a view against; both ends are one
+# thing to compare ("slower than the old form" and "faster than the old form" share pace).
+_COMPARED = {
+    "slower": ("~pace", True),
+    "faster": ("~pace", False),
+    "quicker": ("~pace", False),
+    "worse": ("~quality", True),
+    "better": ("~quality", False),
+    "harder": ("~ease", True),
+    "easier": ("~ease", False),
+    "dearer": ("~cost", True),
+    "pricier": ("~cost", True),
+    "cheaper": ("~cost", False),
+}
 _APOSTROPHE = re.compile(r"(\w)['’](t)\b")
 _AVERSION = re.compile(
     r"\b(?:dislik|hat|avoid|detest|loath)(?:e|es|ed|ing)\b|\bcan'?t\s+stand\b", re.I
@@ -154,10 +173,14 @@ def read_fact(fact: Fact) -> Reading:
             statement, subject=fact.entities[0].replace("-", " ").split()[0].casefold()
         )
     words, _ = _words(fact.text, fact.entities)
+    compared = [_COMPARED[w] for w in words if w in _COMPARED]
+    words = words - _COMPARED.keys() | {kind for kind, _ in compared}
+    against = statement.polarity < 0 or bool(_TOO.search(fact.text))
+    against = against != any(lesser for _, lesser in compared)  # "isn't slower" is for it
     low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5
     keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
     view = fact.kind == "opinion"
-    return Reading(statement, words, statement.polarity < 0, low, keys, view)
+    return Reading(statement, words, against, low, keys, view)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
