@@ -649,3 +649,37 @@ def test_recovery_talk_and_look_alike_numbers_stay(text: str) -> None:
     """Advice under a heading, times under another, a date, eight blocks of six digits that are
     no BitLocker key, talk about a seed phrase."""
     assert redact(text) == text
+
+
+# --- Wi-Fi QR strings and a key emoji --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (r"WIFI:S:Home\;Net;T:WPA;P:Pa\;ss\:w0rd!;H:false;;", r"Pa\;ss\:w0rd!"),
+        ("WIFI:T:WPA;S:Café Wi-Fi;P:Crois5ant#Beurre;;", "Crois5ant#Beurre"),
+        ('WIFI:P:"Quoted;Pass1";S:Lab;T:WPA;;', "Quoted;Pass1"),
+        ("Wi-Fi 🔑 Lakeside!2027", "Lakeside!2027"),
+        ("🔑: Gr33n-Tea#4 (guest network)", "Gr33n-Tea#4"),
+        ("🗝️ Rusty!Gate99", "Rusty!Gate99"),
+    ],
+)
+def test_wifi_qr_passwords_and_key_emoji_values_are_masked(text: str, secret: str) -> None:
+    """The P field of a WIFI: QR string (escaped ; and :, a quoted value, any field order),
+    and a value after a key emoji."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WIFI:T:nopass;S:Cafe Guest;P:;;",
+        "🔑 Keys are in the drawer",
+        "🔑 Rotate the keys by 2027-03-01",
+        "🔑 SSO only, no local accounts",
+    ],
+)
+def test_open_networks_and_key_emoji_talk_stay(text: str) -> None:
+    """An open network's QR string, and a key emoji before talk."""
+    assert redact(text) == text

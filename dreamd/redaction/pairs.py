@@ -9,7 +9,10 @@ words is a choice, not a secret (``login options: google / github``); a path is 
 ratios (``the account is 12/2026 overdue``). A network's password said in passing (``the wifi at
 the cabin is moonlight-Otter-42``) is masked when the word after the verb is shaped like one:
 eight characters or more, letters with digits or symbols (``the wifi is down`` and
-``the wifi is 5GHz-only`` stay).
+``the wifi is 5GHz-only`` stay). A Wi-Fi QR string (``WIFI:T:WPA;S:…;P:…;;``) gives its
+password in its ``P`` field, in any field order, with ``\\;``, ``\\:`` and ``\\\\`` escaped or the
+value quoted; its other fields (the network's name) stay, and an open network (``T:nopass``,
+an empty ``P``) gives none.
 
 May import: the standard library and :mod:`dreamd.redaction.finding`.
 """
@@ -37,6 +40,11 @@ _NETWORK = re.compile(
     r"(?P<secret>[^\s\"'`]{8,63})",
     re.IGNORECASE,
 )
+# WIFI:T:WPA;S:Office 5G;P:Tr\;ck…;; (ZXing's format: fields K:V; with \ escapes)
+_WIFI_QR = re.compile(
+    r"WIFI:(?:[A-Za-z]{1,3}:(?:\\.|[^;\\\n])*;)*?P:(?P<value>\"[^\"\n]*\"|(?:\\.|[^;\\\n])*)"
+)
+_QR_FIELDS = re.compile(r"[A-Za-z]{1,3}:[^;\s]*;")
 _PASSWORD_SHAPED = re.compile(r"(?=.*[A-Za-z])(?=.*[\d!@#$%^&*+=?~])[^\s]{8,}")
 _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?(?:[GMK]Hz|[GMK]bps|[GMK]B/s|ms|dBm?|%)", re.IGNORECASE)
 
@@ -44,8 +52,17 @@ _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?(?:[GMK]Hz|[GMK]bps|[GMK]B/s|ms|dBm?|%)"
 def find_credential_pairs(text: str, low: str) -> list[Finding]:
     """The password of every announced ``user / password`` pair (``low``: ``text`` lowered)."""
     found: list[Finding] = []
+    if "WIFI:" in text or "wifi:" in text:
+        for qr in _WIFI_QR.finditer(text):
+            start, end = qr.span("value")
+            if text[start : start + 1] == '"' and end - start >= 2:
+                start, end = start + 1, end - 1
+            if end > start:
+                found.append(Finding("secret-assignment", start, end))
     for network in _NETWORK.finditer(text):
         secret = network.group("secret").rstrip(".,;)")
+        if _QR_FIELDS.match(secret):
+            continue  # WIFI:T:WPA;S:…: a QR string's fields, read above
         if (
             _PASSWORD_SHAPED.fullmatch(secret)
             and not _MEASURE.search(secret)
