@@ -683,3 +683,39 @@ def test_wifi_qr_passwords_and_key_emoji_values_are_masked(text: str, secret: st
 def test_open_networks_and_key_emoji_talk_stay(text: str) -> None:
     """An open network's QR string, and a key emoji before talk."""
     assert redact(text) == text
+
+
+# --- values with & after a spaced separator, and spaced-out values ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("<!-- db pass = Rock&Roll42 -->", "Rock&Roll42"),
+        ("ftp password : B&Q-store77", "B&Q-store77"),
+        ("`api_secret = x&y9Zk2#Lm`", "x&y9Zk2#Lm"),
+        ("wifi password: K 7 m P 2 x Q 9", "K 7 m P 2 x Q 9"),
+        ("Passwort = h 4 L z 8 W q 1 (mit Leerzeichen getippt)", "h 4 L z 8 W q 1"),
+        ("PIN: 4 8 2 1 9 3", "4 8 2 1 9 3"),
+    ],
+)
+def test_values_with_an_ampersand_or_spaced_out_are_masked(text: str, secret: str) -> None:
+    """After a separator with spaces around it, ``&`` is part of the value; a value typed one
+    character at a time with spaces between is one value. The whole value goes, no piece of
+    it stays."""
+    assert redact(text) == text.replace(secret, "***")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.com/login?token=abc123def456&page=2",
+        "password rules: a b c d e f are the allowed groups",
+        "PIN pad layout: 1 2 3 / 4 5 6 / 7 8 9",
+    ],
+)
+def test_query_strings_and_spaced_talk_stay_as_they_were(text: str) -> None:
+    """A query string's ``&`` still ends a value (the page stays); letters of one kind and a
+    key pad's digits are no spaced-out value."""
+    out = redact(text)
+    assert out == text or ("page=2" in out and "abc123def456" not in out)

@@ -16,7 +16,9 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   too), an ODBC value in braces (``PWD={…};``, a format field such as ``{password}`` is no
   value), else one token; an ``export NAME=…`` line takes the rest of the line unless it
   goes on as a command. A colon with a space before it and none after (``$PASS :8080``)
-  starts a token and separates nothing.
+  starts a token and separates nothing. After a separator with spaces round it
+  (``pass = a&b``) an ``&`` belongs to the value (in a query string it ends it); a value typed
+  one character at a time (``y B F R a 9 r N 4 X``) is one value, judged without its spaces.
 * A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
   ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
   ``settings.key``, a call), a path or a plain URL, or an ordinary word of prose (``reset``,
@@ -358,6 +360,10 @@ _QUOTED = re.compile(
     r"|‚([^‘’\n]*)[‘’]"
 )
 _TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
+# After a separator with spaces round it (``pass = a&b``), ``&`` is the value's: no query.
+_SPACED_TOKEN = re.compile(r"[^\s\"'`<>,;]+")
+# A value typed one character at a time: ``y B F R a 9 r N 4 X``.
+_SPACED_OUT = re.compile(r"(?:[^\s\"'`<>,;] ){5,31}[^\s\"'`<>,;](?!\S)")
 _BRACED = re.compile(r"\{((?:[^}\n]|\}\})+)\}(?=;|\s|$)")
 _FORMAT_FIELD = re.compile(
     r"[a-z_][a-z0-9_.]*|[A-Z_][A-Z0-9_.]*|\d*|[a-z_]\w*(?:\[\w*\])?(?::[^}]*)?"
@@ -582,6 +588,9 @@ def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool]
     if not token:
         return None
     end = token.end()
+    if text[end : end + 1] == "&" and text[pos - 1 : pos] in (" ", "\t"):
+        longer = _SPACED_TOKEN.match(text, pos)
+        end = longer.end() if longer else end
     if whole_line:
         line_end = text.find("\n", pos)
         line_end = len(text) if line_end < 0 else line_end
@@ -833,6 +842,12 @@ def _could_hold(kind: str, value: str, *, quoted: bool) -> bool:
 def _plain_value(
     text: str, kind: str, name: str, pos: int, *, separated: bool, whole_line: bool
 ) -> list[tuple[int, int]]:
+    spaced = _SPACED_OUT.match(text, pos)
+    if spaced is not None:
+        compact = spaced.group(0).replace(" ", "")
+        mixed = kind in ("pin", "card-code") or _classes(compact) >= 2
+        if mixed and _is_secret(kind, compact, quoted=False, separated=separated, name=name):
+            return [spaced.span()]  # letters of one kind spaced out are a list, not a value
     value = _value_at(text, pos, whole_line=whole_line)
     if value is None:
         return []
