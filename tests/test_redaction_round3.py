@@ -719,3 +719,40 @@ def test_query_strings_and_spaced_talk_stay_as_they_were(text: str) -> None:
     key pad's digits are no spaced-out value."""
     out = redact(text)
     assert out == text or ("page=2" in out and "abc123def456" not in out)
+
+
+# --- e-mail addresses spelled with local words -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("mailim mehmet nokta kaya et hotmail nokta com", "mehmet nokta kaya et hotmail nokta com"),
+        (
+            "γράψε μου: maria τελεία k παπάκι gmail τελεία com",
+            "maria τελεία k παπάκι gmail τελεία com",
+        ),
+        ("dana שטרודל walla נקודה co נקודה il", "dana שטרודל walla נקודה co נקודה il"),
+        (
+            "olena крапка shevchenko равлик ukr крапка net",
+            "olena крапка shevchenko равлик ukr крапка net",
+        ),
+    ],
+)
+def test_email_spelled_with_local_words_is_masked(text: str, secret: str) -> None:
+    """Turkish (et, nokta), Greek (παπάκι, τελεία), Hebrew (שטרודל, נקודה) and Ukrainian
+    (равлик, крапка) words for *at* and *dot*."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pierre et Marie point de vue, chapitre deux",
+        "Ahmet et yemeyi sever, balık değil",
+        "Σύνδεση στις 10 τελεία",
+    ],
+)
+def test_words_for_at_and_dot_in_sentences_stay(text: str) -> None:
+    """French *et* (and), Turkish *et* (meat), Greek *τελεία* (full stop) in sentences."""
+    assert redact(text) == text

@@ -4,9 +4,11 @@
   written against Chinese or Japanese text (``メールはyuki@docomo.ne.jpまで``) is the Latin part
   only. Spelled out too: ``name(at)domain(dot)com``, ``sara.lind (at) telia.se``, and in words
   (``kenji dot x at gmail dot com``, ``klaus punkt weber at gmx punkt de``,
-  ``maria arroba gmail punto com``) when the last part is a known top-level domain and the
-  domain is no word of prose (``we met at the dot com party``) or placeholder
-  (``name at domain dot com``). Fullwidth ``＠`` and ``&#64;`` are read as ``@``
+  ``maria arroba gmail punto com``, ``mehmet nokta kaya et hotmail nokta com``, Greek
+  ``παπάκι``/``τελεία``, Hebrew ``שטרודל``/``נקודה``, Ukrainian ``равлик``/``крапка``; an
+  ``et`` only with ``nokta``, as French ``et`` is *and*) when the last part is a known
+  top-level domain and the domain is no word of prose (``we met at the dot com party``) or
+  placeholder (``name at domain dot com``). Fullwidth ``＠`` and ``&#64;`` are read as ``@``
   (:mod:`dreamd.redaction.normalise`), ``%40`` once decoded (:mod:`dreamd.redaction.encoded`).
   Not ``git@host:repo`` (a remote), not ``user@host`` without a top-level domain, not
   ``pkg@1.2.3``.
@@ -32,12 +34,15 @@ __all__ = ["find_personal_data"]
 _EMAIL = r"(?<![\w.%+'-])[\w.%+'-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-]|:\w|\.[\w-])"
 _DOT_WORDS = (
     "dot punkt punto point ponto точка kropka nokta chấm cham punt tečka tecka pont piste"
-    " prick nukta"
+    " prick nukta τελεία נקודה крапка نقطة"
 ).split()
 _AT_WORDS = (
     "at arroba собака arobase ät chiocciola apenstaartje małpa malpa kukac zavináč zavinac"
-    " snabel-a a-còng a-cong"
+    " snabel-a a-còng a-cong et παπάκι שטרודל равлик"
 ).split()
+# An "at" that is also a common word elsewhere counts only with its own language's "dot":
+# Turkish "et" with "nokta" (French "et" is "and", Turkish "et" is also "meat").
+_PAIRED = {"et": frozenset({"nokta"})}
 _DOT_WORD = "(?:" + "|".join(map(re.escape, _DOT_WORDS)) + ")"
 # "a còng" (Vietnamese) is two words; written with a space or a hyphen.
 _AT_WORD = "(?:" + "|".join("[ -]".join(map(re.escape, w.split("-"))) for w in _AT_WORDS) + ")"
@@ -47,7 +52,7 @@ _OBFUSCATED = (
 )
 _SPELLED = (
     r"(?<![\w.+-])(?P<local>[\w.+-]+(?:[ \t]+" + _DOT_WORD + r"[ \t]+[\w+-]+){0,3})"
-    r"(?:[ \t]+" + _AT_WORD + r"[ \t]+|[ \t]?[\[({<][ \t]?" + _AT_WORD + r"[ \t]?[\])}>][ \t]?)"
+    r"(?P<at>[ \t]+" + _AT_WORD + r"[ \t]+|[ \t]?[\[({<][ \t]?" + _AT_WORD + r"[ \t]?[\])}>][ \t]?)"
     r"(?P<domain>[\w-]+(?:(?:[ \t]+"
     + _DOT_WORD
     + r"[ \t]+|[ \t]?[\[({<][ \t]?"
@@ -228,7 +233,13 @@ def _spelled(text: str, pattern: re.Pattern[str]) -> list[Finding]:
         # at some point in"); an address shows itself by a dotted or numbered local part, a
         # real dot in the domain, a mail provider, a bracketed or foreign "at", angle brackets
         # around it, or a lower-case name with an English "dot".
-        plain_at = match.group(0)[len(match.group("local")) :].lstrip()[:2].lower() == "at"
+        at = re.sub(r"[^\w-]", "", match.group("at")).lower()
+        plain_at = match.group("at").strip().lower() == "at"  # not "(at)", not a foreign "at"
+        if at in _PAIRED:
+            spoken = re.findall(r"[^\W\d_]+", match.group("local") + " " + match.group("domain"))
+            dots = {w.lower() for w in spoken if w.lower() in _DOT_WORDS}
+            if not dots or not dots <= _PAIRED[at]:
+                continue
         evident = (
             len(local) > 1
             or text[max(0, match.start() - 1) : match.start()] in ("<", "(", "[")
