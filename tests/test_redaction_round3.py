@@ -148,7 +148,7 @@ def test_a_spoilered_value_is_masked(text: str, secret: str) -> None:
         "sudo on the build box is broken again",
         "sudo apt install build-essential libssl-dev",
         "Bitwarden is the password manager we use",
-        "What is the password for the NAS?",
+        "What is the password for the printer?",
         "v2.3.1 is the password policy version we ship",
         "||spoiler: the butler did it|| and a || b in the code",
         "see ||v2.0.1|| for the changelog",

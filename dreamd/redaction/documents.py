@@ -24,7 +24,7 @@ or a document, in the languages notes are written in, they are personal data:
   most three short words (``n°``, ``No.``, ``number``, ``番号``, ``номер``…), then a code of six
   or more letters and digits holding a digit (``C01X00T47``, ``4508 123456``,
   ``W426-545-30-761-0``); or a label of up to five words ending in a colon between the word
-  and the code (``Reisepassnummer für die Buchung: …``). Passports are named in more
+  and the code (``Passnummer für den Antrag: …``). Passports are named in more
   languages too: ``paspor``, ``hộ chiếu``, ``पासपोर्ट``, ``جواز السفر``, ``דרכון``,
   ``διαβατήριο``, ``หนังสือเดินทาง``… A date, a year or a short code (``Klasse B``,
   ``gate B12``) is not one. Machine-readable zones are :mod:`dreamd.redaction.mrz`'s.
@@ -190,7 +190,7 @@ def _documents(text: str, low: str) -> list[Finding]:
         if at < 0 or len(words) > (5 if label else 3):
             continue
         if not label and any(w and w not in _NUMBER_WORDS for w in words):
-            continue  # "Reisepassnummer für die Buchung: …" is a label; a sentence is not
+            continue  # "Passnummer für den Antrag: …" is a label; a sentence is not
         code = _CODE.match(text, at)
         if code is None:
             continue

@@ -18,7 +18,7 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   goes on as a command. A colon with a space before it and none after (``$PASS :8080``)
   starts a token and separates nothing. After a separator with spaces round it
   (``pass = a&b``) an ``&`` belongs to the value (in a query string it ends it); a value typed
-  one character at a time (``y B F R a 9 r N 4 X``) is one value, judged without its spaces.
+  one character at a time (``K 7 m P 2 x Q 9``) is one value, judged without its spaces.
 * A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
   ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
   ``settings.key``, a call), a path or a plain URL, or an ordinary word of prose (``reset``,
@@ -26,13 +26,13 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   digits, mixed case or symbols); passwords may be words; PINs and codes are digits.
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
   value with three kinds of characters, counts; an upper-case ``PIN`` may have one or two
-  words before its digits (``PIN ATM-nya 300756``).
+  words before its digits (``PIN kartu debit 551274``).
 * A card's security code, by any of its names (``CVV``, ``CVC2``, ``CID``,
   ``Kartenprüfnummer``, ``cryptogramme``, ``código de seguridad``, ``güvenlik kodu``,
   ``セキュリティコード``, ``보안코드``, ``安全码``…), is three or four digits.
 * PINs in more words: compounds (``PIN-koodi``, ``Pinkoden``, ``PIN-Nummer``), Arabic
   ``الرقم السري``, Hebrew ``קוד`` before a door word (``קוד הכניסה``), a ``combo`` beside a lock
-  word or before a dialled value (``24-16-26``), a keypad that ``takes`` or ``accepts`` its
+  word or before a dialled value (``3-7-1-9``), a keypad that ``takes`` or ``accepts`` its
   digits; Thai ``รหัส`` with a qualifier (ATM, card, entry, door) before ``คือ``/``เป็น``.
 * A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
   ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
@@ -362,7 +362,7 @@ _QUOTED = re.compile(
 _TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
 # After a separator with spaces round it (``pass = a&b``), ``&`` is the value's: no query.
 _SPACED_TOKEN = re.compile(r"[^\s\"'`<>,;]+")
-# A value typed one character at a time: ``y B F R a 9 r N 4 X``.
+# A value typed one character at a time: ``K 7 m P 2 x Q 9``.
 _SPACED_OUT = re.compile(r"(?:[^\s\"'`<>,;] ){5,31}[^\s\"'`<>,;](?!\S)")
 _BRACED = re.compile(r"\{((?:[^}\n]|\}\})+)\}(?=;|\s|$)")
 _FORMAT_FIELD = re.compile(
@@ -631,8 +631,8 @@ def _qualified(low: str, start: int, end: int, head: str) -> bool:
     """A bare ``code`` is a PIN's only after a door word (one of the two words before it:
     ``garage opener code``), before a preposition (``code du portail``) or before a door
     word (Hebrew ``קוד הדלת``); a ``combination`` or a ``combo``, after a lock word, before
-    one in the same sentence (``the combo is …, gym lockers …``) or before a dialled value
-    (``combo is 24-16-26``)."""
+    one in the same sentence (``the combo is …, bike lock …``) or before a dialled value
+    (``combo is 17-32-05``)."""
     previous = low[max(0, start - 24) : start].replace("-", " ").split()[-2:]
     if head in ("combination", "combo"):
         after = re.split(r"[.!?\n]", low[end : end + 80], maxsplit=1)[0].split()
@@ -681,7 +681,7 @@ def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
 
 
 def _bridged(text: str, name_end: int, value_at: int) -> int:
-    """Where the digits of ``PIN ATM-nya 300756`` start: an upper-case PIN may have one or
+    """Where the digits of ``PIN kartu debit 551274`` start: an upper-case PIN may have one or
     two words (no digits, no code or describing word) between it and its digits."""
     pos = name_end
     for _ in range(3):

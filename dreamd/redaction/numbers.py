@@ -22,7 +22,7 @@
   a plain run
   of digits needs the id's name before it (``SSN``, ``BSN``, ``PESEL``…), and is then taken
   whatever its check digit says.
-* Tax numbers the same way: Polish NIP (``141-891-50-93``), Ukrainian ``РНОКПП``/``ІПН``,
+* Tax numbers the same way: Polish NIP (``778-123-45-63``), Ukrainian ``РНОКПП``/``ІПН``,
   Russian ``ИНН``, Turkish VKN after their names, an Indonesian NPWP by its dotted form.
 * An account number after a word that names it (``account no.``, ``acc``, ``A/c no.``,
   ``Kontonummer``, ``numer konta``, ``nomor rekening``, ``hesap numarası``, ``số tài

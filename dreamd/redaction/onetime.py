@@ -6,10 +6,10 @@
   ``验证码``, ``認証コード``, ``인증번호``, ``رمز التحقق``, ``קוד אימות``, ``код подтверждения``…),
   then at most five words of the same sentence with no digit (``is``, ``của Quý khách là``,
   ``الخاص بك هو``), then four to eight digits, or three and three (``552 913``), perhaps in
-  brackets (``[537204]``) or after a brand's letters (``G-330768``).
+  brackets (``[537204]``) or after a brand's letters (``FB-58213``).
 * **Before its word.** The code first, where a message starts, then at most four words that
-  say whose it is (``is your Google``, ``आपका``, ``est votre``), then the word:
-  ``G-330768 is your Google verification code``, ``938896 आपका OTP है``.
+  say whose it is (``is your Facebook``, ``आपका``, ``est votre``), then the word:
+  ``FB-58213 is your Facebook confirmation code``, ``552913 आपका OTP है``.
 * **Setup keys.** A word that names an authenticator's seed (``setup key``, ``secret key``,
   ``manual entry key``, ``2FA secret``, ``klucz konfiguracyjny``, ``kurulum anahtarı``…),
   then base32 in groups of four (``gg44 c5uu 5arj …``) or in one run, letters and at least
@@ -85,7 +85,7 @@ _UNITS = (
 )
 _VALUE = r"(?P<value>(?:[A-Z]{1,3}-)?\d{4,8}|\d{3}[ -]\d{3})"
 _AFTER_VALUE = r"(?![./:]?\d|,\d{3})(?!\s*" + _UNITS + ")"
-# Words that say whose a code is, between a code and its word (``is your Google``).
+# Words that say whose a code is, between a code and its word (``is your Facebook``).
 _WHOSE = frozenset(
     "is your votre ton dein ihr deine tu su seu sua twój twoj il tuo uw je sizin của bạn là"
     " आपका आपकी آپ کا 您的 هو ваш ваш ist est es é è adalah anda".split()

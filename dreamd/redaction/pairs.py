@@ -40,7 +40,7 @@ _NETWORK = re.compile(
     r"(?P<secret>[^\s\"'`]{8,63})",
     re.IGNORECASE,
 )
-# WIFI:T:WPA;S:Office 5G;P:Tr\;ck…;; (ZXing's format: fields K:V; with \ escapes)
+# WIFI:T:WPA;S:Café Wi-Fi;P:Pa\;ss…;; (ZXing's format: fields K:V; with \ escapes)
 _WIFI_QR = re.compile(
     r"WIFI:(?:[A-Za-z]{1,3}:(?:\\.|[^;\\\n])*;)*?P:(?P<value>\"[^\"\n]*\"|(?:\\.|[^;\\\n])*)"
 )

@@ -1,4 +1,4 @@
-"""Passphrases: a password made of words, joined (``copper-nimbus-quarry-saddle``) or quoted
+"""Passphrases: a password made of words, joined (``amber-lantern-ridge-falcon``) or quoted
 with spaces (``"purple monkey dishwasher"``), and the brackets and quotes a value is put in.
 
 A run of words is a passphrase when each word is three letters or more and none is a word

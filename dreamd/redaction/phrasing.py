@@ -14,7 +14,7 @@ characters or more, a letter and a digit or a symbol, no URL, path, version or d
 verb of access, and in a spoiler, it must also be strong (eight characters or more, digits,
 mixed case or a symbol) and hold a symbol or two digits and two capitals, so a product
 (``use your YubiKey5 to sign in``) stays; after ``unlock``/``log in … with`` a PIN of four to
-eight digits that ends the clause counts too (``unlock the laptop with 436065 —``, not
+eight digits that ends the clause counts too (``unlock the tablet with 7302 —``, not
 ``unlock the badge with 1000 points``). A password word followed by one that describes it
 (``Bitwarden is the password manager``) names no value. Pure.
 """

@@ -112,7 +112,7 @@ _COPULAS = frozenset(
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא".split()
 )
-# Verbs that hand a value over: "…passphrase, type copper-nimbus-quarry-saddle and hit enter".
+# Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
     "type enter use paste tippe eingeben tape saisir saisis escribe introduce digite wpisz"
     " введи введите yaz gõ ketik masukkan".split()

@@ -6,7 +6,7 @@ lost, and BitLocker's recovery key.
   ``github-recovery-codes.txt``, ``Wiederherstellungscodes``, ``kody zapasowe``, ``códigos de
   respaldo``, ``リカバリーコード``, ``备用码``…), then the lines after it (a blank line may come
   first): each line one to eight codes and nothing else, perhaps a list item or numbered
-  (``1. 2067 4395``, ``- 8f3k-2m9x``). A code is four to twenty letters and digits, perhaps in
+  (``1) 4821 0937``, ``- 8f3k-2m9x``). A code is four to twenty letters and digits, perhaps in
   groups joined by ``-`` or a space; the list ends at the first other line. The codes after
   the heading on its own line count the same way (``códigos de respaldo: 48213 90371 …``).
   Half of the codes at least hold a digit, so advice (``- print them``) is no list.
