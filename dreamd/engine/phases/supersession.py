@@ -19,7 +19,7 @@ later replaced it and what (:class:`Currency`). Pure.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.parts import fact_parts, lasting_line, mentioned, statements_of
@@ -92,7 +92,10 @@ def lasting_parts(text: str) -> tuple[Statement, ...]:
     """The statements of a line's lasting sentences (all of them when none lasts alone)."""
     parts = fact_parts(text)
     names = mentioned(text)
+    letter = read_statement(text, known=names).retain  # "B: …": each sentence is an episode's
     read = [(part, read_statement(part, known=names)) for part in parts]
+    if letter is not None:
+        read = [(part, s if s.retain else replace(s, retain=letter)) for part, s in read]
     kept = tuple(s for part, s in read if lasting(part, s).durable)
     return kept or tuple(s for _, s in read)
 

@@ -293,3 +293,16 @@ def test_another_label_is_another_slot() -> None:
     older = read_statement("- Bin day: Tuesdays, green bin first.")
     newer = read_statement("- Market day is Fridays from now on.")
     assert not replaces(newer, older)
+
+
+def test_the_sentences_of_an_episode_line_stay_an_episode() -> None:
+    """A promoted line is read sentence by sentence; each sentence of a 'B:' line is still an
+    episode, so its 'instead of' never ends the standing fact."""
+    from dreamd.engine.phases.supersession import lasting_parts
+
+    standing = read_statement("- W @Priya: Priya's piano lesson is on Wednesdays at 16:30.")
+    parts = lasting_parts(
+        "B: Put Priya's lesson in the calendar at 15:30 instead of 16:30. Copied from an old text."
+    )
+    assert parts and all(part.retain == "B" for part in parts)
+    assert not any(replaces(part, standing) for part in parts)
