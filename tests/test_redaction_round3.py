@@ -756,3 +756,28 @@ def test_email_spelled_with_local_words_is_masked(text: str, secret: str) -> Non
 def test_words_for_at_and_dot_in_sentences_stay(text: str) -> None:
     """French *et* (and), Turkish *et* (meat), Greek *τελεία* (full stop) in sentences."""
     assert redact(text) == text
+
+
+# --- references that only look like secrets --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set DB_PASS=%ADMIN_PASS% && run.cmd",
+        "set SMTP_PASSWORD=%BE_SMTP_PW% & mailer.exe --send",
+        "arn:aws:secretsmanager:us-east-1:111122223333:secret:app/db-creds-AbCdEf",
+        "Stored at arn:aws:secretsmanager:eu-central-1:210987654321:secret:billing/stripe, ask ops.",
+    ],
+)
+def test_windows_variables_and_secret_arns_stay(text: str) -> None:
+    """``%ADMIN_PASS%`` is a variable, not percent-encoding (``%AD`` alone is no UTF-8); an
+    ARN's ``secret:name`` is where a secret is kept, not the secret."""
+    assert redact(text) == text
+
+
+def test_percent_encoded_secrets_are_still_decoded() -> None:
+    """Escapes that decode to text still do: an encoded token, an encoded e-mail address."""
+    token = "ghp%5F" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    assert token not in redact(f"url=https://x.test/?t={token}")
+    assert "maria.lopez%40correo.es" not in redact("mailto: maria.lopez%40correo.es")

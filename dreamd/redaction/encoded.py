@@ -8,7 +8,9 @@
   to bytes no one reads, and stay.
 * **Percent-encoding.** A run holding ``%XX`` escapes is decoded (``ghp%5F…``,
   ``redirect_uri=https%3A%2F%2F…%3Ft%3D…``, ``info%40example.com``) and the rules run on the
-  decoded run; what they find is masked in the original, escapes included.
+  decoded run; what they find is masked in the original, escapes included. Escapes that
+  decode to no UTF-8 (``%ADMIN_PASS%``, a Windows variable whose name starts with hex
+  letters) are no encoding and stay as written.
 
 Base64 is :mod:`dreamd.redaction.entropy`'s. One level deep: what a decoded text holds is not
 decoded again. Pure.
@@ -45,9 +47,14 @@ def _percent_decoded(run: str) -> tuple[str, list[tuple[int, int]]]:
 
     def flush() -> None:
         if raw:
-            decoded = raw.decode("utf-8", errors="replace")
-            parts.append(decoded)
-            spans.extend([(raw_span[0], raw_span[1])] * len(decoded))
+            try:
+                decoded = raw.decode("utf-8")
+            except UnicodeDecodeError:  # %ADMIN_PASS%: a variable's name, not encoded text
+                parts.append(run[raw_span[0] : raw_span[1]])
+                spans.extend((i, i + 1) for i in range(raw_span[0], raw_span[1]))
+            else:
+                parts.append(decoded)
+                spans.extend([(raw_span[0], raw_span[1])] * len(decoded))
             raw.clear()
 
     pos = 0

@@ -19,6 +19,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   starts a token and separates nothing. After a separator with spaces round it
   (``pass = a&b``) an ``&`` belongs to the value (in a query string it ends it); a value typed
   one character at a time (``K 7 m P 2 x Q 9``) is one value, judged without its spaces.
+* A key inside an AWS ARN (``arn:aws:secretsmanager:…:secret:app/db``) names where a secret
+  is kept, not the secret.
 * A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
   ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
   ``settings.key``, a call), a path or a plain URL, or an ordinary word of prose (``reset``,
@@ -740,6 +742,9 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         done = name_end
         if text.endswith(("${", "{{", "$(", "{{ "), 0, name_start):
             continue  # a template or an expansion names a secret, it does not hold one
+        token_start = max(text.rfind(c, 0, name_start) for c in " \t\n(\"'`") + 1
+        if text.startswith("arn:", token_start):
+            continue  # arn:aws:secretsmanager:…:secret:prod/db: where a secret is kept
         raw = text[name_start:name_end]
         name = raw.strip(".-")
         line_start = text.rfind("\n", 0, name_start) + 1
