@@ -165,3 +165,12 @@ def test_a_comparison_turned_round_is_a_reversal() -> None:
     first = next(o for o in opinions if o.founder.id == facts[0].id)
     assert first.confidence < first.start
     assert any(o.founder.id == facts[1].id for o in opinions)
+
+
+def test_a_reversal_that_also_names_someone_else_still_turns_the_view() -> None:
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.7) @Nadim: Too slow on the rota to leave him alone with it."),
+        ("2025-11-09", "- O(c=0.85) @Nadim: Runs the rota on his own now; @Ewa agrees."),
+    )
+    first = next(o for o in plan_opinions(facts) if o.founder.id == facts[0].id)
+    assert first.confidence < first.start

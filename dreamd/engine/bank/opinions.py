@@ -210,7 +210,7 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
         return "rival", 0.0  # "prefers written messages" after "prefers voice notes"
     if found == "replaces":
         return "same", share
-    if flips and fact.view and held.view and fact.keys and fact.keys == held.keys:
+    if flips and fact.view and held.view and fact.keys & held.keys:
         shared = len(fact.words & held.words)
         if shared >= 2 or (shared and fact.statement.change in _TURNS):
             return "same", share  # "can't be relied on any more" after "reliable"
