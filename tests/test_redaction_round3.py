@@ -1,16 +1,70 @@
-"""The classes of secret the round-three corpus showed the rules missing, each held by cases of
-our own in other words and languages (never the corpus's strings), and by look-alikes that
-must come through unchanged."""
+"""The round-three corpus, held to 97 % recall and 3 % false positives with masks that keep
+nothing of a secret but a recognised vendor prefix; and the classes of secret it showed the
+rules missing, each held by cases of our own in other words and languages (never the corpus's
+strings), with look-alikes that must come through unchanged."""
 
 from __future__ import annotations
 
 import pytest
 
-from dreamd.redaction import redact
+from dreamd.redaction import MASK, find_secrets, redact
+from dreamd.redaction.finding import BLOCK_MASK, VENDOR_PREFIXES, mask_of
+from tests import redaction_corpus_round3
+
+SAMPLES = redaction_corpus_round3.secret_samples()
+LOOKALIKES = redaction_corpus_round3.lookalikes()
 
 
 def _masked(text: str, secret: str) -> bool:
     return secret.lower() not in redact(text).lower()
+
+
+# --- the corpus ------------------------------------------------------------------------------
+
+
+def test_the_corpus_is_large_and_a_third_look_alikes() -> None:
+    """250+ planted items in 20+ families, and look-alikes are 35 % of the texts or more."""
+    planted = sum(len(s.secrets) for s in SAMPLES)
+    families = {s.family for s in SAMPLES}
+    share = len(LOOKALIKES) / (len(LOOKALIKES) + len(SAMPLES))
+    assert (planted >= 250, len(families) >= 20, share >= 0.35) == (True, True, True)
+
+
+def test_recall_is_at_least_97_percent() -> None:
+    """At most 3 % of the planted items survive redaction (they are listed when more do)."""
+    planted = sum(len(s.secrets) for s in SAMPLES)
+    misses = []
+    for sample in SAMPLES:
+        out = redact(sample.text).lower()
+        misses += [f"{sample.family}: {s!r}" for s in sample.secrets if s.lower() in out]
+    assert len(misses) <= planted * 0.03, "\n".join(misses)
+
+
+def test_false_positives_are_at_most_3_percent() -> None:
+    """At most 3 % of the look-alikes are changed by redaction (they are listed when more are)."""
+    positives = [f"{x.family}: {x.text!r}" for x in LOOKALIKES if redact(x.text) != x.text]
+    assert len(positives) <= len(LOOKALIKES) * 0.03, "\n".join(positives)
+
+
+def test_a_mask_reveals_at_most_a_vendor_prefix() -> None:
+    """Every mask of every finding in the corpus is ``***``, a block mask, or a vendor prefix
+    the value starts with followed by ``***``: no first six or last four characters."""
+    allowed = {MASK, BLOCK_MASK} | {prefix + MASK for prefix in VENDOR_PREFIXES}
+    revealing = []
+    for sample in SAMPLES:
+        for finding in find_secrets(sample.text):
+            value = sample.text[finding.start : finding.end]
+            mask = mask_of(finding.kind, value).rstrip("\n")
+            kept = "" if mask == BLOCK_MASK else mask.removesuffix(MASK)
+            if mask not in allowed or not value.startswith(kept):
+                revealing.append(f"{value!r} -> {mask!r}")
+    assert revealing == []
+
+
+def test_redacting_the_corpus_twice_changes_nothing() -> None:
+    """A redacted text holds nothing the rules would mask again."""
+    twice = [s.text for s in SAMPLES if redact(redact(s.text)) != redact(s.text)]
+    assert twice == []
 
 
 # --- password and passphrase words in more languages -----------------------------------------
@@ -80,6 +134,7 @@ def test_a_value_handed_over_or_put_in_brackets_is_masked(text: str, secret: str
         "das Passwort (siehe Wiki) ist geändert",
         "le mot de passe (8 caractères minimum) est obligatoire",
         "For the password, use the manager and never paste it in chat.",
+        "the password, please don't paste it in #random",
         "パスワード（8文字以上）を入力してください",
     ],
 )
@@ -781,3 +836,4 @@ def test_percent_encoded_secrets_are_still_decoded() -> None:
     token = "ghp%5F" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     assert token not in redact(f"url=https://x.test/?t={token}")
     assert "maria.lopez%40correo.es" not in redact("mailto: maria.lopez%40correo.es")
+

@@ -308,9 +308,9 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
             if after in _COPULAS and any(c.isalpha() for c in after):
                 continue  # "the password to Gmail2 is …": the verb comes later
             return value
-        late = _late_value(text, rest, limit)
+        late = None if word in _GIVING else _late_value(text, rest, limit)
         if late is not None:
-            return late
+            return late  # a verb that hands a value over hands it right after it
     if early is not None and not any(
         text[a:b].lower().strip(",.") in _DESCRIBING for a, b in words
     ):
