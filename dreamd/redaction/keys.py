@@ -52,7 +52,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from dreamd.redaction.finding import Finding
+from dreamd.redaction.finding import MASK, Finding
 from dreamd.redaction.phrases import is_passphrase
 from dreamd.redaction.scan import trie
 
@@ -670,8 +670,8 @@ def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
         if not found:
             break
         word = found.group(1)
-        if any(c.isdigit() for c in word):
-            break  # a value came first: no separator
+        if any(c.isdigit() for c in word) or MASK in word:
+            break  # a value came first (or its mask, on a second pass): no separator
         if word.lower() in _WORD_SEPARATORS or word in _SYMBOL_SEPARATORS:
             return words, _skip_spaces(text, found.end()), True
         if len(word) > 1 and word[-1] in ":=：":
