@@ -851,3 +851,33 @@ def test_redacting_twice_changes_nothing(text: str) -> None:
     on the second pass is no value."""
     once = redact(text)
     assert redact(once) == once
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Το συνθηματικό του email μου είναι Θάλασσα#88", "Θάλασσα#88"),
+        ("συνθηματικό: Kafes!2030", "Kafes!2030"),
+        ("kod do bramy: 2580", "2580"),
+        ("kód od dveří je 7741", "7741"),
+        ("kód od brány: 3390", "3390"),
+    ],
+)
+def test_greek_password_word_and_slavic_code_words(text: str, secret: str) -> None:
+    """Greek *συνθηματικό* beside *κωδικός*; Polish, Czech and Slovak *kod*/*kód* before a
+    preposition, as *código* and *codice* are."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kod pocztowy 02-495 Warszawa",
+        "kód zdroje je na GitHubu",
+        "kod do rabatu: WIOSNA",
+        "Kód k výrobku najdete na krabici.",
+    ],
+)
+def test_slavic_code_words_of_other_things_stay(text: str) -> None:
+    """A postal code, source code, a discount code in letters, a product code with no value."""
+    assert redact(text) == text

@@ -155,6 +155,8 @@ _HEAD_WORDS = (
     "codice",
     "combination",
     "combo",
+    "kod",
+    "kód",
     "pinkod",
     "pinkoden",
     "pinkode",
@@ -224,16 +226,17 @@ _HEAD_WORDS = (
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
     " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
-    " cryptogramme prüfnummer".split()
+    " cryptogramme prüfnummer kod kód".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
 # Where a lock word may stand after a combination: its stems (lockers, Zahlenschloss, kłódka).
 _LOCK_STEMS = ("lock", "safe", "padlock", "schloss", "tresor", "kłódk", "cadenas", "candado")
 _DIAL = re.compile(r"[ \t]*(?:is|was|[:=])?[ \t]*\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
-# Code words that name a PIN only beside a door, a lock or a preposition (``code du portail``).
-_CODE_HEADS = frozenset("code código codigo codice קוד הקוד".split())
+# Code words that name a PIN only beside a door, a lock or a preposition (``code du portail``,
+# ``kod do bramy``).
+_CODE_HEADS = frozenset("code código codigo codice kod kód קוד הקוד".split())
 # The last word of a PIN's name in other languages (PIN-koodi, Pinkoden, PIN-kood, PIN-Nummer).
-_CODE_ENDINGS = ("code", "kod", "koden", "kode", "koodi", "kood", "קוד")
+_CODE_ENDINGS = ("code", "kod", "kód", "koden", "kode", "koodi", "kood", "קוד")
 _NUMBER_ENDINGS = frozenset("nummer number numer numero número nr no".split())
 
 _PASSWORD = frozenset(

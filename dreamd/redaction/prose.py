@@ -74,7 +74,7 @@ _SHORT_WORDS = (
     " jelszót jelszavad sandinya nenosiri пароля паролем паролі סיסמה הסיסמה סיסמא הסיסמא"
     " סיסמת پسورد گذرواژه گذرواژهٔ पासवर्ड पासवर्ड्स salasanani salasanasi salasanan"
     " salalauseeni salalauseen கடவுச்சொல் கடவுச்சொல்லை পাসওয়ার্ড పాస్వర్డ్ പാസ്വേഡ് ಪಾಸ್ವರ್ಡ್"
-    " პაროლი գաղտնաբառ پاسورڈ 🔑 🗝"
+    " პაროლი գաղտնաբառ پاسورڈ 🔑 🗝 συνθηματικό συνθηματικού"
 ).split()
 _PHRASES = (
     "mot de passe",
