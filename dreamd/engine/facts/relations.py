@@ -82,6 +82,11 @@ _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.spl
 _FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month": "date"}
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
 _UNDOES = frozenset({"cancelled", "reversed"})
+_NAMING = re.compile(
+    r"\b(?:surname|last\s+name|family\s+name|spell\w*|spelt|name\s+is|name's|named|called|"
+    r"mishe(?:ard|aring)|misread)\b",
+    re.IGNORECASE,
+)
 _NOT_FIRST = re.compile(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
@@ -200,6 +205,16 @@ def same_fact(a: Statement, b: Statement) -> bool:
     return ratio >= PARAPHRASE_RATIO
 
 
+def _one_name_swapped(newer: Statement, older: Statement) -> bool:
+    """The same named subject, one other name each, and not the same one ("Ines Morrow" and
+    "Ines Marrow")."""
+    if newer.subject is None or newer.subject != older.subject:
+        return False
+    mine = _names(newer) - {newer.subject}
+    theirs = _names(older) - {older.subject}
+    return len(mine) == 1 and len(theirs) == 1 and mine != theirs
+
+
 def _ids(statement: Statement) -> set[str]:
     return {v for v in statement.values if kind_of(v) == "id"}
 
@@ -264,6 +279,12 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         fixed = {v.split(":", 1)[-1] for v in newer.replaced} & older_names
         if fixed and (_names(newer) - fixed or _NOT_FIRST.match(newer.text)):
             return True  # "Surname is Whelan; earlier notes wrongly say Phelan", "Not Phelan: …"
+    if (
+        newer.change == "correction"
+        and _NAMING.search(newer.text)
+        and _one_name_swapped(newer, older)
+    ):
+        return True  # "Her surname is Morrow; the earlier spelling was misheard" ends "Marrow"
     if newer.change == "no-longer" and newer.polarity < 0 and len(_names(newer) & older_names) >= 2:
         return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
     planned = older.change is not None or _PLANNED.search(older.text) is not None

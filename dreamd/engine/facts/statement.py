@@ -129,7 +129,7 @@ _PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)
 # capitalised word or a number after the type letter, as the bank's own reader takes it).
 RETAIN = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?"
-    r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[A-Z][\w'-]*)*)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
+    r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[^\s:@]+){0,3}?)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
     r"(?P<body>.+)$"
 )
 _HEAD = re.compile(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
@@ -139,7 +139,8 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "correction",
             r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
-            r"\bactually\b|\bcorrected\b|\bmisspell|\bwrongly\b|\bmistakenly\b|"
+            r"\bactually\b|\bcorrected\b|\bmisspell|\bmishe(?:ard|aring)\b|\bmisread\b|"
+            r"\bwrongly\b|\bmistakenly\b|"
             r"\b(?:is|was|that's|it's|are|were)\s+wrong\b|\bnot\s+\w+\s+but\b|"
             r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b|"
             r"(?:^|[.;!?]\s+)not\s+[^\W\d_][\w'’-]*\s*[:,—–]",  # "Not Farrant, that was a typo"

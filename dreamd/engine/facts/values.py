@@ -86,7 +86,9 @@ PARTS = {
 _NOT_NAMES = frozenset(
     "i i'm i've i'd i'll we we're our us you your he she they it it's its the a an this that these "
     "those my his her their there here when what who why how if and or but so then also not no "
-    "ok okay yes mr mrs ms dr prof re fw fwd todo tbd n/a am pm utc gmt cet cest eu us uk".split()
+    "ok okay yes mr mrs ms dr prof re fw fwd todo tbd n/a am pm utc gmt cet cest eu us uk"
+    # currency codes: "450 SEK per evening" names no one
+    " sek nok dkk eur usd gbp chf pln czk huf isk jpy cny inr aud cad nzd zar try brl mxn".split()
 )
 _TIME = re.compile(
     r"(?<![\w:.])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:])", re.I

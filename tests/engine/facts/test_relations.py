@@ -306,3 +306,29 @@ def test_the_sentences_of_an_episode_line_stay_an_episode() -> None:
     )
     assert parts and all(part.retain == "B" for part in parts)
     assert not any(replaces(part, standing) for part in parts)
+
+
+def test_a_currency_code_is_no_name_and_no_subject() -> None:
+    older = read_statement("- Pitch hire is 300 NOK per evening, invoiced by the club.")
+    newer = read_statement("- W @Fana Stadion: Pitch hire costs 340 NOK an evening from 1 May.")
+    assert older.subject is None and "name:nok" not in older.values
+    assert replaces(newer, older)
+
+
+def test_an_entity_name_with_lowercase_words_is_one_entity() -> None:
+    read = read_statement("- W @Café du marché: Closed on Mondays from June.")
+    assert read.retain == "W" and read.subject == "café" and read.text.startswith("Closed")
+
+
+def test_a_misheard_surname_is_corrected_without_naming_the_old_one() -> None:
+    older = read_statement("- W @Ines: Ines Marrow, the new receptionist from Monday.")
+    newer = read_statement(
+        "- W @Ines Morrow: Her surname is Morrow with an o; the earlier spelling was misheard."
+    )
+    assert replaces(newer, older)
+
+
+def test_a_correction_about_someone_else_keeps_the_name() -> None:
+    older = read_statement("- W @Ines: Ines Marrow, the new receptionist from Monday.")
+    newer = read_statement("- W @Ines: Actually Ines starts on Tuesday, shadowing Tom.")
+    assert not replaces(newer, older)
