@@ -195,8 +195,13 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return names_a == names_b and a.replaced == b.replaced
     if (a.change in _UNDOES) != (b.change in _UNDOES):
         return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
-    if _containment(a.topic, b.topic) >= 2 / 3 and (a.values or a.subject == b.subject):
-        return True
+    comparable = 3 * min(len(a.topic), len(b.topic)) >= max(len(a.topic), len(b.topic))
+    if (
+        _containment(a.topic, b.topic) >= 2 / 3
+        and comparable
+        and (a.values or a.subject == b.subject)
+    ):
+        return True  # not "Bart's own list" inside "put the warning on her medicine list"
     if a.topic and b.topic and _containment(a.topic, b.topic) < 0.5:
         return False  # shared function words ("we always check ... before") are not a fact
     from rapidfuzz import fuzz

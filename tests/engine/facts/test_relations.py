@@ -332,3 +332,11 @@ def test_a_correction_about_someone_else_keeps_the_name() -> None:
     older = read_statement("- W @Ines: Ines Marrow, the new receptionist from Monday.")
     newer = read_statement("- W @Ines: Actually Ines starts on Tuesday, shadowing Tom.")
     assert not replaces(newer, older)
+
+
+def test_a_one_word_line_is_not_the_same_fact_as_a_long_one_holding_its_word() -> None:
+    short = read_statement("Bart's own list.")
+    long = read_statement(
+        "Bart asked them to put the grapefruit warning on the front of her medicine list."
+    )
+    assert not same_fact(long, short) and not same_fact(short, long)
