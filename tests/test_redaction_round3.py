@@ -881,3 +881,20 @@ def test_greek_password_word_and_slavic_code_words(text: str, secret: str) -> No
 def test_slavic_code_words_of_other_things_stay(text: str) -> None:
     """A postal code, source code, a discount code in letters, a product code with no value."""
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Order no 1234567890 shipped",
+        "číslo objednávky 1234567890",
+        "номер заказа 1234567890",
+        "nomor pesanan 1234567890123456",
+        "код товару 2812190754",
+        "Sipariş no 9876543217 kargoda",
+    ],
+)
+def test_a_word_of_an_ids_name_alone_names_no_id(text: str) -> None:
+    """*no*, *číslo*, *номер*, *nomor*, *код* are words of some ids' names (vergi no, rodné
+    číslo, ідентифікаційний номер, nomor induk kependudukan); alone they name an order."""
+    assert redact(text) == text
