@@ -39,7 +39,7 @@ from functools import cache
 
 from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
-from dreamd.redaction.scan import trie
+from dreamd.redaction.scan import find_words
 
 __all__ = ["find_documents_and_births"]
 
@@ -134,19 +134,19 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 @cache
-def _anchors(kind: str) -> re.Pattern[str]:
-    """The words of ``kind`` in lower case, as one trie-shaped pattern."""
+def _anchors(kind: str) -> tuple[str, ...]:
+    """The words of ``kind`` in lower case."""
     words = (
         _DOCUMENT_WORDS
         if kind == "document"
         else (_BIRTH_DATE_WORDS + _BIRTHDAY_WORDS + _BORN_WORDS)
     )
-    return trie(tuple(w.lower() for w in words))
+    return tuple(w.lower() for w in words)
 
 
 def _candidates(low: str, kind: str) -> list[int]:
     """Where a word of ``kind`` may start."""
-    return [match.start() for match in _anchors(kind).finditer(low)]
+    return [match.start() for match in find_words(low, _anchors(kind))]
 
 
 def _births(text: str, low: str) -> list[Finding]:

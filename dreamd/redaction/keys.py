@@ -50,15 +50,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
 
 from dreamd.redaction.finding import MASK, Finding
 from dreamd.redaction.phrases import is_passphrase
-from dreamd.redaction.scan import trie
+from dreamd.redaction.scan import find_words
 
 __all__ = ["find_named_values", "kind_of_name", "value_is_secret"]
 
-_HEAD_WORDS = (
+_HEAD_WORDS: tuple[str, ...] = (
     "password",
     "passwords",
     "passwd",
@@ -428,10 +427,9 @@ _THAI_QUALIFIERS = ("atm", "pin", "บัตร", "เข้า", "ประต�
 _SQL = re.compile(r"identified\s+by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
 
 
-@cache
-def _heads() -> re.Pattern[str]:
-    """Every head, as one trie-shaped pattern (a head ends where a word does)."""
-    return re.compile(trie(_HEAD_WORDS).pattern + r"(?![a-z])")
+def _heads(low: str) -> list[re.Match[str]]:
+    """Every head in ``low``, in order (a head ends where a word does)."""
+    return find_words(low, _HEAD_WORDS, r"(?![a-z])")
 
 
 def _words(name: str) -> list[str]:
@@ -718,7 +716,7 @@ def find_named_values(text: str, low: str) -> list[Finding]:
     """Every value a secret-naming key announces in ``text`` (``low`` is its lower case)."""
     found: list[Finding] = _thai_codes(text) if "รหัส" in text else []
     done = -1
-    for match in _heads().finditer(low):
+    for match in _heads(low):
         if match.start() < done:
             continue
         head = match.group(0)

@@ -211,6 +211,15 @@ def _validator(module: str) -> Callable[[str], bool]:
 
 @cache
 def _id_patterns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], tuple[str, ...], bool], ...]:
+    """The ids as patterns; the ids only a name makes one of (``\\d{10}`` after ``ИНН``,
+    ``VKN`` or ``NIP``…) that share a shape share one pattern and all their names: with a
+    name there, the module would not be asked anyway."""
+    named_only: dict[str, list[str]] = {}
+    for pattern, _, names, named in _IDS:
+        if named:
+            named_only.setdefault(pattern, []).extend(names.split())
+    entries = [(p, m, n, False) for p, m, n, named in _IDS if not named]
+    entries += [(p, "", " ".join(dict.fromkeys(n)), True) for p, n in named_only.items()]
     return tuple(
         (
             re.compile(r"(?<![A-Za-z0-9_.-])(?:" + pattern + r")(?![A-Za-z0-9_-]|\.\d)"),
@@ -218,7 +227,7 @@ def _id_patterns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], tuple[str, .
             tuple(names.split()),
             named,
         )
-        for pattern, modules, names, named in _IDS
+        for pattern, modules, names, named in entries
     )
 
 
@@ -380,7 +389,11 @@ def find_numbers(text: str) -> list[Finding]:
             if iban:
                 found += _iban_at(iban.group(0), begin)
     low = text.lower()
-    for start, end in windows(low, _ACCOUNT_ANCHORS, before=8, after=110):
+    accounts = any(  # an account number is a candidate too: six digits or more, no date
+        sum(c.isdigit() for c in value) >= 6 and not _DATE_OR_ADDRESS.search(value)
+        for _, value in candidates
+    )
+    for start, end in windows(low, _ACCOUNT_ANCHORS if accounts else (), before=8, after=110):
         if _SIX_DIGITS.search(text, start, end) is None:
             continue
         for match in _ACCOUNT.finditer(text, start, end):

@@ -52,7 +52,7 @@ from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
 from dreamd.redaction.keys import value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
-from dreamd.redaction.scan import trie
+from dreamd.redaction.scan import find_words
 
 __all__ = ["find_prose_passwords", "password_shaped", "strong_password"]
 
@@ -173,10 +173,15 @@ def _forms(words: list[str] | tuple[str, ...]) -> list[str]:
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """The password words (found in the lower-cased text, shaped as a trie), the CJK rule and
-    the next-line rule (tried at the start of a line holding a password word)."""
-    words = trie(tuple(_forms((*_LONG_WORDS, *_SHORT_WORDS, *_PHRASES))))
+def _word_forms() -> tuple[str, ...]:
+    """Every password word in lower case, in the forms it is typed in."""
+    return tuple(_forms((*_LONG_WORDS, *_SHORT_WORDS, *_PHRASES)))
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The CJK rule and the next-line rule (tried at the start of a line holding a password
+    word); the words themselves are found by :func:`dreamd.redaction.scan.find_words`."""
     long_words = "|".join(map(re.escape, _forms(_LONG_WORDS)))
     short_words = "|".join(map(re.escape, _forms(_SHORT_WORDS + list(_PHRASES))))
     cjk_words = "|".join(map(re.escape, _CJK_WORDS))
@@ -193,7 +198,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         r"`?(?P<value>[^\s`]{4,64})`?[ \t]*$)",
         re.M,
     )
-    return words, cjk, line_end
+    return cjk, line_end
 
 
 _LONG = frozenset(_forms(_LONG_WORDS))
@@ -207,9 +212,8 @@ def _heads(low: str) -> list[tuple[int, int, bool]]:
     """(start, end, a passphrase word?) of every password word: the long ones may end a
     compound (and take a plural or a definite ending), the short ones and the phrases are
     whole words."""
-    words, _, _ = _patterns()
     found = []
-    for match in words.finditer(low):
+    for match in find_words(low, _word_forms()):
         start, end = match.span()
         if match.group(0) in _LONG:
             end += next((len(s) for s in _SUFFIXES if low.startswith(s, end)), 0)
@@ -350,7 +354,7 @@ def _late_value(text: str, rest: list[tuple[int, int]], limit: int) -> tuple[int
 
 def find_prose_passwords(text: str, low: str) -> list[Finding]:
     """Passwords given in sentences and on the line after their word (``low``: lower case)."""
-    _, cjk, line_end = _patterns()
+    cjk, line_end = _patterns()
     found: list[Finding] = []
     heads = _heads(low)
     for _, head_end, phrase in heads:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-__all__ = ["trie", "windows"]
+__all__ = ["find_words", "trie", "windows"]
 
 _Node = dict[str, "_Node"]
 
@@ -40,6 +40,31 @@ def trie(words: Sequence[str]) -> re.Pattern[str]:
             node = node.setdefault(char, {})
         node[""] = {}
     return re.compile(_pattern(root))
+
+
+@cache
+def _split_trie(words: tuple[str, ...], suffix: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:func:`trie` of the words that start with an ASCII character and of the others, each
+    followed by ``suffix``."""
+    plain = tuple(w for w in words if w[:1].isascii())
+    other = tuple(w for w in words if not w[:1].isascii())
+    return (
+        re.compile(trie(plain).pattern + suffix if plain else r"(?!)"),
+        re.compile(trie(other).pattern + suffix if other else r"(?!)"),
+    )
+
+
+def find_words(low: str, words: tuple[str, ...], suffix: str = "") -> list[re.Match[str]]:
+    """Every match of ``words`` (then ``suffix``) in ``low``, in order. The words that start
+    with a character outside ASCII are looked for only in a text that holds one: a trie's
+    first characters are tried one by one at every position, so each one it can skip saves
+    a pass's worth of work on the plain-ASCII notes most notes are."""
+    plain, other = _split_trie(words, suffix)
+    found = list(plain.finditer(low))
+    if not low.isascii():
+        found += other.finditer(low)
+        found.sort(key=lambda match: match.start())
+    return found
 
 
 def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
