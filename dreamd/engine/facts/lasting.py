@@ -156,7 +156,8 @@ _STATUS = re.compile(
     r"\bworked\s+on\b|\bworking\s+on\b|\bfinished\b|\bwrapped\s+up\b|\bstill\s+(?:waiting|"
     r"pending|open)\b|\bwaiting\s+(?:for|on)\b|\bblocked\s+on\b|\bdone\b|\bcompleted\b|"
     r"\bsent\b|\bsubmitted\b|\bcaught\s+up\b|\bno\s+news\b|\bnothing\s+new\b|\bstatus\b|"
-    r"\bprogress\b|\bgood\s+(?:day|call|meeting|session)\b",
+    r"\bprogress\b|\bgood\s+(?:day|call|meeting|session)\b|"
+    r"\bstands\s+at\b|\bbalance\s+(?:is|was|of|stands|now|:)|\bcurrently\s+at\b",  # a running sum
     _I,
 )
 _MOMENT = re.compile(

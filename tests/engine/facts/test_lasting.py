@@ -41,6 +41,9 @@ CASES = [
     ("She spotted it because the dates were wrong.", False, "event"),
     ("I set the alarm for Monday's flight to 05:00.", False, "event"),
     ("Correction: the surname is Whelan, not Phelan.", True, "decision"),
+    ("The club account stands at 4,120 EUR after the raffle.", False, "status"),
+    ("Savings balance is 12,300 kr this week.", False, "status"),
+    ("The club account is with Nordea.", True, "fact"),
 ]
 
 
