@@ -324,3 +324,16 @@ def test_a_workspace_path_of_words_and_dates_is_not_a_secret() -> None:
     path = "memory/logs/2026/03/2026-03-05.md#L3-L3"
     assert redact(f"source: {path}") == f"source: {path}"
     assert "bPxRfiCYEXAMPLEKEY" not in redact("secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+
+
+def test_a_value_two_rules_each_see_in_part_is_masked_whole_and_stays_masked() -> None:
+    """A .pgpass password whose tail another rule reads as a token split over two lines: the
+    part before it is masked too, and a second pass finds nothing (found by the property test
+    below)."""
+    note = (
+        "~/.pgpass:\n\ndb02.lan:5432:shop:shop_rw:Xq7#mPzr9TkLw\n"
+        "OPENAI_API_KEY=sk-proj-4f8a9c2e7b1d4e6f8a0b2c4d6e8f0a1b2c3d4e5f"
+    )
+    once = redact(note)
+    assert "Xq7" not in once and "mPzr9TkLw" not in once
+    assert (redact(once), find_secrets(once)) == (once, [])

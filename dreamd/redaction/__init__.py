@@ -121,15 +121,16 @@ _NOT_REPEATED = frozenset({"private-key", "service-account", "split-token"})
 
 @cache
 def _masks() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A whole mask, and a mask inside a text: ``***``, ``…redacted…``, a vendor prefix or a
-    webhook's host before ``***``, and ``abcdef…wxyz`` (the masks of earlier versions)."""
+    """A whole mask, and a mask inside a text: ``***`` (two side by side too), ``…redacted…``,
+    a vendor prefix or a webhook's host before ``***``, and ``abcdef…wxyz`` (the masks of
+    earlier versions)."""
     prefixes = "|".join(map(re.escape, VENDOR_PREFIXES))
     whole = re.compile(
-        rf"\*{{3}}|…redacted…|.{{6}}….{{4}}|(?:{prefixes})\*{{3}}|https?://[^/\s]+/\*{{3}}",
+        rf"(?:\*{{3}})+|…redacted…|.{{6}}….{{4}}|(?:{prefixes})\*{{3}}|https?://[^/\s]+/\*{{3}}",
         re.DOTALL,
     )
     inside = re.compile(
-        rf"(?<![\w*])\*\*\*(?![\w*])|[^\s…]{{6}}…[^\s…]{{4}}|…redacted…"
+        rf"(?<![\w*])(?:\*\*\*)+(?![\w*])|[^\s…]{{6}}…[^\s…]{{4}}|…redacted…"
         rf"|(?<![\w.-])(?:{prefixes})\*\*\*(?![\w*])"
     )
     return whole, inside
@@ -260,7 +261,7 @@ def _resolve(text: str, found: Iterable[Finding]) -> list[Finding]:
             and finding.end - finding.start > sum(k.end - k.start for k in clashes)
         ):
             kept = [k for k in kept if k not in clashes] + [finding]
-        elif finding.kind in _ABSORBING:
+        else:  # what stands outside the findings kept is still masked: no "Pgp#" of a value left
             kept += _remainders(text, finding, clashes)
     return sorted(_repeated(text, kept), key=lambda f: (f.start, f.end))
 
