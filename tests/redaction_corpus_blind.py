@@ -24,6 +24,7 @@ import base64
 import random
 import string
 
+from tests import checkdigits
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
 _RNG = random.Random(20261227)
@@ -52,24 +53,8 @@ def _l(family: str, text: str) -> Lookalike:
     return Lookalike(family, text)
 
 
-def _luhn(partial: str) -> str:
-    for check in string.digits:
-        digits = [int(c) for c in reversed(partial + check)]
-        total = sum(
-            d if i % 2 == 0 else (d * 2 - 9 if d > 4 else d * 2) for i, d in enumerate(digits)
-        )
-        if total % 10 == 0:
-            return partial + check
-    raise AssertionError("unreachable")
-
-
 def _card(prefix: str, length: int) -> str:
-    return _luhn(prefix + _t(length - len(prefix) - 1, string.digits))
-
-
-def _iban(country: str, bban: str) -> str:
-    numeric = "".join(str(int(c, 36)) for c in bban + country + "00")
-    return f"{country}{98 - int(numeric) % 97:02d}{bban}"
+    return checkdigits.with_luhn(prefix + _t(length - len(prefix) - 1, string.digits))
 
 
 def _groups(value: str, size: int, sep: str) -> str:
@@ -475,13 +460,13 @@ def _cards_and_ibans() -> list[Sample]:
     underscore = _card("4485", 16)
     nbsp = _card("4539", 16)
     zw = _card("5425", 16)
-    de = _iban("DE", "37040044" + _t(10, string.digits))
-    fr = _iban("FR", "30006000011234567890" + _t(3, string.digits))
-    nl = _iban("NL", "ABNA" + _t(10, string.digits))
-    es = _iban("ES", "21000418" + _t(12, string.digits))
-    it = _iban("IT", "X0542811101" + _t(12, string.digits))
-    be = _iban("BE", _t(12, string.digits))
-    at = _iban("AT", "19043" + _t(11, string.digits))
+    de = checkdigits.iban("DE", "37040044" + _t(10, string.digits))
+    fr = checkdigits.iban("FR", "30006000011234567890" + _t(3, string.digits))
+    nl = checkdigits.iban("NL", "ABNA" + _t(10, string.digits))
+    es = checkdigits.iban("ES", "21000418" + _t(12, string.digits))
+    it = checkdigits.iban("IT", "X0542811101" + _t(12, string.digits))
+    be = checkdigits.iban("BE", _t(12, string.digits))
+    at = checkdigits.iban("AT", "19043" + _t(11, string.digits))
     fw_card = _fullwidth(_groups(fullwidth_card, 4, " "))
     return [
         _s("card", f"Visa {_groups(visa, 4, '/')} exp 09/28", _groups(visa, 4, "/")),
@@ -1151,8 +1136,8 @@ def secret_samples_heldout() -> list[Sample]:
     b64 = base64.b64encode(b"Rotterdam#2031").decode()
     hex_pw = b"Zeppelin!Blue55".hex()
     card = _card("4716", 16)
-    iban = _iban("PT", "0002" + _t(17, string.digits))
-    iban_ch = _iban("CH", "00762" + _t(12, string.digits))
+    iban = checkdigits.iban("PT", "0002" + _t(17, string.digits))
+    iban_ch = checkdigits.iban("CH", "00762" + _t(12, string.digits))
     akia = "AKIA" + _t(16, _UPPER)
     return [
         _s("prose: da", "adgangskoden til routeren er Hygge!Kaffe42", "Hygge!Kaffe42"),
@@ -1343,7 +1328,7 @@ def secret_samples_third() -> list[Sample]:
     token = _t(24)
     uuid_key = _uuid()
     card = _card("5392", 16)
-    iban = _iban("BE", _t(12, string.digits))
+    iban = checkdigits.iban("BE", _t(12, string.digits))
     b64 = base64.b64encode(b"Nordlicht!2027").decode()
     return [
         _s("prose: en", "fyi the garage wifi passphrase is now Tulip-Rain-2049", "Tulip-Rain-2049"),

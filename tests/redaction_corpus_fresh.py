@@ -14,6 +14,8 @@ import random
 import string
 from typing import NamedTuple
 
+from tests import checkdigits
+
 _RNG = random.Random(20261214)
 _ALNUM = string.ascii_letters + string.digits
 _B64 = _ALNUM + "+/"
@@ -41,28 +43,9 @@ def _t(length: int, alphabet: str = _ALNUM) -> str:
     return "".join(_RNG.choice(alphabet) for _ in range(length))
 
 
-def _luhn_complete(partial: str) -> str:
-    for check in string.digits:
-        candidate = partial + check
-        total = 0
-        for index, char in enumerate(reversed(candidate)):
-            value = int(char)
-            if index % 2:
-                value = value * 2 - 9 if value > 4 else value * 2
-            total += value
-        if total % 10 == 0:
-            return candidate
-    raise AssertionError("unreachable")
-
-
 def _card(prefix: str, length: int) -> str:
     body = prefix + "".join(_RNG.choice(string.digits) for _ in range(length - len(prefix) - 1))
-    return _luhn_complete(body)
-
-
-def _iban(country: str, bban: str) -> str:
-    numeric = "".join(str(int(c, 36)) for c in bban + country + "00")
-    return f"{country}{98 - int(numeric) % 97:02d}{bban}"
+    return checkdigits.with_luhn(body)
 
 
 def _grouped(number: str, size: int = 4, sep: str = " ") -> str:
@@ -643,14 +626,14 @@ def _payment_samples() -> list[Sample]:
     mc2 = _card("2221", 16)
     unionpay = _card("62", 16)
     maestro = _card("6759", 19)
-    de = _iban("DE", "370400440532013000")
-    gb = _iban("GB", "NWBK60161331926819")
-    fr = _iban("FR", "20041010050500013M02606")
-    es = _iban("ES", "21000418450200051332")
-    it = _iban("IT", "X0542811101000000123456")
-    nl = _iban("NL", "ABNA0417164300")
-    ch = _iban("CH", "0076201162385295")
-    pl = _iban("PL", "109010140000071219812874")
+    de = checkdigits.iban("DE", "370400440532013000")
+    gb = checkdigits.iban("GB", "NWBK60161331926819")
+    fr = checkdigits.iban("FR", "20041010050500013M02606")
+    es = checkdigits.iban("ES", "21000418450200051332")
+    it = checkdigits.iban("IT", "X0542811101000000123456")
+    nl = checkdigits.iban("NL", "ABNA0417164300")
+    ch = checkdigits.iban("CH", "0076201162385295")
+    pl = checkdigits.iban("PL", "109010140000071219812874")
     return [
         _s("card", f"company card {_grouped(visa)} exp 11/27", _grouped(visa)),
         _s("card", f"MC {_grouped(mastercard, sep='-')}", _grouped(mastercard, sep="-")),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import string
 
+from tests import checkdigits
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
 _RNG = random.Random(8675309)
@@ -28,22 +29,6 @@ def _s(family: str, text: str, *secrets: str) -> Sample:
     for secret in secrets:
         assert secret in text, (family, secret)
     return Sample(family, text, secrets)
-
-
-def _luhn(partial: str) -> str:
-    for check in string.digits:
-        digits = [int(c) for c in reversed(partial + check)]
-        total = sum(
-            d if i % 2 == 0 else (d * 2 - 9 if d > 4 else d * 2) for i, d in enumerate(digits)
-        )
-        if total % 10 == 0:
-            return partial + check
-    raise AssertionError("unreachable")
-
-
-def _iban(country: str, bban: str) -> str:
-    numeric = "".join(str(int(c, 36)) for c in bban + country + "00")
-    return f"{country}{98 - int(numeric) % 97:02d}{bban}"
 
 
 def secret_samples() -> list[Sample]:
@@ -70,10 +55,10 @@ def secret_samples() -> list[Sample]:
     )
     hook = f"https://hooks.slack.com/services/T0{_t(7)}/B0{_t(7)}/{_t(24)}"
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJ1aWQiOjQyfQ." + _t(43, _URLSAFE)
-    card1 = _luhn("4916" + _t(11, string.digits))
-    card2 = _luhn("5137" + _t(11, string.digits))
-    iban_de = _iban("DE", "500105175407324931").lower()
-    iban_be = _iban("BE", "539007547034")
+    card1 = checkdigits.with_luhn("4916" + _t(11, string.digits))
+    card2 = checkdigits.with_luhn("5137" + _t(11, string.digits))
+    iban_de = checkdigits.iban("DE", "500105175407324931").lower()
+    iban_be = checkdigits.iban("BE", "539007547034")
     wrapped_a = _t(10, string.ascii_lowercase) + _t(8)
     wrapped_b = _t(24)
     return [
@@ -256,8 +241,8 @@ def secret_samples_second() -> list[Sample]:
         + "\n  ".join(pem)
         + ("\n  -----END RSA PRIVATE KEY-----")
     )
-    card = _luhn("3782" + _t(10, string.digits))
-    iban = _iban("ES", "91" + _t(18, string.digits))
+    card = checkdigits.with_luhn("3782" + _t(10, string.digits))
+    iban = checkdigits.iban("ES", "91" + _t(18, string.digits))
     return [
         # An e-mail address spelled out is an e-mail address (it stood among the look-alikes
         # until spelled-out addresses were masked).
@@ -370,8 +355,8 @@ def secret_samples_third() -> list[Sample]:
         + "\n".join(body)
         + ("\n-----END PGP PRIVATE KEY BLOCK-----")
     )
-    visa = _luhn("4024" + _t(11, string.digits))
-    iban = _iban("IT", "X" + _t(22, string.digits))
+    visa = checkdigits.with_luhn("4024" + _t(11, string.digits))
+    iban = checkdigits.iban("IT", "X" + _t(22, string.digits))
     return [
         _s("vendor", f"CI var GITLAB_TOKEN set to {glpat}", glpat),
         _s("vendor", f"Anthropic console key: {anth}", anth),

@@ -21,6 +21,8 @@ import random
 import string
 from typing import NamedTuple
 
+from tests import checkdigits
+
 _RNG = random.Random(20270301)
 _ALNUM = string.ascii_letters + string.digits
 _LOWER = string.ascii_lowercase + string.digits
@@ -68,24 +70,6 @@ def _uuid() -> str:
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}"
 
 
-def _luhn(partial: str) -> str:
-    for check in string.digits:
-        total = 0
-        for index, char in enumerate(reversed(partial + check)):
-            value = int(char)
-            if index % 2:
-                value = value * 2 - 9 if value > 4 else value * 2
-            total += value
-        if total % 10 == 0:
-            return partial + check
-    raise AssertionError("unreachable")
-
-
-def _iban(country: str, bban: str) -> str:
-    numeric = "".join(str(int(c, 36)) for c in bban + country + "00")
-    return f"{country}{98 - int(numeric) % 97:02d}{bban}"
-
-
 def _groups(value: str, size: int = 4, sep: str = " ") -> str:
     return sep.join(value[i : i + size] for i in range(0, len(value), size))
 
@@ -101,44 +85,6 @@ def _tckn(first9: str) -> str:
     tenth = ((d[0] + d[2] + d[4] + d[6] + d[8]) * 7 - (d[1] + d[3] + d[5] + d[7])) % 10
     eleventh = (sum(d) + tenth) % 10
     return first9 + str(tenth) + str(eleventh)
-
-
-_VD = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-    (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
-    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
-    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
-    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8),
-    (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
-    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2),
-    (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
-    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
-    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-)
-_VP = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-    (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
-    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
-    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
-    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0),
-    (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
-    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5),
-    (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
-)
-_VINV = (0, 4, 3, 2, 1, 5, 6, 7, 8, 9)
-
-
-def _aadhaar(first11: str) -> str:
-    c = 0
-    for i, ch in enumerate(reversed(first11 + "0")):
-        c = _VD[c][_VP[i % 8][int(ch)]]
-    for check in string.digits:
-        c2 = 0
-        for i, ch in enumerate(reversed(first11 + check)):
-            c2 = _VD[c2][_VP[i % 8][int(ch)]]
-        if c2 == 0:
-            return first11 + check
-    raise AssertionError("unreachable")
 
 
 def _bsn(first8: str) -> str:
@@ -478,8 +424,8 @@ def _ids() -> list[Sample]:
     ssn2 = f"{_RNG.randint(101, 665)}{_RNG.randint(10, 99)}{_RNG.randint(1000, 9999)}"
     nino = "AB 12 34 56 C"
     nino2 = "JG103759A"
-    aadhaar = _groups(_aadhaar("2" + _t(10, string.digits)))
-    aadhaar2 = _aadhaar("5" + _t(10, string.digits))
+    aadhaar = _groups(checkdigits.with_verhoeff("2" + _t(10, string.digits)))
+    aadhaar2 = checkdigits.with_verhoeff("5" + _t(10, string.digits))
     pesel = _pesel("8703141234"[:10])
     pesel2 = _pesel("9212050987")
     tckn = _tckn("1" + _t(8, string.digits))
@@ -488,18 +434,18 @@ def _ids() -> list[Sample]:
     bsn = _bsn("1234567" + "8")
     cpf = _cpf(_t(9, string.digits))
     dni = _dni("4" + _t(7, string.digits))
-    sin = _luhn("046454" + "28")
-    pnr = "870314-" + _luhn("870314" + "123")[-4:]
+    sin = checkdigits.with_luhn("046454" + "28")
+    pnr = "870314-" + checkdigits.with_luhn("870314" + "123")[-4:]
     pan = "ABCPE" + _t(4, string.digits) + "K"
     emirates = f"784-1987-{_t(7, string.digits)}-{_t(1, string.digits)}"
     cnp = "1870314" + _t(6, string.digits)
     steuer = "4" + _t(10, string.digits)
     nif = "2" + _t(8, string.digits)
-    iban_pl = _iban("PL", "10901014" + _t(16, string.digits))
-    iban_tr = _iban("TR", "00061" + "0" + _t(16, string.digits))
-    iban_ro = _iban("RO", "RNCB" + _t(16, string.digits))
-    iban_sa = _iban("SA", "80" + _t(18, string.digits))
-    iban_ae = _iban("AE", "033" + _t(16, string.digits))
+    iban_pl = checkdigits.iban("PL", "10901014" + _t(16, string.digits))
+    iban_tr = checkdigits.iban("TR", "00061" + "0" + _t(16, string.digits))
+    iban_ro = checkdigits.iban("RO", "RNCB" + _t(16, string.digits))
+    iban_sa = checkdigits.iban("SA", "80" + _t(18, string.digits))
+    iban_ae = checkdigits.iban("AE", "033" + _t(16, string.digits))
     passport_pl = "EA" + _t(7, string.digits)
     passport_tr = "U" + _t(8, string.digits)
     dob = "14.03.1987"

@@ -48,6 +48,7 @@ import random
 import string
 from urllib.parse import quote
 
+from tests import checkdigits
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
 _RNG = random.Random(20270106)
@@ -144,27 +145,9 @@ def _fours(value: str, sep: str = " ") -> str:
 # --- check digits ---------------------------------------------------------------------------
 
 
-def _luhn(payload: str) -> str:
-    total = 0
-    for i, ch in enumerate(reversed(payload)):
-        d = int(ch)
-        if i % 2 == 0:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return str((10 - total % 10) % 10)
-
-
 def _card(prefix: str, length: int) -> str:
     body = prefix + _r(_DIGITS, length - len(prefix) - 1)
-    return body + _luhn(body)
-
-
-def _iban(country: str, bban: str) -> str:
-    rearranged = bban + country + "00"
-    number = int("".join(str(int(ch, 36)) for ch in rearranged))
-    return f"{country}{98 - number % 97:02d}{bban}"
+    return checkdigits.with_luhn(body)
 
 
 def _pesel() -> str:
@@ -186,7 +169,7 @@ def _polish_id_card() -> str:
 def _personnummer(long_form: bool) -> str:
     y, m, d = _date()
     body = f"{y % 100:02d}{m:02d}{d:02d}{_pin(3)}"
-    full = body + _luhn(body)
+    full = checkdigits.with_luhn(body)
     sep = "-" if y >= 1925 else "+"
     if long_form:
         return f"{y}{full[2:6]}-{full[6:]}"
@@ -255,41 +238,9 @@ def _cpf() -> str:
     return f"{n[:3]}.{n[3:6]}.{n[6:9]}-{n[9:]}"
 
 
-_VERHOEFF_D = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-    (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
-    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
-    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
-    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8),
-    (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
-    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2),
-    (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
-    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
-    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-)
-_VERHOEFF_P = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-    (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
-    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
-    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
-    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0),
-    (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
-    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5),
-    (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
-)
-_VERHOEFF_INV = (0, 4, 3, 2, 1, 5, 6, 7, 8, 9)
-
-
-def _verhoeff(payload: str) -> str:
-    c = 0
-    for i, ch in enumerate(reversed(payload)):
-        c = _VERHOEFF_D[c][_VERHOEFF_P[(i + 1) % 8][int(ch)]]
-    return str(_VERHOEFF_INV[c])
-
-
 def _aadhaar() -> str:
     body = _RNG.choice("23456789") + _pin(10)
-    return _fours(body + _verhoeff(body))
+    return _fours(checkdigits.with_verhoeff(body))
 
 
 def _ssn() -> str:
@@ -308,7 +259,7 @@ def _nino() -> str:
 
 def _sin() -> str:
     body = _RNG.choice("1234567") + _pin(7)
-    n = body + _luhn(body)
+    n = checkdigits.with_luhn(body)
     return f"{n[:3]} {n[3:6]} {n[6:]}"
 
 
@@ -1178,7 +1129,7 @@ def _bank_accounts() -> list[Sample]:
     )
     bank = _polish_bank()
     bban = bank + _pin(16)
-    nrb = _iban("PL", bban)[2:]
+    nrb = checkdigits.iban("PL", bban)[2:]
     nrb_spaced = nrb[:2] + " " + _fours(nrb[2:])
     out.append(
         _sample(
@@ -1198,16 +1149,27 @@ def _ibans() -> list[Sample]:
 
     add(
         "Bitte überweise die Miete auf IBAN {v}, Kontoinhaber M. Vogel.",
-        _fours(_iban("DE", _pin(8) + _pin(10))),
+        _fours(checkdigits.iban("DE", _pin(8) + _pin(10))),
     )
-    add("IBAN: {v} — Lena Berg, Stockholm", _fours(_iban("SE", _pin(3) + _pin(17))))
-    add("IBAN numaram {v}, alıcı adı Ayşe Y.", _fours(_iban("TR", _pin(5) + "0" + _pin(16))))
-    add("رقم الآيبان للتحويل: {v}", _fours(_iban("SA", _pin(2) + _pin(18))))
-    add("מספר IBAN להעברה: {v}", _fours(_iban("IL", _pin(3) + _pin(3) + _pin(13))))
-    add("IBAN для оплати оренди: {v}", _iban("UA", _pin(6) + _pin(19)))
-    add("číslo účtu (IBAN) {v}", _fours(_iban("CZ", _pin(4) + "000000" + _czech_account())))
-    add("send it to my belgian account, iban {v} thx", _iban("BE", _belgian_account()).lower())
-    payout = {"payout": {"beneficiary": "Omar K.", "iban": _iban("AE", _pin(3) + _pin(16))}}
+    add("IBAN: {v} — Lena Berg, Stockholm", _fours(checkdigits.iban("SE", _pin(3) + _pin(17))))
+    add(
+        "IBAN numaram {v}, alıcı adı Ayşe Y.",
+        _fours(checkdigits.iban("TR", _pin(5) + "0" + _pin(16))),
+    )
+    add("رقم الآيبان للتحويل: {v}", _fours(checkdigits.iban("SA", _pin(2) + _pin(18))))
+    add("מספר IBAN להעברה: {v}", _fours(checkdigits.iban("IL", _pin(3) + _pin(3) + _pin(13))))
+    add("IBAN для оплати оренди: {v}", checkdigits.iban("UA", _pin(6) + _pin(19)))
+    add(
+        "číslo účtu (IBAN) {v}",
+        _fours(checkdigits.iban("CZ", _pin(4) + "000000" + _czech_account())),
+    )
+    add(
+        "send it to my belgian account, iban {v} thx",
+        checkdigits.iban("BE", _belgian_account()).lower(),
+    )
+    payout = {
+        "payout": {"beneficiary": "Omar K.", "iban": checkdigits.iban("AE", _pin(3) + _pin(16))}
+    }
     text = json.dumps(payout, indent=2)
     out.append(_sample("iban", text, payout["payout"]["iban"]))
     return out
