@@ -194,6 +194,10 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+# Spans whose words, not only their values, are what is gone ("not by phone": the phone).
+_GONE_SPANS = frozenset(
+    {"longer", "not", "notbut", "notlead", "instead", "rather", "statt", "lieu"}
+)
 # Values in these spans are the ones a statement says it replaces.
 _REPLACED_SPANS = re.compile(
     r"\bfrom\s+(?P<from>[^.;]{1,60}?)\s+to\b"
@@ -304,9 +308,14 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
         name = value.token[5:]
         if value.token.startswith("name:") and name not in _OPENERS and name not in CUE_HEADS:
             return name
-    if heading is not None and len(heading.split()) > 1 and not _names_someone(heading):
+    if _is_label(heading):
         return None  # "Bin day: Tuesdays": a label, not someone
     return _heading_subject(heading)
+
+
+def _is_label(heading: str | None) -> bool:
+    """A heading of two words or more that names no one: "Bin day", "Work party"."""
+    return heading is not None and len(heading.split()) > 1 and not _names_someone(heading)
 
 
 def _names_someone(heading: str | None) -> bool:
@@ -373,12 +382,14 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     value_set = frozenset(v.token for v in values)
     if entity:  # "W @Hilary Pemberton: treasurer" is about Hilary Pemberton, by name
         value_set |= {f"name:{word}" for word in entity.split()}
+    slot: str | None = None  # a heading naming a thing: "Work party: Sundays 10:00"
     if heading is not None and heading.casefold() not in CATEGORY_HEADINGS:
         lead = heading.split()[0].casefold()
         plain = lead in _OPENERS or lead in STOP_WORDS or _PRONOUN_WE.match(lead)
-        label = not _names_someone(heading) and len(heading.split()) > 1  # "Bin day", "Work party"
-        context = values_of(heading, known=names if plain or label else names | {lead})
+        known_lead = names if plain or _is_label(heading) else names | {lead}
+        context = values_of(heading, known=known_lead)
         value_set |= {v.token for v in context}  # "Index note 102.5: ..." is about 102.5
+        slot = None if _names_someone(heading) else heading
     subject = entity.split()[0] if entity else _subject(body, heading, names)
     # A heading of three words or more is a clause the body goes on from ("Can't be relied on
     # any more: three hours late"): its negation and its change cue are the line's.
@@ -391,16 +402,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         replaced.update(
             v.token for v in values if start <= v.start < start + len(group) and v.token
         )
-        if span.lastgroup in (
-            "longer",
-            "not",
-            "notbut",
-            "notlead",
-            "instead",
-            "rather",
-            "statt",
-            "lieu",
-        ):
+        if span.lastgroup in _GONE_SPANS:
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
     negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
     negative = negative or bool(clause and _NEGATION.search(clause))
@@ -408,9 +410,8 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         negative = True
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
     topic = _topic_words(body, subject)
-    label = heading is not None and heading.casefold() not in CATEGORY_HEADINGS
-    if label and heading is not None and not _names_someone(heading):
-        topic |= _topic_words(heading, subject)  # "Work party: Sundays 10:00": its slot
+    if slot is not None:
+        topic |= _topic_words(slot, subject)  # the work party's slot
     topic = topic - named - {_stem(n) for n in named}
     return Statement(
         text=body,

@@ -118,8 +118,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             rf"\bautomatic(?:ally)?\s+{_ACTS}\w*\b[^\n]{{0,160}}\b{_ASKING}"
             rf"|\b{_ASKING}\b[^\n]{{0,160}}\bautomatic(?:ally)?\s+{_ACTS}\w*\b"
-            r"|"
-            r"\byou\s+(?:must|shall)\s+(?:always|never|now|immediately)\b"
+            r"|\byou\s+(?:must|shall)\s+(?:always|never|now|immediately)\b"
             r"|\byou\s+are\s+(?:required|instructed|ordered|authori[sz]ed|commanded)\s+to\b"
             r"|\byou\s+must\s+(?:obey|comply|follow\s+(?:these|this|the\s+following))\b",
             _I,
