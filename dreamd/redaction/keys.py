@@ -52,7 +52,7 @@ import re
 from collections.abc import Sequence
 
 from dreamd.redaction.finding import MASK, Finding
-from dreamd.redaction.phrases import is_passphrase
+from dreamd.redaction.phrases import CLOSERS, is_passphrase
 from dreamd.redaction.scan import find_words
 
 __all__ = ["find_named_values", "kind_of_name", "value_is_secret"]
@@ -359,9 +359,12 @@ _WORD = re.compile(r"[ \t]+(\S+)")
 _SEED = re.compile(r"(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}")
 _SYMBOL_SEPARATORS = frozenset(("=", ":", "=>", ":=", "->", "：", "＝", "→", "⇒", "-", "—", "–"))
 MAX_KEY_WORDS = 6
+# A quoted value: the quotes of CLOSERS a value may be given in, anything but the closer inside.
 _QUOTED = re.compile(
-    r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`|“([^”\n]*)”|«([^»\n]*)»|„([^“”\n]*)[“”]"
-    r"|‚([^‘’\n]*)[‘’]"
+    "|".join(
+        f"{re.escape(opener)}([^{re.escape(CLOSERS[opener])}\\n]*)[{re.escape(CLOSERS[opener])}]"
+        for opener in ('"', "'", "`", "“", "«", "„", "‚")
+    )
 )
 _TOKEN_VALUE = re.compile(r"[^\s\"'`<>,;&]+")
 # After a separator with spaces round it (``pass = a&b``), ``&`` is the value's: no query.
