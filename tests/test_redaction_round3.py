@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from dreamd.redaction import MASK, find_secrets, redact
-from dreamd.redaction.finding import BLOCK_MASK, VENDOR_PREFIXES, mask_of
+from dreamd.redaction import redact
 from tests import redaction_corpus_round3
+from tests.corpus_checks import changed, planted, revealing, surviving
 
 SAMPLES = redaction_corpus_round3.secret_samples()
 LOOKALIKES = redaction_corpus_round3.lookalikes()
@@ -24,41 +24,28 @@ def _masked(text: str, secret: str) -> bool:
 
 def test_the_corpus_is_large_and_a_third_look_alikes() -> None:
     """250+ planted items in 20+ families, and look-alikes are 35 % of the texts or more."""
-    planted = sum(len(s.secrets) for s in SAMPLES)
+    planted_items = planted(SAMPLES)
     families = {s.family for s in SAMPLES}
     share = len(LOOKALIKES) / (len(LOOKALIKES) + len(SAMPLES))
-    assert (planted >= 250, len(families) >= 20, share >= 0.35) == (True, True, True)
+    assert (planted_items >= 250, len(families) >= 20, share >= 0.35) == (True, True, True)
 
 
 def test_recall_is_at_least_97_percent() -> None:
     """At most 3 % of the planted items survive redaction (they are listed when more do)."""
-    planted = sum(len(s.secrets) for s in SAMPLES)
-    misses = []
-    for sample in SAMPLES:
-        out = redact(sample.text).lower()
-        misses += [f"{sample.family}: {s!r}" for s in sample.secrets if s.lower() in out]
-    assert len(misses) <= planted * 0.03, "\n".join(misses)
+    misses = surviving(SAMPLES)
+    assert len(misses) <= planted(SAMPLES) * 0.03, "\n".join(misses)
 
 
 def test_false_positives_are_at_most_3_percent() -> None:
     """At most 3 % of the look-alikes are changed by redaction (they are listed when more are)."""
-    positives = [f"{x.family}: {x.text!r}" for x in LOOKALIKES if redact(x.text) != x.text]
+    positives = changed(LOOKALIKES)
     assert len(positives) <= len(LOOKALIKES) * 0.03, "\n".join(positives)
 
 
 def test_a_mask_reveals_at_most_a_vendor_prefix() -> None:
     """Every mask of every finding in the corpus is ``***``, a block mask, or a vendor prefix
     the value starts with followed by ``***``: no first six or last four characters."""
-    allowed = {MASK, BLOCK_MASK} | {prefix + MASK for prefix in VENDOR_PREFIXES}
-    revealing = []
-    for sample in SAMPLES:
-        for finding in find_secrets(sample.text):
-            value = sample.text[finding.start : finding.end]
-            mask = mask_of(finding.kind, value).rstrip("\n")
-            kept = "" if mask == BLOCK_MASK else mask.removesuffix(MASK)
-            if mask not in allowed or not value.startswith(kept):
-                revealing.append(f"{value!r} -> {mask!r}")
-    assert revealing == []
+    assert revealing(SAMPLES) == []
 
 
 def test_redacting_the_corpus_twice_changes_nothing() -> None:

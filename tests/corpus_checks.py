@@ -1,0 +1,46 @@
+"""What a redaction corpus's recall, false-positive and mask tests count, once for every corpus
+that holds itself to them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dreamd.redaction import MASK, find_secrets, redact
+from dreamd.redaction.finding import BLOCK_MASK, VENDOR_PREFIXES, mask_of
+from tests.redaction_corpus_fresh import Lookalike, Sample
+
+__all__ = ["changed", "planted", "revealing", "surviving"]
+
+
+def planted(samples: Sequence[Sample]) -> int:
+    """How many secrets ``samples`` plant."""
+    return sum(len(s.secrets) for s in samples)
+
+
+def surviving(samples: Sequence[Sample]) -> list[str]:
+    """Each planted secret redaction leaves in its text (case aside), named by its family."""
+    misses = []
+    for sample in samples:
+        out = redact(sample.text).lower()
+        misses += [f"{sample.family}: {s!r}" for s in sample.secrets if s.lower() in out]
+    return misses
+
+
+def changed(lookalikes: Sequence[Lookalike]) -> list[str]:
+    """Each look-alike redaction changes at all."""
+    return [f"{x.family}: {x.text!r}" for x in lookalikes if redact(x.text) != x.text]
+
+
+def revealing(samples: Sequence[Sample]) -> list[str]:
+    """Each mask of a finding that is not ``***``, a block mask, or a vendor prefix the value
+    starts with followed by ``***``: one that keeps more of a secret than its vendor."""
+    allowed = {MASK, BLOCK_MASK} | {prefix + MASK for prefix in VENDOR_PREFIXES}
+    found = []
+    for sample in samples:
+        for finding in find_secrets(sample.text):
+            value = sample.text[finding.start : finding.end]
+            mask = mask_of(finding.kind, value).rstrip("\n")
+            kept = "" if mask == BLOCK_MASK else mask.removesuffix(MASK)
+            if mask not in allowed or not value.startswith(kept):
+                found.append(f"{value!r} -> {mask!r}")
+    return found
