@@ -12,6 +12,7 @@ import frontmatter
 from dreamd.config import DreamingConfig
 from dreamd.engine.dreamwork.learnings import read_learnings
 from dreamd.engine.dreamwork.plan import DreamworkPlan, Tonight, memory_changes, plan_dreamwork
+from dreamd.engine.dreamwork.recurrence import Occasion
 from dreamd.engine.dreamwork.report import CHANGES, HEALTH, RECURRING, report_sections
 from dreamd.engine.phases.light import is_pleasantry
 from dreamd.engine.phases.narrative import compose_entry
@@ -137,6 +138,110 @@ def test_learnings_entries_in_other_words_join_and_give_the_fix() -> None:
         ".learnings/ERRORS.md:8",
         ".learnings/LEARNINGS.md:1",
     ]
+
+
+def test_a_telling_that_names_the_days_it_happened_counts_them() -> None:
+    """A learnings entry that counts the recurrence and names its days makes the pattern; the
+    note lines of those days, told in other words, join it as one page; its days come first."""
+    errors = (
+        "## [ERR-20260311-001] scheduling\n\n**Logged**: 2026-03-11T08:00:00Z\n\n### Summary\n"
+        "Dentist reminders for Ilse fired on the wrong date three times (24 Feb, 3 Mar, "
+        "11 Mar): the recall letter gives day/month, not month/day.\n"
+    )
+    notes = dict(
+        [
+            _note(
+                "2026-02-24",
+                "- Ilse's check-up reminder went off a month late; she nearly missed it.",
+            ),
+            _note(
+                "2026-03-03", "- The recall letter's 04/05 came out as 5 April; rang the surgery."
+            ),
+            _note("2026-03-11", "- Quiet day, paperwork."),
+        ]
+    )
+    plan = _plan(notes, learnings={".learnings/ERRORS.md": _file(".learnings/ERRORS.md", errors)})
+    assert len(plan.patterns) == 1
+    page = plan.patterns[0]
+    assert page.days == ("2026-02-24", "2026-03-03", "2026-03-11")
+    assert page.occurrences == 3
+    assert "recall letter" in page.text and "Ilse" in page.text
+
+
+def test_days_named_without_a_count_or_in_the_future_are_not_occurrences() -> None:
+    """A plain "again" with dates in a line that is no mistake, and days still to come, add no
+    occurrence: neither makes a pattern."""
+    notes = dict(
+        [
+            _note("2026-03-05", "- Ran the river loop again (26 Feb, 2 Mar), 10 km in 52 minutes."),
+            _note(
+                "2026-03-09",
+                "- The boiler failed again; engineer visits booked for 17 Mar and 24 Mar.",
+            ),
+        ]
+    )
+    assert _plan(notes).patterns == ()
+
+
+def test_chat_turns_are_grouped_by_what_they_say_not_by_their_speaker() -> None:
+    """Transcript lines carry ``[agent/session#Ln] User:``: that prefix is no word of the
+    mistake, so three chat complaints about one slip make one pattern, and two unrelated chat
+    slips stay apart."""
+    corpus = "memory/.dreams/session-corpus/{}.txt"
+    lines = {
+        "2026-03-02": "[main/main#L4] User: You booked the padel court for Tuesday, I said Thursday!",
+        "2026-03-06": "[main/main#L19] User: The padel court was booked on the wrong weekday again.",
+        "2026-03-10": "[main/main#L40] User: Third time: the padel booking landed on Tuesday.",
+    }
+    other = {
+        "2026-03-04": "[main/main#L11] User: The invoice PDF was missing its logo again.",
+        "2026-03-08": "[main/main#L30] User: You forgot to cc Marta on the roof quote.",
+    }
+    notes = {
+        corpus.format(day): _file(corpus.format(day), text + "\n")
+        for day, text in {**lines, **other}.items()
+    }
+    plan = _plan(notes)
+    assert [p.days for p in plan.patterns] == [("2026-03-02", "2026-03-06", "2026-03-10")]
+    assert "padel" in plan.patterns[0].text
+
+
+def _old_rate_tellings(third: str) -> dict[str, TextFile]:
+    return dict(
+        [
+            _note(
+                "2026-03-02",
+                "- Wrong rate on the Hendriks kitchen quote: the old hourly rate from last year.",
+                "- Bought oat milk.",
+            ),
+            _note(
+                "2026-03-06",
+                "- The Hendriks estimate went out with last year's hourly rate; Pim caught it, "
+                "my fault.",
+            ),
+            _note("2026-03-10", third),
+        ]
+    )
+
+
+def test_a_telling_that_says_it_happened_before_joins_the_mistake_it_repeats() -> None:
+    """A third telling that shares little with the first two joins them when it says "again"
+    (it names a recurrence); the same words without it stay a mistake of their own."""
+    again = _plan(_old_rate_tellings("- The De Vries bathroom estimate used the old rate again."))
+    assert [p.days for p in again.patterns] == [("2026-03-02", "2026-03-06", "2026-03-10")]
+    alone = _plan(_old_rate_tellings("- The De Vries bathroom estimate used the old rate."))
+    assert alone.patterns == ()
+
+
+def test_a_share_is_one_word_however_it_is_written() -> None:
+    """ "20 %", "20 per cent" and "twenty percent" are one word to the likeness of tellings."""
+    def words(text: str) -> frozenset[str]:
+        return Occasion("error", "2026-03-01", text, "memory/2026-03-01.md:4").words
+
+    assert {"20%"} <= words("I put 20 % VAT on the bottom")
+    assert {"20%"} <= words("added the 20 per cent tax again")
+    assert {"20%", "25%"} <= words("twenty percent on top, then twenty-five per cent")
+    assert not any(w.endswith("%") for w in words("rang at 20 past ten"))
 
 
 def test_dreamds_own_blocks_and_orders_never_make_a_pattern() -> None:

@@ -9,18 +9,30 @@ Rules:
   (:func:`~dreamd.engine.text.contamination.is_contaminated`), an order addressed to the agent
   (:func:`~dreamd.engine.text.instructions.instruction_reason`) or a guest's turn;
 * an occasion is read as *words* (its content words, stop words and the words every mistake
-  shares, "error", "again", "third", left out; plurals and endings folded to a five-letter stem),
+  shares, "error", "again", "third", left out; plurals and endings folded to a five-letter stem;
+  a share written "20 %", "20 per cent" or "twenty percent" is one word, ``20%``),
   *names* (the entities the graph found on the line, capitalised words inside it) and, for a
   learnings entry, its category and the ids it names as related;
 * two occasions are alike by :func:`likeness`: the share of their words they have in common,
   each word weighted by how rare it is among all occasions (a word every mistake uses says
   little), the token-set similarity of their words (``rapidfuzz``, imported on first use), the
-  names they share, the same specific learnings category, and one naming the other as related;
+  names they share, the same specific learnings category, one naming the other as related, and
+  one recalling the other's day (below);
 * occasions are grouped in day order: each joins the group it is most alike on average (at
-  least :data:`JOIN`) or starts a new one (deterministic: same occasions, same groups);
+  least :data:`JOIN`; :data:`JOIN_REPEAT` for a telling that says it happened before, "again",
+  "the same slip as", "the third time", and a group begun on an earlier day: it names a
+  recurrence, so the likeliest earlier mistake is the one it repeats) or starts a new one
+  (deterministic: same occasions, same groups);
+* the days a telling names are not among its words (they say when, not what). A telling
+  that counts its own recurrence and names the days it happened ("mixed up again (18 Feb,
+  29 Feb, 9 Mar)", "the third time, after 3 May and 10 May"), or a mistake told with two or
+  more earlier days ("woken on 16 Feb, 23 Feb and 6 Mar"), *recalls* each earlier day it names
+  within :data:`RECALLED_DAYS` days; two occasions sharing words, one recalling the other's
+  day, are the likelier one mistake (:data:`RECALL_BONUS`);
 * a group's *occurrences* count each day once per source (a note line and a learnings entry
-  of the same day telling one incident are one occurrence; two note lines are two). A group is
-  a pattern from :data:`MIN_OCCURRENCES` occurrences over :data:`MIN_DAYS` days on;
+  of the same day telling one incident are one occurrence; two note lines are two), and each
+  day only recalled once: the notes say it happened then. A group is a pattern from
+  :data:`MIN_OCCURRENCES` occurrences over :data:`MIN_DAYS` days on;
 * the *fix* of a group is the latest fix an occasion records (a learnings entry's resolution),
   else the latest line of the notes that says what worked ("the fix that worked", "from now
   on", "resolved by") and is alike to the group.
@@ -34,14 +46,18 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from functools import lru_cache
 
 from dreamd.engine.dreamwork.learnings import Learning
+from dreamd.engine.facts.render import strip_speaker
+from dreamd.engine.facts.values import MONTHS
 from dreamd.engine.graph.fragments import Tagged
 from dreamd.engine.phases.sessions import GUEST_LABEL
 from dreamd.engine.text.blocks import managed_spans
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.contamination import is_contaminated
+from dreamd.engine.text.entities import is_entity_name
 from dreamd.engine.text.instructions import instruction_reason
 
 __all__ = [
@@ -58,6 +74,9 @@ __all__ = [
 
 MIN_OCCURRENCES = 3
 MIN_DAYS = 2
+RECALLED_DAYS = 120
+RECALL_BONUS = 0.2
+JOIN_REPEAT = 0.15
 JOIN = 0.3
 PRIOR = 20
 PATTERN_KINDS = frozenset({"correction", "error"})
@@ -83,7 +102,9 @@ _MISHAP = re.compile(
     r"\bagain\b|\b(?:second|third|fourth|fifth)\s+time\b|\bsame\s+(?:mistake|thing|gap|problem|"
     r"reason|error|slip)\b|\bmix(?:ed)?[- ]?up\b|\bconfused\b|\bforgot\b|\bmissing\b|"
     r"\bwithout\s+(?:the|a|any|checking|looking|asking|copying)\b|\bcame\s+back\b|\bbounced\b|"
-    r"\bsent\s+back\b|\bslipped\b|\bcrept\b|\bwrong\b|\bmistake\b|\bnever\s+added\b",
+    r"\bsent\s+back\b|\bslipped\b|\bcrept\b|\bwrong\b|\bmistake\b|\bnever\s+added\b|"
+    # what was done set against what was asked: "I said Thursday", "she'd asked for 10:00"
+    r"\bi\s+said\b|\b(?:had|'d|’d)\s+asked\s+for\b|\bshould(?:n't|n’t|\s+not)\s+(?:have\s+)?happen",
     re.IGNORECASE,
 )
 # A line tells a mistake when it says so; "cold crash" or "bug hunt" alone is a word, not one.
@@ -94,6 +115,37 @@ _WRONG = re.compile(
     re.IGNORECASE,
 )
 _RETAIN = re.compile(r"^\s*[-*+]?\s*(?:W|B|S|O(?:\([^)]*\))?)\s+@")
+_PERCENT = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?|[a-z]+(?:-[a-z]+)?)\s*(?:%|per\s*cent\b|percent\b)",
+    re.IGNORECASE,
+)
+_NUMBER_WORDS = {
+    word: number
+    for number, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+# A telling that says it happened before: "again", "once more", "the same slip as", a count.
+_REPEAT = re.compile(
+    r"\bagain\b|\bonce\s+more\b|\bsame\s+(?:[\w'’-]+\s+){0,2}as\b|"
+    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\s+time\b|"
+    r"\b(?:two|three|four|five|six|\d+)\s+times\b",
+    re.IGNORECASE,
+)
+# A telling that counts its recurrence: "three times now", "the third time", "every time".
+_COUNTED = re.compile(
+    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\s+time\b|"
+    r"\b(?:two|three|four|five|six|\d+)\s+times\b|\b(?:every|each)\s+time\b",
+    re.IGNORECASE,
+)
+_MONTH_NAME = "|".join(sorted((re.escape(m) for m in MONTHS), key=len, reverse=True))
+_NAMED_DAY = re.compile(
+    rf"(?<![\w-])(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<month>{_MONTH_NAME})"
+    rf"|(?P<month2>{_MONTH_NAME})\.?\s+(?P<day2>[0-3]?\d)(?:st|nd|rd|th)?"
+    r"|(?P<iso>\d{4}-\d{2}-\d{2}))(?![\w-])",
+    re.IGNORECASE,
+)
 _GENERIC_CATEGORIES = frozenset(
     {"correction", "best_practice", "knowledge_gap", "insight", "error", "learning", ""}
 )
@@ -114,6 +166,7 @@ class Occasion:
     names: tuple[str, ...] = ()
     fix: str = ""
     detail: str = ""
+    recalled: tuple[str, ...] = ()  # earlier days the telling says it happened on
 
     @property
     def restated(self) -> bool:
@@ -122,9 +175,13 @@ class Occasion:
 
     @property
     def words(self) -> frozenset[str]:
-        """The stems of its content words (its category's words too)."""
+        """The stems of its content words, the days it names left out (a specific category's
+        words too: "best practice" says nothing of what went wrong)."""
         body = _RETAIN.sub("", self.text).split(":", 1)[-1] if self.restated else self.text
-        return _stems(f"{body} {self.category.replace('_', ' ')}")
+        body = _NAMED_DAY.sub(" ", body)
+        if self.category not in _GENERIC_CATEGORIES:
+            body = f"{body} {self.category.replace('_', ' ')}"
+        return _stems(body)
 
 
 @dataclass(frozen=True)
@@ -145,7 +202,7 @@ class Group:
 
     @property
     def occurrences(self) -> int:
-        """Each day once per source (see the module rules)."""
+        """Each day once per source, a day only recalled once (see the module rules)."""
         total = 0
         for day in self.days:
             per_file: dict[str, int] = {}
@@ -153,7 +210,7 @@ class Group:
                 if o.day == day:
                     name = o.source.rsplit(":", 1)[0]
                     per_file[name] = per_file.get(name, 0) + (0 if o.restated else 1)
-            total += max(max(per_file.values()), 1)
+            total += max(max(per_file.values(), default=0), 1)
         return total
 
     @property
@@ -169,27 +226,48 @@ def _fold(word: str) -> str:
         word = word[:-3] + "y"
     elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]
+    if len(word) > 5 and word.endswith("ed"):  # "booked", "booking" and "book" are one word
+        word = word[:-2]
+    elif len(word) > 6 and word.endswith("ing"):
+        word = word[:-3]
     return word[:5]
 
 
 @lru_cache(maxsize=4096)
 def _stems(text: str) -> frozenset[str]:
     found = {word.lower() for word in _ACRONYM.findall(text) if word.lower() not in _MISTAKE_WORDS}
+    found.update(_percentages(text))
     for raw in _WORD.findall(text):
         word = raw.lower()
         if len(word) < 3 or word in STOP_WORDS or word in _MISTAKE_WORDS:
             continue
         for part in word.split("-"):
-            if len(part) >= 2 and part not in STOP_WORDS and part not in _MISTAKE_WORDS:
-                found.add(_fold(part))
+            stem = _fold(part)
+            if len(stem) >= 2 and stem not in STOP_WORDS and stem not in _MISTAKE_WORDS:
+                found.add(stem)
     return frozenset(found)
+
+
+def _percentages(text: str) -> set[str]:
+    """Each share the text names, one way: "20 %", "20 per cent" and "twenty percent" are
+    ``20%`` (a rate is what a mistake is about more often than any other number)."""
+    found = set()
+    for m in _PERCENT.finditer(text):
+        amount = m.group(1).lower().replace(",", ".")
+        if not amount[0].isdigit():
+            parts = [_NUMBER_WORDS.get(part) for part in amount.split("-")]
+            if None in parts:
+                continue
+            amount = str(sum(p for p in parts if p is not None))
+        found.add(f"{amount}%")
+    return found
 
 
 def _names(text: str, known: Iterable[str] = ()) -> tuple[str, ...]:
     if _RETAIN.match(text):  # "B @Sofie: ...": the @name is whose note it is, not the subject
         text, known = text.split(":", 1)[-1], ()
     found = {name.lower() for name in known}
-    found.update(m.lower() for m in _NAME.findall(text) if m.lower() not in STOP_WORDS)
+    found.update(m.lower() for m in _NAME.findall(text) if is_entity_name(m))
     return tuple(sorted(found))
 
 
@@ -211,9 +289,36 @@ def _foreign(text: str) -> bool:
 
 
 def _clean(text: str) -> str:
+    """One line as told: no list marker, no transcript line's ``[agent/session#Ln] User:``."""
+    text = strip_speaker(text)
     return (
         " ".join(text.lstrip("-*+ ").split()) if not _RETAIN.match(text) else " ".join(text.split())
     )
+
+
+def _recalled(text: str, day: str, told: bool) -> tuple[str, ...]:
+    """The earlier days a telling says the mistake happened on (see the module rules): only
+    when it counts its recurrence, or is told as a mistake and says "again" or names two."""
+    counted = _COUNTED.search(text) or (told and re.search(r"\bagain\b", text, re.IGNORECASE))
+    if not counted and not told:
+        return ()
+    today = date.fromisoformat(day)
+    found = set()
+    for m in _NAMED_DAY.finditer(text):
+        try:
+            if m.group("iso"):
+                named = date.fromisoformat(m.group("iso"))
+            else:
+                month = int(MONTHS[(m.group("month") or m.group("month2")).lower()])
+                number = int(m.group("day") or m.group("day2"))
+                named = date(today.year, month, number)
+                if named > today:
+                    named = date(today.year - 1, month, number)
+        except ValueError:
+            continue  # "31 Feb", "2028-13-01": not a day
+        if 0 < (today - named).days <= RECALLED_DAYS:
+            found.add(named.isoformat())
+    return tuple(sorted(found)) if counted or len(found) >= 2 else ()
 
 
 def occasions_of(
@@ -228,7 +333,8 @@ def occasions_of(
             t.day,
             _clean(t.text),
             f"{t.path}:{t.line}",
-            names=_names(t.text, t.entities),
+            names=_names(_clean(t.text), t.entities),
+            recalled=_recalled(t.text, t.day, t.kind in PATTERN_KINDS),
         )
         for t in tagged
         if (t.kind in PATTERN_KINDS or (t.kind != "decision" and _MISHAP.search(t.text)))
@@ -253,6 +359,7 @@ def occasions_of(
                 names=_names(f"{entry.text} {entry.detail}"),
                 fix="" if _foreign(entry.fix) else entry.fix,
                 detail=entry.detail,
+                recalled=_recalled(f"{entry.text} {entry.detail}", entry.day, True),
             )
         )
     return sorted(found, key=lambda o: (o.day, o.source))
@@ -304,6 +411,8 @@ def likeness(a: Occasion, b: Occasion, weights: Mapping[str, float]) -> float:
     score = 0.55 * shared + 0.3 * _fuzzy(wa, wb) * min(1.0, 2 * shared) + 0.15 * named
     if a.category == b.category and a.category not in _GENERIC_CATEGORIES:
         score += 0.3
+    if shared and (a.day in b.recalled or b.day in a.recalled):
+        score += RECALL_BONUS  # one says it happened on the other's day, and they share words
     return score
 
 
@@ -317,7 +426,8 @@ def group_occasions(occasions: Sequence[Occasion], fixes: Sequence[Occasion] = (
             score = _linkage([occasion], members, weights)
             if score > best_score:
                 best, best_score = index, score
-        if best >= 0 and best_score >= JOIN:
+        repeat = best >= 0 and groups[best][0].day < occasion.day and _REPEAT.search(occasion.text)
+        if best >= 0 and best_score >= (JOIN_REPEAT if repeat else JOIN):
             groups[best].append(occasion)
         else:
             groups.append([occasion])
@@ -325,7 +435,7 @@ def group_occasions(occasions: Sequence[Occasion], fixes: Sequence[Occasion] = (
     found = []
     for members in groups:
         fix, where = _fix_of(members, fixes, weights)
-        days = tuple(sorted({o.day for o in members}))
+        days = tuple(sorted({d for o in members for d in (o.day, *o.recalled)}))
         medoid = max(
             members, key=lambda o: (sum(likeness(o, m, weights) for m in members), o.origin)
         )

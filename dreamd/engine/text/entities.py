@@ -6,7 +6,8 @@ speaker, or a capitalised word inside a sentence seen in several notes. Whatever
 :func:`is_entity_name` refuses:
 
 * weekday and month names (and parts of the day), in every language
-  :mod:`dreamd.engine.facts.values` reads;
+  :mod:`dreamd.engine.facts.values` reads, and their English short forms ("Feb", "Thu";
+  not "Jun", which can name a person);
 * the salience and note-taking tag words (``Correction``, ``Error``, ``Decision``, ``Lesson``,
   ``Update``, ``Note``, ``Retain``, the category headings and cue heads
   :mod:`dreamd.engine.facts.statement` knows...) and ``user``;
@@ -60,6 +61,7 @@ CALENDAR = frozenset(
     oktober ottobre outubro sept september septembre septiembre setembro settembre
     abends afternoon afternoons evening evenings lunchtime matin mañana morgens morning
     mornings nachmittags night nights soir tarde vormittags
+    jan feb mar apr aug sep oct nov dec mon tue wed thu fri sat sun
     """.split()
 )
 CATEGORIES = frozenset(
