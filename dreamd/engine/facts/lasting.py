@@ -29,11 +29,13 @@ else is **situational**, with the first reason that applies: ``lead-in`` (a line
 and only introduces what follows), ``question`` (it asks; it states nothing), ``task`` (a to-do:
 "papers to sign at the bank", "remind me to …"), ``greeting`` (a greeting or acknowledgement),
 ``log`` (a command, a stack line, a time-stamped run log), ``status`` (how something went or
-stands: "went well", "in progress", "worked on", "finished"), ``event`` (bound to the moment:
-"today", "this morning", "tonight", "next Saturday", an activity opener such as "had lunch",
-"spent", something under way: "is coming over", or told in the past: "the invoice came back",
-"Karin confirmed", or money for one occasion: "budget for Ania's birthday party: 400 zł", "the
-caterer quoted €320 for the open day") and ``trivia`` (a statement with no lasting cue at all).
+stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged"), ``event``
+(bound to the moment: "today", "this morning", "tonight", "next Saturday", an activity opener such
+as "had lunch", "spent", something under way: "is coming over", or told in the past: "the invoice
+came back", "Karin confirmed", or money for one occasion: "budget for Ania's birthday party: 400
+zł", "the caterer quoted €320 for the open day", or a slip told as it happened: "the reminder went
+to the wrong Anna instead of Anna Berg", "caught it before it went", "I'd put VAT on it again",
+unless it says what to do from now on) and ``trivia`` (a statement with no lasting cue at all).
 Money at a standing rate ("90 EUR a month", "290 zł per keg", "from July") is a ``fact``. A
 lasting cue wins over a moment word: "Today we decided to host on Hetzner" is a decision; a
 project-fact word ("invoice", "client") does not: "the invoice came back without a PO" is an
@@ -158,6 +160,29 @@ _STATUS = re.compile(
     r"\bsent\b|\bsubmitted\b|\bcaught\s+up\b|\bno\s+news\b|\bnothing\s+new\b|\bstatus\b|"
     r"\bprogress\b|\bgood\s+(?:day|call|meeting|session)\b|"
     r"\bstands\s+at\b|\bbalance\s+(?:is|was|of|stands|now|:)|\bcurrently\s+at\b",  # a running sum
+    _I,
+)
+# A slip told as it happened: caught, sent to the wrong one, done again. The pattern library
+# keeps it (dreamd.engine.dreamwork.recurrence); MEMORY.md keeps the rule it taught, if any.
+_SLIP = re.compile(
+    r"\bcaught\s+it\b|\bby\s+mistake\b|\bmistakenly\b|\bmix(?:ed)?[- ]?up\b|\bno\s+harm\b|"
+    r"\bshould(?:n't|n’t|\s+not)\s+(?:have\s+)?happen|\bmy\s+(?:fault|doing|slip|bad)\b|"
+    r"\b(?:went(?:\s+out)?|(?:was|were|got)\s+sent|sent|delivered|forwarded|addressed)\s+to\b"
+    r"[^.;]{0,80}\b(?:instead\s+of|rather\s+than)\b|"
+    r"\b(?:had|'d|’d)\s+[^.;]{0,40}\bagain\b",
+    _I,
+)
+# What a slip taught, said forward: such a line is a rule or lesson, not the slip.
+_FORWARD = re.compile(
+    r"\bfrom\s+now\s+on\b|\bnext\s+time\b|\bgoing\s+forward\b|\bin\s+future\b|"
+    r"\bthe\s+rule\b|\balways\b|\bmust\b|\bmake\s+sure\b|\bremember\s+to\b",
+    _I,
+)
+# A line that says nothing changed states no fact of its own.
+_UNCHANGED = re.compile(
+    r"\b(?:is|are|stays?|remains?)\s+(?:otherwise\s+|still\s+)?unchanged\b|"
+    r"\b(?:does(?:n't|n’t|\s+not)|do(?:n't|n’t|\s+not)|won't|will\s+not)\s+change\b|"
+    r"\bnothing\s+else\s+(?:in\s+\S+\s+)?changes\b",
     _I,
 )
 _MOMENT = re.compile(
@@ -304,6 +329,10 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "greeting")
     if _LOG.search(body):
         return Lasting(False, "log")
+    if _SLIP.search(body) and _PAST.search(body) and not _FORWARD.search(body):
+        return Lasting(False, "event")  # "the draft went to the wrong Anna; caught it"
+    if _UNCHANGED.search(body):
+        return Lasting(False, "status")  # "the rota is otherwise unchanged"
     moment = _MOMENT.search(body)
     for kind, pattern in _KINDS:
         if kind == "fact":

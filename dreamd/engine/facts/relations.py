@@ -8,8 +8,9 @@ subject's slot). Words of one *field*
 (ways to reach someone: calls, voice notes, e-mail, messages; parts of the day; food and
 drink...) count as one topic word, so "prefers voice notes" and "now prefers written messages"
 speak of the same slot. Values compare by *family*: a weekday with a weekday, a clock time or a
-part of the day with either, a date or month with either, a number with a number, a name or an
-identifier with either.
+part of the day with either (a part of the day is another value than clock times only when none
+of them falls in it: "rehearsal evening" agrees with "19:00-21:30"), a date or month with
+either, a number with a number, a name or an identifier with either.
 
 **Same fact** (:func:`same_fact`): the same polarity, agreeing subjects, the same numbers, times,
 days and dates (or one saying less than the other and nothing else: "Thursdays now" and "Thursday
@@ -23,7 +24,9 @@ fact:
 
 1. the newer names what it replaces ("from Tuesday", "not Solheim", "instead of Hetzner", "no
    longer voice notes", "reversed the Hetzner decision") and the older states it, sharing the
-   subject, a topic word or another value; or
+   subject, a topic word or another value (a person put in another's place, "mentor rather
+   than Rasmus", shares a topic word, the subject or a naming with the older: else Rasmus is in
+   another role there); or
 2. the newer cancels or reverses a plan or decision whose current values name what it cancels
    ("the Trados switch is off" after "move the work from memoQ to Trados"); or
 3. the newer announces a change (:mod:`~dreamd.engine.facts.statement`) of the same slot and
@@ -80,6 +83,13 @@ _PLANNED = re.compile(
 )
 _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.split()}
 _FAMILY = {"day": "day", "time": "when", "part": "when", "date": "date", "month": "date"}
+_PART_HOURS = {  # the hours a part of the day spans; night runs past midnight
+    "morning": (5, 12),
+    "noon": (11, 14),
+    "afternoon": (12, 18),
+    "evening": (17, 24),
+    "night": (20, 30),
+}
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
 _UNDOES = frozenset({"cancelled", "reversed"})
 _NAMING = re.compile(
@@ -238,12 +248,35 @@ def _current(statement: Statement) -> dict[str, frozenset[str]]:
     return {f: v for f, v in kept.items() if v}
 
 
+def _within(part: str, clock: str) -> bool:
+    """Whether a clock time (``19:00``) falls in a part of the day (``evening``)."""
+    first, last = _PART_HOURS.get(part, (0, 0))
+    hour = int(clock.split(":", 1)[0])
+    return first <= hour < last or first <= hour + 24 < last
+
+
+def _other_values(family: str, new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether two statements give other values of one family: a part of the day and clock
+    times are another value only when no time falls in it ("rehearsal evening" is not other
+    than "19:00-21:30")."""
+    if new == old:
+        return False
+    if family == "when":
+        parts = [{v.split(":", 1)[1] for v in vs if kind_of(v) == "part"} for vs in (new, old)]
+        times = [{v.split(":", 1)[1] for v in vs if kind_of(v) == "time"} for vs in (new, old)]
+        for side in (0, 1):
+            own_parts, own_times, other_times = parts[side], times[side], times[1 - side]
+            if own_parts and not own_times and other_times and not parts[1 - side]:
+                return not all(any(_within(p, t) for t in other_times) for p in own_parts)
+    return True
+
+
 def _differs(newer: Statement, older: Statement) -> bool:
     """Another value of a family both have; or, in one field ("prefers voice notes", "prefers
     written messages"), other words for the thing itself."""
     new, old = _current(newer), _current(older)
     shared = (new.keys() & old.keys()) - {"name"}  # other names are other things, not values
-    if any(new[family] != old[family] for family in shared):
+    if any(_other_values(family, new[family], old[family]) for family in shared):
         return True
     fields = {w for w in _fielded(newer.topic) if w.startswith("field:")}
     fields &= _fielded(older.topic)  # both speak of the field: calls and messages, say
@@ -266,6 +299,20 @@ def replaces(newer: Statement, older: Statement) -> bool:
     return relation(newer, older) == "replaces"
 
 
+def _other_role(newer: Statement, older: Statement, named_subject: bool) -> bool:
+    """A newer statement that puts one person in place of another ("Bart rather than
+    Jesper") speaks of another role than an older one naming that person, when the two share
+    no topic word, no subject and no naming ("surname", "spelt")."""
+    values = {v for v in newer.replaced if ":" in v}
+    people = bool(values) and all(kind_of(v) in ("name", "id") for v in values)
+    return (
+        people
+        and not named_subject
+        and not newer.topic & older.topic
+        and _NAMING.search(newer.text) is None
+    )
+
+
 def _replaces(newer: Statement, older: Statement) -> bool:
     """:func:`replaces` once :func:`same_fact` said no and the subjects agree."""
     if newer.retain == "B" and older.retain != "B" and newer.change in (None, "instead"):
@@ -276,6 +323,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     shared = bool(newer.topic & older.topic) or bool((newer.values & older.values) - newer.replaced)
     named_subject = newer.subject is not None and newer.subject == older.subject
     if newer.replaced & (older.values | older.topic) and (shared or named_subject):
+        if _other_role(newer, older, named_subject):
+            return False  # "preceptor rather than Jesper" leaves Jesper's swap of nights
         named = newer.replaced & {v for vs in _current(older).values() for v in vs}
         whole = newer.replaced <= (older.values | older.topic)
         return bool(named) or whole or same_slot(newer, older)

@@ -44,6 +44,19 @@ CASES = [
     ("The club account stands at 4,120 EUR after the raffle.", False, "status"),
     ("Savings balance is 12,300 kr this week.", False, "status"),
     ("The club account is with Nordea.", True, "fact"),
+    # a slip told as it happened, unless it says what to do from now on
+    ("The tenancy letter went out to Pieter Janssen instead of Pieter Jansen.", False, "event"),
+    ("Lotte caught it; fixed the booking to 09:30.", False, "event"),
+    ("The draft had the old bank details on it again, not the new ones.", False, "event"),
+    (
+        "The vet bill was sent to Karel instead of me; from now on bills come to me.",
+        True,
+        "decision",
+    ),
+    ("Bills go to Karel instead of me.", True, "decision"),
+    # a line that says nothing changed
+    ("The rest of the timetable is otherwise unchanged.", False, "status"),
+    ("A one-off; her shifts don't change.", False, "status"),
 ]
 
 

@@ -68,6 +68,16 @@ SAME = [
 ]
 UNRELATED = [
     ("Mia's swimming lesson is on Tuesdays at 17:00.", "Mia's piano lesson moved to Thursdays."),
+    # a price that holds from a date is not a new time for the evening it is the price of
+    (
+        "Kammerkoret: Rehearsals on Tuesdays 19:00-21:30 in Nordvik kirkehus.",
+        "Nordvik kirkehus: Rehearsal evening costs 600 NOK from 1 June.",
+    ),
+    # one person in another role: Rasmus keeps his swap of weekends
+    (
+        "Swap: Ines covers Saturday 6 May, Rasmus takes Ines's Sunday 14 May.",
+        "Tove asked Ines to mentor the new starter for the summer rather than Rasmus.",
+    ),
     ("Peter can't wait for the team trip next month.", "Peter: Same here!"),
     ("Team sync is on Mondays at 10:00.", "Retro is on Fridays at 15:00."),
     ("Peter prefers tea.", "Peter now prefers calls after 3pm."),
