@@ -8,11 +8,13 @@ from datetime import UTC
 from pathlib import Path
 
 import frontmatter
+import pytest
 
 from dreamd.config import DreamingConfig
+from dreamd.engine.dreamwork import recurrence
 from dreamd.engine.dreamwork.learnings import read_learnings
 from dreamd.engine.dreamwork.plan import DreamworkPlan, Tonight, memory_changes, plan_dreamwork
-from dreamd.engine.dreamwork.recurrence import Occasion
+from dreamd.engine.dreamwork.recurrence import Occasion, group_occasions
 from dreamd.engine.dreamwork.report import CHANGES, HEALTH, RECURRING, report_sections
 from dreamd.engine.phases.light import is_pleasantry
 from dreamd.engine.phases.narrative import compose_entry
@@ -235,6 +237,7 @@ def test_a_telling_that_says_it_happened_before_joins_the_mistake_it_repeats() -
 
 def test_a_share_is_one_word_however_it_is_written() -> None:
     """ "20 %", "20 per cent" and "twenty percent" are one word to the likeness of tellings."""
+
     def words(text: str) -> frozenset[str]:
         return Occasion("error", "2026-03-01", text, "memory/2026-03-01.md:4").words
 
@@ -242,6 +245,51 @@ def test_a_share_is_one_word_however_it_is_written() -> None:
     assert {"20%"} <= words("added the 20 per cent tax again")
     assert {"20%", "25%"} <= words("twenty percent on top, then twenty-five per cent")
     assert not any(w.endswith("%") for w in words("rang at 20 past ten"))
+
+
+def test_a_long_entry_and_short_lines_that_share_rare_words_are_one_mistake(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long learnings entry and two busy note lines of later days share four rare words
+    each but few of either's words: they are one mistake by the bond of those words (and
+    without it they would stay apart), while other slips stay apart."""
+    long = (
+        "Keller invoice: the Finanzamt portal pre-fills the recipient from the previous "
+        "document, so it went to the studio collective's tax number instead of the agency. "
+        "Before issuing any tour document, open the contract sheet in the shared drive, compare "
+        "the recipient field, the street, the postcode and the VAT line one by one, and keep "
+        "the portal's autocomplete switched off in the browser profile used for bookkeeping."
+    )
+    others = [
+        (3, "The van's tyre pressure warning came on near Kassel again."),
+        (4, "Soundcheck overran by forty minutes in Dresden again."),
+        (5, "Forgot the spare XLR bag at the hotel in Erfurt."),
+        (6, "The merch card reader was missing its charger again."),
+        (7, "Catering forgot the vegan option for the crew again."),
+    ]
+    occasions = [
+        Occasion("error", "2026-03-02", long, ".learnings/ERRORS.md:1", origin="learnings"),
+        Occasion(
+            "error",
+            "2026-03-09",
+            "Bremen gig paperwork: recipient field said collective, tax number and street "
+            "wrong; Jonas rang twice about his hotel bill and the parking fine.",
+            "memory/2026-03-09.md:5",
+        ),
+        Occasion(
+            "error",
+            "2026-03-16",
+            "Leipzig: document issued to the collective, wrong postcode and VAT line; the "
+            "promoter also wants the stage plot redrawn for the smaller riser.",
+            "memory/2026-03-16.md:7",
+        ),
+        *(Occasion("event", f"2026-03-0{d}", t, f"memory/2026-03-0{d}.md:3") for d, t in others),
+    ]
+    occasions.sort(key=lambda o: (o.day, o.source))
+    joined = [g.days for g in group_occasions(occasions) if len(g.days) > 1]
+    assert joined == [("2026-03-02", "2026-03-09", "2026-03-16")]
+    monkeypatch.setattr(recurrence, "BOND_WORDS", 99)
+    assert [g.days for g in group_occasions(occasions) if len(g.days) > 1] == []
 
 
 def test_dreamds_own_blocks_and_orders_never_make_a_pattern() -> None:

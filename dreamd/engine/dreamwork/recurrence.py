@@ -9,7 +9,7 @@ Rules:
   (:func:`~dreamd.engine.text.contamination.is_contaminated`), an order addressed to the agent
   (:func:`~dreamd.engine.text.instructions.instruction_reason`) or a guest's turn;
 * an occasion is read as *words* (its content words, stop words and the words every mistake
-  shares, "error", "again", "third", left out; plurals and endings folded to a five-letter stem;
+  shares, "error", "again", "third", left out; each word stemmed with ``snowballstemmer``;
   a share written "20 %", "20 per cent" or "twenty percent" is one word, ``20%``),
   *names* (the entities the graph found on the line, capitalised words inside it) and, for a
   learnings entry, its category and the ids it names as related;
@@ -19,10 +19,13 @@ Rules:
   names they share, the same specific learnings category, one naming the other as related, and
   one recalling the other's day (below);
 * occasions are grouped in day order: each joins the group it is most alike on average (at
-  least :data:`JOIN`; :data:`JOIN_REPEAT` for a telling that says it happened before, "again",
-  "the same slip as", "the third time", and a group begun on an earlier day: it names a
-  recurrence, so the likeliest earlier mistake is the one it repeats) or starts a new one
-  (deterministic: same occasions, same groups);
+  least :data:`JOIN`) or starts a new one (deterministic: same occasions, same groups); groups
+  then merge while two are alike on average. A telling that says it happened before ("again",
+  "the same slip as", "the third time") names a recurrence: it joins, or merges its group
+  with, the earlier telling it is most alike when that likeness reaches :data:`JOIN_REPEAT`
+  and the two share at least two words; and two tellings of other days that share
+  :data:`BOND_WORDS` rare words (weighing :data:`BOND_WEIGHT` together) are one mistake
+  whatever their lengths;
 * the days a telling names are not among its words (they say when, not what). A telling
   that counts its own recurrence and names the days it happened ("mixed up again (18 Feb,
   29 Feb, 9 Mar)", "the third time, after 3 May and 10 May"), or a mistake told with two or
@@ -48,6 +51,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
+from typing import Any
 
 from dreamd.engine.dreamwork.learnings import Learning
 from dreamd.engine.facts.render import strip_speaker
@@ -77,6 +81,8 @@ MIN_DAYS = 2
 RECALLED_DAYS = 120
 RECALL_BONUS = 0.2
 JOIN_REPEAT = 0.15
+BOND_WORDS = 4
+BOND_WEIGHT = 10.0
 JOIN = 0.3
 PRIOR = 20
 PATTERN_KINDS = frozenset({"correction", "error"})
@@ -104,7 +110,10 @@ _MISHAP = re.compile(
     r"\bwithout\s+(?:the|a|any|checking|looking|asking|copying)\b|\bcame\s+back\b|\bbounced\b|"
     r"\bsent\s+back\b|\bslipped\b|\bcrept\b|\bwrong\b|\bmistake\b|\bnever\s+added\b|"
     # what was done set against what was asked: "I said Thursday", "she'd asked for 10:00"
-    r"\bi\s+said\b|\b(?:had|'d|’d)\s+asked\s+for\b|\bshould(?:n't|n’t|\s+not)\s+(?:have\s+)?happen",
+    r"\bi\s+said\b|\b(?:had|'d|’d)\s+asked\s+for\b|\bshould(?:n't|n’t|\s+not)\s+(?:have\s+)?happen|"
+    # what did not happen or had to be done over: "skipped the copy", "the desk froze"
+    r"\bskipp(?:ed|ing)\b|\bfroze(?:n)?\b|\bdid(?:n't|n’t|\s+not)\s+happen\b|"
+    r"\bhad\s+to\s+be\s+re[a-z]+\b|\bdouble[- ]?booked\b",
     re.IGNORECASE,
 )
 # A line tells a mistake when it says so; "cold crash" or "bug hunt" alone is a word, not one.
@@ -220,17 +229,19 @@ class Group:
         return told and self.occurrences >= MIN_OCCURRENCES and len(self.days) >= MIN_DAYS
 
 
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer  # the Snowball (Porter 2) stemmer: imported when a mistake is read
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
 def _fold(word: str) -> str:
+    """A word's stem: "stored", "store" and "storing" are one word, so are "copied" and
+    "copy" (the Snowball English stemmer)."""
     word = word.lower().replace("’", "'").split("'", 1)[0].strip("-")
-    if len(word) > 4 and word.endswith("ies"):
-        word = word[:-3] + "y"
-    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        word = word[:-1]
-    if len(word) > 5 and word.endswith("ed"):  # "booked", "booking" and "book" are one word
-        word = word[:-2]
-    elif len(word) > 6 and word.endswith("ing"):
-        word = word[:-3]
-    return word[:5]
+    return str(_stemmer().stemWord(word)) if word.isalpha() else word
 
 
 @lru_cache(maxsize=4096)
@@ -423,11 +434,12 @@ def group_occasions(occasions: Sequence[Occasion], fixes: Sequence[Occasion] = (
     for occasion in occasions:
         best, best_score = -1, 0.0
         for index, members in enumerate(groups):
-            score = _linkage([occasion], members, weights)
+            score = max(
+                _linkage([occasion], members, weights), _repeats(occasion, members, weights)
+            )
             if score > best_score:
                 best, best_score = index, score
-        repeat = best >= 0 and groups[best][0].day < occasion.day and _REPEAT.search(occasion.text)
-        if best >= 0 and best_score >= (JOIN_REPEAT if repeat else JOIN):
+        if best >= 0 and best_score >= JOIN:
             groups[best].append(occasion)
         else:
             groups.append([occasion])
@@ -453,7 +465,7 @@ def _keywords(members: Sequence[Occasion], medoid: Occasion) -> tuple[str, ...]:
     chosen: dict[str, str] = {}
     spotted = [*_ACRONYM.finditer(body), *_WORD.finditer(body)]
     for raw in [m.group(0) for m in sorted(spotted, key=lambda m: m.start())]:
-        stem = _fold(raw) if not _ACRONYM.fullmatch(raw) else raw.lower()
+        stem = _fold(raw.split("-", 1)[0]) if not _ACRONYM.fullmatch(raw) else raw.lower()
         if stem in counts and stem not in chosen and counts[stem] * 2 >= len(members):
             chosen[stem] = raw
     ranked = sorted(chosen, key=lambda stem: -counts[stem])  # stable: first written first
@@ -467,14 +479,49 @@ def _linkage(a: Sequence[Occasion], b: Sequence[Occasion], weights: Mapping[str,
     return (sum(scores) / len(scores) + max(scores)) / 2
 
 
+def _bonded(a: Occasion, b: Occasion, weights: Mapping[str, float]) -> bool:
+    """Two tellings of other days that share :data:`BOND_WORDS` words or more, rare enough
+    to weigh :data:`BOND_WEIGHT` together: the same mistake told at another length (a long
+    learnings entry and a short note line share many words but few of either's)."""
+    if a.day == b.day:
+        return False
+    shared = a.words & b.words
+    return len(shared) >= BOND_WORDS and sum(weights.get(w, 1.0) for w in shared) >= BOND_WEIGHT
+
+
+def _repeats(
+    occasion: Occasion, members: Sequence[Occasion], weights: Mapping[str, float]
+) -> float:
+    """Evidence beyond likeness, on the scale of :data:`JOIN`: :data:`JOIN` when the telling
+    is bonded to a member (:func:`_bonded`); for a telling that says it happened before
+    ("again", "the second time"), its best likeness to an earlier telling it shares two words
+    with, raised by ``JOIN / JOIN_REPEAT``; else 0."""
+    if any(_bonded(occasion, member, weights) for member in members):
+        return JOIN
+    if not _REPEAT.search(occasion.text):
+        return 0.0
+    scores = [
+        likeness(occasion, member, weights)
+        for member in members
+        if member.day < occasion.day and len(occasion.words & member.words) >= 2
+    ]
+    return max(scores, default=0.0) * JOIN / JOIN_REPEAT
+
+
 def _merged(groups: list[list[Occasion]], weights: Mapping[str, float]) -> list[list[Occasion]]:
-    """Groups the day-order pass kept apart merged while two are alike on average (greedy
-    joining can split a mistake between the group its first telling started and another)."""
+    """Groups the day-order pass kept apart merged while two are alike on average, or a telling
+    of one says it repeats the other (greedy joining can split a mistake between the group its
+    first telling started and another, and tellings of one day join each other first)."""
     while True:
         best, pair = JOIN, None
         for i, a in enumerate(groups):
             for j in range(i + 1, len(groups)):
-                score = _linkage(a, groups[j], weights)
+                b = groups[j]
+                score = max(
+                    _linkage(a, b, weights),
+                    max(_repeats(o, a, weights) for o in b),
+                    max(_repeats(o, b, weights) for o in a),
+                )
                 if score >= best and (pair is None or score > best):
                     best, pair = score, (i, j)
         if pair is None:
