@@ -24,7 +24,9 @@ way:
   "actually", "reversed", "back to", "cancelled", "called off", "dropped", and their German,
   French and Spanish forms announce that the statement replaces an earlier one; the values
   after "from", "not", "rather than", "instead of" (and a "no longer" statement's own values)
-  are the ones it says it replaces.
+  are the ones it says it replaces. "From X … to" counts only beside a change cue ("the piano
+  from Sala 1 on OLX, to pay for…" replaces nothing), and "the cancelled one" names a thing: it
+  cancels nothing.
 * **Polarity** is ``-1`` when the statement says something stopped or is not so ("no longer",
   "doesn't", "never", "dislikes", "stopped"), or when it is a Retain opinion with ``c < 0.5``;
   "X, not Y" is a correction, not a negation.
@@ -155,7 +157,9 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "cancelled",
-            r"\bcancel(?:l)?ed\b|\bcalled\s+off\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
+            # "the cancelled one stays on the portal" names a thing, it cancels nothing
+            r"(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)(?<!\bthis\s)(?<!\bthat\s)\bcancel(?:l)?ed\b|"
+            r"\bcalled\s+off\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
             r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
             r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
         ),
@@ -397,6 +401,8 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     change = _change(body) or (_change(clause) if clause else None)
     replaced: set[str] = set()
     for span in _REPLACED_SPANS.finditer(body):
+        if span.lastgroup == "from" and change is None:
+            continue  # "the piano from Sala 1 on OLX for €2,200, to pay for…": no change
         group = next((g for g in span.groups() if g), "")
         start = span.start(span.lastgroup or 0)
         replaced.update(

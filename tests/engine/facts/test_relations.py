@@ -67,6 +67,22 @@ SAME = [
     ),
 ]
 UNRELATED = [
+    # "from X ... to <verb>" without a change cue is no "from X to Y"
+    (
+        "I run Brasserie Kaat in Ghent, two kitchens: Keuken A and Keuken B.",
+        "Brasserie Kaat decided to sell the old Rational oven from Keuken A on 2dehands for "
+        "€1,800, to pay for a new extractor.",
+    ),
+    (
+        "Oma (Ria) lives in Zwolle. Coffee there most Saturdays.",
+        "Oma came over from Zwolle on Monday and Tuesday to do the school runs.",
+    ),
+    # "the cancelled one" names a thing; it cancels nothing
+    (
+        "Our pallet shipments are booked through Vantage Logistics.",
+        "The reissued invoice must go to Vantage Logistics; the cancelled one stays in the "
+        "ledger as void.",
+    ),
     ("Mia's swimming lesson is on Tuesdays at 17:00.", "Mia's piano lesson moved to Thursdays."),
     # a price that holds from a date is not a new time for the evening it is the price of
     (
