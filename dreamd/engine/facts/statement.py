@@ -24,7 +24,8 @@ way:
   "actually", "reversed", "back to", "cancelled", "called off", "dropped", and their German,
   French and Spanish forms announce that the statement replaces an earlier one; the values
   after "from", "not", "rather than", "instead of" (and a "no longer" statement's own values)
-  are the ones it says it replaces. "From X … to" counts only beside a change cue ("the piano
+  are the ones it says it replaces; "I was wrong about X being Y" replaces what it says of X
+  (its words, not X). "From X … to" counts only beside a change cue ("the piano
   from Sala 1 on OLX, to pay for…" replaces nothing), and "the cancelled one" names a thing: it
   cancels nothing.
 * **Polarity** is ``-1`` when the statement says something stopped or is not so ("no longer",
@@ -200,7 +201,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 # Spans whose words, not only their values, are what is gone ("not by phone": the phone).
 _GONE_SPANS = frozenset(
-    {"longer", "not", "notbut", "notlead", "instead", "rather", "statt", "lieu"}
+    {"longer", "not", "notbut", "notlead", "instead", "rather", "statt", "lieu", "about"}
 )
 # Values in these spans are the ones a statement says it replaces.
 _REPLACED_SPANS = re.compile(
@@ -215,6 +216,7 @@ _REPLACED_SPANS = re.compile(
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
     r"|\((?:was|previously|formerly|before|not)\s+(?P<was>[^)]{1,40})\)"
     r"|\bwrongly\s+(?:say|says|said|written|spelled|spelt|as|have|has)\s+(?P<wrong>[^.;,]{1,40})"
+    r"|\b(?:was|were|i'm|am|is)\s+wrong\s+about\s+(?P<about>[^.;,:—–]{1,60})"
     r"|\b(?:no\s+longer|no\s+more|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
     r"with)\s+(?P<longer>[^.;,]{1,60}?)(?=\s+(?:and|but|then|so|or)\b|[.;,]|$)"
     r"|\b(?:revers|revert|overturn|cancel|drop|scrap|undo|undid)\w*\s+(?:the\s+|our\s+|my\s+|"
@@ -405,10 +407,14 @@ def _read(text: str, known: frozenset[str]) -> Statement:
             continue  # "the piano from Sala 1 on OLX for €2,200, to pay for…": no change
         group = next((g for g in span.groups() if g), "")
         start = span.start(span.lastgroup or 0)
-        replaced.update(
-            v.token for v in values if start <= v.start < start + len(group) and v.token
-        )
-        if span.lastgroup in _GONE_SPANS:
+        if span.lastgroup != "about":  # "wrong about Smaart being overkill": not Smaart itself
+            replaced.update(
+                v.token for v in values if start <= v.start < start + len(group) and v.token
+            )
+        if span.lastgroup == "about":
+            names = {t.split(":", 1)[1] for t in value_set if ":" in t}
+            replaced.update(_topic_words(group, subject) - names)
+        elif span.lastgroup in _GONE_SPANS:
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
     negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
     negative = negative or bool(clause and _NEGATION.search(clause))

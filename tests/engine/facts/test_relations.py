@@ -12,6 +12,10 @@ from dreamd.engine.facts.timeline import Dated, plan_timeline
 
 CHANGES = [
     (
+        "Ferrante bakery is too slow for the Saturday market.",
+        "I was wrong about the Ferrante bakery being too slow: the order came on time all month.",
+    ),
+    (
         "- 07:15 digest sent (short bullets, the way Maren likes it).",
         "From tonight the digest goes out at 22:00 the evening before, same short bullets.",
     ),
@@ -67,6 +71,11 @@ SAME = [
     ),
 ]
 UNRELATED = [
+    # "wrong about X being Y" takes back what was said of X, not every line naming X
+    (
+        "Ferrante bakery supplies the sourdough.",
+        "I was wrong about the Ferrante bakery being too slow: the order came on time all month.",
+    ),
     # "from X ... to <verb>" without a change cue is no "from X to Y"
     (
         "I run Brasserie Kaat in Ghent, two kitchens: Keuken A and Keuken B.",
