@@ -174,3 +174,35 @@ def test_a_reversal_that_also_names_someone_else_still_turns_the_view() -> None:
     )
     first = next(o for o in plan_opinions(facts) if o.founder.id == facts[0].id)
     assert first.confidence < first.start
+
+
+def test_a_choice_between_two_things_is_read_whole() -> None:
+    """ "Kneeling chair, not the standing desk" takes the same side as "won't get on with the
+    standing desk; keep him on the kneeling chair"; "prefers the standing desk now; the kneeling
+    chair is out" takes the other, falls on the old view and founds its own; a plain line that
+    never touched the chair supports the new one."""
+    facts = _facts(
+        (
+            "2026-03-02",
+            "- O(c=0.8) @Jonas: Won't get on with the standing desk; keep him on the kneeling "
+            "chair.",
+        ),
+        (
+            "2026-03-05",
+            "- O(c=0.85) @Jonas: Kneeling chair, not the standing desk — he gave up after an hour.",
+        ),
+        (
+            "2026-03-26",
+            "- O(c=0.9) @Jonas: Prefers the standing desk now; the kneeling chair is out of his "
+            "office.",
+        ),
+        ("2026-03-30", "- W @Jonas: On the standing desk, never touched the kneeling chair."),
+    )
+    found = {o.statement.split(";")[0].split(",")[0]: o for o in plan_opinions(facts)}
+    old = found["Won't get on with the standing desk"]
+    assert [f.day for f in old.supporting] == ["2026-03-02", "2026-03-05"]
+    assert [f.day for f in old.contradicting] == ["2026-03-26", "2026-03-30"]
+    assert old.confidence < old.start
+    new = found["Prefers the standing desk now"]
+    assert new.confidence > new.start
+    assert [f.day for f in new.supporting] == ["2026-03-26", "2026-03-30"]

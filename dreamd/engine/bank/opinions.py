@@ -28,7 +28,12 @@ voice notes`` both deny "Prefers voice notes"; a low fact never supports anythin
   "now", "actually"): a reversal in other words;
 - it is a *rival* when it speaks of the same slot with another value of a family both give
   ("prefers calls after 4pm" after "prefers calls in the morning"; "prefers written messages"
-  after "prefers voice notes").
+  after "prefers voice notes");
+- a *choice* between two things is read whole, before the rest: when both take one thing and
+  turn another down, clause by clause ("Wedges, not in-ears"; "won't get on with in-ears; keep
+  her on wedges"; "prefers in-ears now; wedges are out of her mix"), the fact is for the
+  opinion when at least two of the words it takes and turns down fall on the same sides, and
+  against it when at least two fall on the other sides, whatever their polarity words say.
 
 Then, for a fact that is neither low nor negating (it *affirms*): it supports the opinion that
 says the same thing with the same polarity (the closest one), and contradicts every opinion that
@@ -114,6 +119,12 @@ _COMPARED = {
     "cheaper": ("~cost", False),
 }
 _APOSTROPHE = re.compile(r"(\w)['’](t)\b")
+# Clause breaks, and words that turn a clause against what it names ("wedges are out of her
+# mix"): only read for a choice between two things.
+_CLAUSE = re.compile(
+    r"[;:—–]|,\s*(?=not\b|never\b|but\b)|\bbut\b|\binstead\s+of\b|\brather\s+than\b"
+)
+_OUT = frozenset({"out", "hated", "instead", "rather"})
 _AVERSION = re.compile(
     r"\b(?:dislik|hat|avoid|detest|loath)(?:e|es|ed|ing)\b|\bcan'?t\s+stand\b", re.I
 )
@@ -154,6 +165,43 @@ class Reading:
     low: bool
     keys: frozenset[str]
     view: bool = False  # an opinion fact (Retain O), not a world fact or an episode
+    favoured: frozenset[str] = frozenset()  # a choice between two things: the one it takes
+    refused: frozenset[str] = frozenset()  # ... and the one it turns down
+
+
+def _choice(text: str, entities: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of the clauses a fact takes and of those it turns down ("Wedges, not
+    in-ears": wedges taken, in-ears turned down; "Won't get on with in-ears; keep her on
+    wedges" the same), when it has both; else two empty sets."""
+    names = token_set(" ".join(entities).replace("-", " "))
+    taken: set[str] = set()
+    refused: set[str] = set()
+    for clause in _CLAUSE.split(_APOSTROPHE.sub(r"\1\2", text)):
+        tokens = token_set(clause)
+        words = {_singular(w) for w in tokens - _NEGATIONS - _LIKES - _FILLER - names}
+        against = not tokens.isdisjoint(_NEGATIONS | _OUT) or _AVERSION.search(clause)
+        (refused if against else taken).update(words)
+    if not taken or not refused:
+        return frozenset(), frozenset()
+    return frozenset(taken - refused), frozenset(refused - taken)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _stance(fact: Reading, held: Reading) -> str | None:
+    """``"agrees"`` or ``"opposes"`` when both choose between the same two things (what one
+    takes the other takes too, or turns down); else None."""
+    if not (fact.favoured and fact.refused and held.favoured and held.refused):
+        return None
+    agree = len(fact.favoured & held.favoured) + len(fact.refused & held.refused)
+    oppose = len(fact.favoured & held.refused) + len(fact.refused & held.favoured)
+    if oppose > agree and oppose >= 2:
+        return "opposes"
+    if agree > oppose and agree >= 2:
+        return "agrees"
+    return None
 
 
 def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
@@ -180,7 +228,8 @@ def read_fact(fact: Fact) -> Reading:
     low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5
     keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
     view = fact.kind == "opinion"
-    return Reading(statement, words, against, low, keys, view)
+    favoured, refused = _choice(fact.text, fact.entities)
+    return Reading(statement, words, against, low, keys, view, favoured, refused)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
@@ -197,6 +246,9 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
     """``("same", closeness)`` or ``("rival", 0)`` when ``fact`` bears on the opinion ``held``."""
     if fact.keys != held.keys and not (fact.keys and held.keys):
         return None
+    stance = _stance(fact, held)
+    if stance is not None and fact.keys & held.keys:
+        return stance, 1.0 + _share(fact.words, held.words)  # a choice read whole
     found = relation(fact.statement, held.statement)
     share = _share(fact.words, held.words)
     if found == "same":
@@ -258,17 +310,27 @@ def _order(fact: Fact) -> tuple[str, str, int, str]:
     return (fact.day or "", fact.path, fact.line, fact.id)
 
 
+def _agrees(fact: Reading, held: Reading, kind: str) -> bool:
+    """Whether a fact that bears on an opinion is for it: by the choice both make, else by
+    their polarity."""
+    if kind in ("agrees", "opposes"):
+        return kind == "agrees"
+    return fact.negates == held.negates
+
+
 def _weigh(fact: Fact, reading: Reading, held: list[_Held], near: Iterable[int]) -> bool:
     """Add ``fact`` as evidence to the opinions it bears on; True when it founds none of its
     own (it supports one, or it is a denial)."""
     same: list[tuple[float, int]] = []
     rivals: list[int] = []
+    kinds: dict[int, str] = {}
     for index in near:
         found = _bearing(reading, held[index].reading)
         if found is None:
             continue
         if found[0] != "rival":
             same.append((found[1], index))
+            kinds[index] = found[0]
         else:
             rivals.append(index)
     same.sort(key=lambda item: (-item[0], -item[1]))  # the closest, then the newest
@@ -276,8 +338,8 @@ def _weigh(fact: Fact, reading: Reading, held: list[_Held], near: Iterable[int])
         if same:
             held[same[0][1]].against.append(fact)
         return bool(same or rivals)
-    agreeing = [i for _, i in same if held[i].reading.negates == reading.negates]
-    opposing = [i for _, i in same if held[i].reading.negates != reading.negates]
+    agreeing = [i for _, i in same if _agrees(reading, held[i].reading, kinds[i])]
+    opposing = [i for _, i in same if not _agrees(reading, held[i].reading, kinds[i])]
     if agreeing:
         held[agreeing[0]].support.append(fact)
     for index in opposing:
