@@ -27,7 +27,7 @@ way:
   are the ones it says it replaces; "I was wrong about X being Y" replaces what it says of X
   (its words, not X). "From X … to" counts only beside a change cue ("the piano
   from Sala 1 on OLX, to pay for…" replaces nothing), and "the cancelled one" names a thing: it
-  cancels nothing.
+  cancels nothing; "taken off", "took the ad down" and "no longer for sale" cancel.
 * **Polarity** is ``-1`` when the statement says something stopped or is not so ("no longer",
   "doesn't", "never", "dislikes", "stopped"), or when it is a Retain opinion with ``c < 0.5``;
   "X, not Y" is a correction, not a negation.
@@ -160,7 +160,9 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "cancelled",
             # "the cancelled one stays on the portal" names a thing, it cancels nothing
             r"(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)(?<!\bthis\s)(?<!\bthat\s)\bcancel(?:l)?ed\b|"
-            r"\bcalled\s+off\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
+            r"\bcalled\s+off\b|\b(?:taken|took|taking)\s+(?:it\s+|them\s+)?off\b|"
+            r"\btook\s+(?:the\s+|its\s+|our\s+|my\s+)?(?:ad|advert|listing)\s+down\b|"
+            r"\bno\s+longer\s+for\s+sale\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
             r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
             r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
         ),

@@ -12,6 +12,10 @@ from dreamd.engine.facts.timeline import Dated, plan_timeline
 
 CHANGES = [
     (
+        "The club decided to sell the old Bechstein from the hall on Marktplaats for €900.",
+        "Keeping the Bechstein in the hall, the choir needs it. Taken off Marktplaats.",
+    ),
+    (
         "Ferrante bakery is too slow for the Saturday market.",
         "I was wrong about the Ferrante bakery being too slow: the order came on time all month.",
     ),
