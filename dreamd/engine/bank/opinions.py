@@ -29,11 +29,11 @@ voice notes`` both deny "Prefers voice notes"; a low fact never supports anythin
 - it is a *rival* when it speaks of the same slot with another value of a family both give
   ("prefers calls after 4pm" after "prefers calls in the morning"; "prefers written messages"
   after "prefers voice notes");
-- a *choice* between two things is read whole, before the rest: when both take one thing and
-  turn another down, clause by clause ("Wedges, not in-ears"; "won't get on with in-ears; keep
-  her on wedges"; "prefers in-ears now; wedges are out of her mix"), the fact is for the
-  opinion when at least two of the words it takes and turns down fall on the same sides, and
-  against it when at least two fall on the other sides, whatever their polarity words say.
+- a *choice* between two things is read whole, before the rest
+  (:func:`~dreamd.engine.facts.relations.choice`: "Wedges, not in-ears"; "won't get on with
+  in-ears; keep her on wedges"; "prefers in-ears now; wedges are out of her mix"): a fact
+  whose choice agrees with the opinion's is for it, one whose choice opposes it is against
+  it, whatever their polarity words say.
 
 Then, for a fact that is neither low nor negating (it *affirms*): it supports the opinion that
 says the same thing with the same polarity (the closest one), and contradicts every opinion that
@@ -70,7 +70,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from dreamd.engine.bank.facts import Fact
-from dreamd.engine.facts.relations import family_values, relation, same_slot
+from dreamd.engine.facts.relations import choice, family_values, relation, same_slot
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.text.tokens import token_set
 
@@ -119,12 +119,6 @@ _COMPARED = {
     "cheaper": ("~cost", False),
 }
 _APOSTROPHE = re.compile(r"(\w)['’](t)\b")
-# Clause breaks, and words that turn a clause against what it names ("wedges are out of her
-# mix"): only read for a choice between two things.
-_CLAUSE = re.compile(
-    r"[;:—–]|,\s*(?=not\b|never\b|but\b)|\bbut\b|\binstead\s+of\b|\brather\s+than\b"
-)
-_OUT = frozenset({"out", "hated", "instead", "rather"})
 _AVERSION = re.compile(
     r"\b(?:dislik|hat|avoid|detest|loath)(?:e|es|ed|ing)\b|\bcan'?t\s+stand\b", re.I
 )
@@ -165,43 +159,6 @@ class Reading:
     low: bool
     keys: frozenset[str]
     view: bool = False  # an opinion fact (Retain O), not a world fact or an episode
-    favoured: frozenset[str] = frozenset()  # a choice between two things: the one it takes
-    refused: frozenset[str] = frozenset()  # ... and the one it turns down
-
-
-def _choice(text: str, entities: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """The words of the clauses a fact takes and of those it turns down ("Wedges, not
-    in-ears": wedges taken, in-ears turned down; "Won't get on with in-ears; keep her on
-    wedges" the same), when it has both; else two empty sets."""
-    names = token_set(" ".join(entities).replace("-", " "))
-    taken: set[str] = set()
-    refused: set[str] = set()
-    for clause in _CLAUSE.split(_APOSTROPHE.sub(r"\1\2", text)):
-        tokens = token_set(clause)
-        words = {_singular(w) for w in tokens - _NEGATIONS - _LIKES - _FILLER - names}
-        against = not tokens.isdisjoint(_NEGATIONS | _OUT) or _AVERSION.search(clause)
-        (refused if against else taken).update(words)
-    if not taken or not refused:
-        return frozenset(), frozenset()
-    return frozenset(taken - refused), frozenset(refused - taken)
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _stance(fact: Reading, held: Reading) -> str | None:
-    """``"agrees"`` or ``"opposes"`` when both choose between the same two things (what one
-    takes the other takes too, or turns down); else None."""
-    if not (fact.favoured and fact.refused and held.favoured and held.refused):
-        return None
-    agree = len(fact.favoured & held.favoured) + len(fact.refused & held.refused)
-    oppose = len(fact.favoured & held.refused) + len(fact.refused & held.favoured)
-    if oppose > agree and oppose >= 2:
-        return "opposes"
-    if agree > oppose and agree >= 2:
-        return "agrees"
-    return None
 
 
 def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
@@ -228,8 +185,7 @@ def read_fact(fact: Fact) -> Reading:
     low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5
     keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
     view = fact.kind == "opinion"
-    favoured, refused = _choice(fact.text, fact.entities)
-    return Reading(statement, words, against, low, keys, view, favoured, refused)
+    return Reading(statement, words, against, low, keys, view)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
@@ -246,7 +202,7 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
     """``("same", closeness)`` or ``("rival", 0)`` when ``fact`` bears on the opinion ``held``."""
     if fact.keys != held.keys and not (fact.keys and held.keys):
         return None
-    stance = _stance(fact, held)
+    stance = choice(fact.statement, held.statement)
     if stance is not None and fact.keys & held.keys:
         return stance, 1.0 + _share(fact.words, held.words)  # a choice read whole
     found = relation(fact.statement, held.statement)

@@ -38,6 +38,12 @@ fact:
    Thursdays" after "Mia's lesson is on Tuesdays" (other names would be other things: "Service
    r3a runs on db-31" is not replaced by "Service r4a runs on db-41").
 
+A **choice** between the same two things (:func:`choice`: each statement takes one and turns
+the other down, :mod:`~dreamd.engine.facts.statement`) *agrees* when two or more of the words
+fall on the same sides and *opposes* when two or more fall on the other sides; a newer choice
+that opposes an older one replaces it ("prefers in-ears now; wedges are out of her mix" ends
+"wedges, not in-ears"), whatever else the two share.
+
 An *episode* (a Retain ``B`` line) replaces a line of another kind only when it announces a
 change ("moved the lesson to Thursdays"): "put the lesson in at 15:30 instead of 16:30 by
 mistake" tells what happened once, not what holds now.
@@ -56,6 +62,7 @@ from dreamd.engine.facts.values import kind_of
 
 __all__ = [
     "PARAPHRASE_RATIO",
+    "choice",
     "family_values",
     "relation",
     "replaces",
@@ -176,7 +183,7 @@ def _agree(a: Statement, b: Statement) -> bool:
 
 def same_fact(a: Statement, b: Statement) -> bool:
     """Whether ``a`` and ``b`` state one fact (see the module rules)."""
-    if a.polarity != b.polarity or not _subjects_agree(a, b):
+    if a.polarity != b.polarity or not _subjects_agree(a, b) or choice(a, b) == "opposes":
         return False
     if _exact(a) != _exact(b) and not _agree(a, b):
         return False
@@ -284,11 +291,27 @@ def _differs(newer: Statement, older: Statement) -> bool:
     return bool(own) and not own <= older.topic
 
 
+def choice(a: Statement, b: Statement) -> str | None:
+    """``"agrees"`` or ``"opposes"`` when both choose between the same two things (see the
+    module rules); else None."""
+    if not (a.taken and a.refused and b.taken and b.refused):
+        return None
+    agree = len(a.taken & b.taken) + len(a.refused & b.refused)
+    oppose = len(a.taken & b.refused) + len(a.refused & b.taken)
+    if oppose > agree and oppose >= 2:
+        return "opposes"
+    if agree > oppose and agree >= 2:
+        return "agrees"
+    return None
+
+
 def relation(newer: Statement, older: Statement) -> str | None:
     """``"same"`` when the two state one fact, ``"replaces"`` when ``newer`` replaces
     ``older``, else ``None`` (one pass: what a timeline asks of each pair)."""
     if not _subjects_agree(newer, older) or newer.text.rstrip().endswith(("?", "？")):
         return None  # a question states nothing, so it replaces nothing
+    if choice(newer, older) == "opposes":
+        return "replaces"  # "prefers in-ears now; wedges are out" after "wedges, not in-ears"
     if same_fact(newer, older):
         return "same"
     return "replaces" if _replaces(newer, older) else None

@@ -28,6 +28,9 @@ way:
   (its words, not X). "From X … to" counts only beside a change cue ("the piano
   from Sala 1 on OLX, to pay for…" replaces nothing), and "the cancelled one" names a thing: it
   cancels nothing; "taken off", "took the ad down" and "no longer for sale" cancel.
+* **Choice.** A statement that takes one thing and turns another down, clause by clause
+  ("Wedges, not in-ears"; "won't get on with in-ears; keep her on wedges"; "prefers in-ears
+  now; wedges are out of her mix"), carries the topic words it *takes* and those it *refuses*.
 * **Polarity** is ``-1`` when the statement says something stopped or is not so ("no longer",
   "doesn't", "never", "dislikes", "stopped"), or when it is a Retain opinion with ``c < 0.5``;
   "X, not Y" is a correction, not a negation.
@@ -231,6 +234,16 @@ _NEGATION = re.compile(
     r"ne\s+\w+\s+(?:pas|plus))\b",
     _I,
 )
+# A choice between two things, clause by clause: where a clause ends, and what turns one down
+# ("not in-ears", "wedges are out of her mix", "never touched a wedge").
+_CLAUSE = re.compile(
+    r"[;:—–]|,\s*(?=not\b|never\b|but\b)|\bbut\b|\binstead\s+of\b|\brather\s+than\b", _I
+)
+_TURNED_DOWN = re.compile(
+    r"^\s*not\b|\bout\s+of\b|\b(?:is|are|was|were)\s+out\b|\bpulled\b[^,;]*\bout\b|"
+    r"\boff\s+(?:her|his|their|my|our|the)\b|\bhated\b|\bgave\s+up\b",
+    _I,
+)
 _CHANGE_WORDS = frozenset(
     """
     moved move moves moving switched switch switches switching changed change changes changing
@@ -259,6 +272,8 @@ class Statement:
     heading: str | None = None  # the context heading, when the line had one
     retain: str | None = None  # the Retain type letter (W, B, O, S), when it was a Retain bullet
     confidence: float | None = None  # a Retain opinion's c=…
+    taken: frozenset[str] = field(default_factory=frozenset)  # a choice: what it takes
+    refused: frozenset[str] = field(default_factory=frozenset)  # ... and what it turns down
 
     @property
     def value_kinds(self) -> frozenset[str]:
@@ -427,6 +442,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     if slot is not None:
         topic |= _topic_words(slot, subject)  # the work party's slot
     topic = topic - named - {_stem(n) for n in named}
+    taken, refused = _choice(body, subject)
     return Statement(
         text=body,
         subject=subject,
@@ -438,7 +454,23 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         heading=heading,
         retain=letter,
         confidence=confidence,
+        taken=taken,
+        refused=refused,
     )
+
+
+def _choice(body: str, subject: str | None) -> tuple[frozenset[str], frozenset[str]]:
+    """The topic words of the clauses a statement takes and of those it turns down, when it
+    has both (see the module rules); else two empty sets."""
+    taken: set[str] = set()
+    refused: set[str] = set()
+    for clause in _CLAUSE.split(body):
+        words = _topic_words(clause, subject)
+        against = _NEGATION.search(clause) or _TURNED_DOWN.search(clause)
+        (refused if against else taken).update(words)
+    if not taken or not refused:
+        return frozenset(), frozenset()
+    return frozenset(taken - refused), frozenset(refused - taken)
 
 
 # "same time", "same place": what a change leaves as it was is not what it is about.

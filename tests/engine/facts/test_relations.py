@@ -11,6 +11,11 @@ from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 
 CHANGES = [
+    # a choice between two things that turns round
+    (
+        "Jonas: Kneeling chair, not the standing desk; he gave up after an hour.",
+        "Jonas: Prefers the standing desk now; the kneeling chair is out of his office.",
+    ),
     (
         "The club decided to sell the old Bechstein from the hall on Marktplaats for €900.",
         "Keeping the Bechstein in the hall, the choir needs it. Taken off Marktplaats.",
