@@ -325,11 +325,14 @@ def replaces(newer: Statement, older: Statement) -> bool:
 def _other_role(newer: Statement, older: Statement, named_subject: bool) -> bool:
     """A newer statement that puts one person in place of another ("Bart rather than
     Jesper") speaks of another role than an older one naming that person, when the two share
-    no topic word, no subject and no naming ("surname", "spelt")."""
+    no topic word, no subject and no naming ("surname", "spelt"), it is no correction and its
+    subject is not a person the older names."""
     values = {v for v in newer.replaced if ":" in v}
     people = bool(values) and all(kind_of(v) in ("name", "id") for v in values)
     return (
         people
+        and newer.change != "correction"
+        and newer.subject not in _names(older)  # "it's Ingrid Solberg, not Solheim": her name
         and not named_subject
         and not newer.topic & older.topic
         and _NAMING.search(newer.text) is None
