@@ -200,6 +200,7 @@ _NEW_STATE = re.compile(
 _ONE_OFF_KINDS = frozenset({"schedule"})
 _RECURS = re.compile(
     rf"\bevery\b|\beach\b|\b{_DAY}s\b|\bweekly\b|\bdaily\b|\bnightly\b|\bmonthly\b|"
+    rf"\b{_DAY}\s+(?:nights|evenings|mornings|afternoons)\b|"
     r"\bfrom\s+now\s+on\b|\bfrom\s+(?:next|this)\b|\bnow\s+on\b|\buntil\s+further\b",
     _I,
 )
@@ -339,6 +340,13 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
             continue
         if pattern.search(body):
             one_off = moment or _ACTIVITY.match(body)  # "Fixed in ezyVet and on the rota"
+            # "Mum came up on Thursday and Friday to do the pickups": told in the past, once
+            one_off = one_off or (
+                kind == "schedule"
+                and read.change is None
+                and _PAST.search(body)
+                and not _RECURS.search(body)
+            )
             if one_off and kind in _ONE_OFF_KINDS and not _RECURS.search(body):
                 return Lasting(False, "event")  # "an appointment next Tuesday at 10"
             return Lasting(True, kind)

@@ -54,6 +54,9 @@ CASES = [
         "decision",
     ),
     ("Bills go to Karel instead of me.", True, "decision"),
+    # a standing word told once, in the past, is what happened; a change of it is not
+    ("Oma came over from Zwolle for Monday and Tuesday to do the pickups.", False, "event"),
+    ("Tove changed the rota to Monday and Wednesday nights.", True, "schedule"),
     # a line that says nothing changed
     ("The rest of the timetable is otherwise unchanged.", False, "status"),
     ("A one-off; her shifts don't change.", False, "status"),
