@@ -246,3 +246,32 @@ def test_promotion_text_cut_at_sentence_end() -> None:
     assert len(text) <= 120
     assert text.endswith("here....")
     assert promotion_text("- short one", 120) == "short one"
+
+
+def test_a_full_budget_gives_up_a_new_fact_before_a_change_of_an_old_one() -> None:
+    """With no room for two, a candidate that replaces an entry is kept over a fresh fact worth
+    more: it frees its own room, and giving it up would leave the old value current."""
+    old = promo(key="old", text="Ana's cello lesson is on Mondays at 16:00.")
+    existing = (
+        "# Long-Term Memory\n\n"
+        + _section("2026-11-02", 0, 0)
+        + "\n".join(render_entry(old))
+        + "\n"
+    )
+    change = dataclasses.replace(
+        promo(key="change", text="Ana's cello lesson moved to Wednesdays at 16:00."),
+        replaces=("old",),
+    )
+    other = promo(key="other", text="The piano tuner comes twice a year, in March and October.")
+    result = compose_memory(
+        existing,
+        [other, change],
+        day="2026-11-20",
+        max_chars=len(existing) + 120,
+        max_loss=0.0,
+        retire={"old": "change"},
+        worth={"old": 1.0, "other": 5.0, "change": 1.0},
+    )
+    assert result.appended == ("change",)
+    assert "Wednesdays" in result.text and "Mondays" not in result.text
+    assert [(item.key, item.reason) for item in result.leaving] == [("old", "superseded")]

@@ -317,6 +317,7 @@ def compose_memory(
     ]
     candidates = list(entries)
     evicted: list[GeneratedEntry] = []
+    replacing = frozenset(retire.values())  # a candidate that frees the room of what it ends
 
     def retired() -> dict[str, str]:
         """Retirements in force: an entry is replaced only once its replacement is written."""
@@ -335,7 +336,7 @@ def compose_memory(
         if len(text) <= max_chars:
             break
         can_evict = bool(ranked) and len(evicted) < allowed_loss
-        least = _least(candidates, worth)
+        least = _least(candidates, worth, replacing)
         if (
             can_evict
             and least is not None
@@ -363,14 +364,22 @@ def compose_memory(
     return AppendResult(text, appended, deferred, days, tuple(leaving))
 
 
-def _least(candidates: Sequence[PromotionEntry], worth: Mapping[str, float] | None) -> int | None:
+def _least(
+    candidates: Sequence[PromotionEntry],
+    worth: Mapping[str, float] | None,
+    replacing: frozenset[str] = frozenset(),
+) -> int | None:
     """The index of the candidate to give up first: the lowest ranked among the least worth
-    (the last without ``worth``); ``None`` when there is none."""
+    (the last without ``worth``), a candidate that replaces an entry only when no other is
+    left (giving it up would leave the entry it ends standing as current); ``None`` when there
+    is none."""
     if not candidates:
         return None
+    pool = [i for i in range(len(candidates)) if candidates[i].key not in replacing]
+    pool = pool or list(range(len(candidates)))
     if worth is None:
-        return len(candidates) - 1
-    return min(reversed(range(len(candidates))), key=lambda i: worth.get(candidates[i].key, 0.0))
+        return pool[-1]
+    return min(reversed(pool), key=lambda i: worth.get(candidates[i].key, 0.0))
 
 
 def append_promotions(
