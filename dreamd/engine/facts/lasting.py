@@ -339,12 +339,12 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         if kind == "fact":
             continue
         if pattern.search(body):
-            one_off = moment or _ACTIVITY.match(body)  # "Fixed in ezyVet and on the rota"
-            # "Mum came up on Thursday and Friday to do the pickups": told in the past, once
-            one_off = one_off or (
+            # "Fixed in ezyVet and on the rota"; "Mum came up on Thursday and Friday to do the
+            # pickups": a schedule word told in the past, once
+            one_off = bool(moment or _ACTIVITY.match(body)) or (
                 kind == "schedule"
                 and read.change is None
-                and _PAST.search(body)
+                and _PAST.search(body) is not None
                 and not _RECURS.search(body)
             )
             if one_off and kind in _ONE_OFF_KINDS and not _RECURS.search(body):
