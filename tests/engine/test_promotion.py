@@ -68,13 +68,7 @@ def test_a_replacing_entry_names_its_lineage_and_what_it_replaces() -> None:
 def test_a_replaced_entry_leaves_only_once_its_replacement_is_written() -> None:
     """The old entry goes (and is returned, to be archived) when the new one is written; when
     the new one is deferred for the budget, the old one stays."""
-    old = promo(key="old", text="Mia's swimming lesson is on Tuesdays.")
-    existing = (
-        "# Long-Term Memory\n\n"
-        + _section("2026-11-02", 0, 0)
-        + "\n".join(render_entry(old))
-        + "\n"
-    )
+    existing = _one_entry(promo(key="old", text="Mia's swimming lesson is on Tuesdays."))
     new = dataclasses.replace(
         promo(key="new", text="Swimming moved to Thursdays."), replaces=("old",)
     )
@@ -190,6 +184,16 @@ def test_markers_of_both_spellings_are_found() -> None:
     }
 
 
+def _one_entry(entry: PromotionEntry) -> str:
+    """MEMORY.md holding ``entry`` alone, in a section promoted on 2026-11-02."""
+    return (
+        "# Long-Term Memory\n\n"
+        + _section("2026-11-02", 0, 0)
+        + "\n".join(render_entry(entry))
+        + "\n"
+    )
+
+
 def _section(day: str, count: int, start: int) -> str:
     lines = [f"## Promoted From Short-Term Memory ({day})", ""]
     for index in range(start, start + count):
@@ -251,13 +255,7 @@ def test_promotion_text_cut_at_sentence_end() -> None:
 def test_a_full_budget_gives_up_a_new_fact_before_a_change_of_an_old_one() -> None:
     """With no room for two, a candidate that replaces an entry is kept over a fresh fact worth
     more: it frees its own room, and giving it up would leave the old value current."""
-    old = promo(key="old", text="Ana's cello lesson is on Mondays at 16:00.")
-    existing = (
-        "# Long-Term Memory\n\n"
-        + _section("2026-11-02", 0, 0)
-        + "\n".join(render_entry(old))
-        + "\n"
-    )
+    existing = _one_entry(promo(key="old", text="Ana's cello lesson is on Mondays at 16:00."))
     change = dataclasses.replace(
         promo(key="change", text="Ana's cello lesson moved to Wednesdays at 16:00."),
         replaces=("old",),

@@ -202,11 +202,11 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
     """``("same", closeness)`` or ``("rival", 0)`` when ``fact`` bears on the opinion ``held``."""
     if fact.keys != held.keys and not (fact.keys and held.keys):
         return None
+    share = _share(fact.words, held.words)
     stance = choice(fact.statement, held.statement)
     if stance is not None and fact.keys & held.keys:
-        return stance, 1.0 + _share(fact.words, held.words)  # a choice read whole
+        return stance, 1.0 + share  # a choice read whole
     found = relation(fact.statement, held.statement)
-    share = _share(fact.words, held.words)
     if found == "same":
         return "same", 1.0 + share
     flips = fact.negates != held.negates

@@ -135,19 +135,18 @@ _NUMBER_WORDS = {
         "fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+# A count of occasions: "the third time", "three times now".
+_COUNT = (
+    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\s+time\b|"
+    r"\b(?:two|three|four|five|six|\d+)\s+times\b"
+)
 # A telling that says it happened before: "again", "once more", "the same slip as", a count.
 _REPEAT = re.compile(
-    r"\bagain\b|\bonce\s+more\b|\bsame\s+(?:[\w'’-]+\s+){0,2}as\b|"
-    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\s+time\b|"
-    r"\b(?:two|three|four|five|six|\d+)\s+times\b",
-    re.IGNORECASE,
+    rf"\bagain\b|\bonce\s+more\b|\bsame\s+(?:[\w'’-]+\s+){{0,2}}as\b|{_COUNT}", re.IGNORECASE
 )
 # A telling that counts its recurrence: "three times now", "the third time", "every time".
-_COUNTED = re.compile(
-    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\s+time\b|"
-    r"\b(?:two|three|four|five|six|\d+)\s+times\b|\b(?:every|each)\s+time\b",
-    re.IGNORECASE,
-)
+_COUNTED = re.compile(rf"{_COUNT}|\b(?:every|each)\s+time\b", re.IGNORECASE)
+_AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)
 _MONTH_NAME = "|".join(sorted((re.escape(m) for m in MONTHS), key=len, reverse=True))
 _NAMED_DAY = re.compile(
     rf"(?<![\w-])(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<month>{_MONTH_NAME})"
@@ -310,7 +309,7 @@ def _clean(text: str) -> str:
 def _recalled(text: str, day: str, told: bool) -> tuple[str, ...]:
     """The earlier days a telling says the mistake happened on (see the module rules): only
     when it counts its recurrence, or is told as a mistake and says "again" or names two."""
-    counted = _COUNTED.search(text) or (told and re.search(r"\bagain\b", text, re.IGNORECASE))
+    counted = _COUNTED.search(text) or (told and _AGAIN.search(text))
     if not counted and not told:
         return ()
     today = date.fromisoformat(day)

@@ -342,10 +342,7 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
             # "Fixed in ezyVet and on the rota"; "Mum came up on Thursday and Friday to do the
             # pickups": a schedule word told in the past, once
             one_off = bool(moment or _ACTIVITY.match(body)) or (
-                kind == "schedule"
-                and read.change is None
-                and _PAST.search(body) is not None
-                and not _RECURS.search(body)
+                read.change is None and _PAST.search(body) is not None
             )
             if one_off and kind in _ONE_OFF_KINDS and not _RECURS.search(body):
                 return Lasting(False, "event")  # "an appointment next Tuesday at 10"

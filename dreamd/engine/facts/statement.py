@@ -206,7 +206,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 # Spans whose words, not only their values, are what is gone ("not by phone": the phone).
 _GONE_SPANS = frozenset(
-    {"longer", "not", "notbut", "notlead", "instead", "rather", "statt", "lieu", "about"}
+    {"longer", "not", "notbut", "notlead", "instead", "rather", "statt", "lieu"}
 )
 # Values in these spans are the ones a statement says it replaces.
 _REPLACED_SPANS = re.compile(
@@ -418,26 +418,25 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     # any more: three hours late"): its negation and its change cue are the line's.
     clause = heading if heading is not None and len(heading.split()) >= 3 else ""
     change = _change(body) or (_change(clause) if clause else None)
+    named = {t.split(":", 1)[1] for t in value_set if ":" in t}
     replaced: set[str] = set()
     for span in _REPLACED_SPANS.finditer(body):
         if span.lastgroup == "from" and change is None:
             continue  # "the piano from Sala 1 on OLX for €2,200, to pay for…": no change
         group = next((g for g in span.groups() if g), "")
+        if span.lastgroup == "about":  # "wrong about Smaart being overkill": not Smaart itself
+            replaced.update(_topic_words(group, subject) - named)
+            continue
         start = span.start(span.lastgroup or 0)
-        if span.lastgroup != "about":  # "wrong about Smaart being overkill": not Smaart itself
-            replaced.update(
-                v.token for v in values if start <= v.start < start + len(group) and v.token
-            )
-        if span.lastgroup == "about":
-            names = {t.split(":", 1)[1] for t in value_set if ":" in t}
-            replaced.update(_topic_words(group, subject) - names)
-        elif span.lastgroup in _GONE_SPANS:
+        replaced.update(
+            v.token for v in values if start <= v.start < start + len(group) and v.token
+        )
+        if span.lastgroup in _GONE_SPANS:
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
     negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
     negative = negative or bool(clause and _NEGATION.search(clause))
     if confidence is not None and confidence < 0.5:
         negative = True
-    named = {t.split(":", 1)[1] for t in value_set if ":" in t}
     topic = _topic_words(body, subject)
     if slot is not None:
         topic |= _topic_words(slot, subject)  # the work party's slot
