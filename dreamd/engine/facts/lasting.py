@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.text.salience import is_noise
@@ -309,6 +310,7 @@ def _one_off_spend(body: str) -> bool:
     )
 
 
+@lru_cache(maxsize=16384)
 def lasting(text: str, statement: Statement | None = None) -> Lasting:
     """Whether ``text`` (read as ``statement`` when the caller has it) lasts (see the rules)."""
     read = statement or read_statement(text)

@@ -55,7 +55,9 @@ hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.facts.values import kind_of
@@ -107,19 +109,30 @@ _NAMING = re.compile(
 _NOT_FIRST = re.compile(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
+@lru_cache(maxsize=32768)
+def _found(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` occurs in ``text`` (asked of the same lines pair after pair)."""
+    return pattern.search(text) is not None
+
+
 @lru_cache(maxsize=16384)
 def _fielded(topic: frozenset[str]) -> frozenset[str]:
     return frozenset(f"field:{_FIELD_OF[w]}" if w in _FIELD_OF else w for w in topic)
 
 
-def family_values(statement: Statement) -> dict[str, frozenset[str]]:
+def family_values(statement: Statement) -> Mapping[str, frozenset[str]]:
     """Its values grouped by family (``day``, ``when``, ``date``, ``num``, ``name``)."""
+    return _families_of(statement.values)
+
+
+@lru_cache(maxsize=16384)
+def _families_of(values: frozenset[str]) -> Mapping[str, frozenset[str]]:
     grouped: dict[str, set[str]] = {}
-    for value in statement.values:
+    for value in values:
         kind = kind_of(value)
         family = _FAMILY.get(kind, "name" if kind in ("name", "id") else kind)
         grouped.setdefault(family, set()).add(value)
-    return {family: frozenset(found) for family, found in grouped.items()}
+    return MappingProxyType({family: frozenset(found) for family, found in grouped.items()})
 
 
 def _names(statement: Statement) -> frozenset[str]:
@@ -156,7 +169,7 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         return named and bool(left or a.values) and bool(right or b.values)
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
-    if not a.topic & b.topic and not (_LIKING.search(a.text) and _LIKING.search(b.text)):
+    if not a.topic & b.topic and not (_found(_LIKING, a.text) and _found(_LIKING, b.text)):
         return False  # a field alone ("written", "phone") joins two preferences, nothing else
     return _containment(left, right) >= 2 / 3
 
@@ -247,12 +260,16 @@ def _says_no_more(now_a: set[str], now_b: set[str]) -> bool:
     return len(small) >= 2 and small <= large
 
 
-def _current(statement: Statement) -> dict[str, frozenset[str]]:
+def _current(statement: Statement) -> Mapping[str, frozenset[str]]:
     """Its values by family, without the ones it says it replaces ("moved from Tuesday to
     Thursday" holds Thursday)."""
-    grouped = family_values(statement)
-    kept = {f: v - statement.replaced for f, v in grouped.items()}
-    return {f: v for f, v in kept.items() if v}
+    return _current_of(statement.values, statement.replaced)
+
+
+@lru_cache(maxsize=16384)
+def _current_of(values: frozenset[str], replaced: frozenset[str]) -> Mapping[str, frozenset[str]]:
+    kept = {f: v - replaced for f, v in _families_of(values).items()}
+    return MappingProxyType({f: v for f, v in kept.items() if v})
 
 
 def _within(part: str, clock: str) -> bool:
@@ -335,7 +352,7 @@ def _other_role(newer: Statement, older: Statement, named_subject: bool) -> bool
         and newer.subject not in _names(older)  # "it's Ingrid Solberg, not Solheim": her name
         and not named_subject
         and not newer.topic & older.topic
-        and _NAMING.search(newer.text) is None
+        and not _found(_NAMING, newer.text)
     )
 
 
@@ -361,14 +378,14 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return True  # "Surname is Whelan; earlier notes wrongly say Phelan", "Not Phelan: …"
     if (
         newer.change == "correction"
-        and _NAMING.search(newer.text)
+        and _found(_NAMING, newer.text)
         and _one_name_swapped(newer, older)
     ):
         return True  # "Her surname is Morrow; the earlier spelling was misheard" ends "Marrow"
     if newer.change == "no-longer" and newer.polarity < 0 and len(_names(newer) & older_names) >= 2:
         return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
-    planned = older.change is not None or _PLANNED.search(older.text) is not None
-    planned = planned or bool(older.heading and _PLANNED.search(older.heading))
+    planned = older.change is not None or _found(_PLANNED, older.text)
+    planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
     cancels = newer.change in ("cancelled", "reversed") and planned
     if cancels and (older_names | older.topic) & _names(newer):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.parts import fact_parts, lasting_line, mentioned, statements_of
@@ -101,7 +102,22 @@ def lasting_parts(text: str) -> tuple[Statement, ...]:
 
 
 def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency:
-    """The timeline of ``memory_text``'s entries and ``rows`` (see the module rules)."""
+    """The timeline of ``memory_text``'s entries and ``rows`` (see the module rules).
+
+    A sweep asks it of the same MEMORY.md and store for its gates, its promotions and its
+    current values: the answer is kept for what a row contributes (its key, line, day and
+    snippet, when trusted), so the second and third ask cost no comparisons. The answer is
+    shared: callers read it and never change it."""
+    said = tuple(
+        (key, row.snippet, row_day(row), row.start_line)
+        for key, row in rows.items()
+        if _trusted(row)
+    )
+    return _currency(memory_text, said)
+
+
+@lru_cache(maxsize=4)
+def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> Currency:
     items: list[Dated] = []
     parts: dict[str, tuple[Statement, ...]] = {}
     days: dict[str, str] = {}
@@ -121,13 +137,13 @@ def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency
         if entry.key is not None:
             day = _key_day(entry.key) or sections.get(entry.line, "")
         add(entry_ref(entry), day, tuple(statements_of(entry.text)), entry.line)
-    for key, row in rows.items():
-        if not _trusted(row) or key in parts:
+    for key, snippet, day, line in rows:
+        if key in parts:
             continue
-        verdict = lasting_line(row.snippet, read_statement(row.snippet))
+        verdict = lasting_line(snippet, read_statement(snippet))
         if not verdict.durable and verdict.kind not in ("denial", "ending"):
             continue  # what only happened neither ends a fact nor is promoted
-        add(key, row_day(row), lasting_parts(row.snippet), row.start_line)
+        add(key, day, lasting_parts(snippet), line)
     people = frozenset(part for part, ref in owners.items() if ref.startswith(HUMAN_PREFIX))
     timeline = plan_timeline(items, fixed=people, owners=owners)
     endings: dict[str, Ending] = {}
