@@ -27,4 +27,25 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register the markers the suite uses (``--strict-markers`` refuses unknown ones)."""
-    config.addinivalue_line("markers", "slow: a long-running reliability test (soak, faults)")
+    config.addinivalue_line(
+        "markers", "slow: a test that runs for many seconds (soak, faults, fleets, benchmarks)"
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files holding a slow test first, then files by their number of tests, most first.
+
+    The suite's workers take whole files (``--dist loadfile``) in this order: a slow file
+    started last would run alone while the other workers sit idle. Tests keep their order
+    within a file, and every worker sorts the same way.
+    """
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+
+    def weight(name: str) -> tuple[bool, int, str]:
+        tests = files[name]
+        slow = any(test.get_closest_marker("slow") for test in tests)
+        return not slow, -len(tests), name
+
+    items[:] = [item for name in sorted(files, key=weight) for item in files[name]]

@@ -161,6 +161,7 @@ def test_corrupt_state_file_is_set_aside_and_the_sweep_completes(
 # --- Notes: NUL bytes, invalid UTF-8, 20 MB, deep nesting, symlinks ---------------------------
 
 
+@pytest.mark.slow
 def test_odd_notes_are_read_safely_or_skipped_by_name(
     workspace: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

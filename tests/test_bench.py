@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = (
     "year: cold sweep",
@@ -30,6 +32,7 @@ ROWS = (
 )
 
 
+@pytest.mark.slow
 def test_the_quick_benchmark_runs_and_prints_every_row(tmp_path: Path) -> None:
     """``bench/run.py --quick`` exits 0, prints every section's rows, and a new note is found."""
     done = subprocess.run(

@@ -176,6 +176,7 @@ def _events_tell_it_once(root: Path) -> None:
     assert phases == {"light", "rem", "deep"}, phases
 
 
+@pytest.mark.slow
 def test_kill_at_every_write_point(
     reference: tuple[Path, dict[str, str], dict[str, str], int], tmp_path: Path
 ) -> None:
@@ -199,6 +200,7 @@ def test_kill_at_every_write_point(
             done.result()
 
 
+@pytest.mark.slow
 def test_kill_at_random_moments(
     reference: tuple[Path, dict[str, str], dict[str, str], int], tmp_path: Path
 ) -> None:

@@ -85,6 +85,7 @@ def run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str
     return done
 
 
+@pytest.mark.slow
 def test_wheel_holds_the_templates_and_the_version(built: Built) -> None:
     """The wheel ships the unit and plist templates as package data, at the one version."""
     with zipfile.ZipFile(built.wheel) as wheel:

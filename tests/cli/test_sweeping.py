@@ -9,6 +9,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from dreamd.engine.hits import Hit
 from dreamd.recall.record import record_search
 from tests.fake_model import chat_reply, serve
@@ -30,6 +32,7 @@ def _workspace(root: Path, index: int) -> None:
         record_search(root, f"{query} {index}", [hit], now=when, zone=UTC)
 
 
+@pytest.mark.slow
 def test_a_sweep_here_overlaps_up_to_the_budget(tmp_path: Path, isolated_home: Path) -> None:
     """Six workspaces against a slow model: three model calls in flight at once (the budget),
     and each outcome is printed as its workspace finishes."""

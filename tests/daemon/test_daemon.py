@@ -65,6 +65,7 @@ def _messages(sock: socket.socket) -> list[str]:
             return found
 
 
+@pytest.mark.slow
 def test_daemon_end_to_end(
     tmp_path: Path, isolated_home: Path, notify_socket: socket.socket
 ) -> None:

@@ -240,6 +240,7 @@ def test_the_bot_leader_dies_and_another_host_answers(fleet: Fleet) -> None:
     leader.start()  # back, standing by
 
 
+@pytest.mark.slow
 def test_each_workspace_is_swept_once_per_slot_though_a_host_dies(fleet: Fleet) -> None:
     """In one slot every shared workspace is swept exactly once (its own events say so), even
     though a host is killed mid-sweep; MEMORY.md is whole and nothing is promoted twice."""
@@ -266,6 +267,7 @@ def test_each_workspace_is_swept_once_per_slot_though_a_host_dies(fleet: Fleet) 
     victim.start()
 
 
+@pytest.mark.slow
 def test_no_host_sweeps_while_redis_is_down(fleet: Fleet) -> None:
     """Redis stopped over a slot: no host sweeps a shared workspace, status says degraded with
     the reason (exit 4) and a manual sweep says Redis is unreachable; once Redis is back the

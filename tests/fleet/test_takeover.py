@@ -24,6 +24,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from dreamd.clock import format_instant, parse_instant
 from tests.fake_model import chat_reply, serve
 from tests.fakes.telegram_api import FakeTelegram
@@ -267,6 +269,7 @@ def _check_takeover(fleet: Fleet, victim: Host, killed: datetime, slot: str, end
         assert said in taker.log(), taker.log()
 
 
+@pytest.mark.slow
 def test_a_host_killed_mid_slot_is_taken_over_in_a_one_minute_slot(tmp_path: Path) -> None:
     """Slots a minute long, six-second leases: a host SIGKILLed while it sweeps is taken over
     in the same slot; every workspace is swept exactly once in it."""
@@ -291,6 +294,7 @@ def _nightly_slot(zone: str) -> str:
     return slot_of("0 3 * * *", ZoneInfo(zone), datetime.now(UTC))
 
 
+@pytest.mark.slow
 def test_a_host_killed_mid_slot_is_taken_over_in_the_nightly_slot(tmp_path: Path) -> None:
     """The default schedule and lease: dreaming turned on an hour after the 03:00 slot began;
     a host SIGKILLed while it sweeps is taken over in that slot, each workspace swept once."""
@@ -307,6 +311,7 @@ def test_a_host_killed_mid_slot_is_taken_over_in_the_nightly_slot(tmp_path: Path
             assert "enabledOverride" not in state, state  # followed, never written down
 
 
+@pytest.mark.slow
 def test_no_takeover_once_the_window_has_closed(tmp_path: Path) -> None:
     """Seven hours into the nightly slot (the window is six): a host killed while it sweeps
     keeps what it held until the next slot; the others sweep the rest and stop waiting."""

@@ -7,6 +7,9 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
+from dreamd.engine.phases import sessions as sessions_phase
 from tests.workspace.transcript_turns import (
     START,
     append,
@@ -34,19 +37,24 @@ def test_a_truncated_transcript_is_read_again_without_duplicates(tmp_path: Path)
     assert corpus_counts(root) == Counter({text("t", n): 1 for n in (*range(50), *range(50, 55))})
 
 
-def test_a_rotated_transcript_is_read_on_from_where_it_stopped(tmp_path: Path) -> None:
+def test_a_rotated_transcript_is_read_on_from_where_it_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``x.jsonl`` renamed ``x.jsonl.reset.<iso>`` mid-backlog resumes from the old checkpoint,
-    past what the seen-message hashes remember (4,200 turns), and the old checkpoint is
-    dropped once its file is gone."""
+    past what the seen-message hashes remember, and the old checkpoint is dropped once its file
+    is gone. The caps are scaled down (256 hashes, 24 messages a sweep) so the backlog, ten
+    times the sweep's cap and more than the hashes hold, stays small."""
+    monkeypatch.setattr(sessions_phase, "MAX_SEEN", 256)
+    monkeypatch.setattr(sessions_phase, "MAX_MESSAGES", 24)
     root, sessions = workspace(tmp_path)
     path = sessions / "big.jsonl"
-    append(path, "big", 0, 4200, START)
+    append(path, "big", 0, 420, START)
     now = START + timedelta(hours=12)
-    for hour in range(18):  # 240 a sweep: 4,200 turns take 18 sweeps, the rotation at 3
+    for hour in range(18):  # 24 a sweep: 420 turns take 18 sweeps, the rotation at 3
         if hour == 3:
             path.rename(sessions / "big.jsonl.reset.2026-11-02T20:00:00Z")
         sweep(root, sessions, now + timedelta(hours=hour))
-    assert corpus_counts(root) == Counter({text("big", n): 1 for n in range(4200)})
+    assert corpus_counts(root) == Counter({text("big", n): 1 for n in range(420)})
     assert sorted(checkpoints(root)) == ["main:big.jsonl.reset.2026-11-02T20:00:00Z"]
 
 
