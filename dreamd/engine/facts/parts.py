@@ -42,16 +42,20 @@ MAX_SENTENCES = 2
 MAX_SNIPPET = 280  # a chunk's snippet is cut at this many characters
 _MENTION = re.compile(r"@([^\W\d_][\w'-]*)")
 _HEAD = re.compile(r"^([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}):\s")
+_SEMICOLON = re.compile(r";\s+")
 _PRONOUN = re.compile(r"^(she|he|they|her|his|their)\b(?:'s)?\s*", re.IGNORECASE)
 
 
-def fact_parts(text: str) -> list[str]:
-    """The sentences of ``text`` as facts, a leading pronoun given the name before it."""
+def fact_parts(text: str, *, clauses: bool = False) -> list[str]:
+    """The sentences of ``text`` as facts, a leading pronoun given the name before it;
+    ``clauses``: a sentence's clauses joined by a semicolon are facts of their own."""
     whole = fact_text(text)
     parts = sentences(whole) or ([whole] if whole else [])
     cut = len(collapse(text)) >= MAX_SNIPPET - 2 and not collapse(text).endswith((".", "!", "?"))
     if cut and len(parts) > 1:
         parts = parts[:-1]  # a line cut at the snippet's length: its last sentence is half
+    if clauses:
+        parts = [clause for part in parts for clause in _clauses(part)]
     head = _HEAD.match(parts[0]) if parts else None
     if head is not None and head.group(1).casefold() in CUE_HEADS:
         head = None
@@ -73,16 +77,25 @@ def fact_parts(text: str) -> list[str]:
     return out
 
 
+def _clauses(sentence: str) -> list[str]:
+    """ "Training Saturdays 10:00 on the pitch; Mick coaches the goalkeepers" as its two
+    clauses, when each has three words or more (else the sentence whole)."""
+    found = [clause.strip() for clause in _SEMICOLON.split(sentence)]
+    if len(found) < 2 or any(len(clause.split()) < 3 for clause in found):
+        return [sentence]
+    return found
+
+
 def mentioned(text: str) -> frozenset[str]:
     """The folded names ``text`` tags with ``@`` (a Retain bullet's entity among them)."""
     return frozenset(m.casefold() for m in _MENTION.findall(text))
 
 
 def statements_of(text: str, *, known: Set[str] = frozenset()) -> list[Statement]:
-    """One statement per sentence of ``text`` (:func:`fact_parts`); names it tags with ``@``
-    count as names wherever they stand."""
+    """One statement per sentence or clause of ``text`` (:func:`fact_parts`); names it tags
+    with ``@`` count as names wherever they stand."""
     names = known | mentioned(text)
-    return [read_statement(part, known=names) for part in fact_parts(text)]
+    return [read_statement(part, known=names) for part in fact_parts(text, clauses=True)]
 
 
 def lasting_text(text: str, *, known: Callable[[Statement], bool] | None = None) -> str:

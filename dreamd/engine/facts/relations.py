@@ -382,8 +382,12 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         and _one_name_swapped(newer, older)
     ):
         return True  # "Her surname is Morrow; the earlier spelling was misheard" ends "Marrow"
-    if newer.change == "no-longer" and newer.polarity < 0 and len(_names(newer) & older_names) >= 2:
-        return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
+    if newer.change == "no-longer" and newer.polarity < 0:
+        gone = {v for v in newer.replaced if kind_of(v) in ("name", "id")}
+        if gone and gone & older.values and len(newer.replaced & (older.values | older.topic)) >= 2:
+            return True  # "Stopped buying lime from Clarke's" ends "our lime comes from Clarke's"
+        if not gone and len(_names(newer) & older_names) >= 2:
+            return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
     planned = older.change is not None or _found(_PLANNED, older.text)
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"

@@ -135,7 +135,7 @@ _PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)
 # capitalised word or a number after the type letter, as the bank's own reader takes it).
 RETAIN = re.compile(
     r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?"
-    r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[^\s:@]+){0,3}?)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
+    r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[^\s:@]+){0,5}?)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
     r"(?P<body>.+)$"
 )
 _HEAD = re.compile(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
@@ -225,7 +225,10 @@ _REPLACED_SPANS = re.compile(
     r"|\b(?:no\s+longer|no\s+more|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
     r"with)\s+(?P<longer>[^.;,]{1,60}?)(?=\s+(?:and|but|then|so|or)\b|[.;,]|$)"
     r"|\b(?:revers|revert|overturn|cancel|drop|scrap|undo|undid)\w*\s+(?:the\s+|our\s+|my\s+|"
-    r"that\s+)?(?P<undone>[^.;,—]{1,40}?)\s+(?:decision|plan|idea|choice|move|booking|trip)\b",
+    r"that\s+)?(?P<undone>[^.;,—]{1,40}?)\s+(?:decision|plan|idea|choice|move|booking|trip)\b"
+    # "the Saturday morning slot is gone": what is gone, not what the clause goes on to
+    r"|(?P<gone>(?:(?!\b(?:and|but|so|now|then|while|because|since)\b)[^.;,:()—–]){1,40}?)"
+    r"\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:gone|discontinued|withdrawn)\b",
     _I,
 )
 _NEGATION = re.compile(
@@ -379,6 +382,19 @@ def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:
     return _read(text, frozenset(known))
 
 
+def _entity_words(entity: str) -> list[str]:
+    """The words of a Retain line's ``@entity`` that name it ("&" joins, it names nothing;
+    "Clarke's Providers" is Clarke's)."""
+    words = (word.removesuffix("'s").removesuffix("’s") for word in entity.split())
+    return [word for word in words if any(c.isalpha() for c in word)]
+
+
+def _entity_subject(words: list[str]) -> str:
+    """The word an entity is known by: its first of three letters or more ("Ó Dálaigh Stone
+    & Lime" is Dálaigh's), else its first."""
+    return next((word for word in words if len(word) >= 3), words[0])
+
+
 @lru_cache(maxsize=8192)  # a sweep reads the same store rows for the screen, deep and the truth
 def _read(text: str, known: frozenset[str]) -> Statement:
     retain = RETAIN.match(text)
@@ -399,12 +415,12 @@ def _read(text: str, known: frozenset[str]) -> Statement:
             confidence = float(nested.group("c")) if nested.group("c") else None
             heading = None
     names = set(known)
-    if entity:
-        names.update(entity.split())
+    entity_words = _entity_words(entity) if entity else []
+    names.update(entity_words)
     values = values_of(body, known=names)
     value_set = frozenset(v.token for v in values)
-    if entity:  # "W @Hilary Pemberton: treasurer" is about Hilary Pemberton, by name
-        value_set |= {f"name:{word}" for word in entity.split()}
+    # "W @Hilary Pemberton: treasurer" is about Hilary Pemberton, by name
+    value_set |= {f"name:{word}" for word in entity_words}
     slot: str | None = None  # a heading naming a thing: "Work party: Sundays 10:00"
     if heading is not None and heading.casefold() not in CATEGORY_HEADINGS:
         lead = heading.split()[0].casefold()
@@ -413,7 +429,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         context = values_of(heading, known=known_lead)
         value_set |= {v.token for v in context}  # "Index note 102.5: ..." is about 102.5
         slot = None if _names_someone(heading) else heading
-    subject = entity.split()[0] if entity else _subject(body, heading, names)
+    subject = _entity_subject(entity_words) if entity_words else _subject(body, heading, names)
     # A heading of three words or more is a clause the body goes on from ("Can't be relied on
     # any more: three hours late"): its negation and its change cue are the line's.
     clause = heading if heading is not None and len(heading.split()) >= 3 else ""

@@ -91,7 +91,7 @@ def _trusted(row: RecallEntry) -> bool:
 
 def lasting_parts(text: str) -> tuple[Statement, ...]:
     """The statements of a line's lasting sentences (all of them when none lasts alone)."""
-    parts = fact_parts(text)
+    parts = fact_parts(text, clauses=True)
     names = mentioned(text)
     letter = read_statement(text, known=names).retain  # "B: …": each sentence is an episode's
     read = [(part, read_statement(part, known=names)) for part in parts]

@@ -3,6 +3,8 @@ and listed lower; lead-ins and hidden orders are never facts."""
 
 from __future__ import annotations
 
+import pytest
+
 from dreamd.engine.bank.facts import extract_facts
 from dreamd.engine.bank.pages import read_page
 from dreamd.engine.bank.reflect import plan_reflect
@@ -45,6 +47,28 @@ def test_a_full_name_before_the_colon_is_one_entity() -> None:
     fact = parse_fact("- W @Ana Lindqvist: our accountant, see @Mia.")
     assert fact is not None
     assert (fact.entities, fact.text) == (("Ana Lindqvist", "Mia"), "our accountant, see @Mia.")
+
+
+@pytest.mark.parametrize(
+    ("line", "entity"),
+    [
+        (
+            "- B @Mac Giolla Rua Tiles & Slate: took on a second van.",
+            "Mac Giolla Rua Tiles & Slate",
+        ),
+        (
+            "- W @Friends of the Fenwick Marsh: meet on the first Sunday.",
+            "Friends of the Fenwick Marsh",
+        ),
+        ("- W @Ní Bhriain and Daughters: the joinery in Ennis.", "Ní Bhriain and Daughters"),
+    ],
+)
+def test_a_name_joined_by_and_or_of_is_one_entity(line: str, entity: str) -> None:
+    """A business or group named with "&", "and" or "of" before the colon is one entity, not
+    its first word."""
+    fact = parse_fact(line)
+    assert fact is not None
+    assert fact.entities[0] == entity
 
 
 def test_a_replaced_fact_holds_until_the_day_of_the_one_that_replaced_it() -> None:

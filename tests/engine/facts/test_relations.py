@@ -384,3 +384,69 @@ def test_a_one_word_line_is_not_the_same_fact_as_a_long_one_holding_its_word() -
         "Bart asked them to put the grapefruit warning on the front of her medicine list."
     )
     assert not same_fact(long, short) and not same_fact(short, long)
+
+
+@pytest.mark.parametrize(
+    ("text", "gone", "kept"),
+    [
+        (
+            "Piano lessons are on Wednesdays now; the Monday lesson has been discontinued.",
+            "day:mon",
+            "day:wed",
+        ),
+        ("Bins go out on Thursdays now and the Monday collection is gone.", "day:mon", "day:thu"),
+        (
+            "Rehearsals are Wednesday evenings from 5 March (the Monday slot is gone with the "
+            "hall renovation).",
+            "day:mon",
+            "day:wed",
+        ),
+    ],
+)
+def test_what_a_line_says_is_gone_is_what_it_replaces(text: str, gone: str, kept: str) -> None:
+    """ "the Monday slot is gone": Monday is the value replaced, not the day the line goes on
+    to give."""
+    statement = read_statement(text)
+    assert gone in statement.replaced
+    assert kept not in statement.replaced
+
+
+def test_a_clause_of_an_entry_is_replaced_on_its_own() -> None:
+    """An entry of two clauses joined by a semicolon is read clause by clause: a change to the
+    one (the rehearsal day) replaces it though the other (who plays the piano) says nothing of
+    days."""
+    from dreamd.engine.facts.parts import statements_of
+
+    entry = statements_of(
+        "Choir rehearsal Mondays 19:30 to 21:00 in the parish hall; Agnieszka Wrona plays the "
+        "piano for us."
+    )
+    assert len(entry) == 2
+    change = statements_of(
+        "St Bride's choir: Rehearsal is now Wednesday evenings 19:30 to 21:00 from 5 March "
+        "(the Monday slot is gone with the hall renovation)."
+    )
+    assert any(replaces(new, old) for new in change for old in entry)
+    assert not any(replaces(new, entry[1]) for new in change)
+
+
+def test_a_retain_entity_of_several_words_joined_by_an_ampersand() -> None:
+    """ "W @Byrne & Daughters Fine Joinery: …" is a Retain line about Byrne & Daughters: the
+    "&" names nothing, and the entity's own short particle ("Ó", "Mac") is not its subject."""
+    joinery = read_statement("- W @Byrne & Daughters Fine Joinery: Closed on Mondays.")
+    assert (joinery.retain, joinery.subject, joinery.text) == ("W", "byrne", "Closed on Mondays.")
+    assert "name:&" not in joinery.values
+    assert read_statement("- B @Ó Floinn Roofing: Bought a second ladder.").subject == "floinn"
+
+
+def test_stopping_with_a_supplier_ends_the_supply_not_the_business_that_stopped() -> None:
+    """A Retain episode of the business ("Forno Bellini: stopped ordering flour from
+    Marchetti's") ends the line on where the flour comes from, not the line that says who the
+    business is, though both name the business."""
+    stopped = read_statement("- B @Forno Bellini Lucca: Stopped ordering flour from Marchetti's.")
+    supply = read_statement(
+        "- W @Marchetti's Mill: Our flour comes from Marchetti's in Borgo, €21 a sack."
+    )
+    who = read_statement("Forno Bellini Lucca, Via Roma 3: bread and pastries since 1998.")
+    assert replaces(stopped, supply)
+    assert not replaces(stopped, who)
