@@ -88,7 +88,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "rule",
-            r"\balways\b|\bnever\b|\bmust\b|\bdon'?t\b|\bdo\s+not\b|\bmake\s+sure\b|\bpolicy\b|"
+            r"\balways\b|(?<!'d\s)(?<!’d\s)(?<!\bhad\s)\bnever\b|\bmust\b|\bdon'?t\b|\bdo\s+not\b|\bmake\s+sure\b|\bpolicy\b|"
             r"\brule\b|\bneeds?\s+(?:the|a|an|to)\b|\brequires?\b|\bhas\s+to\b|"
             r"\bhave\s+to\b|\bshould\b|\bonly\s+(?:after|before|on|in|via|by|with|if|when)\b|"
             r"\bno\s+\w+\s+"
@@ -256,7 +256,8 @@ _PAST = re.compile(
     _I,
 )
 _TASK = re.compile(
-    r"^\s*(?:\[\s\]|todo\b|to-do\b|remind\s+me\b)|^(?:\S+\s+){0,3}to\s+(?:sign|send|buy|book|"
+    r"^\s*(?:\[\s\]|todo\b|to-do\b|remind\s+me\b|(?:please\s+)?(?:tell|let)\s+me\b)|"
+    r"\blet\s+me\s+know\b|^(?:\S+\s+){0,3}to\s+(?:sign|send|buy|book|"
     r"call|ring|email|e-mail|ask|check|pick\s+up|bring|print|order|post|collect|chase)\b",
     _I,
 )

@@ -27,6 +27,15 @@ CASES = [
     ("Family: Mia asked why the sky is blue on the way home.", False, "event"),
     ("Family: Mia and the blue sky, a whole theory on the way home.", False, "trivia"),
     ("Rain all day.", False, "trivia"),
+    # "never" in a story told in the past is no rule; a request to the person is no fact
+    (
+        "Played the Crowley reel; a woman from Dingle taught us a turn we'd never heard.",
+        False,
+        "trivia",
+    ),
+    ("The old ferryman told us a story he had never told anyone.", False, "event"),
+    ("Tell me the new rota once it's settled and I'll change the school runs.", False, "task"),
+    ("Let me know which Saturdays Aoife can cover the stall.", False, "task"),
     ("- Tomas walked me through the home server so I can help with it:", False, "lead-in"),
     ("Good morning!", False, "greeting"),
     ("$ rsync -av /data nas:/backup", False, "log"),
