@@ -4,9 +4,10 @@ It is an advisory ``flock`` on ``memory/.dreams/lock`` (a sidecar: never a file 
 atomically replaced), taken with :mod:`fcntl` directly: every search that records a recall
 holds it, so it costs no lock library's import. The kernel drops it when its holder dies, so
 a lock file left behind by a crash is not stale: the next taker simply gets it. The holder
-writes its pid into the file so a waiter can say who is in the way (unless the file already
-says it: a worker that sweeps workspace after workspace rewrites nothing, and truncating a
-file costs far more than reading it on some file systems).
+writes its pid into the file so a waiter can say who is in the way: a record of fixed width
+written in place, and only when the file does not already say it (a worker that sweeps
+workspace after workspace rewrites nothing; truncating a file costs far more than reading or
+overwriting it, and workers taking turns on a fleet's workspaces did it on every take).
 
 Before the lock is taken, the workspace's folders are checked
 (:func:`dreamd.layout.check_workspace_folders`): the lock file lives in ``memory/.dreams/``, and
@@ -16,6 +17,7 @@ through it. A lock file that is itself a symbolic link is refused too, never tru
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import time
@@ -29,6 +31,7 @@ from dreamd.layout import STATE_DIR, check_workspace_folders
 __all__ = ["LOCK_FILE", "workspace_lock"]
 
 LOCK_FILE = f"{STATE_DIR}/lock"
+_HOLDER_WIDTH = 16  # the holder's pid, padded: rewriting it never changes the file's length
 
 
 def _holder(path: Path) -> str:
@@ -53,21 +56,23 @@ def workspace_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
             f"cannot create {path.parent}: {exc.strerror}; is the workspace writable?"
         ) from exc
     try:
-        handle = path.open("a+", encoding="utf-8")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # made a link since the check above
+            raise UnsafePathError(
+                f"{path} is a symlink; dreamd refuses to read or write it"
+            ) from exc
         raise WorkspaceError(f"cannot open {path}: {exc.strerror}") from exc
     try:
-        _take(handle.fileno(), timeout, root)
-        holder = f"{os.getpid()}\n"
-        handle.seek(0)
-        if handle.read(32) != holder:
-            handle.seek(0)
-            handle.truncate()
-            handle.write(holder)  # "a+": written at the end, which is now the start
-            handle.flush()
+        _take(fd, timeout, root)
+        holder = f"{os.getpid():<{_HOLDER_WIDTH - 1}}\n".encode()
+        if os.pread(fd, _HOLDER_WIDTH + 1, 0) != holder:
+            os.pwrite(fd, holder, 0)  # one fixed-width record: nothing to truncate
+            if os.fstat(fd).st_size > _HOLDER_WIDTH:
+                os.ftruncate(fd, _HOLDER_WIDTH)  # a file written otherwise, once
         yield
     finally:
-        handle.close()  # closing the descriptor drops the flock
+        os.close(fd)  # closing the descriptor drops the flock
 
 
 def _take(fd: int, timeout: float, root: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import subprocess
 import sys
 import time
@@ -54,6 +55,25 @@ def test_left_over_lock_file_is_not_stale(tmp_path: Path) -> None:
     lock.write_text("999999\n")
     with workspace_lock(tmp_path, timeout=0.5):
         assert lock.read_text().strip().isdigit()
+
+
+def test_the_holder_is_written_in_place_at_a_fixed_width(tmp_path: Path) -> None:
+    """The holder's pid replaces what the file said (a longer record from elsewhere too), at
+    one width, so a new holder overwrites it without truncating; the same holder writes
+    nothing."""
+    lock = tmp_path / LOCK_FILE
+    lock.parent.mkdir(parents=True)
+    lock.write_text("4194303 left by a much older holder\n")
+    with workspace_lock(tmp_path, timeout=0.5):
+        assert lock.read_text().strip() == str(os.getpid())
+    size, written = lock.stat().st_size, lock.stat().st_mtime_ns
+    with workspace_lock(tmp_path, timeout=0.5):
+        pass
+    assert (lock.stat().st_size, lock.stat().st_mtime_ns) == (size, written)
+    lock.write_bytes(b"7".ljust(size - 1) + b"\n")  # another holder's record
+    with workspace_lock(tmp_path, timeout=0.5):
+        assert lock.read_text().strip() == str(os.getpid())
+    assert lock.stat().st_size == size
 
 
 def test_read_only_workspace_is_a_clear_error(
