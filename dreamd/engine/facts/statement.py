@@ -157,6 +157,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:go(?:es|ing)?|went|switch(?:ed|ing)?|mov(?:e|ed|ing)|back)\s+back\s+to\b|"
             r"\b(?:goes|going|went|switched|moved|is|are)\s+back\s+to\b|\boverturn(?:ed)?\b|"
             r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
+            r"(?<=\w\s)after\s+all\b(?!\s*,)|"  # "taking on the limekiln after all"
             r"\bdoch\s+wieder\b|\brevenu\w*\s+sur\b",
         ),
         (
@@ -234,6 +235,8 @@ _REPLACED_SPANS = re.compile(
 _NEGATION = re.compile(
     r"\b(?:no\s+longer|not\s+any\s?more|doesn'?t|don'?t|didn'?t|won'?t|isn'?t|aren'?t|"
     r"never|dislikes?|hates?|avoids?|stopped|can'?t|cannot|nicht\s+mehr|ya\s+no|"
+    r"declined|said\s+no\s+to|turn(?:ed|s|ing)?\s+down(?!\s+(?:the\s+)?(?:heat|heating|"
+    r"volume|music|radio|thermostat|gas|oven|fire|lights?)\b)|"
     r"ne\s+\w+\s+(?:pas|plus))\b",
     _I,
 )

@@ -11,6 +11,15 @@ from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 
 CHANGES = [
+    # a refusal taken back "after all"
+    (
+        "- B @Ballymore barn: Declined the barn conversion: no capacity before the autumn.",
+        "- B @Ballymore barn: Doing the barn conversion after all, from 3 June.",
+    ),
+    (
+        "Said no to the Carrowmore school mural, the timing was impossible.",
+        "Carrowmore school mural is back on after all: we paint it in the half-term week.",
+    ),
     # a choice between two things that turns round
     (
         "Jonas: Kneeling chair, not the standing desk; he gave up after an hour.",
@@ -80,6 +89,8 @@ SAME = [
     ),
 ]
 UNRELATED = [
+    # turning down the heating takes nothing back
+    ("The office heating is on from 8 in the morning.", "Turned down the heating in the office."),
     # "wrong about X being Y" takes back what was said of X, not every line naming X
     (
         "Ferrante bakery supplies the sourdough.",
@@ -450,3 +461,9 @@ def test_stopping_with_a_supplier_ends_the_supply_not_the_business_that_stopped(
     who = read_statement("Forno Bellini Lucca, Via Roma 3: bread and pastries since 1998.")
     assert replaces(stopped, supply)
     assert not replaces(stopped, who)
+
+
+def test_after_all_as_a_reason_announces_no_change() -> None:
+    """ "After all, …" gives a reason; "… after all" takes a refusal back."""
+    assert read_statement("After all, the Ballymore barn deposit is their money.").change is None
+    assert read_statement("We're doing the Ballymore barn after all.").change == "reversed"
