@@ -394,9 +394,9 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     cancels = newer.change in ("cancelled", "reversed") and planned
     if cancels and (older_names | older.topic) & _names(newer):
         return True  # "the Trados switch is off" ends the decision to switch to Trados
-    if newer.change == "reversed" and newer.polarity != older.polarity:
-        if named_subject or len(newer.topic & older.topic) >= 2:
-            return True  # "taking on the limekiln after all" after "turned down the limekiln"
+    taken_back = newer.change == "reversed" and newer.polarity != older.polarity
+    if taken_back and (named_subject or len(newer.topic & older.topic) >= 2):
+        return True  # "taking on the limekiln after all" after "turned down the limekiln"
     if newer.change is not None:
         if not same_slot(newer, older):
             return False
