@@ -16,7 +16,9 @@ What the fingerprint covers:
   transcript folders;
 * the bytes of ``MEMORY.md``, ``DREAMS.md``/``dreams.md``, the state tables, today's reports,
   the graph's ledger and export, the truth files' ledger, today's dream report and the dream log
-  (files the sweep itself writes are compared by content, never by time);
+  (files the sweep itself writes are compared by content, never by time: a file whose size,
+  inode and change time are those it had when the fingerprint was stored, and whose change time
+  lies :data:`RACY_NS` before that, keeps the digest it had then, and any other is read again);
 * the size and time of OpenClaw's state database (and its WAL), whose rows a sweep merges.
 
 A note modified while the verifying sweep ran, or within :data:`RACY_NS` of its start, might
@@ -30,6 +32,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -94,13 +97,19 @@ class Fingerprint(msgspec.Struct, kw_only=True, frozen=True):
     inputs: str
     summary: dict[str, Any] = msgspec.field(default_factory=dict)
     warnings: list[str] = msgspec.field(default_factory=list)
+    # the files the sweep writes, as read: relative path -> [size, ctime_ns, inode, sha256]
+    owned: dict[str, tuple[int, int, int, str]] = msgspec.field(default_factory=dict)
+    taken_ns: int = 0  # when the inputs were taken (wall clock, ns)
 
 
 class Taken(msgspec.Struct, frozen=True):
-    """A fingerprint of the inputs as they are now, and the newest note's time stamp (ns)."""
+    """A fingerprint of the inputs as they are now, the newest note's time stamp (ns), the
+    digests of the files the sweep writes and when all this was taken."""
 
     inputs: str
     newest_ns: int
+    owned: dict[str, tuple[int, int, int, str]] = msgspec.field(default_factory=dict)
+    taken_ns: int = 0
 
 
 def settings_key(
@@ -175,8 +184,23 @@ def _walk(directory: str, rel: str, out: list[tuple[str, int, int]]) -> None:
         out.append((child, stat.st_size, stat.st_mtime_ns))
 
 
-def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[str, Path]]) -> Taken:
-    """Fingerprint the inputs of a sweep of ``root`` as they are on disk now."""
+def take(
+    root: Path,
+    *,
+    now: datetime,
+    zone: tzinfo,
+    sessions: Sequence[tuple[str, Path]],
+    known: Mapping[str, tuple[int, int, int, str]] | None = None,
+    trusted_before_ns: int = 0,
+) -> Taken:
+    """Fingerprint the inputs of a sweep of ``root`` as they are on disk now.
+
+    A file the sweep writes is compared by its bytes; ``known`` (from the stored fingerprint)
+    gives the digest of each as it was then, reused when its size, change time and inode are
+    unchanged and that change time is older than ``trusted_before_ns`` (a file changed in the
+    same tick as it was read could keep its change time: it is read again).
+    """
+    taken_ns = time.time_ns()
     digest = hashlib.sha256()
     files: list[tuple[str, int, int]] = []
     if (root / NOTES_DIR).is_dir() and not (root / NOTES_DIR).is_symlink():
@@ -190,15 +214,38 @@ def take(root: Path, *, now: datetime, zone: tzinfo, sessions: Sequence[tuple[st
     for line in _stats_of(_openclaw_databases()):  # OpenClaw's SQLite state, merged on read
         digest.update(f"o\0{line}\n".encode())
     base = str(root)
+    owned: dict[str, tuple[int, int, int, str]] = {}
     for relpath in _owned(day_of(now, zone)):
-        try:
-            with open(f"{base}/{relpath}", "rb") as handle:  # noqa: PTH123 - one call per file
-                data = handle.read()
-        except OSError:
+        found = _owned_digest(f"{base}/{relpath}", (known or {}).get(relpath), trusted_before_ns)
+        if found is None:
             digest.update(f"f\0{relpath}\0-\n".encode())
             continue
-        digest.update(f"f\0{relpath}\0{hashlib.sha256(data).hexdigest()}\n".encode())
-    return Taken(digest.hexdigest(), newest)
+        owned[relpath] = found
+        digest.update(f"f\0{relpath}\0{found[3]}\n".encode())
+    return Taken(digest.hexdigest(), newest, owned, taken_ns)
+
+
+def _owned_digest(
+    path: str, known: tuple[int, int, int, str] | None, trusted_before_ns: int
+) -> tuple[int, int, int, str] | None:
+    """``(size, ctime_ns, inode, sha256)`` of a file the sweep writes, or None when absent.
+
+    The change time, not the modification time: writing a file sets it, and no program can set
+    it back (``touch`` and ``utime`` set the modification time, and set the change time to now).
+    """
+    try:
+        info = os.stat(path)  # noqa: PTH116 - a string path, one call per file
+        if (
+            known is not None
+            and tuple(known[:3]) == (info.st_size, info.st_ctime_ns, info.st_ino)
+            and info.st_ctime_ns < trusted_before_ns
+        ):
+            return known
+        with open(path, "rb") as handle:  # noqa: PTH123 - one call per file
+            data = handle.read()
+    except OSError:
+        return None
+    return (info.st_size, info.st_ctime_ns, info.st_ino, hashlib.sha256(data).hexdigest())
 
 
 @functools.lru_cache(maxsize=4)
@@ -266,7 +313,12 @@ def save(
         forget(root)
         return False
     fingerprint = Fingerprint(
-        key=key, inputs=taken.inputs, summary=dict(summary), warnings=list(warnings)
+        key=key,
+        inputs=taken.inputs,
+        summary=dict(summary),
+        warnings=list(warnings),
+        owned=taken.owned,
+        taken_ns=taken.taken_ns,
     )
     write_atomic(_path(root), msgspec.json.encode(fingerprint) + b"\n", mode=0o600)
     return True
@@ -292,7 +344,14 @@ class Memo:
         stored = load(root)
         if stored is None or stored.key != self.key:
             return None
-        taken = take(root, now=self.now, zone=self.zone, sessions=self.sessions)
+        taken = take(
+            root,
+            now=self.now,
+            zone=self.zone,
+            sessions=self.sessions,
+            known=stored.owned,
+            trusted_before_ns=stored.taken_ns - RACY_NS,
+        )
         return stored if taken.inputs == stored.inputs else None
 
     def remember(

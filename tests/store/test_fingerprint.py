@@ -140,3 +140,32 @@ def test_own_reports_and_state_do_not_invalidate(workspace: Path) -> None:
     write(workspace, "memory/dreaming/deep/2026-11-01.md", "# an old report\n")
     write(workspace, "memory/.dreams/events.jsonl", '{"type": "x"}\n')
     assert _sweep(workspace).summary.get("unchanged") is True
+
+
+def test_a_written_file_unchanged_since_is_not_read_again(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the sweep writes keeps the digest it had when its size, inode and change time
+    are unchanged and that change time is older than the trusted bound; otherwise it is read."""
+    from dreamd.store import fingerprint
+
+    first = fingerprint.take(workspace, now=NOW, zone=UTC, sessions=())
+    assert "MEMORY.md" in first.owned
+    opened: list[str] = []
+    real_open = open
+
+    def counting_open(path: str, *args: object, **kwargs: object) -> object:
+        opened.append(str(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    later = time.time_ns() + RACY_NS
+    again = fingerprint.take(
+        workspace, now=NOW, zone=UTC, sessions=(), known=first.owned, trusted_before_ns=later
+    )
+    assert again.inputs == first.inputs and opened == []
+    fresh = fingerprint.take(
+        workspace, now=NOW, zone=UTC, sessions=(), known=first.owned, trusted_before_ns=0
+    )
+    assert fresh.inputs == first.inputs
+    assert str(workspace / "MEMORY.md") in opened
