@@ -43,6 +43,7 @@ MAX_SNIPPET = 280  # a chunk's snippet is cut at this many characters
 _MENTION = re.compile(r"@([^\W\d_][\w'-]*)")
 _HEAD = re.compile(r"^([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}):\s")
 _SEMICOLON = re.compile(r";\s+")
+_CLAUSE_HEAD = re.compile(r"^([^:;.]{1,48}?):\s+\S")
 _PRONOUN = re.compile(r"^(she|he|they|her|his|their)\b(?:'s)?\s*", re.IGNORECASE)
 
 
@@ -83,7 +84,11 @@ def _clauses(sentence: str) -> list[str]:
     found = [clause.strip() for clause in _SEMICOLON.split(sentence)]
     if len(found) < 2 or any(len(clause.split()) < 3 for clause in found):
         return [sentence]
-    return found
+    lead = _CLAUSE_HEAD.match(found[0])  # "Bloco do Beato: batucada group; Sala 1 on …"
+    head = lead.group(1) if lead else ""
+    if not head[:1].isupper() or len(head.split()) > 5 or head.casefold() in CUE_HEADS:
+        return found
+    return [found[0], *(f"{head}: {clause}" for clause in found[1:])]
 
 
 def mentioned(text: str) -> frozenset[str]:

@@ -467,3 +467,17 @@ def test_after_all_as_a_reason_announces_no_change() -> None:
     """ "After all, …" gives a reason; "… after all" takes a refusal back."""
     assert read_statement("After all, the Ballymore barn deposit is their money.").change is None
     assert read_statement("We're doing the Ballymore barn after all.").change == "reversed"
+
+
+def test_a_later_clause_keeps_the_heading_of_its_entry() -> None:
+    """"Coro da Graça: youth choir; Sala 2 on Thursdays at 19:00": the clause about the room
+    is still the choir's, so another group's booking of that room on another day leaves it."""
+    from dreamd.engine.facts.parts import statements_of
+
+    entry = statements_of("Coro da Graça: youth choir; Sala 2 on Thursdays at 19:00.")
+    assert len(entry) == 2
+    other = statements_of(
+        "Banda Larga: Sala 2 on Monday evenings from 3 June goes back on the website for hourly "
+        "bookings."
+    )
+    assert not any(replaces(new, old) for new in other for old in entry)
