@@ -106,6 +106,12 @@ _NAMING = re.compile(
     r"mishe(?:ard|aring)|misread)\b",
     re.IGNORECASE,
 )
+# A no to an offer or a plan, which a later "after all" can take back.
+_REFUSED = re.compile(
+    r"\b(?:declined|refused|turn(?:ed|s|ing)?\s+down|said\s+no\s+to|passed\s+on|"
+    r"not\s+(?:doing|taking)|won'?t\s+(?:do|take))\b",
+    re.IGNORECASE,
+)
 _NOT_FIRST = re.compile(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
@@ -395,6 +401,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     if cancels and (older_names | older.topic) & _names(newer):
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     taken_back = newer.change == "reversed" and newer.polarity != older.polarity
+    taken_back = taken_back and (older.change == "cancelled" or _found(_REFUSED, older.text))
     if taken_back and (named_subject or len(newer.topic & older.topic) >= 2):
         return True  # "taking on the limekiln after all" after "turned down the limekiln"
     if newer.change is not None:

@@ -157,7 +157,10 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:go(?:es|ing)?|went|switch(?:ed|ing)?|mov(?:e|ed|ing)|back)\s+back\s+to\b|"
             r"\b(?:goes|going|went|switched|moved|is|are)\s+back\s+to\b|\boverturn(?:ed)?\b|"
             r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
-            r"(?<=\w\s)after\s+all\b(?!\s*,)|"  # "taking on the limekiln after all"
+            # "taking on the limekiln after all"; not "they seem to like it after all"
+            r"\b(?:(?:is|are|it'?s|we'?re|i'?m)\s+(?:back\s+on|on|happening|going\s+ahead)|"
+            r"doing|taking|going\s+ahead|keeping|booking|booked|took)\b[^.;]{0,60}?"
+            r"\bafter\s+all\b(?!\s*,)|"
             r"\bdoch\s+wieder\b|\brevenu\w*\s+sur\b",
         ),
         (

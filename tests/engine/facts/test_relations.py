@@ -91,6 +91,11 @@ SAME = [
 UNRELATED = [
     # turning down the heating takes nothing back
     ("The office heating is on from 8 in the morning.", "Turned down the heating in the office."),
+    # an opinion that turns "after all" takes back no rule
+    (
+        "Parcel Bell texts never name what is in the parcel.",
+        "Parcel Bell: the older customers seem to like the texts after all.",
+    ),
     # "wrong about X being Y" takes back what was said of X, not every line naming X
     (
         "Ferrante bakery supplies the sourdough.",
@@ -470,7 +475,7 @@ def test_after_all_as_a_reason_announces_no_change() -> None:
 
 
 def test_a_later_clause_keeps_the_heading_of_its_entry() -> None:
-    """"Coro da Graça: youth choir; Sala 2 on Thursdays at 19:00": the clause about the room
+    """ "Coro da Graça: youth choir; Sala 2 on Thursdays at 19:00": the clause about the room
     is still the choir's, so another group's booking of that room on another day leaves it."""
     from dreamd.engine.facts.parts import statements_of
 
