@@ -311,7 +311,7 @@ def _one_off_spend(body: str) -> bool:
     )
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)  # one sweep's lines: the cache is per process and stays bounded
 def lasting(text: str, statement: Statement | None = None) -> Lasting:
     """Whether ``text`` (read as ``statement`` when the caller has it) lasts (see the rules)."""
     read = statement or read_statement(text)

@@ -115,7 +115,7 @@ _REFUSED = re.compile(
 _NOT_FIRST = re.compile(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=4096)
 def _found(pattern: re.Pattern[str], text: str) -> bool:
     """Whether ``pattern`` occurs in ``text`` (asked of the same lines pair after pair)."""
     return pattern.search(text) is not None
@@ -131,7 +131,7 @@ def family_values(statement: Statement) -> Mapping[str, frozenset[str]]:
     return _families_of(statement.values)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _families_of(values: frozenset[str]) -> Mapping[str, frozenset[str]]:
     grouped: dict[str, set[str]] = {}
     for value in values:
@@ -272,7 +272,7 @@ def _current(statement: Statement) -> Mapping[str, frozenset[str]]:
     return _current_of(statement.values, statement.replaced)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _current_of(values: frozenset[str], replaced: frozenset[str]) -> Mapping[str, frozenset[str]]:
     kept = {f: v - replaced for f, v in _families_of(values).items()}
     return MappingProxyType({f: v for f, v in kept.items() if v})

@@ -116,7 +116,7 @@ def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency
     return _currency(memory_text, said)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)
 def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> Currency:
     items: list[Dated] = []
     parts: dict[str, tuple[Statement, ...]] = {}
