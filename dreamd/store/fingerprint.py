@@ -237,7 +237,7 @@ def _owned_digest(
         info = os.stat(path)  # noqa: PTH116 - a string path, one call per file
         if (
             known is not None
-            and tuple(known[:3]) == (info.st_size, info.st_ctime_ns, info.st_ino)
+            and known[:3] == (info.st_size, info.st_ctime_ns, info.st_ino)
             and info.st_ctime_ns < trusted_before_ns
         ):
             return known

@@ -47,8 +47,6 @@ def workspace_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
     """Hold the workspace lock for the ``with`` body; :class:`LockError` after ``timeout`` s."""
     check_workspace_folders(root)
     path = root / LOCK_FILE
-    if path.is_symlink():
-        raise UnsafePathError(f"{path} is a symlink; dreamd refuses to read or write it")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -58,7 +56,7 @@ def workspace_lock(root: Path, *, timeout: float = 10.0) -> Iterator[None]:
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:  # made a link since the check above
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW: the lock file is a symbolic link
             raise UnsafePathError(
                 f"{path} is a symlink; dreamd refuses to read or write it"
             ) from exc
