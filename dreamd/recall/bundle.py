@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from dreamd.engine.hits import Hit
@@ -44,8 +44,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:  # the graph's modules load when a bundle search runs, not with the CLI
     from typing import Any, Final
 
-    from dreamd.engine.graph.bundle import Route
-    from dreamd.engine.graph.edge import Edge
+    from dreamd.engine.graph.bundle import Route, Step
 
 __all__ = ["ENTRY_POOL", "FANOUT", "Routed", "bundle_search", "hybrid_search"]
 
@@ -92,18 +91,18 @@ def _entries(
     return dict(cheapest)
 
 
-def _neighbours(conn: sqlite3.Connection) -> object:
-    from dreamd.engine.graph.edge import Edge
+def _neighbours(conn: sqlite3.Connection) -> Callable[[Sequence[str]], dict[str, list[Step]]]:
+    from dreamd.engine.graph.bundle import Step
 
-    def fetch(ids: Sequence[str]) -> dict[str, list[Edge]]:
-        found: dict[str, list[Edge]] = {}
+    def fetch(ids: Sequence[str]) -> dict[str, list[Step]]:
+        found: dict[str, list[Step]] = {}
         for node in ids:
             rows = conn.execute(
-                "SELECT src, dst, min(cost), reason, line FROM graph_edges WHERE src = ?"
+                "SELECT dst, min(cost), line FROM graph_edges WHERE src = ?"
                 " GROUP BY dst ORDER BY min(cost), dst LIMIT ?",
                 (node, FANOUT),
             ).fetchall()
-            found[node] = [Edge(s, d, float(c), r, int(li)) for s, d, c, r, li in rows]
+            found[node] = [Step(d, float(c), int(li)) for d, c, li in rows]
         return found
 
     return fetch
@@ -155,7 +154,7 @@ def bundle_search(index: RecallIndex, query: str, *, k: int = 10, now: datetime)
         from dreamd.engine.graph.bundle import propagate
 
         entries = _entries(conn, expression, wanted)
-        routes = propagate(entries, _neighbours(conn), want=3 * k, budget=BUDGET)  # type: ignore[arg-type]
+        routes = propagate(entries, _neighbours(conn), want=3 * k, budget=BUDGET)
         found: list[Routed] = []
         seen: set[tuple[str, int]] = set()
         for route in routes:

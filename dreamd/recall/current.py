@@ -168,8 +168,6 @@ def _claim(snippet: str) -> str:
 
 def _statement(hit: Hit, speaker: str) -> Statement:
     """The hit read as a statement; a speaker's "I" is the speaker."""
-    import dataclasses
-
     from dreamd.engine.facts.statement import read_statement
 
     text = _claim(hit.snippet)
@@ -181,7 +179,7 @@ def _statement(hit: Hit, speaker: str) -> Statement:
     statement = read_statement(text)
     if speaker and statement.subject in (*_FIRST_PERSON, None):
         first = stems(speaker)[:1]
-        return dataclasses.replace(statement, subject=first[0] if first else speaker.lower())
+        return statement.replace(subject=first[0] if first else speaker.lower())
     return statement
 
 

@@ -76,6 +76,9 @@ def _probe(ws: Path, verb: list[str]) -> tuple[list[str], dict[str, object]]:
         ["recall", "tell me about Peter"],
         ["recall", "what does Peter prefer?"],
         ["recall", "what happened around Nov 27"],
+        ["search", "billing service"],  # fewer hits than k: the graph is asked too
+        ["search", "where are the wiki backups now?"],  # "now": the fact model reads the hits
+        ["recall", "who owns billing now?"],
     ],
 )
 def test_a_repeated_turn_imports_no_config_parser_state_structs_dataclasses_or_typing(

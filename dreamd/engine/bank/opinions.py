@@ -67,7 +67,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from dreamd.engine.bank.facts import Fact
 from dreamd.engine.facts.relations import choice, family_values, relation, same_slot
@@ -174,8 +174,8 @@ def read_fact(fact: Fact) -> Reading:
     names = frozenset(w.casefold() for e in fact.entities for w in e.replace("-", " ").split())
     statement = read_statement(fact.text, known=names)
     if fact.entities:
-        statement = replace(
-            statement, subject=fact.entities[0].replace("-", " ").split()[0].casefold()
+        statement = statement.replace(
+            subject=fact.entities[0].replace("-", " ").split()[0].casefold()
         )
     words, _ = _words(fact.text, fact.entities)
     compared = [_COMPARED[w] for w in words if w in _COMPARED]

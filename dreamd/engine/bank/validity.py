@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from dreamd.engine.bank.facts import Fact
 from dreamd.engine.facts.lasting import lasting
@@ -72,7 +72,7 @@ def plan_validity(facts: Iterable[Fact]) -> dict[str, Validity]:
         statement = read_statement(fact.text, known=_names(fact))
         if fact.entities:
             subject = fact.entities[0].replace("-", " ").split()[0].casefold()
-            statement = replace(statement, subject=subject)
+            statement = statement.replace(subject=subject)
         dated.append(Dated(fact.id, fact.day, statement, fact.line))
     timeline = plan_timeline(dated)
     for ref, ending in timeline.ended.items():

@@ -42,13 +42,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dreamd.engine.facts.values import DAYS, MONTHS, PARTS, kind_of, values_of
 from dreamd.engine.text.claims import claim_tokens
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.snippets import collapse, strip_list_marker
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "CATEGORY_HEADINGS",
@@ -267,22 +271,56 @@ _CHANGE_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Statement:
+class Statement(Value):
     """One line of memory, read (see the module rules)."""
 
-    text: str  # the line without list marker, Retain prefix or heading context
-    subject: str | None
-    topic: frozenset[str]
-    values: frozenset[str]
-    polarity: int = 1
-    change: str | None = None
-    replaced: frozenset[str] = field(default_factory=frozenset)
-    heading: str | None = None  # the context heading, when the line had one
-    retain: str | None = None  # the Retain type letter (W, B, O, S), when it was a Retain bullet
-    confidence: float | None = None  # a Retain opinion's c=…
-    taken: frozenset[str] = field(default_factory=frozenset)  # a choice: what it takes
-    refused: frozenset[str] = field(default_factory=frozenset)  # ... and what it turns down
+    __match_args__ = (
+        "text",
+        "subject",
+        "topic",
+        "values",
+        "polarity",
+        "change",
+        "replaced",
+        "heading",
+        "retain",
+        "confidence",
+        "taken",
+        "refused",
+    )
+    __slots__ = __match_args__
+    text: Final[str]  # the line without list marker, Retain prefix or heading context
+    subject: Final[str | None]
+    topic: Final[frozenset[str]]
+    values: Final[frozenset[str]]
+    polarity: Final[int]
+    change: Final[str | None]
+    replaced: Final[frozenset[str]]
+    heading: Final[str | None]  # the context heading, when the line had one
+    retain: Final[str | None]  # the Retain type letter (W, B, O, S), when it was a Retain bullet
+    confidence: Final[float | None]  # a Retain opinion's c=…
+    taken: Final[frozenset[str]]  # a choice: what it takes
+    refused: Final[frozenset[str]]  # ... and what it turns down
+
+    def __init__(
+        self,
+        text: str,
+        subject: str | None,
+        topic: frozenset[str],
+        values: frozenset[str],
+        polarity: int = 1,
+        change: str | None = None,
+        replaced: frozenset[str] = frozenset(),
+        heading: str | None = None,
+        retain: str | None = None,
+        confidence: float | None = None,
+        taken: frozenset[str] = frozenset(),
+        refused: frozenset[str] = frozenset(),
+    ) -> None:
+        self.text, self.subject, self.topic, self.values = text, subject, topic, values
+        self.polarity, self.change, self.replaced = polarity, change, replaced
+        self.heading, self.retain, self.confidence = heading, retain, confidence
+        self.taken, self.refused = taken, refused
 
     @property
     def value_kinds(self) -> frozenset[str]:

@@ -15,40 +15,56 @@ cheap, and what replaces a fact is rarely more than a few dozen similar lines af
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from dreamd.engine.facts.relations import relation
 from dreamd.engine.facts.statement import Statement
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["MAX_PEERS", "Dated", "Ending", "Timeline", "plan_timeline"]
 
 MAX_PEERS = 48  # earlier items compared per shared word: the most recent ones
 
 
-@dataclass(frozen=True, slots=True)
-class Dated:
+class Dated(Value):
     """A statement, the day it was made and where (``ref``: the caller's name for it)."""
 
-    ref: str
-    day: str
-    statement: Statement
-    order: int = 0  # its place in the day (line, rank)
+    __match_args__ = ("ref", "day", "statement", "order")
+    __slots__ = __match_args__
+    ref: Final[str]
+    day: Final[str]
+    statement: Final[Statement]
+    order: Final[int]  # its place in the day (line, rank)
+
+    def __init__(self, ref: str, day: str, statement: Statement, order: int = 0) -> None:
+        self.ref, self.day, self.statement, self.order = ref, day, statement, order
 
 
-@dataclass(frozen=True, slots=True)
-class Ending:
+class Ending(Value):
     """Why an item is no longer current: the item that replaced it, from which day."""
 
-    by: str
-    day: str
+    __match_args__ = ("by", "day")
+    __slots__ = __match_args__
+    by: Final[str]
+    day: Final[str]
+
+    def __init__(self, by: str, day: str) -> None:
+        self.by, self.day = by, day
 
 
-@dataclass(frozen=True)
-class Timeline:
+class Timeline(Value):
     """What :func:`plan_timeline` found."""
 
-    ended: Mapping[str, Ending]  # ref -> what replaced it
-    repeats: Mapping[str, str]  # ref -> the earlier ref that states the same fact
+    __match_args__ = ("ended", "repeats")
+    __slots__ = __match_args__
+    ended: Final[Mapping[str, Ending]]  # ref -> what replaced it
+    repeats: Final[Mapping[str, str]]  # ref -> the earlier ref that states the same fact
+
+    def __init__(self, ended: Mapping[str, Ending], repeats: Mapping[str, str]) -> None:
+        self.ended, self.repeats = ended, repeats
 
     def current(self, ref: str) -> bool:
         """True when nothing replaced ``ref``."""

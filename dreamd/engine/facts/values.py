@@ -25,7 +25,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Set
-from dataclasses import dataclass
+
+from dreamd import value as _value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["DAYS", "MONTHS", "PARTS", "Value", "kind_of", "values_of"]
 
@@ -103,12 +108,16 @@ _NUMBER = re.compile(
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n|^[-*+]\s+|\(\s*|[\"“]\s*)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Value:
+class Value(_value.Value):
     """One typed value and where it starts in the text it was read from."""
 
-    token: str
-    start: int
+    __match_args__ = ("token", "start")
+    __slots__ = __match_args__
+    token: Final[str]
+    start: Final[int]
+
+    def __init__(self, token: str, start: int) -> None:
+        self.token, self.start = token, start
 
 
 def kind_of(token: str) -> str:

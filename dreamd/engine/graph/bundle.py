@@ -12,26 +12,49 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
-from dreamd.engine.graph.edge import Edge
+from dreamd.value import Value
 
-__all__ = ["Route", "propagate"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
+
+    from dreamd.engine.graph.edge import Edge
+
+__all__ = ["Route", "Step", "propagate"]
 
 
-@dataclass(frozen=True, slots=True)
-class Route:
+class Route(Value):
     """The cheapest way to one episode: its cost and the node ids from the entry point."""
 
-    episode: str
-    cost: float
-    nodes: tuple[str, ...]
-    line: int  # the line the last edge names (0: the episode as a whole)
+    __match_args__ = ("episode", "cost", "nodes", "line")
+    __slots__ = __match_args__
+    episode: Final[str]
+    cost: Final[float]
+    nodes: Final[tuple[str, ...]]
+    line: Final[int]  # the line the last edge names (0: the episode as a whole)
+
+    def __init__(self, episode: str, cost: float, nodes: tuple[str, ...], line: int) -> None:
+        self.episode, self.cost, self.nodes, self.line = episode, cost, nodes, line
+
+
+class Step(Value):
+    """What a walk needs of an edge: where it leads, its cost and the line it names (an
+    :class:`~dreamd.engine.graph.edge.Edge` read from the index without building one)."""
+
+    __match_args__ = ("dst", "cost", "line")
+    __slots__ = __match_args__
+    dst: Final[str]
+    cost: Final[float]
+    line: Final[int]
+
+    def __init__(self, dst: str, cost: float, line: int) -> None:
+        self.dst, self.cost, self.line = dst, cost, line
 
 
 def propagate(
     entries: Mapping[str, float],
-    neighbours: Callable[[Sequence[str]], Mapping[str, Sequence[Edge]]],
+    neighbours: Callable[[Sequence[str]], Mapping[str, Sequence[Edge | Step]]],
     *,
     want: int,
     budget: int = 400,

@@ -19,7 +19,7 @@ later replaced it and what (:class:`Currency`). Pure.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from dreamd.engine.facts.lasting import lasting
@@ -96,7 +96,7 @@ def lasting_parts(text: str) -> tuple[Statement, ...]:
     letter = read_statement(text, known=names).retain  # "B: …": each sentence is an episode's
     read = [(part, read_statement(part, known=names)) for part in parts]
     if letter is not None:
-        read = [(part, s if s.retain else replace(s, retain=letter)) for part, s in read]
+        read = [(part, s if s.retain else s.replace(retain=letter)) for part, s in read]
     kept = tuple(s for part, s in read if lasting(part, s).durable)
     return kept or tuple(s for _, s in read)
 

@@ -25,10 +25,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dreamd.engine.text.tokens import is_cjk
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["MAX_EXTRA_TOKENS", "SAME_CLAIM_RATIO", "ClaimIndex", "claim_tokens", "same_claim"]
 
@@ -75,13 +79,25 @@ def _anchors(tokens: Sequence[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-@dataclass(frozen=True, slots=True)
-class _Claim:
-    ref: str
-    tokens: tuple[str, ...]
-    joined: str
-    distinct: frozenset[str]
-    anchors: frozenset[str]
+class _Claim(Value):
+    __match_args__ = ("ref", "tokens", "joined", "distinct", "anchors")
+    __slots__ = __match_args__
+    ref: Final[str]
+    tokens: Final[tuple[str, ...]]
+    joined: Final[str]
+    distinct: Final[frozenset[str]]
+    anchors: Final[frozenset[str]]
+
+    def __init__(
+        self,
+        ref: str,
+        tokens: tuple[str, ...],
+        joined: str,
+        distinct: frozenset[str],
+        anchors: frozenset[str],
+    ) -> None:
+        self.ref, self.tokens, self.joined = ref, tokens, joined
+        self.distinct, self.anchors = distinct, anchors
 
 
 def _claim(ref: str, text: str) -> _Claim:
@@ -110,11 +126,13 @@ def same_claim(left: str, right: str) -> bool:
     return _same(_claim("", left), _claim("", right))
 
 
-@dataclass
 class ClaimIndex:
     """Claims seen so far, each under a reference; answers which one a text repeats."""
 
-    claims: list[_Claim] = field(default_factory=list)
+    __slots__ = ("claims",)
+
+    def __init__(self) -> None:
+        self.claims: list[_Claim] = []
 
     def add(self, ref: str, text: str) -> None:
         """Remember ``text`` under ``ref``."""
