@@ -48,6 +48,7 @@ from dreamd.engine.facts.values import DAYS, MONTHS, PARTS, kind_of, values_of
 from dreamd.engine.text.claims import claim_tokens
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.snippets import collapse, strip_list_marker
+from dreamd.patterns import LazyPattern
 from dreamd.value import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
@@ -233,9 +234,16 @@ _REPLACED_SPANS = re.compile(
     r"|\b(?:no\s+longer|no\s+more|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
     r"with)\s+(?P<longer>[^.;,]{1,60}?)(?=\s+(?:and|but|then|so|or)\b|[.;,]|$)"
     r"|\b(?:revers|revert|overturn|cancel|drop|scrap|undo|undid)\w*\s+(?:the\s+|our\s+|my\s+|"
-    r"that\s+)?(?P<undone>[^.;,—]{1,40}?)\s+(?:decision|plan|idea|choice|move|booking|trip)\b"
-    # "the Saturday morning slot is gone": what is gone, not what the clause goes on to
-    r"|(?P<gone>(?:(?!\b(?:and|but|so|now|then|while|because|since)\b)[^.;,:()—–]){1,40}?)"
+    r"that\s+)?(?P<undone>[^.;,—]{1,40}?)\s+(?:decision|plan|idea|choice|move|booking|trip)\b",
+    _I,
+)
+# "the Saturday morning slot is gone": what is gone, not what the clause goes on to. Tried at
+# every character it is most of the reading's cost, so it joins the spans only for a line that
+# says "gone", "discontinued" or "withdrawn" (without one it cannot match).
+_GONE_WORD = LazyPattern(r"\b(?:gone|discontinued|withdrawn)\b", _I)
+_REPLACED_OR_GONE = LazyPattern(
+    _REPLACED_SPANS.pattern
+    + r"|(?P<gone>(?:(?!\b(?:and|but|so|now|then|while|because|since)\b)[^.;,:()—–]){1,40}?)"
     r"\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:gone|discontinued|withdrawn)\b",
     _I,
 )
@@ -480,7 +488,8 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     change = _change(body) or (_change(clause) if clause else None)
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
     replaced: set[str] = set()
-    for span in _REPLACED_SPANS.finditer(body):
+    spans = _REPLACED_OR_GONE if _GONE_WORD.search(body) else _REPLACED_SPANS
+    for span in spans.finditer(body):
         if span.lastgroup == "from" and change is None:
             continue  # "the piano from Sala 1 on OLX for €2,200, to pay for…": no change
         group = next((g for g in span.groups() if g), "")
