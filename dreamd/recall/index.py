@@ -417,7 +417,8 @@ class _Tally:
             redacted, fragment = self._derived(conn, path, text, digest)
             chunks = chunk_for_index(path, redacted) if text is not None else []
             kind = kind_of(path)
-            self.remove(conn, path)
+            if old is not None or not self.bulk:  # filling an empty index: nothing to remove
+                self.remove(conn, path)
             rows = []
             for c in chunks:
                 labels = label_chunk(c.text, c.heading)
@@ -469,6 +470,8 @@ class _Tally:
         fragment = None
         if cached is not None and cached.clean == clean:
             fragment = notecache.decode_fragment(cached.fragment)
+            if fragment is not None and (cached.digest, cached.rules) == (digest, self.rules):
+                return redacted, fragment  # the cached row already says all this
         if fragment is None:
             fragment = fragment_rows(path, redacted, digest)
         encoded = None if fragment is None else notecache.encode_fragment(fragment)
