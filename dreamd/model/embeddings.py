@@ -6,15 +6,14 @@ are put back in ``index`` order. The API key comes from the environment variable
 ``embeddings.api_key_env`` names, and is never logged or put in an error. One retry after a
 timeout, a connection error, a 429 or a 5xx; any failure is an :class:`EmbeddingError`, whose
 text (the server's, redacted) names the endpoint. Blocking (``urllib``, the standard library):
-callers run it in a worker thread; a per-turn search pays for no HTTP library import.
+callers run it in a worker thread; the HTTP client is imported when texts are sent, so a
+per-turn search or an index update without vectors pays for none of it.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import urllib.error
-import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -75,6 +74,9 @@ class EmbedTexts:
         """One vector per text, in order."""
         if not texts:
             return []
+        import urllib.error  # only when texts are sent: reading settings needs no HTTP client
+        import urllib.request
+
         body = json.dumps({"model": self.model, "input": list(texts)}).encode("utf-8")
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(self._key_env, "") if self._key_env else ""
