@@ -26,11 +26,22 @@ from dreamd.recall.record import record_search
 from tests.processes import running_daemon, scaled
 
 ROUNDS = 3
+# Lines the writer appends at most per round (one each 30 ms, to MEMORY.md and today's note in
+# turn): a person or an agent writing far faster than anyone does, for ten seconds or so, across
+# the sweep's and the promotion's reads and writes. Unbounded, on a slow machine it made each
+# attempt of the sweep read more lines than the last while the writer went on (a sweep re-plans
+# when a file changed under it). The daemon's workers run at the normal priority (``jobs.nice =
+# 0``, as on a busy host that must finish): the subject here is concurrency, and at nice 19 a
+# sweep beside busy normal-priority processes gets almost no CPU.
+APPENDS = 300
 HUMAN = "# Long-Term Memory\n\n- I prefer short answers.\n- Keep the billing runbook current.\n"
 CONFIG = """
 [dreaming]
 frequency = "0 3 1 1 *"
 timezone = "UTC"
+
+[jobs]
+nice = 0
 
 [dreaming.deep]
 memory_file_max_chars = 1000000
@@ -46,9 +57,10 @@ APPENDER = """
 import sys, time
 from pathlib import Path
 root, tag, stop = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+cap = int(sys.argv[5])
 note = root / "memory" / sys.argv[4]
 index = 0
-while index < 20 or not stop.exists():
+while index < 20 or (index < cap and not stop.exists()):
     target = note if index % 2 else root / "MEMORY.md"
     with open(target, "a", encoding="utf-8") as handle:
         handle.write(f"- appended {tag} line {index} about nothing in particular\\n")
@@ -146,7 +158,16 @@ def test_sweep_promote_and_appends_at_once(tmp_path: Path, isolated_home: Path) 
             tag = f"r{round_index}"
             stop = tmp_path / f"stop-{tag}"
             writer = subprocess.Popen(
-                [sys.executable, "-c", APPENDER, str(root), tag, str(stop), f"{today}.md"],
+                [
+                    sys.executable,
+                    "-c",
+                    APPENDER,
+                    str(root),
+                    tag,
+                    str(stop),
+                    f"{today}.md",
+                    str(APPENDS),
+                ],
                 stdout=subprocess.PIPE,
                 text=True,
             )

@@ -238,15 +238,22 @@ def _check_takeover(fleet: Fleet, victim: Host, killed: datetime, slot: str, end
     assert counts == {root.name: 1 for root in fleet.workspaces}, (counts, victim.id)
     status = fleet.status()
     taken = [t for t in status["takeovers"] if t["slot"] == slot]
-    by_workspace = {w["path"]: w["lastSweep"] for w in status["workspaces"]}
-    marked = {path for path, last in by_workspace.items() if last and last.get("takeover")}
+    # A workspace's last sweep is this slot's until the next one-minute slot sweeps it again
+    # (on a loaded machine that may already have happened): only those still show this slot.
+    by_workspace = {
+        w["path"]: w["lastSweep"]
+        for w in status["workspaces"]
+        if w["lastSweep"] and w["lastSweep"]["slot"] == slot
+    }
+    marked = {path for path, last in by_workspace.items() if last.get("takeover")}
     live = {h.id for h in fleet.hosts if h.process is not None}
     assert taken, status  # the victim was killed holding a workspace it had not finished
+    shown = [t for t in taken if t["workspace"] in by_workspace]
     assert (
-        sorted(t["workspace"] for t in taken),
+        sorted(t["workspace"] for t in shown),
         {t["lost"] for t in taken},
         {t["host"] for t in taken} <= live,
-        {by_workspace[t["workspace"]]["host"] for t in taken} <= live,
+        {by_workspace[t["workspace"]]["host"] for t in shown} <= live,
     ) == (sorted(marked), {victim.id}, True, True)
     after = [(parse_instant(t["at"]) or killed) - killed for t in taken]
     first = min(after).total_seconds()
