@@ -27,15 +27,22 @@ entry it denies; it is no fact to keep.
 A Retain world fact (``W @Entity: …``) is a ``fact`` unless it only tells what happened. Everything
 else is **situational**, with the first reason that applies: ``lead-in`` (a line that ends in ":"
 and only introduces what follows), ``question`` (it asks; it states nothing), ``task`` (a to-do:
-"papers to sign at the bank", "remind me to …"), ``greeting`` (a greeting or acknowledgement),
+"papers to sign at the bank", "remind me to …"; or advice offered: "if you take him on, I'd put
+…", "you could ask Dod"), ``context`` (it leans on the line before it: a pronoun for its subject
+with no heading or entity to say who, "It's right there in Spond now", or only a reaction, "Pia
+agrees; it's cheaper"; a correction naming the right name stands: "It's Karin Hald, not Holm"),
+``greeting`` (a greeting or acknowledgement),
 ``log`` (a command, a stack line, a time-stamped run log), ``status`` (how something went or
-stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged"), ``event``
-(bound to the moment: "today", "this morning", "tonight", "next Saturday", an activity opener such
+stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged", "Finn's ankle
+is fine now"), ``event``
+(bound to the moment: "today", "this morning", "tonight", "next Saturday", one weekday as the
+heading, "Sat: Shona runs it", an activity opener such
 as "had lunch", "spent", something under way: "is coming over", or told in the past: "the invoice
 came back", "Karin confirmed", or money for one occasion: "budget for Ania's birthday party: 400
 zł", "the caterer quoted €320 for the open day", or a slip told as it happened: "the reminder went
 to the wrong Anna instead of Anna Berg", "caught it before it went", "I'd put VAT on it again",
-unless it says what to do from now on) and ``trivia`` (a statement with no lasting cue at all).
+unless it says what to do from now on, or a "never" told in the past: "Magnus never came") and
+``trivia`` (a statement with no lasting cue at all).
 Money at a standing rate ("90 EUR a month", "290 zł per keg", "from July") is a ``fact``. A
 lasting cue wins over a moment word: "Today we decided to host on Hetzner" is a decision; a
 project-fact word ("invoice", "client") does not: "the invoice came back without a PO" is an
@@ -66,6 +73,7 @@ SITUATIONAL_REASONS = (
     "trivia",
     "denial",
     "ending",
+    "context",
 )
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -82,13 +90,15 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "preference",
             r"\bprefer(?:s|red|ence)?\b|\blikes?\b|\bdislikes?\b|\bloves?\b|\bhates?\b|"
-            r"\bfavou?rite\b|\bwould\s+rather\b|\bcan'?t\s+stand\b|\benjoys?\b|"
+            r"\bfavou?rite\b|\bwould\s+rather\b|\b(?:i|we|he|she|they)['’]d\s+rather\b|\bcan'?t\s+stand\b|\benjoys?\b|"
             r"\bvegetarian\b|\bvegan\b|\bbevorzugt\b|\bmag\b|\bpréfère\b|\baime\b|"
             r"\bprefiere\b|\ble\s+gusta\b",
         ),
         (
             "rule",
-            r"\balways\b|(?<!'d\s)(?<!’d\s)(?<!\bhad\s)\bnever\b|\bmust\b|\bdon'?t\b|\bdo\s+not\b|\bmake\s+sure\b|\bpolicy\b|"
+            r"\balways\b|(?<!'d\s)(?<!’d\s)(?<!\bhad\s)\bnever\b(?!\s+(?:came|went|showed|turned|"
+            r"arrived|called|rang|replied|answered|got|sent|paid|happened|did|heard|said|wrote|"
+            r"texted|emailed|phoned|returned|bothered|told|asked|turned\s+up|showed\s+up)\b)|\bmust\b|\bdon'?t\b|\bdo\s+not\b|\bmake\s+sure\b|\bpolicy\b|"
             r"\brule\b|\bneeds?\s+(?:the|a|an|to)\b|\brequires?\b|\bhas\s+to\b|"
             r"\bhave\s+to\b|\bshould\b|\bonly\s+(?:after|before|on|in|via|by|with|if|when)\b|"
             r"\bno\s+\w+\s+"
@@ -237,6 +247,7 @@ class Lasting:
             "trivia": "no lasting fact",
             "denial": "an opinion held with confidence below 0.5: it denies, the bank weighs it",
             "ending": "it only cancels what it names: the entry it ends leaves MEMORY.md",
+            "context": "it leans on the line before it (a pronoun says who or what)",
         }[self.kind]
 
 
@@ -293,11 +304,57 @@ _STANDING = re.compile(
     r"july|august|september|october|november|december|\d)",
     _I,
 )
+# A line that leans on the one before it: its subject is a pronoun ("It's right there in Spond
+# now", "She agreed", "They're coming Thursday"), and no heading or Retain entity says who.
+_LEANS = re.compile(
+    r"^(?:it|it's|it’s|that's|that’s|they|they're|they’re|he|he's|he’s|she|"
+    r"she's|she’s|them)\b",
+    _I,
+)
+# A reaction with nothing of its own: "Jamie agrees; it's the quick option", "Ola is fine with
+# that, ..." (what was agreed is in the line before).
+_REACTION = re.compile(
+    r"^(?:[\w'’-]+\s+){1,2}(?:agrees|agreed|approves|approved|is\s+(?:fine|happy|ok|okay)\s+"
+    r"with\s+(?:it|that|this)|likes\s+(?:it|that|the\s+idea))\s*(?:[;:,.—–]|$)",
+    _I,
+)
+# One weekday as a line's heading: that day's arrangement ("Sat: Shona runs it"), not a standing
+# one ("Saturdays: ...", "Every Sat: ...").
+_ONE_DAY = re.compile(r"^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?$", _I)
+# How something stands now after it was not so: "Finn's ankle is fine now", "the pump's working
+# again": a status, not a change of any fact.
+_BETTER = re.compile(
+    r"\b(?:is|are|'s|’s|seems?|looks?|feels?)\s+(?:all\s+)?(?:fine|better|ok|okay|good|"
+    r"great|sorted|fixed|healed|recovered|back\s+to\s+normal|working|settled|clear)"
+    r"\s+(?:now|again)\b",
+    _I,
+)
+# Advice the agent offers, not a fact: "If you take him on, I'd put the date in the calendar",
+# "you could ask Dod", "I'd suggest the Sunday" ("I'd rather" is a preference).
+_ADVICE = re.compile(
+    r"^(?:if\s+[^,.;]{1,80},\s*)?(?:i'?d(?!\s+rather)|i’d(?!\s+rather)|i\s+would(?!\s+rather)|"
+    r"you\s+could|you\s+might|we\s+could|maybe\s+(?:we|you)|perhaps\s+(?:we|you)|"
+    r"i\s+(?:suggest|recommend)|my\s+suggestion)\b",
+    _I,
+)
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|was|were)\s+(?:\w+ly\s+)?\w+ing\b", _I)
 _STATE = re.compile(
     r"\b(?:is|are|has|have|uses|runs|lives|costs|takes|holds|keeps|belongs|sits|stays|means)\b",
     _I,
 )
+
+
+def _leans(read: Statement, body: str) -> bool:
+    """Whether the line needs the one before it to say anything (see :data:`_LEANS`). A
+    correction that names the right name stands ("It's Karin Hald, not Holm")."""
+    if read.retain is not None:
+        return False
+    if _REACTION.match(body) or (read.heading is not None and _REACTION.match(read.heading)):
+        return True
+    if read.heading is not None or not _LEANS.match(body):
+        return False
+    named = any(v.startswith("name:") for v in read.values)
+    return not (read.change in ("correction", "instead") and named)
 
 
 def _one_off_spend(body: str) -> bool:
@@ -327,8 +384,15 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "lead-in")
     if body.rstrip().endswith(("?", "？")):
         return Lasting(False, "question")
-    if _TASK.search(body):
+    if _TASK.search(body) or _ADVICE.search(body):
         return Lasting(False, "task")
+    if _leans(read, body):  # "She spotted it because ...": what happened, told as such
+        told = _PAST.search(body) or _MOMENT.search(body) or _ACTIVITY.match(body)
+        return Lasting(False, "event" if told else "context")
+    if _BETTER.search(body):
+        return Lasting(False, "status")
+    if read.heading is not None and _ONE_DAY.match(read.heading) and not _RECURS.search(body):
+        return Lasting(False, "event")  # "Sat: Shona runs it, Morag's aboard."
     if is_noise(body):
         return Lasting(False, "greeting")
     if _LOG.search(body):

@@ -69,6 +69,28 @@ CASES = [
     # a line that says nothing changed
     ("The rest of the timetable is otherwise unchanged.", False, "status"),
     ("A one-off; her shifts don't change.", False, "status"),
+    # a line that leans on the one before it: a pronoun for its subject, or only a reaction
+    ("It's on the fridge now, under the magnet.", False, "context"),
+    ("They're fine with the later start.", False, "context"),
+    ("He's in charge of the keys now.", False, "context"),
+    ("Pia agrees; it's cheaper and it's done by May.", False, "context"),
+    ("Kofi is happy with that, as long as the van is back by six.", False, "context"),
+    ("It's Karin Hald, not Holm.", True, "decision"),
+    ("Rosa: she is the new head of the allotment committee.", True, "identity"),
+    # how something stands again, not a change of a fact
+    ("Tomas's knee is fine now.", False, "status"),
+    ("The dishwasher's working again.", False, "status"),
+    # "never" told in the past is what happened; a "never" for the future is a rule
+    ("The electrician never showed up.", False, "event"),
+    ("Kasia never replied to the invoice reminder.", False, "event"),
+    ("Never book the minibus without the insurance sheet.", True, "rule"),
+    # advice offered, not a fact
+    ("If the tiler can't come, I'd ask Bruno for the Friday.", False, "task"),
+    ("You could move the pick-up to the library side.", False, "task"),
+    ("I'd rather keep the Friday calls short.", True, "preference"),
+    # one weekday as the heading: that day's arrangement; its plural is a standing one
+    ("Sun: Edo takes the kids, I'm on the early shift.", False, "event"),
+    ("Sundays: Edo takes the kids to the pool.", True, "schedule"),
 ]
 
 
