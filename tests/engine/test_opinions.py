@@ -167,6 +167,40 @@ def test_a_comparison_turned_round_is_a_reversal() -> None:
     assert any(o.founder.id == facts[1].id for o in opinions)
 
 
+def test_a_judgement_in_one_word_turned_round_is_a_reversal() -> None:
+    """'Overkill for four of us' is a view against the app; 'far better than the paper rota'
+    later turns it: the old view falls and the new one stands."""
+    facts = _facts(
+        (
+            "2025-11-01",
+            "- O(c=0.7) @Trello: Overkill for four of us; the paper rota on the fridge works.",
+        ),
+        (
+            "2025-11-12",
+            "- O(c=0.85) @Trello: Far better than the paper rota on the fridge; nobody misses "
+            "a turn now.",
+        ),
+    )
+    opinions = plan_opinions(facts)
+    first = next(o for o in opinions if o.founder.id == facts[0].id)
+    assert first.confidence < first.start
+    assert any(o.founder.id == facts[1].id for o in opinions)
+
+
+def test_a_harm_said_of_the_old_choice_lowers_the_view_that_liked_it() -> None:
+    """'Vinyl flooring in the bathroom is fine' and later 'vinyl flooring traps the moisture;
+    tiles only in the bathroom'."""
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.6) @Flat: Vinyl flooring in the bathroom is fine, and quick."),
+        (
+            "2025-11-15",
+            "- O(c=0.85) @Flat: Tiles only in the bathroom; vinyl flooring traps the moisture.",
+        ),
+    )
+    first = next(o for o in plan_opinions(facts) if o.founder.id == facts[0].id)
+    assert first.confidence < first.start
+
+
 def test_a_reversal_that_also_names_someone_else_still_turns_the_view() -> None:
     facts = _facts(
         ("2025-11-01", "- O(c=0.7) @Nadim: Too slow on the rota to leave him alone with it."),

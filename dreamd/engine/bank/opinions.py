@@ -9,7 +9,9 @@ day, note, line). Its statement is that fact's text, its starting confidence the
 slot (topic), values and polarity. A fact *negates* when its words do ("not", "no longer",
 "stopped", "dislikes", "doesn't like"...; "X, not Y" is a correction, not a negation); it is
 *low* when it is a Retain opinion with ``c < 0.5``. "Too slow to leave alone with it" is a view
-against; of a comparison that turns round ("slower"/"faster", "worse"/"better",
+against, and so is a judgement against its subject in a word or two when nothing in the line
+praises ("overkill for a team of fourteen", "unreliable", "a waste of money", "cement traps the
+damp"); of a comparison that turns round ("slower"/"faster", "worse"/"better",
 "harder"/"easier", "dearer"/"cheaper") the lesser end is a view against, and both ends are one
 word (pace, quality, ease, cost) that the two views share. A low fact is a denial whatever
 its words: ``O(c=0.4) @Peter: No longer prefers voice notes`` and ``O(c=0.2) @Peter: Prefers
@@ -104,6 +106,20 @@ _FILLER = frozenset(
 _TURNS = frozenset({"no-longer", "reversed", "correction", "now"})
 # "Too slow to leave alone with it", "too hard for the tenors": a view against.
 _TOO = re.compile(r"\btoo\s+(?!much\b|many\b|often\b|soon\b)[a-z]{3,}\b(?=\s+\w)", re.I)
+# A judgement against its subject in one word or two: "overkill for a team of fourteen",
+# "unreliable", "a waste of money", "cement traps the damp". Unless the line also praises
+# ("not bad, and reliable"), it is a view against, as a negation is.
+_FAULTED = re.compile(
+    r"\b(?:overkill|unreliable|useless|pointless|overpriced|overrated|clunky|flaky|rubbish|"
+    r"terrible|awful|hopeless|a\s+(?:waste|pain|nightmare|faff)|not\s+worth|"
+    r"traps?|ruins?|damages?|rots?|leaks?|breaks?\s+down|lets?\s+(?:us|me|you)\s+down)\b",
+    re.I,
+)
+_PRAISED = re.compile(
+    r"\b(?:reliable|dependable|great|excellent|brilliant|worth|works\s+well|fine|good|best|"
+    r"love[sd]?|better|perfect|spot\s+on)\b",
+    re.I,
+)
 # Comparisons that turn round: the lesser of each pair is a view against; both ends are one
 # thing to compare ("slower than the old form" and "faster than the old form" share pace).
 _COMPARED = {
@@ -180,7 +196,8 @@ def read_fact(fact: Fact) -> Reading:
     words, _ = _words(fact.text, fact.entities)
     compared = [_COMPARED[w] for w in words if w in _COMPARED]
     words = words - _COMPARED.keys() | {kind for kind, _ in compared}
-    against = statement.polarity < 0 or bool(_TOO.search(fact.text))
+    faulted = bool(_FAULTED.search(fact.text)) and not _PRAISED.search(fact.text)
+    against = statement.polarity < 0 or bool(_TOO.search(fact.text)) or faulted
     against = against != any(lesser for _, lesser in compared)  # "isn't slower" is for it
     low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5
     keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
