@@ -273,3 +273,26 @@ def test_a_full_budget_gives_up_a_new_fact_before_a_change_of_an_old_one() -> No
     assert result.appended == ("change",)
     assert "Wednesdays" in result.text and "Mondays" not in result.text
     assert [(item.key, item.reason) for item in result.leaving] == [("old", "superseded")]
+
+
+def test_a_line_that_states_no_lasting_fact_leaves_before_any_fact_however_recalled() -> None:
+    """The budget lets situational entries go first: a status line recalled on five days
+    leaves before a contact fact nobody asked about; and it is worth less than the fact."""
+    from dreamd.engine.phases.promote import _keep_order, _worths
+    from tests.builders import entry
+
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-10-01)\n\n"
+        "<!-- dreamd-memory-promotion:kfact -->\n"
+        "- Ines Okafor is our accountant at Brightline. (2026-09-30.md#L3)\n"
+        "<!-- dreamd-memory-promotion:kstatus -->\n"
+        "- The boiler is fine again. (2026-09-30.md#L4)\n"
+    )
+    days = tuple(f"2026-10-0{day}" for day in range(2, 7))
+    rows = {
+        "kfact": entry(key="kfact", snippet="- Ines Okafor is our accountant at Brightline."),
+        "kstatus": entry(key="kstatus", snippet="- The boiler is fine again.", recall_days=days),
+    }
+    worths = _worths(memory, [], rows)
+    assert worths["kfact"] > worths["kstatus"]
+    assert _keep_order(memory, rows, worths) == ["kstatus", "kfact"]

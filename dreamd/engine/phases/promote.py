@@ -118,13 +118,17 @@ KIND_WORTH = {
 }
 """What a lasting fact of each kind is worth to keep (who someone is and the rules to follow
 first); each day it was recalled on adds 1, a situational line is worth its recalls alone."""
+LASTING_WORTH = 100.0
+"""What stating a lasting fact adds first: however often a situational line was recalled, a
+lasting fact is worth more (the budget lets the situational go first)."""
 
 
 def worth(text: str, key: str, rows: Mapping[str, RecallEntry]) -> float:
     """What keeping the fact ``text`` (promoted or to be, under ``key``) is worth, for the
-    budget: its kind's :data:`KIND_WORTH` and the days it was recalled on."""
+    budget: :data:`LASTING_WORTH` and its kind's :data:`KIND_WORTH` when it lasts, and the
+    days it was recalled on."""
     verdict = lasting(fact_text(text))
-    base = KIND_WORTH.get(verdict.kind, 0.0) if verdict.durable else 0.0
+    base = LASTING_WORTH + KIND_WORTH.get(verdict.kind, 0.0) if verdict.durable else 0.0
     return base + _recall_days(key, rows)
 
 
@@ -135,11 +139,12 @@ def _keep_order(
     by their ``worths`` (:func:`_worths`)."""
     generated = generated_entries(memory_text.splitlines(keepends=True))
 
-    def value(index: int) -> tuple[float, int, str, int]:
+    def value(index: int) -> tuple[bool, int, float, str, int]:
         entry = generated[index]
         return (
-            worths[entry.key],
+            lasting(fact_text(entry.text)).durable,  # what states no lasting fact goes first
             recalled_since(entry.key, rows),
+            worths[entry.key],
             entry.day or "",
             index,
         )
