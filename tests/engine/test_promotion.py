@@ -296,3 +296,38 @@ def test_a_line_that_states_no_lasting_fact_leaves_before_any_fact_however_recal
     worths = _worths(memory, [], rows)
     assert worths["kfact"] > worths["kstatus"]
     assert _keep_order(memory, rows, worths) == ["kstatus", "kfact"]
+
+
+def test_the_same_words_under_another_key_are_reconciled_not_written_twice() -> None:
+    """A candidate whose entry would read word for word like one MEMORY.md holds under another
+    key (a line key and a claim key of one note line) is that entry: marked promoted, not
+    written again."""
+    from datetime import UTC, datetime
+
+    from dreamd.engine.phases.promote import plan_promotions
+    from dreamd.engine.phases.scoring import Components, Scored
+    from dreamd.engine.snapshot import TextFile
+    from tests.builders import entry
+
+    line = "- Correction: the roofer's surname is Flaws, not Flett."
+    note = f"# 2026-11-20\n\n{line}\n"
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-21)\n\n"
+        "<!-- dreamd-memory-promotion:memory:claim:0123456789ab -->\n"
+        "- Correction: the roofer's surname is Flaws, not Flett. (2026-11-20.md#L3)\n"
+    )
+    row = entry(snippet=line, recall_count=3)
+    scored = Scored(row, Components(1, 1, 1, 1, 1, 1), 0.0, 0.9, 3, 3, 2.0)
+    plan = plan_promotions(
+        [scored],
+        memory=TextFile("MEMORY.md", memory, "m"),
+        texts={"memory/2026-11-20.md": TextFile("memory/2026-11-20.md", note, "n")},
+        day="2026-11-26",
+        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
+        max_snippet_chars=400,
+        max_chars=10_000,
+        max_loss=0.25,
+    )
+    assert plan.applied == ()
+    assert plan.reconciled == (row.key,)
+    assert plan.memory_text is None

@@ -3,9 +3,11 @@
 For each candidate, in rank order: a key that already has a promotion marker in MEMORY.md (ours
 or OpenClaw's, in any of the key forms :class:`~dreamd.engine.text.memory_entries.PromotedKeys`
 knows: base key, claim-hash suffix, ``memory:claim:`` key) is *reconciled*: marked promoted, not
-written again. ``day_limit`` counts what the day's sections already hold, so a second run on
-the same day never takes the day past the limit. Otherwise its text is re-hydrated from the live
-note (``source rehydration`` when it is gone) and written as one readable fact
+written again; so is one whose entry would read word for word like an entry MEMORY.md holds
+under another key (a line key and a claim key of one note line). ``day_limit`` counts what the
+day's sections already hold, so a second run on the same day never takes the day past the limit.
+Otherwise its text is re-hydrated from the live note (``source rehydration`` when it is gone) and
+written as one readable fact
 (:func:`dreamd.engine.facts.render.fact_text`).
 
 **Changes.** A candidate that replaces entries of MEMORY.md (:mod:`dreamd.engine.facts`: a
@@ -62,7 +64,7 @@ from dreamd.engine.phases.supersession import (
 )
 from dreamd.engine.snapshot import TextFile
 from dreamd.engine.state import Provenance, RecallEntry
-from dreamd.engine.text.memory_entries import promoted_identities
+from dreamd.engine.text.memory_entries import claim_of, promoted_identities
 from dreamd.engine.text.snippets import openclaw_claim_hash, promotion_text
 
 __all__ = ["PromotionPlan", "plan_promotions", "recalled_since"]
@@ -181,6 +183,11 @@ def _replaced(
     return tuple(keys), said
 
 
+def _said(text: str) -> str:
+    """An entry's words as a comparison sees them: no source, case or spacing."""
+    return " ".join(claim_of(fact_text(text)).casefold().split())
+
+
 def _held(currency: Currency, statement: Statement) -> bool:
     """Whether a current entry of MEMORY.md already states ``statement``."""
     return any(
@@ -238,6 +245,7 @@ def plan_promotions(
     ready: list[tuple[Scored, PromotionEntry, RecallEntry]] = []
     sources: dict[str, str] = {}
     notes: list[str] = []
+    written = {_said(g.text) for g in generated_entries(memory.text.splitlines(keepends=True))}
     for scored in candidates:
         entry = scored.entry
         claims = tuple(c for c in (entry.claim_hash, openclaw_claim_hash(entry.snippet)) if c)
@@ -264,6 +272,12 @@ def plan_promotions(
         text = promotion_text(
             lasting_text(found.snippet, known=partial(_held, currency)), max_snippet_chars
         )
+        said_as = _said(text)
+        if said_as in written:  # the same words under another key (a claim key, a line key)
+            updated[entry.key] = replace(entry, promoted_at=stamp)
+            reconciled.append(entry.key)
+            continue
+        written.add(said_as)
         keys, said = _replaced(text, row_day(entry), currency, retired)
         retired.update(dict.fromkeys(keys, entry.key))
         provenance = entry.provenance or Provenance()

@@ -91,6 +91,12 @@ CASES = [
     # one weekday as the heading: that day's arrangement; its plural is a standing one
     ("Sun: Edo takes the kids, I'm on the early shift.", False, "event"),
     ("Sundays: Edo takes the kids to the pool.", True, "schedule"),
+    # a shift pattern is a standing arrangement
+    ("Aoife: works two weeks on, two weeks off on the rig.", True, "schedule"),
+    ("Tariq works nights at the depot.", True, "schedule"),
+    # who someone is by their trade
+    ("Colm Daly: the joiner from Ennistymon.", True, "identity"),
+    ("Beata is the new treasurer of the tenants' association.", True, "identity"),
 ]
 
 
