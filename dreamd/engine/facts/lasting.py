@@ -134,7 +134,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"manager|client|customer|contact|accountant|doctor|dentist|vet|neighbou?r|"
             r"colleague|lawyer|landlord|teacher|coach|assistant|owner|lead|founder|ceo|cto|"
             r"designer|developer|supplier|vendor|agent|broker|gp|therapist|nanny|babysitter)\b|"
-            r"\bis\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}(?:engineer|translator|reviewer|"
+            r"\bis\s+(?:(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){0,3}(?:engineer|translator|reviewer|"
             r"bookkeeper|accountant|manager|architect|consultant|editor|nurse|vet|physio|"
             r"plumber|electrician|mechanic|tutor|trainer|pm|lead|director|head|secretary|"
             r"receptionist|partner|member|volunteer|student|pupil|roofer|builder|joiner|"

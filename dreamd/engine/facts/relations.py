@@ -36,7 +36,12 @@ fact:
 4. without any cue, it is the same slot under the same named subject, with the topic all but
    equal, the same names, and another value of a family both have: "Mia's lesson is on
    Thursdays" after "Mia's lesson is on Tuesdays" (other names would be other things: "Service
-   r3a runs on db-31" is not replaced by "Service r4a runs on db-41").
+   r3a runs on db-31" is not replaced by "Service r4a runs on db-41"); or
+5. another named person holds the role the older gave someone, in the same place, told in
+   plain words: "Lorna Spence is chief engineer on the Skelwick" after "Erlend Drever: chief
+   engineer on the Skelwick" (the older's topic all in the newer's, one of its words a role
+   one person holds at a time, a place the older names named again; not "is a nurse", which
+   many are; not a newer subject the older already names).
 
 A **choice** between the same two things (:func:`choice`: each statement takes one and turns
 the other down, :mod:`~dreamd.engine.facts.statement`) *agrees* when two or more of the words
@@ -331,13 +336,53 @@ def choice(a: Statement, b: Statement) -> str | None:
 def relation(newer: Statement, older: Statement) -> str | None:
     """``"same"`` when the two state one fact, ``"replaces"`` when ``newer`` replaces
     ``older``, else ``None`` (one pass: what a timeline asks of each pair)."""
-    if not _subjects_agree(newer, older) or newer.text.rstrip().endswith(("?", "？")):
+    if newer.text.rstrip().endswith(("?", "？")):
         return None  # a question states nothing, so it replaces nothing
+    if not _subjects_agree(newer, older):
+        return "replaces" if _takes_role(newer, older) else None
     if choice(newer, older) == "opposes":
         return "replaces"  # "prefers in-ears now; wedges are out" after "wedges, not in-ears"
+    if _takes_role(newer, older):
+        return "replaces"  # "Marta is head coach now that Pavel has moved away"
     if same_fact(newer, older):
         return "same"
     return "replaces" if _replaces(newer, older) else None
+
+
+# Roles one person holds at a time, in a place ("chief engineer on the Skelwick", "our
+# accountant", "head coach of the U12s"): topic words as the statement reader gives them.
+_ROLE_NOUNS = frozenset(
+    """
+    engineer manager accountant coach chair chairman chairwoman treasurer secretary director
+    head lead captain skipper master principal headteacher editor officer warden supervisor
+    foreman owner landlord landlady caretaker rep representative liaison administrator
+    coordinator organiser organizer doctor gp dentist vet physio teacher tutor instructor
+    trainer receptionist deputy president ceo cto cfo worker keyworker
+    """.split()
+)
+# "is a nurse", "as one of the coaches": a role many hold at once.
+_INDEFINITE = re.compile(r"\b(?:is|as|was|'s|’s)\s+(?:a|an|one\s+of)\s", re.IGNORECASE)
+
+
+def _takes_role(newer: Statement, older: Statement) -> bool:
+    """Another named person in the role an older statement gave someone, in the same place:
+    "Lorna Spence is chief engineer on the Skelwick" after "Erlend Drever: chief engineer on
+    the Skelwick". The older's topic is all in the newer's, one of its words is a role, a
+    place the older names (besides its subject) is named again, and neither says "a nurse"."""
+    if newer.polarity < 0 or older.polarity < 0:
+        return False
+    subjects = (newer.subject, older.subject)
+    if None in subjects or "we" in subjects or newer.subject in _names(older):
+        return False
+    said = {word.removesuffix("s") for word in older.topic | _names(older)}  # "our GP"
+    roles = said & _ROLE_NOUNS - {older.subject}
+    again = {word.removesuffix("s") for word in newer.topic | _names(newer)}
+    if not roles or not roles <= again or not older.topic <= newer.topic:
+        return False
+    places = _names(older) - {older.subject} - _names_of(frozenset(newer.replaced))
+    if not places & _names(newer) and len(places) > 1:
+        return False
+    return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
 
 
 def replaces(newer: Statement, older: Statement) -> bool:

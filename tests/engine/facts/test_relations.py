@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.engine.facts.relations import replaces, same_fact
+from dreamd.engine.facts.relations import relation, replaces, same_fact
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 
@@ -486,3 +486,46 @@ def test_a_later_clause_keeps_the_heading_of_its_entry() -> None:
         "bookings."
     )
     assert not any(replaces(new, old) for new in other for old in entry)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "- W @Hugh Leahy: treasurer of the Bantry rowing club.",
+            "Siobhán Keane took over as treasurer of the Bantry rowing club in March.",
+        ),
+        (
+            "Dr Aziz is our GP at the Meadow Lane practice.",
+            "- W @Dr Okoro: from June she is our GP at the Meadow Lane practice.",
+        ),
+        (
+            "- W @Pavel: head coach of the Lindholm U10s.",
+            "Marta is head coach of the Lindholm U10s now that Pavel has moved away.",
+        ),
+    ],
+)
+def test_another_person_in_the_same_role_and_place_replaces_the_old_holder(
+    older: str, newer: str
+) -> None:
+    """A role one person holds at a time passes to another, told in plain words: the new
+    holder's line replaces the old holder's."""
+    assert relation(read_statement(newer), read_statement(older)) == "replaces"
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # another role, though a word is shared
+        (
+            "- W @Ruth: second engineer on the Aranmore ferry.",
+            "Dara is chief engineer on the Aranmore ferry.",
+        ),
+        # a role many hold at once
+        ("Ines is a nurse at St Kevin's.", "Bea is a nurse at St Kevin's."),
+        # the same role in another place
+        ("- W @Tom: treasurer of the chess club.", "- W @Ann: treasurer of the tennis club."),
+    ],
+)
+def test_other_roles_shared_roles_and_other_places_are_left_alone(older: str, newer: str) -> None:
+    assert relation(read_statement(newer), read_statement(older)) is None
