@@ -414,7 +414,14 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     common = newer.topic & older.topic or newer.values & older.values or newer.replaced
     if not common and (newer.subject is None or newer.subject != older.subject):
         return False  # nothing in common: no slot to share
-    shared = bool(newer.topic & older.topic) or bool((newer.values & older.values) - newer.replaced)
+    # A named someone else's line must share more than the word it turns down: "Gordon says
+    # the insurance is renewed through the club, not by e-mail" shares only "e-mail" with "his
+    # quote came by e-mail".
+    other = newer.subject not in (None, "we", older.subject)
+    aside = newer.replaced if other else frozenset()
+    shared = bool((newer.topic & older.topic) - aside) or bool(
+        (newer.values & older.values) - newer.replaced
+    )
     named_subject = newer.subject is not None and newer.subject == older.subject
     if newer.replaced & (older.values | older.topic) and (shared or named_subject):
         if _other_role(newer, older, named_subject):

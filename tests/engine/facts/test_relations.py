@@ -529,3 +529,13 @@ def test_another_person_in_the_same_role_and_place_replaces_the_old_holder(
 )
 def test_other_roles_shared_roles_and_other_places_are_left_alone(older: str, newer: str) -> None:
     assert relation(read_statement(newer), read_statement(older)) is None
+
+
+def test_someone_elses_line_sharing_only_the_word_it_turns_down_replaces_nothing() -> None:
+    """ "Nuala says the permit is renewed at the council desk, not by post" shares only "post"
+    with an older line about a parcel that came by post: it replaces nothing there."""
+    older = read_statement("The tiles came by post on Tuesday, two boxes short.")
+    newer = read_statement(
+        "The site manager, Nuala, says the permit is renewed at the council desk, not by post."
+    )
+    assert relation(newer, older) is None
