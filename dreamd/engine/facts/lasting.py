@@ -357,6 +357,9 @@ def _leans(read: Statement, body: str) -> bool:
     correction that names the right name stands ("It's Karin Hald, not Holm")."""
     if read.retain is not None:
         return False
+    nameless = not any(v.startswith(("name:", "id:")) for v in read.values)
+    if read.heading is None and read.subject in (None, "we") and not read.topic and nameless:
+        return True  # "We're Thursdays now, from next week": when, but not what
     if _REACTION.match(body) or (read.heading is not None and _REACTION.match(read.heading)):
         return True
     if read.heading is not None or not _LEANS.match(body):

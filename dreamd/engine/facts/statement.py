@@ -557,9 +557,23 @@ _ACKS = frozenset(
 )
 
 
+# When, not what: "from next week", "this month", "every fortnight", "by the weekend".
+_WHEN_PHRASE = LazyPattern(
+    r"\b(?:from|by|until|till|next|this|last|every|each|per|a|the)\s+(?:next\s+|coming\s+)?"
+    r"(?:week|month|year|weekend|fortnight)s?\b",
+    _I,
+)
+# A pronoun with its verb is no topic ("we're Thursdays now"), nor "till" (until).
+_CONTRACTED = frozenset(
+    "we're i'm you're they're it's he's she's we've i've they've we'll i'll you'll till".split()
+)
+
+
 def _topic_words(text: str, subject: str | None) -> set[str]:
     words = set()
-    for token in claim_tokens(_UNCHANGED.sub(" ", text)):
+    for token in claim_tokens(_WHEN_PHRASE.sub(" ", _UNCHANGED.sub(" ", text))):
+        if token in _CONTRACTED:
+            continue
         token = token.removesuffix("'s")
         if len(token) < 3 or token.isdigit() or token in STOP_WORDS or token in _CHANGE_WORDS:
             continue

@@ -76,6 +76,7 @@ CASES = [
     ("Pia agrees; it's cheaper and it's done by May.", False, "context"),
     ("Kofi is happy with that, as long as the van is back by six.", False, "context"),
     ("It's Karin Hald, not Holm.", True, "decision"),
+    ("We're on Wednesdays now, half six till eight.", False, "context"),
     ("Rosa: she is the new head of the allotment committee.", True, "identity"),
     # how something stands again, not a change of a fact
     ("Tomas's knee is fine now.", False, "status"),
