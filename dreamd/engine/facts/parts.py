@@ -41,7 +41,8 @@ __all__ = [
 MAX_SENTENCES = 2
 MAX_SNIPPET = 280  # a chunk's snippet is cut at this many characters
 _MENTION = re.compile(r"@([^\W\d_][\w'-]*)")
-_HEAD = re.compile(r"^([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}):\s")
+# A name heading: up to four words, each capitalised in any script ("Tadhg Ó Broin:").
+_HEAD = re.compile(r"^([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3}):\s")
 _SEMICOLON = re.compile(r";\s+")
 _CLAUSE_HEAD = re.compile(r"^([^:;.]{1,48}?):\s+\S")
 _PRONOUN = re.compile(r"^(she|he|they|her|his|their)\b(?:'s)?\s*", re.IGNORECASE)
@@ -58,7 +59,10 @@ def fact_parts(text: str, *, clauses: bool = False) -> list[str]:
     if clauses:
         parts = [clause for part in parts for clause in _clauses(part)]
     head = _HEAD.match(parts[0]) if parts else None
-    if head is not None and head.group(1).casefold() in CUE_HEADS:
+    if head is not None and (
+        head.group(1).casefold() in CUE_HEADS
+        or not all(word[0].isupper() for word in head.group(1).split())
+    ):
         head = None
     out: list[str] = []
     name: str | None = None
@@ -113,7 +117,23 @@ def lasting_text(text: str, *, known: Callable[[Statement], bool] | None = None)
     if known is not None:
         kept = [part for part in kept if not known(read_statement(part))] or kept
     kept = kept[:MAX_SENTENCES]
-    return " ".join(kept) if kept else " ".join(parts)
+    return _joined(kept) if kept else _joined(parts)
+
+
+def _joined(parts: list[str]) -> str:
+    """Sentences joined, a heading the previous one gave said once: "Morag Isbister: second
+    engineer on the Skelwick. Works seven on, seven off." """
+    said: list[str] = []
+    last = ""
+    for part in parts:
+        found = _CLAUSE_HEAD.match(part)
+        head = part[: found.end(1) + 1] if found else ""
+        if head and head == last:
+            part = part[len(head) :].lstrip()
+            part = part[:1].upper() + part[1:]
+        said.append(part)
+        last = head or last
+    return " ".join(said)
 
 
 def lasting_line(text: str, statement: Statement | None = None) -> Lasting:
