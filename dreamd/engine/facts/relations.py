@@ -360,6 +360,7 @@ _ROLE_NOUNS = frozenset(
     trainer receptionist deputy president ceo cto cfo worker keyworker
     """.split()
 )
+_ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}
 # "is a nurse", "as one of the coaches": a role many hold at once.
 _INDEFINITE = re.compile(r"\b(?:is|as|was|'s|’s)\s+(?:a|an|one\s+of)\s", re.IGNORECASE)
 
@@ -369,6 +370,8 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     "Lorna Spence is chief engineer on the Skelwick" after "Erlend Drever: chief engineer on
     the Skelwick". The older's topic is all in the newer's, one of its words is a role, a
     place the older names (besides its subject) is named again, and neither says "a nurse"."""
+    if not (older.topic & _ROLE_WORDS or _names(older) & _ROLE_WORDS):
+        return False  # most pairs: no role at all (asked of every pair a timeline compares)
     if newer.polarity < 0 or older.polarity < 0:
         return False
     subjects = (newer.subject, older.subject)
