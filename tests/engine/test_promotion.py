@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 
 import pytest
 
+from dreamd.engine.phases.promote import _keep_order, _worths, plan_promotions
 from dreamd.engine.phases.promotion import (
     PromotionEntry,
     append_promotions,
@@ -16,7 +18,10 @@ from dreamd.engine.phases.promotion import (
     render_entry,
     triggers,
 )
+from dreamd.engine.phases.scoring import Components, Scored
+from dreamd.engine.snapshot import TextFile
 from dreamd.engine.text.snippets import promotion_text
+from tests import builders
 
 
 def promo(
@@ -278,9 +283,6 @@ def test_a_full_budget_gives_up_a_new_fact_before_a_change_of_an_old_one() -> No
 def test_a_line_that_states_no_lasting_fact_leaves_before_any_fact_however_recalled() -> None:
     """The budget lets situational entries go first: a status line recalled on five days
     leaves before a contact fact nobody asked about; and it is worth less than the fact."""
-    from dreamd.engine.phases.promote import _keep_order, _worths
-    from tests.builders import entry
-
     memory = (
         "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-10-01)\n\n"
         "<!-- dreamd-memory-promotion:kfact -->\n"
@@ -290,8 +292,12 @@ def test_a_line_that_states_no_lasting_fact_leaves_before_any_fact_however_recal
     )
     days = tuple(f"2026-10-0{day}" for day in range(2, 7))
     rows = {
-        "kfact": entry(key="kfact", snippet="- Ines Okafor is our accountant at Brightline."),
-        "kstatus": entry(key="kstatus", snippet="- The boiler is fine again.", recall_days=days),
+        "kfact": builders.entry(
+            key="kfact", snippet="- Ines Okafor is our accountant at Brightline."
+        ),
+        "kstatus": builders.entry(
+            key="kstatus", snippet="- The boiler is fine again.", recall_days=days
+        ),
     }
     worths = _worths(memory, [], rows)
     assert worths["kfact"] > worths["kstatus"]
@@ -302,13 +308,6 @@ def test_the_same_words_under_another_key_are_reconciled_not_written_twice() -> 
     """A candidate whose entry would read word for word like one MEMORY.md holds under another
     key (a line key and a claim key of one note line) is that entry: marked promoted, not
     written again."""
-    from datetime import UTC, datetime
-
-    from dreamd.engine.phases.promote import plan_promotions
-    from dreamd.engine.phases.scoring import Components, Scored
-    from dreamd.engine.snapshot import TextFile
-    from tests.builders import entry
-
     line = "- Correction: the roofer's surname is Flaws, not Flett."
     note = f"# 2026-11-20\n\n{line}\n"
     memory = (
@@ -316,7 +315,7 @@ def test_the_same_words_under_another_key_are_reconciled_not_written_twice() -> 
         "<!-- dreamd-memory-promotion:memory:claim:0123456789ab -->\n"
         "- Correction: the roofer's surname is Flaws, not Flett. (2026-11-20.md#L3)\n"
     )
-    row = entry(snippet=line, recall_count=3)
+    row = builders.entry(snippet=line, recall_count=3)
     scored = Scored(row, Components(1, 1, 1, 1, 1, 1), 0.0, 0.9, 3, 3, 2.0)
     plan = plan_promotions(
         [scored],

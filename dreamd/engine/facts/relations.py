@@ -370,17 +370,16 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     "Lorna Spence is chief engineer on the Skelwick" after "Erlend Drever: chief engineer on
     the Skelwick". The older's topic is all in the newer's, one of its words is a role, a
     place the older names (besides its subject) is named again, and neither says "a nurse"."""
-    if not (older.topic & _ROLE_WORDS or _names(older) & _ROLE_WORDS):
-        return False  # most pairs: no role at all (asked of every pair a timeline compares)
-    if newer.polarity < 0 or older.polarity < 0:
+    # Asked of every pair a timeline compares: most name no role, which one intersection says.
+    roles = {w.removesuffix("s") for w in (older.topic | _names(older)) & _ROLE_WORDS}  # "our GP"
+    roles.discard(older.subject or "")
+    if not roles or newer.polarity < 0 or older.polarity < 0:
         return False
     subjects = (newer.subject, older.subject)
     if None in subjects or "we" in subjects or newer.subject in _names(older):
         return False
-    said = {word.removesuffix("s") for word in older.topic | _names(older)}  # "our GP"
-    roles = said & _ROLE_NOUNS - {older.subject}
     again = {word.removesuffix("s") for word in newer.topic | _names(newer)}
-    if not roles or not roles <= again or not older.topic <= newer.topic:
+    if not roles <= again or not older.topic <= newer.topic:
         return False
     places = _names(older) - {older.subject} - _names_of(frozenset(newer.replaced))
     if not places & _names(newer) and len(places) > 1:
