@@ -13,6 +13,7 @@ from dreamd.engine.phases.promotion import (
     append_promotions,
     compose_memory,
     count_entries,
+    generated_entries,
     importance,
     promoted_keys,
     render_entry,
@@ -299,9 +300,10 @@ def test_a_line_that_states_no_lasting_fact_leaves_before_any_fact_however_recal
             key="kstatus", snippet="- The boiler is fine again.", recall_days=days
         ),
     }
-    worths = _worths(memory, [], rows)
+    generated = generated_entries(memory.splitlines(keepends=True))
+    worths = _worths(generated, [], rows)
     assert worths["kfact"] > worths["kstatus"]
-    assert _keep_order(memory, rows, worths) == ["kstatus", "kfact"]
+    assert _keep_order(generated, rows, worths) == ["kstatus", "kfact"]
 
 
 def test_the_same_words_under_another_key_are_reconciled_not_written_twice() -> None:

@@ -45,6 +45,7 @@ from dreamd.engine.facts.parts import lasting_text, statements_of
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.phases.promotion import (
+    GeneratedEntry,
     Leaving,
     PromotionEntry,
     compose_memory,
@@ -135,11 +136,12 @@ def worth(text: str, key: str, rows: Mapping[str, RecallEntry]) -> float:
 
 
 def _keep_order(
-    memory_text: str, rows: Mapping[str, RecallEntry], worths: Mapping[str, float]
+    generated: Sequence[GeneratedEntry],
+    rows: Mapping[str, RecallEntry],
+    worths: Mapping[str, float],
 ) -> list[str]:
-    """Generated entries from the first to leave for the budget to the last (see the rules),
-    by their ``worths`` (:func:`_worths`)."""
-    generated = generated_entries(memory_text.splitlines(keepends=True))
+    """MEMORY.md's ``generated`` entries from the first to leave for the budget to the last
+    (see the rules), by their ``worths`` (:func:`_worths`)."""
 
     def value(index: int) -> tuple[bool, int, float, str, int]:
         entry = generated[index]
@@ -155,10 +157,11 @@ def _keep_order(
 
 
 def _worths(
-    memory_text: str, entries: Sequence[PromotionEntry], rows: Mapping[str, RecallEntry]
+    generated: Sequence[GeneratedEntry],
+    entries: Sequence[PromotionEntry],
+    rows: Mapping[str, RecallEntry],
 ) -> dict[str, float]:
-    """:func:`worth` of every generated entry of MEMORY.md and of tonight's candidates."""
-    generated = generated_entries(memory_text.splitlines(keepends=True))
+    """:func:`worth` of MEMORY.md's ``generated`` entries and of tonight's candidates."""
     found = {g.key: worth(g.text, g.key, rows) for g in generated}
     found.update({e.key: worth(e.text, e.key, rows) for e in entries})
     return found
@@ -245,7 +248,8 @@ def plan_promotions(
     ready: list[tuple[Scored, PromotionEntry, RecallEntry]] = []
     sources: dict[str, str] = {}
     notes: list[str] = []
-    written = {_said(g.text) for g in generated_entries(memory.text.splitlines(keepends=True))}
+    generated = generated_entries(memory.text.splitlines(keepends=True))
+    written = {_said(g.text) for g in generated}
     for scored in candidates:
         entry = scored.entry
         claims = tuple(c for c in (entry.claim_hash, openclaw_claim_hash(entry.snippet)) if c)
@@ -311,7 +315,7 @@ def plan_promotions(
         rejected["memory unreadable"] += len(ready)
         notes.append("MEMORY.md is not valid UTF-8; promotions were not written")
         ready, retired = [], {}
-    worths = _worths(memory.text, [promotion for _, promotion, _ in ready], rows)
+    worths = _worths(generated, [promotion for _, promotion, _ in ready], rows)
     result = compose_memory(
         memory.text,
         [promotion for _, promotion, _ in ready],
@@ -319,7 +323,7 @@ def plan_promotions(
         max_chars=max_chars,
         max_loss=max_loss,
         retire=retired,
-        keep_order=_keep_order(memory.text, rows, worths),
+        keep_order=_keep_order(generated, rows, worths),
         brand=brand,
         said=ended_by,
         worth=worths,
