@@ -11,7 +11,10 @@ the previous one's misses were fixed; each was first measured as it stood), the 
 redaction_corpus_round2.py``: languages, formats and vendors none of the others hold, written
 before the rules were read) and the round-three corpus (``tests/redaction_corpus_round3.py``:
 some twenty more languages, config formats, vendors, documents and encodings, written before
-the rules were measured on it).
+the rules were measured on it) and the round-four corpus (``tests/redaction_corpus_round4.py``:
+some forty more languages, shell history, container, Terraform, Nix, systemd, crontab, notebook,
+CSV, log and stack-trace text, more vendors and national numbers, written before the rules were
+measured on it).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -72,6 +75,7 @@ from tests import (
     redaction_corpus_holdout,
     redaction_corpus_round2,
     redaction_corpus_round3,
+    redaction_corpus_round4,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -164,6 +168,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round three": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round3.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round3.lookalikes()],
+        ),
+        "round four": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round4.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round4.lookalikes()],
         ),
     }
 
@@ -445,11 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("blind corpus, third batch", every["blind, third batch"][0])
         end_to_end("round-two corpus", every["round two"][0])
         end_to_end("round-three corpus", every["round three"][0])
-        earlier = [
-            name
-            for name in every
-            if name not in ("project", "round two", "round three") and not name.startswith("blind")
-        ]
+        end_to_end("round-four corpus", every["round four"][0])
+        later = ("project", "round two", "round three", "round four")
+        earlier = [name for name in every if name not in later and not name.startswith("blind")]
         end_to_end("the earlier corpora", [s for name in earlier for s in every[name][0]])
     if not args.no_throughput:
         throughput()
