@@ -23,9 +23,13 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   is kept, not the secret.
 * A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
   ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
-  ``settings.key``, a call), a path or a plain URL, or an ordinary word of prose (``reset``,
-  ``stored``, ``in``, ``expired``). Tokens, secrets and keys must look like tokens (letters and
-  digits, mixed case or symbols); passwords may be words; PINs and codes are digits.
+  ``settings.key``, a call, a name and the file it is read from: ``db-pass:/etc/creds/db``),
+  a path or a plain URL, or an ordinary word of prose (``reset``, ``stored``, ``in``,
+  ``expired``; after a word separator or a dash that opens an aside, any plain lower-case
+  word), or a name compared with (``password == confirm_password``). Tokens, secrets and
+  keys must look like tokens (letters and digits, mixed case or symbols); passwords may be
+  words; PINs and codes are digits. A literal's prefix (``b"…"``, ``r'…'``) and the escaped
+  quotes of a JSON string (``api_key=\\"…\\"``) are read past.
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
   value with three kinds of characters, counts; an upper-case ``PIN`` may have one or two
   words before its digits (``PIN kartu debit 551274``).
@@ -220,12 +224,40 @@ _HEAD_WORDS: tuple[str, ...] = (
     "losenordet",
     "şifresi",
     "sifresi",
+    "парола",
+    "паролата",
+    "лозинка",
+    "лозинката",
+    "lozinka",
+    "lozinku",
+    "zaporka",
+    "slaptažodis",
+    "slaptazodis",
+    "parool",
+    "salasõna",
+    "salasona",
+    "lykilorð",
+    "lykilord",
+    "lykilorðið",
+    "contrasenya",
+    "pasahitza",
+    "contrasinal",
+    "fjalëkalimi",
+    "fjalekalimi",
+    "şifrə",
+    "wagwoord",
+    "cyfrinair",
+    "pasfhocal",
+    "passwuert",
+    "pasvorto",
+    "wachtwurd",
+    "psw",
 )
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
     " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
-    " cryptogramme prüfnummer kod kód".split()
+    " cryptogramme prüfnummer kod kód psw".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
 # Where a lock word may stand after a combination: its stems (lockers, Zahlenschloss, kłódka).
@@ -242,7 +274,10 @@ _PASSWORD = frozenset(
     "password passwords passwd passwort kennwort passphrase passcode pass pwd pw psk contraseña"
     " contrasena clave mdp senha wachtwoord hasło haslo пароль parola salasana lösenord"
     " losenord adgangskode passord heslo jelszó jelszo şifre sifre schlüssel schluessel"
-    " schlussel 비번 palavra-passe lösenordet losenordet şifresi sifresi".split()
+    " schlussel 비번 palavra-passe lösenordet losenordet şifresi sifresi парола паролата лозинка"
+    " лозинката lozinka lozinku zaporka slaptažodis slaptazodis parool salasõna salasona"
+    " lykilorð lykilord lykilorðið contrasenya pasahitza contrasinal fjalëkalimi fjalekalimi"
+    " şifrə wagwoord cyfrinair pasfhocal passwuert pasvorto wachtwurd psw".split()
 )
 _PIN = frozenset("pin pins pincode pin-code geheimzahl puk keypad السري سري".split())
 # A card's security code: three or four digits, by any of its names.
@@ -331,7 +366,7 @@ _PREPOSITIONS = frozenset(
 )
 _WORD_SEPARATORS = frozenset(
     "is was are = est ist es é è är er jest to je это是 ist: is: est: takes accepts הוא היא"
-    " هو هي".split()
+    " هو هي е је yra ir és ay është hija yw ass estas".split()
 )
 _PROSE = frozenset(
     "a an the in on at is are was be been see ask set unset stored saved kept changed change"
@@ -376,11 +411,17 @@ _FORMAT_FIELD = re.compile(
     r"[a-z_][a-z0-9_.]*|[A-Z_][A-Z0-9_.]*|\d*|[a-z_]\w*(?:\[\w*\])?(?::[^}]*)?"
 )
 _TRAILING = ".,;:)]}>\"'"
+_STRING_PREFIX = re.compile(r"(?:[bBrRuUfF]|[bBrR][bBrR])(?=[\"'])")
 _REFERENCE = re.compile(
     r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
     r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
 )
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+# A name and the file it is read from or mounted at: ``LoadCredential=db-pass:/etc/creds/db``,
+# ``-v secrets:/run/secrets``.
+_MOUNTED = re.compile(r"[\w.-]+:~?/[\w.-]")
+# After a comparison, a name is a variable compared with (``if password == confirm_password``).
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_]\w*)*(?:\(\)?)?:?")
 _PATH_VALUE = re.compile(r"[\w.-]+(?:/[\w.-]+)+/?")
 _LOWER_WORD = re.compile(r"[^\W\d_]+")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
@@ -513,6 +554,7 @@ def _classes(value: str) -> int:
 def _is_reference(value: str) -> bool:
     return bool(
         _REFERENCE.match(value)
+        or _MOUNTED.match(value)
         or _ENV_NAME.fullmatch(value)
         or _DOTTED.fullmatch(value)
         or _EXPRESSION.match(value)
@@ -583,6 +625,13 @@ def _braced(text: str, pos: int) -> tuple[int, int] | None:
 
 def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool] | None:
     """(start, end, quoted) of the value that begins at ``pos``."""
+    if text.startswith(('\\"', "\\'"), pos):  # an escaped quote in a JSON string: \"…\"
+        close = text.find(text[pos : pos + 2], pos + 2)
+        if close > pos + 2 and "\n" not in text[pos + 2 : close]:
+            return pos + 2, close, True
+    prefix = _STRING_PREFIX.match(text, pos)
+    if prefix is not None:
+        pos = prefix.end()  # b"…", r'…', f"…": a literal's prefix is no part of its value
     quoted = _QUOTED.match(text, pos)
     if quoted:
         group = next(i for i in range(1, 8) if quoted.group(i) is not None)
@@ -863,10 +912,17 @@ def _plain_value(
     start, end, quoted = value
     if not quoted and _prose_after_word(text, start, end):
         return []
+    if not quoted and _IDENTIFIER.fullmatch(text[start:end]) and _compared(text, start):
+        return []  # "if password == confirm_password:": compared with a variable
     if _quoted_sentence(text, kind, start, end, quoted=quoted):
         return []  # 'the password is "whatever you set during setup"': a sentence quoted
     secret = _is_secret(kind, text[start:end], quoted=quoted, separated=separated, name=name)
     return [(start, end)] if secret else []
+
+
+def _compared(text: str, start: int) -> bool:
+    """The value at ``start`` follows a comparison (``==``, ``!=``), not an assignment."""
+    return text[max(0, start - 6) : start].rstrip(" \t").endswith(("==", "!="))
 
 
 def _quoted_sentence(text: str, kind: str, start: int, end: int, *, quoted: bool) -> bool:
@@ -882,8 +938,11 @@ def _quoted_sentence(text: str, kind: str, start: int, end: int, *, quoted: bool
 
 
 def _after_word(text: str, start: int) -> bool:
-    """The value at ``start`` follows a separator that is a word (``is``, ``ist``, ``je``)."""
+    """The value at ``start`` follows a separator that is a word (``is``, ``ist``, ``je``) or
+    a dash, which in prose opens an aside (``the password — which Dana set …``)."""
     before = text[max(0, start - 8) : start].split()
+    if before and before[-1] in ("—", "–", "-", "--"):
+        return True
     return bool(before) and before[-1].lower() in _WORD_SEPARATORS and before[-1].isalpha()
 
 

@@ -7,12 +7,17 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
 * **A password word, then a verb that gives its value.** A password word (``password``,
   ``Passwort``/``Kennwort`` and their compounds, ``mot de passe``, ``clé``, ``contraseña``,
   ``clave``, ``senha``, ``palavra-passe``, ``parola d'ordine``, ``wachtwoord``, ``hasło``,
-  ``пароль``, ``lösenord``, ``şifre``…), then in the same sentence up to twelve words, then a
+  ``пароль``, ``lösenord``, ``şifre``, ``парола``, ``лозинка``, ``lozinka``, ``geslo``,
+  ``slaptažodis``, ``parool``, ``salasõna``, ``lykilorð``, ``contrasenya``, ``pasahitza``,
+  ``fjalëkalimi``, ``wagwoord``, ``cyfrinair``, ``kata kunci``, ``neno la siri``… in some
+  forty more languages), then in the same sentence up to twelve words, then a
   word that gives its value (``is``, ``lautet``, ``ist``, ``c'est``, ``est``, ``es``, ``é``,
-  ``è``, ``wordt``, ``är``, ``jest``, ``to``, ``это``, ``:``, ``=``, ``→``, ``—``), perhaps
+  ``è``, ``wordt``, ``är``, ``jest``, ``to``, ``это``, ``е``, ``yra``, ``ir``, ``és``, ``ay``,
+  ``është``, ``yw``, ``'s``, ``:``, ``=``, ``→``, ``—``; a comparison ``==`` gives none), perhaps
   ``now`` or ``übrigens``, then the value. Or a change (``changed``, ``geändert``,
-  ``cambiato``, ``поменял``, ``diubah``…) and the word for *to* (``to``, ``auf``, ``in``,
-  ``en``, ``a``, ``para``, ``на``, ``naar``, ``menjadi``, ``kepada``…). Or a verb that hands
+  ``cambiato``, ``поменял``, ``diubah``, ``promijenjena``, ``zmenil``, ``canviat``…) and the
+  word for *to* (``to``, ``auf``, ``in``, ``en``, ``a``, ``para``, ``на``, ``naar``,
+  ``menjadi``, ``kepada``, ``u``, ``į``…). Or a verb that hands
   the value over (``type``, ``paste``, ``enter``, ``tippe``, ``wpisz``…: ``…asks for a
   passphrase, type … and hit enter``).
 * **Thai** writes no space between words: ``รหัสผ่าน``, the rest of the clause, ``คือ``
@@ -21,14 +26,16 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   ``「…」``) is read inside them: right after the password word (``mot de passe («…»)``,
   ``密码（…）``) or after the verb, perhaps after one noun (``je fráze „…“``).
 * **Chinese, Japanese, Korean.** A password word (``密码``, ``密碼``, ``口令``, ``パスワード``,
-  ``暗証番号``, ``비밀번호``, ``비번``), then at most twelve characters of the sentence
+  ``暗証番号``, ``비밀번호``, ``비번``, or ``pw``/``password`` written against the script:
+  ``VPNのpwは…``), then at most twelve characters of the sentence
   (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
   value, which is written in Latin letters, digits and symbols.
 * **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
   ``The password is``, ``パスワード``, ``Root pw (do not paste):``), and a next line (or the
   one after a blank line) holding one value, perhaps in backticks, and nothing else.
 * **No verb.** ``şifrem Bogazici_1863 ama …``, ``पासवर्ड Dilli@2026Rk है``: within four words
-  of the password word and before any verb, a value that needs no verb to be a password
+  of the password word and before any verb (or right before the verb that ends the sentence:
+  ``Wifiaren pasahitza … da``, ``… ነው``), a value that needs no verb to be a password
   (eight characters or more, letters and digits, mixed case or a symbol), when nothing in the
   sentence describes the password instead.
 
@@ -60,7 +67,7 @@ __all__ = ["find_prose_passwords", "password_shaped", "strong_password"]
 _LONG_WORDS = (
     "password passwort kennwort passwd passphrase passcode wachtwoord lösenord losenord"
     " adgangskode passord salasana contraseña contrasena lösenfras losenfras wachtwoordzin"
-    " salalause passordfrase"
+    " salalause passordfrase wagwoord wachtwurd passwuert contrasenya pasvorto cyfrinair"
 ).split()
 # Passphrase words: a value of three joined words is enough after one of them.
 _PASSPHRASE_WORDS = frozenset(
@@ -75,6 +82,13 @@ _SHORT_WORDS = (
     " סיסמת پسورد گذرواژه گذرواژهٔ पासवर्ड पासवर्ड्स salasanani salasanasi salasanan"
     " salalauseeni salalauseen கடவுச்சொல் கடவுச்சொல்லை পাসওয়ার্ড పాస్వర్డ్ പാസ്വേഡ് ಪಾಸ್ವರ್ಡ್"
     " პაროლი գաղտնաբառ پاسورڈ 🔑 🗝 συνθηματικό συνθηματικού"
+    " парола паролата лозинка лозинката лозинку лозинке lozinka lozinku lozinke"
+    " zaporka zaporku šifra šifru geslo gesla geslom hesla heslá slaptažodis slaptažodį"
+    " slaptažodžio slaptazodis parole paroli parool parooli salasõna salasõnaga salasona"
+    " lykilorð lykilorðið lykilorðinu lykilord loyniorð loyniorðið pasahitza pasahitz"
+    " contrasinal fjalëkalimi fjalëkalim fjalekalimi şifrə şifrəsi şifrəm parol parolim"
+    " գաղտնաբառը iphasiwedi pasfhocal kwdikos kodikos şîfre şîfreya"
+    " මුරපදය ពាក្យសម្ងាត់ ລະຫັດຜ່ານ စကားဝှက် စကားဝှက်က ਪਾਸਵਰਡ પાસવર્ડ پټنوم"
 ).split()
 _PHRASES = (
     "mot de passe",
@@ -93,6 +107,15 @@ _PHRASES = (
     "رمز ورود",
     "κωδικός πρόσβασης",
     "پاس ورڈ",
+    "kata kunci",
+    "neno la siri",
+    "kalmar sirri",
+    "ọ̀rọ̀ aṣínà",
+    "oro asina",
+    "የይለፍ ቃል",
+    "құпия сөз",
+    "құпия сөзі",
+    "нууц үг",
 )
 _CJK_WORDS = (
     "密码",
@@ -110,7 +133,8 @@ _COPULAS = frozenset(
     "is was are = : := → -> => — – - lautet lauten ist war sind heißt heisst c'est est était"
     " sera es era será é era será è sarà wordt werd blijft är var blir er jest był była to"
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
-    " هي هو היא הוא".split()
+    " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
+    " einai គឺ ແມ່ນ 's ’s".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -128,10 +152,13 @@ _CHANGES = LazyPattern(
     r"|umgestellt|gesetzt|changé|modifié|cambiad[oa]|cambié|cambiato|cambiata|modificat[oa]"
     r"|alterad[oa]|alterei|mudad[oa]|mudei|mudou|mudaram|troquei|trocad[oa]|gewijzigd|veranderd|zmieni\w*|değiştir\w*"
     r"|ändrade|ändrat|поменял\w*|сменил\w*|изменил\w*|обновил\w*"
-    r"|diubah|diganti|ditukar|mengubah|mengganti|menukar|ubah|ganti|tukar)"
+    r"|diubah|diganti|ditukar|mengubah|mengganti|menukar|ubah|ganti|tukar"
+    r"|promijen\w*|promen\w*|zmenil\w*|zmenen\w*|spremen\w*|pakeič\w*|pakeit\w*|nomainī\w*"
+    r"|muutsin|muudetud|breytt\w*|canvia\w*|aldatu\w*|cambiei|pinalitan|pinalitan\w*"
+    r"|смен\w*|промен\w*|ndrysho\w*|değiştirdim)"
 )
 _TO_WORDS = frozenset(
-    "to auf in en a para на naar na till på into zu menjadi jadi kepada ke".split()
+    "to auf in en a para на naar na till på into zu menjadi jadi kepada ke u į uz sa në в".split()
 )
 _DESCRIBING = frozenset(
     "policy policies length rules rule requirements requirement manager managers reset hint"
@@ -186,7 +213,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     short_words = "|".join(map(re.escape, _forms(_SHORT_WORDS + list(_PHRASES))))
     cjk_words = "|".join(map(re.escape, _CJK_WORDS))
     cjk = re.compile(
-        rf"(?:{cjk_words})[^\x00-\x7f。、\n]{{0,12}}?[ \t]*(?:[:=][ \t]*)?"
+        rf"(?:{cjk_words}|(?i:password|passwd|pwd|pw|pass)(?={_CJK_LETTER}))"
+        r"[^\x00-\x7f。、\n]{0,12}?[ \t]*(?:[:=][ \t]*)?"
         r"(?P<value>[!-~]{4,64})(?![!-~])"
     )
     line_end = re.compile(
@@ -201,6 +229,9 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return cjk, line_end
 
 
+# Kana, CJK ideographs and Hangul: scripts written without spaces, which end a Latin word
+# (``VPNのpwは…``).
+_CJK_LETTER = r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]"
 _LONG = frozenset(_forms(_LONG_WORDS))
 _SUFFIXES = ("s", "et", "en", "e")
 # Thai writes no space between words: the password word, the rest of the clause, then the
@@ -282,6 +313,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
         word = text[start:end].lower().strip(",")
         if word.strip("?!") in _DESCRIBING:
             return None
+        if word in ("==", "!=", "===", "!==", "<=", ">="):
+            return None  # "if password == confirm_password": code compares, it gives nothing
         copula = word in _COPULAS or word in _GIVING or (changed and word in _TO_WORDS)
         if not copula and word.endswith((":", "=")) and len(word) > 1:
             copula = True  # "email:" ends the key
@@ -297,6 +330,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
                     return early  # "mot de passe («…»)": the value in brackets, right after
             continue
         if early is not None:
+            if index + 1 == len(words):
+                return early  # "şîfreya wifi … e": the verb ends the sentence, after the value
             return None  # "the password for user42 is …": a name, then the verb
         rest = words[index + 1 : index + 5]
         while rest and text[rest[0][0] : rest[0][1]].lower() in _FILLERS:
@@ -363,11 +398,13 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
             found.append(Finding("secret-assignment", *span))
     ascii_only = low.isascii()
     if not ascii_only:
-        values = [m.start("value") for m in cjk.finditer(text)]
+        values: list[tuple[int, int]] = [m.span("value") for m in cjk.finditer(text)]
         if "รหัสผ่าน" in text:
-            values += [m.end() for m in _THAI.finditer(text)]
-        for at in values:
+            values += [(m.end(), len(text)) for m in _THAI.finditer(text)]
+        for at, stop in values:
             start, end = _token_at(text, at)
+            if start == at:
+                end = min(end, stop)  # "パスワードはAbc123!xyzです": the value ends with its script
             value = text[start:end]
             while value and not value[-1].isalnum() and value[-1] not in "!#$%&*+-=?@_~":
                 value = value[:-1]
