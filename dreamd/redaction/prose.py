@@ -10,7 +10,8 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   ``пароль``, ``lösenord``, ``şifre``, ``парола``, ``лозинка``, ``lozinka``, ``geslo``,
   ``slaptažodis``, ``parool``, ``salasõna``, ``lykilorð``, ``contrasenya``, ``pasahitza``,
   ``fjalëkalimi``, ``wagwoord``, ``cyfrinair``, ``kata kunci``, ``neno la siri``… in some
-  forty more languages), then in the same sentence up to twelve words, then a
+  forty more languages), perhaps an aside between dashes or in brackets (``The password —
+  which Dana set on Tuesday, … — is …``), then in the same sentence up to twelve words, then a
   word that gives its value (``is``, ``lautet``, ``ist``, ``c'est``, ``est``, ``es``, ``é``,
   ``è``, ``wordt``, ``är``, ``jest``, ``to``, ``это``, ``е``, ``yra``, ``ir``, ``és``, ``ay``,
   ``është``, ``yw``, ``'s``, ``:``, ``=``, ``→``, ``—``; a comparison ``==`` gives none), perhaps
@@ -175,6 +176,8 @@ _MANAGERS = frozenset(
     "1password bitwarden keepass keepassxc lastpass dashlane keychain vault proton pass".split()
 )
 _SENTENCE_END = LazyPattern(r"[.!?;\n。](?:\s|$)|\n")
+# An aside opened right after a password word: a dash with spaces round it, or a bracket.
+_ASIDE = LazyPattern(r"[ \t]*(?:(—|–|--)[ \t]|\()")
 _TRAILING = ".,;:)]}>\"'»”"
 _SHAPE_LETTER = LazyPattern(r"[^\W\d_]")
 # A digit or a symbol words are not written with: a hyphen or a dot alone is a compound
@@ -300,9 +303,27 @@ def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(r"\S+", text[start:end])]
 
 
+def _past_aside(text: str, pos: int) -> int:
+    """Where the sentence goes on when an aside between dashes or in brackets follows the
+    password word at ``pos`` (``The password — which Dana set on Tuesday, … — is …``): after
+    it; else ``pos``."""
+    aside = _ASIDE.match(text, pos)
+    if aside is None:
+        return pos
+    opener = aside.group(1) or "("
+    close = text.find(")" if opener == "(" else opener, aside.end(), aside.end() + 400)
+    if close < 0 or "\n" in text[aside.end() : close]:
+        return pos
+    words = text[aside.end() : close].split()
+    if opener == "(" and (len(words) < 3 or not words[0].isalpha() or not words[0].islower()):
+        return pos  # "(« Lyon#Presqu1le »)", "(8 characters minimum)": a value or a note
+    return close + len(opener)
+
+
 def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int] | None:
     """The value a sentence gives the password word ending at ``head_end``, if any
     (``phrase``: the word names a passphrase)."""
+    head_end = _past_aside(text, head_end)
     stop = _SENTENCE_END.search(text, head_end)
     limit = min(stop.start() if stop else len(text), head_end + 200)
     words = [(head_end + a, head_end + b) for a, b in _words(text, head_end, limit)]
