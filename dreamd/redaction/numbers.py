@@ -4,8 +4,9 @@
   (``+44 …``, ``0044 …``) a number must be valid; written nationally it must be valid in one
   of the regions tried *and* grouped the way that region writes it (``030 12345678``,
   ``06 12 34 56 78``, ``(11) 91234-5678``), or follow a word that says it is a phone
-  (``call``, ``mobile``, ``Handy``, ``móvil``, ``携帯``…), in which case a possible number is
-  enough. ``SKU 123-456-7890``, dates, IP addresses and version strings never qualify.
+  (``call``, ``mobile``, ``Handy``, ``móvil``, ``携帯``, ``sími``, ``মোবাইল``…), in which case
+  a possible number is enough, and digits in groups (seven or more) are one in any country.
+  ``SKU 123-456-7890``, dates, IP addresses and version strings never qualify.
 * Payment cards: 13 to 19 digits that pass python-stdnum's Luhn check and start with an
   issuer's prefix (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro, Mir,
   Troy),
@@ -16,14 +17,22 @@
   Canadian SIN, French NIR, Spanish DNI/NIE, Italian codice fiscale, German Steuer-ID, Dutch
   BSN, Brazilian CPF, Indian Aadhaar and PAN, Swedish, Danish, Norwegian, Finnish, Polish,
   Swiss, Chinese, Mexican, Korean, Belgian, Turkish, Czech and Slovak (``rodné číslo``, its
-  slash form), Thai (its dashed form), Indonesian (NIK) and Israeli ids, NHS numbers; their
-  names in their own scripts too: ``身份证``, ``บัตรประชาชน``, ``תעודת זהות``) and the UK's
-  National Insurance number by its own rule. A shape only ids use must pass the id's check;
+  slash form), Thai (its dashed form), Indonesian (NIK) and Israeli ids, NHS numbers, Malaysian
+  MyKad and Pakistani CNIC numbers by their dashed forms; their
+  names in their own scripts too: ``身份证``, ``บัตรประชาชน``, ``תעודת זהות``), the UK's
+  National Insurance number, Hong Kong's identity card (``A123456(3)``) and Russia's СНИЛС by
+  our own checks; after their names, the JMBG, EMŠO and EMBG of the former Yugoslavia,
+  Lithuanian, Latvian and Estonian personal codes, Greek AMKA, Moldovan IDNP, Kazakh ИИН,
+  Iranian کد ملی, Ecuadorian cédula, Saudi identity numbers, Singapore NRIC, Taiwanese ids
+  (a long name may take an ending: ``fødselsnummeret``). A shape only ids use must pass the
+  id's check;
   a plain run
   of digits needs the id's name before it (``SSN``, ``BSN``, ``PESEL``…), and is then taken
   whatever its check digit says.
 * Tax numbers the same way: Polish NIP (``778-123-45-63``), Ukrainian ``РНОКПП``/``ІПН``,
-  Russian ``ИНН``, Turkish VKN after their names, an Indonesian NPWP by its dotted form.
+  Russian ``ИНН``, Turkish VKN, Hungarian ``adóazonosító jel``, Philippine TIN, Kenyan KRA
+  PIN, Slovenian ``davčna številka`` and Greek ``ΑΦΜ`` after their names, an Indonesian NPWP
+  by its dotted form.
 * An account number after a word that names it (``account no.``, ``acc``, ``A/c no.``,
   ``Kontonummer``, ``numer konta``, ``nomor rekening``, ``hesap numarası``, ``số tài
   khoản``, ``číslo účtu``…), perhaps after a label (``numer konta do przelewu: …``) that
@@ -54,8 +63,9 @@ _PHONE_CUE = re.compile(
     r"(?i:phone|tel\b|tél|telef|teléf|téléph|mobile?|móvil|movil|cell|celular|cellulare|handy"
     r"|portable|fax|whatsapp|signal|call|ring|text me|sms|dial|hotline|helpline|\bbel\b|chiam"
     r"|llam|ligue|appel|anruf|ruf\b|telep|sđt|sdt\b|điện thoại|dien thoai|(?:no\.?|nomor) hp\b"
-    r"|gsm\b|cep\b)|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b|मोबाइल|फ़ोन|फोन|هاتف|جوال|موبايل"
-    r"|تلفن|موبایل|טלפון|נייד|โทร"
+    r"|gsm\b|cep\b|mob\b|mobitel|sími|simi\b|farsím|bimbit|simu\b|telefonu|puhelin)"
+    r"|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b|моб\b|мобилен|मोबाइल|फ़ोन|फोन|মোবাইল|ফোন|هاتف|جوال"
+    r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร"
 )
 # Words that go with phones and with every other kind of number: they count only for a number
 # written the way phones are, in groups ("my number is 0151 2345678"), never for bare digits.
@@ -200,11 +210,63 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{6}-\d{7}", "kr.rrn", "", False),
     (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn", "", False),
     (r"\d{3} ?\d{3} ?\d{4}", "gb.nhs", "nhs", True),
+    # JMBG (Serbia, Bosnia, Montenegro), EMŠO (Slovenia), EMBG (North Macedonia); Moldova's IDNP
+    (
+        r"\d{13}",
+        None,
+        "jmbg јмбг emšo emso embg ембг матични_број matični_broj maticni_broj idnp",
+        True,
+    ),
+    # Lithuanian, Estonian personal codes; Greek AMKA
+    (r"\d{11}", None, "asmens_kodas asmens_kodą asmens_kodo isikukood αμκα amka", True),
+    (r"\d{6}-\d{5}", "lv.pvn", "personas_kods personas_kodu", True),
+    # Kazakh ИИН, Iranian national code, Ecuadorian cédula, Saudi identity number
+    (r"\d{12}", None, "иин жсн iin", True),
+    (r"\d{10}", None, "کد_ملی کدملی cédula cedula الهوية رقم_الهوية iqama إقامة", True),
+    (r"[STFGM]\d{7}[A-Z]", None, "nric fin", True),
+    (r"[A-Z]{1,2}\d{6}\([0-9A]\)", "local.hkid", "", False),
+    (r"[A-Z]{1,2}\d{6}[0-9A]", None, "hkid 香港身份證", True),
+    (r"[A-Z][12]\d{8}", None, "身分證 身份證 國民身分證 身分證字號 身份證字號", True),
+    (r"\d{6}-\d{2}-\d{4}", "my.nric", "mykad kad_pengenalan", False),
+    (r"\d{5}-\d{7}-\d", "pk.cnic", "cnic", False),
+    (r"\d{3}-\d{3}-\d{3}[ -]\d{2}", "local.snils", "снилс snils", False),
+    # Tax numbers: Hungarian adóazonosító jel, Philippine and Kenyan (KRA) PINs, Slovenian
+    # davčna številka, Greek ΑΦΜ
+    (r"8\d{9}", None, "adóazonosító adoazonosito adóazonosító_jel", True),
+    (r"\d{3}-\d{3}-\d{3}(?:-\d{3,5})?", None, "tin", True),
+    (r"[AP]\d{9}[A-Z]", "ke.pin", "kra", True),
+    (r"\d{8}", None, "davčna davcna davčna_številka", True),
+    (r"\d{9}", None, "αφμ afm", True),
 )
+
+
+def _hkid_ok(value: str) -> bool:
+    """Hong Kong's identity card: one or two letters, six digits, a mod-11 check digit."""
+    compact = value.replace("(", "").replace(")", "")
+    letters, digits, check = compact[:-7], compact[-7:-1], compact[-1]
+    values = [36] * (2 - len(letters)) + [ord(c) - 55 for c in letters] + [int(c) for c in digits]
+    total = sum(v * w for v, w in zip(values, range(9, 1, -1), strict=True))
+    return "0123456789A"[(11 - total % 11) % 11] == check
+
+
+def _snils_ok(value: str) -> bool:
+    """Russia's СНИЛС: nine digits and a two-digit check (mod 101)."""
+    digits = re.sub(r"\D", "", value)
+    total = sum(int(c) * (9 - i) for i, c in enumerate(digits[:9]))
+    check = total % 101 if total > 101 else total
+    return f"{0 if check == 100 else check:02d}" == digits[9:]
+
+
+_LOCAL_CHECKS: dict[str, Callable[[str], bool]] = {
+    "local.hkid": _hkid_ok,
+    "local.snils": _snils_ok,
+}
 
 
 @cache
 def _validator(module: str) -> Callable[[str], bool]:
+    if module in _LOCAL_CHECKS:
+        return _LOCAL_CHECKS[module]
     checker: Callable[[str], bool] = import_module(f"stdnum.{module}").is_valid
     return checker
 
@@ -233,8 +295,14 @@ def _id_patterns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], tuple[str, .
 
 @cache
 def _names(names: tuple[str, ...]) -> re.Pattern[str]:
+    """The names as whole words; a long one may take an ending (``fødselsnummeret``)."""
     words = [re.escape(name).replace("_", " ") for name in names]  # ``id_number``: two words
-    return re.compile(r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])")
+    short = [w for w, name in zip(words, names, strict=True) if len(name) < 8]
+    long = [w for w, name in zip(words, names, strict=True) if len(name) >= 8]
+    parts = [r"(?:" + "|".join(short) + r")(?![a-z])"] if short else []
+    if long:
+        parts.append(r"(?:" + "|".join(long) + r")[^\W\d_]{0,3}(?![a-z])")
+    return re.compile(r"(?<![a-z])(?:" + "|".join(parts) + r")")
 
 
 def _named_before(text: str, start: int, names: tuple[str, ...]) -> bool:
@@ -307,6 +375,8 @@ def _is_phone(text: str, start: int, value: str, digits: str) -> bool:
     )
     if bare and not cue:
         return False
+    if not bare and len(digits) >= 7 and _PHONE_CUE.search(before) is not None:
+        return True  # "sími 665 3954": a phone word, then digits in groups, in any country
     return _phone_number(value, digits, cue=cue)
 
 
