@@ -7,14 +7,18 @@ or a document, in the languages notes are written in, they are personal data:
   ``geboren (am/op)``, ``né le``, ``fecha de nac.``, ``nata a Napoli il``, ``data de
   nascimento``, ``urodzony``, ``дата рождения``, ``doğum tarihi``, ``född``, ``生年月日``,
   ``出生日期``, ``생년월일``, ``ngày sinh``, ``tanggal lahir``, ``जन्म तिथि``,
-  ``تاريخ الميلاد``, ``תאריך לידה``, ``ημερομηνία γέννησης``, ``дата народження``… then a
-  date with its year, written any common way (``1990-05-17``,
+  ``تاريخ الميلاد``, ``תאריך לידה``, ``ημερομηνία γέννησης``, ``дата народження``,
+  ``дата на раждане``, ``datum rođenja``, ``gimimo data``, ``sünniaeg``, ``fæðingardagur``,
+  ``petsa ng kapanganakan``… then a date with its year, written any common way
+  (``1990-05-17``, ``02.07.1966.``,
   ``17.05.1990``, ``1990.05.17``, ``12 mars 1985``, ``3 de marzo de 1985``,
   ``March 3rd, 1988``, ``1992年4月5日``, ``1990년 5월 17일``). A word naming a birthday
   (``birthday``, ``Geburtstag``, ``生日``, ``誕生日``, ``생일``) is followed by the date
   directly (``Birthday: …``, ``誕生日は…``); a word naming the birth date itself may have a few
   words between (``date of birth (for the insurance form): …``); ``born`` and its
-  equivalents a place (``nata a Napoli il …``).
+  equivalents a place (``nata a Napoli il …``). A pet or a project that was born
+  (``the cat was born on …``) and a form's field (``Date of Birth field added on …``) give no
+  one's birth date.
 * **Document numbers**: a passport (``passport``, ``Reisepass``, ``passeport``, ``pasaporte``,
   ``passaporto``, ``paspoort``, ``паспорт``, ``旅券``, ``护照``, ``여권``…), a driving licence
   (``driving licence``, ``DL#``, ``Führerschein``, ``permis de conduire``, ``patente di
@@ -26,7 +30,9 @@ or a document, in the languages notes are written in, they are personal data:
   ``W426-545-30-761-0``); or a label of up to five words ending in a colon between the word
   and the code (``Passnummer für den Antrag: …``). Passports are named in more
   languages too: ``paspor``, ``hộ chiếu``, ``पासपोर्ट``, ``جواز السفر``, ``דרכון``,
-  ``διαβατήριο``, ``หนังสือเดินทาง``… A date, a year or a short code (``Klasse B``,
+  ``διαβατήριο``, ``หนังสือเดินทาง``, ``pasoš``, ``putovnica``, ``paso numeris``,
+  ``passi number``, ``pases numurs``, ``vegabréf``, ``passaport``, ``পাসপোর্ট``… A date, a
+  year or a short code (``Klasse B``,
   ``gate B12``) is not one. Machine-readable zones are :mod:`dreamd.redaction.mrz`'s.
 
 Pure.
@@ -52,7 +58,11 @@ _BIRTH_DATE_WORDS = (
     ";tarikh lahir;जन्म तिथि;जन्मतिथि;जन्म दिनांक;जन्म तारीख;জন্ম তারিখ;জন্মতারিখ;تاريخ الميلاد"
     ";تاريخ الولادة;تاریخ تولد;תאריך לידה;תאריך הלידה;ημερομηνία γέννησης;дата народження"
     ";datum narození;datum narozeni;data nașterii;data nasterii;születési dátum;születési idő"
-    ";วันเดือนปีเกิด"
+    ";วันเดือนปีเกิด;дата на раждане;datum rođenja;datum rodjenja;датум рођења;datum rojstva"
+    ";dátum narodenia;gimimo data;dzimšanas datums;sünniaeg;sünnikuupäev;fæðingardagur"
+    ";fæðingardagsetning;petsa ng kapanganakan;data de naixement;jaiotze data;data de nacemento"
+    ";datëlindja;data e lindjes;doğum tarixi;туған күні;төрсөн огноо;tarehe ya kuzaliwa"
+    ";dyddiad geni;geboortedatum;დაბადების თარიღი;ծննդյան ամսաթիվ"
 ).split(";")
 # Words naming a birthday (the date comes right after them).
 _BIRTHDAY_WORDS = (
@@ -63,6 +73,8 @@ _BIRTHDAY_WORDS = (
 _BORN_WORDS = (
     "born;geboren;né;née;nee;nacido;nacida;nato;nata;nascido;nascida;urodzony;urodzona;ur."
     ";родился;родилась;född;født;doğdu;народився;народилася;נולד;נולדה;γεννήθηκε;lahir"
+    ";роден;родена;rođen;rođena;рођен;рођена;rojen;rojena;narodený;narodená;gimęs;gimusi"
+    ";dzimis;dzimusi;sündinud;fæddur;fædd;ipinanganak;nascut;nascuda;jaio"
 ).split(";")
 _DOCUMENT_WORDS = (
     "passport;passeport;pasaporte;passaporto;passaporte;reisepass;paspoort;paszport;pasaport"
@@ -76,12 +88,25 @@ _DOCUMENT_WORDS = (
     ";documento de identidad;cartão de cidadão;bilhete de identidade;identiteitskaart"
     ";dowodu osobistego;dowód osobisty;dowod osobisty;id card number;identity card"
     ";paspor;hộ chiếu;ho chieu;पासपोर्ट;جواز السفر;جواز سفر;דרכון;διαβατήριο;διαβατηρίου"
-    ";หนังสือเดินทาง;útlevél;pașaport;cestovní pas"
+    ";หนังสือเดินทาง;útlevél;pașaport;cestovní pas;pasoš;pasoša;пасош;пасоша;putovnica"
+    ";putovnice;potni list;cestovný pas;paso numeris;paso nr;passi number;passi nr;pase"
+    ";pases numurs;vegabréf;pasaporte;pasport;passaport;pasaportea;pasaportë;পাসপোর্ট"
+    ";گذرنامه;pasipoti;pasi ya kusafiria"
 ).split(";")
 _NUMBER_WORDS = frozenset(
     "n nº no nr num number nummer numéro número numero numer номер серия de di da of der des"
     " del do dowodu osobistego conducir conduire guida is ist est es 番号 号码 號碼 번호"
-    " numaram numarası numarasi numara nomor nombor saya my mein mon mi".split()
+    " numaram numarası numarasi numara nomor nombor saya my mein mon mi nombor numurs numeris"
+    " broj број ng নম্বর नंबर شماره رقم".split()
+)
+# The words as the rules compare them: marks of scripts that write vowels apart dropped.
+_NUMBER_KEYS = _NUMBER_WORDS | frozenset(re.sub(r"\W", "", word) for word in _NUMBER_WORDS)
+# Words after a birth date's name that make it a form's field, not a date given.
+_DESCRIBING = frozenset("field fields column columns format input label validation".split())
+# Who is born, when it is not a person: a pet, a project (``the cat was born on …``).
+_NOT_PERSONS = frozenset(
+    "cat cats dog dogs puppy puppies kitten kittens pet pets horse foal calf hamster rabbit"
+    " parrot project company startup app product idea band".split()
 )
 # A compound's tail: letters, and the vowel signs and marks of scripts that write them apart
 # (Devanagari, Thai), which are no word characters to a regular expression.
@@ -89,7 +114,7 @@ _TAIL = r"(?:[\w'-]|[\u0300-\u036f\u0900-\u0dff\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]
 _MONTH = r"[^\W\d_]{3,12}\.?"
 _DATE = LazyPattern(
     r"(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}(?!\d)"
-    r"|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2})(?![\d.])"
+    r"|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2})(?!\d|\.\d)"
     rf"|\d{{1,2}}(?:st|nd|rd|th|er|e|º|°)?\.?\s+(?:de\s+)?{_MONTH},?\s+(?:de\s+)?\d{{4}}"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
     r"|\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\s?년\s?\d{1,2}\s?월\s?\d{1,2}\s?일)"
@@ -159,11 +184,17 @@ def _births(text: str, low: str) -> list[Finding]:
         date = _DATE.search(text, match.end(), end)
         if date is None:
             continue
+        if match.lastgroup == "born" and _NOT_PERSONS & set(
+            low[max(0, match.start() - 40) : match.start()].split()[-4:]
+        ):
+            continue  # "the cat was born on …": no person's birth date
         gap = text[match.end() : date.start()]
         words = [w.strip("():,") for w in gap.split()]
         words = [w for w in words if w]
         if any(c.isdigit() for c in gap):
             continue  # the date is not the first number after the word
+        if _DESCRIBING & {w.lower() for w in words}:
+            continue  # "Date of Birth field added on …": the date of a change to a form
         if match.lastgroup == "day" and not all(w.lower() in _BIRTHDAY_GAP for w in words):
             continue  # "birthday party on …": the date of something else
         if len(words) > (6 if match.lastgroup == "date" else 4):
@@ -189,7 +220,7 @@ def _documents(text: str, low: str) -> list[Finding]:
             label = word.group(0).endswith((":", "："))
         if at < 0 or len(words) > (5 if label else 3):
             continue
-        if not label and any(w and w not in _NUMBER_WORDS for w in words):
+        if not label and any(w and w not in _NUMBER_KEYS for w in words):
             continue  # "Passnummer für den Antrag: …" is a label; a sentence is not
         code = _CODE.match(text, at)
         if code is None:
