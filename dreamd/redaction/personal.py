@@ -5,8 +5,11 @@
   only. Spelled out too: ``name(at)domain(dot)com``, ``sara.lind (at) telia.se``, and in words
   (``kenji dot x at gmail dot com``, ``klaus punkt weber at gmx punkt de``,
   ``maria arroba gmail punto com``, ``mehmet nokta kaya et hotmail nokta com``, Greek
-  ``παπάκι``/``τελεία``, Hebrew ``שטרודל``/``נקודה``, Ukrainian ``равлик``/``крапка``; an
-  ``et`` only with ``nokta``, as French ``et`` is *and*) when the last part is a known
+  ``παπάκι``/``τελεία``, Hebrew ``שטרודל``/``נקודה``, Ukrainian ``равлик``/``крапка``,
+  Bulgarian ``маймунка``/``точка``, Serbian and Croatian ``majmunče``/``tačka``/``točka``,
+  Catalan ``arrova``/``punt``; an ``et`` only with ``nokta`` or ``punkts``, as French ``et``
+  is *and*, an ``eta`` only with ``taškas``, a ``di`` only with ``titik``) when the last part
+  is a known
   top-level domain and the domain is no word of prose (``we met at the dot com party``) or
   placeholder (``name at domain dot com``). Fullwidth ``＠`` and ``&#64;`` are read as ``@``
   (:mod:`dreamd.redaction.normalise`), ``%40`` once decoded (:mod:`dreamd.redaction.encoded`).
@@ -34,15 +37,23 @@ __all__ = ["find_personal_data"]
 _EMAIL = r"(?<![\w.%+'-])[\w.%+'-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-]|:\w|\.[\w-])"
 _DOT_WORDS = (
     "dot punkt punto point ponto точка kropka nokta chấm cham punt tečka tecka pont piste"
-    " prick nukta τελεία נקודה крапка نقطة"
+    " prick nukta τελεία נקודה крапка نقطة tačka tacka točka tocka тачка taškas taskas punkts"
+    " punktur titik tuldok"
 ).split()
 _AT_WORDS = (
     "at arroba собака arobase ät chiocciola apenstaartje małpa malpa kukac zavináč zavinac"
-    " snabel-a a-còng a-cong et παπάκι שטרודל равлик"
+    " snabel-a a-còng a-cong et παπάκι שטרודל равлик маймунка кльомба majmunče majmunce"
+    " majmun мајмунче manki afna eta arrova di"
 ).split()
 # An "at" that is also a common word elsewhere counts only with its own language's "dot":
-# Turkish "et" with "nokta" (French "et" is "and", Turkish "et" is also "meat").
-_PAIRED = {"et": frozenset({"nokta"})}
+# Turkish "et" with "nokta" (French "et" is "and", Turkish "et" is also "meat"), Latvian "et"
+# with "punkts"; Lithuanian "eta" with "taškas" (Basque "eta" is "and"); Malay and Indonesian
+# "di" with "titik" (Italian "di" is "of").
+_PAIRED = {
+    "et": frozenset({"nokta", "punkts"}),
+    "eta": frozenset({"taškas", "taskas"}),
+    "di": frozenset({"titik"}),
+}
 _DOT_WORD = "(?:" + "|".join(map(re.escape, _DOT_WORDS)) + ")"
 # "a còng" (Vietnamese) is two words; written with a space or a hyphen.
 _AT_WORD = "(?:" + "|".join("[ -]".join(map(re.escape, w.split("-"))) for w in _AT_WORDS) + ")"
@@ -63,7 +74,8 @@ _SPELLED = (
 _TOP_LEVEL = frozenset(
     "com org net edu gov mil int io co me info biz app dev ai eu de fr es it nl be ch at uk pl pt"
     " br ru jp cn kr se no dk fi ie us ca au nz in mx ar cl tr gr cz sk hu ro bg hr si lt lv ee"
-    " ua by kz il za sg hk tw lu is ws tv cc xyz online email mail".split()
+    " ua by kz il za sg hk tw lu is ws tv cc xyz online email mail cat eus gal rs ba me mk al"
+    " md ge az am ph my bd pk ke ng ir lk np".split()
 )
 _NOT_A_DOMAIN = frozenset(
     "the a an it its my your our their his her this that these those domain example company"
