@@ -232,6 +232,8 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return True  # "Handball is on Thursdays at 16:30 now" after "... moves to Thursday 16:30"
     if same_terms and (names_a & names_b or same_one):
         return True  # the same day, time and place in other words: "needs it by Wednesday noon"
+    if same_one and exact and exact == other and a.topic & b.topic:
+        return True  # "Mamma's room number is 118" and "Mamma's room is 118, not 108"
     if (not a.topic or not b.topic) and names_a and names_b:  # "It's Karin Hald, not Holm"
         return names_a == names_b and a.replaced == b.replaced
     if (a.change in _UNDOES) != (b.change in _UNDOES):

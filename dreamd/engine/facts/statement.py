@@ -222,7 +222,7 @@ _REPLACED_SPANS = re.compile(
     r"\bfrom\s+(?P<from>[^.;]{1,60}?)\s+to\b"
     r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
-    r"|,\s*not\s+(?P<not>[^.;,]{1,60})"
+    r"|,\s*(?:not|never)\s+(?P<not>[^.;,]{1,60})"
     r"|\bnot\s+(?P<notbut>[^,;.]{1,30}),\s*but\b"
     r"|(?:^|(?<=[.;!?]\s))not\s+(?P<notlead>[^\W\d_][\w'’-]*)(?=\s*[:,—–])"
     r"|\b(?:statt|anstatt)\s+(?P<statt>[^.;,]{1,60})"
@@ -421,6 +421,15 @@ def _heading_subject(heading: str | None) -> str | None:
     return words[0].removesuffix("'s")
 
 
+# A clause that only dates something else by an ending: "71 sold online before we stopped",
+# "since they quit the old van". What ended is told elsewhere; this line says no change.
+_WHEN_ENDED = re.compile(
+    r"\b(?:before|after|since|until|till|when|once)\s+(?:we|i|they|he|she|you|it)\s+"
+    r"(?:had\s+|have\s+)?(?:stopped|quit|dropped|gave\s+up|cancell?ed|ended)\b",
+    _I,
+)
+
+
 def _change(text: str) -> str | None:
     for name, pattern in _CHANGE_CUES:
         if pattern.search(text):
@@ -485,10 +494,12 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     # A heading of three words or more is a clause the body goes on from ("Can't be relied on
     # any more: three hours late"): its negation and its change cue are the line's.
     clause = heading if heading is not None and len(heading.split()) >= 3 else ""
-    change = _change(body) or (_change(clause) if clause else None)
+    unended = _WHEN_ENDED.sub(" ", body) if _WHEN_ENDED.search(body) else body
+    change = _change(unended) or (_change(clause) if clause else None)
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
     replaced: set[str] = set()
     spans = _REPLACED_OR_GONE if _GONE_WORD.search(body) else _REPLACED_SPANS
+    inside: list[tuple[int, int]] = []
     for span in spans.finditer(body):
         if span.lastgroup == "from" and change is None:
             continue  # "the piano from Sala 1 on OLX for €2,200, to pay for…": no change
@@ -497,12 +508,17 @@ def _read(text: str, known: frozenset[str]) -> Statement:
             replaced.update(_topic_words(group, subject) - named)
             continue
         start = span.start(span.lastgroup or 0)
+        inside.append((start, start + len(group)))
         replaced.update(
             v.token for v in values if start <= v.start < start + len(group) and v.token
         )
         if span.lastgroup in _GONE_SPANS:
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
-    negative = bool(_NEGATION.search(body)) and not re.search(r",\s*not\s", body, _I)
+    # A value said again outside what is turned down stays: "Anna Berg, never Anna Bergström"
+    # turns down Bergström, not Anna.
+    kept = {v.token for v in values if not any(a <= v.start < b for a, b in inside)}
+    replaced -= kept | {t.split(":", 1)[1] for t in kept if t.startswith("name:")}
+    negative = bool(_NEGATION.search(unended)) and not re.search(r",\s*(?:not|never)\s", body, _I)
     negative = negative or bool(clause and _NEGATION.search(clause))
     if confidence is not None and confidence < 0.5:
         negative = True

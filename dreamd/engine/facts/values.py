@@ -96,7 +96,7 @@ _NOT_NAMES = frozenset(
     " sek nok dkk eur usd gbp chf pln czk huf isk jpy cny inr aud cad nzd zar try brl mxn".split()
 )
 _TIME = re.compile(
-    r"(?<![\w:.])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:])", re.I
+    r"(?<![\w:.])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:%]|[.,]\d)", re.I
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _WORD = re.compile(r"@?[^\W_](?:[\w'’.-]|,(?=\d{3}))*[^\W_]|@?[^\W_]", re.UNICODE)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from dreamd.engine.facts.relations import relation, replaces, same_fact
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
+from dreamd.engine.facts.values import values_of
 
 CHANGES = [
     # a refusal taken back "after all"
@@ -87,8 +88,17 @@ SAME = [
         "Priya Nair: Needs the draft by Tuesday noon, sends it back edited on Thursday.",
         "Priya Nair edits the Halden chapters; needs files by Tuesday 12:00, returns them Thursday.",
     ),
+    (
+        "Dad's locker at the leisure centre is number 217.",
+        "Reminder for the gym bag: Dad's locker is 217, not 271.",
+    ),
 ]
 UNRELATED = [
+    # a count dated by an ending ("before we stopped") ends nothing
+    (
+        "Raffle tickets are sold by bank transfer at the door and at the shop, 5 / 3 GBP.",
+        "Raffle tickets: 40 sold online before we stopped, 12 by bank transfer since.",
+    ),
     # turning down the heating takes nothing back
     ("The office heating is on from 8 in the morning.", "Turned down the heating in the office."),
     # an opinion that turns "after all" takes back no rule
@@ -539,3 +549,19 @@ def test_someone_elses_line_sharing_only_the_word_it_turns_down_replaces_nothing
         "The site manager, Nuala, says the permit is renewed at the council desk, not by post."
     )
     assert relation(newer, older) is None
+
+
+def test_a_percentage_after_at_is_a_number_not_a_clock_time() -> None:
+    """ "invoiced at 13.5% VAT" gives the rate, not one o'clock."""
+    tokens = {v.token for v in values_of("Repairs are invoiced at 13.5% VAT, at 9.30 we open.")}
+    assert {"num:13.5", "time:09:30"} <= tokens
+    assert "time:13:00" not in tokens
+
+
+def test_a_name_said_again_outside_never_is_not_turned_down() -> None:
+    """ "Ruth Ames, never Ruth Amesbury" turns down Amesbury and keeps Ruth; the line is a
+    positive statement, not a denial."""
+    line = read_statement("Send every tenor question to Ruth Ames, never to Ruth Amesbury.")
+    assert line.polarity == 1
+    assert "name:amesbury" in line.replaced
+    assert "name:ruth" not in line.replaced and "ruth" not in line.replaced
