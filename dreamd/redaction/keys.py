@@ -35,7 +35,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   words before its digits (``PIN kartu debit 551274``).
 * A card's security code, by any of its names (``CVV``, ``CVC2``, ``CID``,
   ``Kartenprüfnummer``, ``cryptogramme``, ``código de seguridad``, ``güvenlik kodu``,
-  ``セキュリティコード``, ``보안코드``, ``安全码``…), is three or four digits.
+  ``セキュリティコード``, ``보안코드``, ``安全码``, ``öryggisnúmer``, ``codi de seguretat``,
+  ``sigurnosni kod``, ``apsaugos kodas``, ``turvakood``…), is three or four digits.
 * PINs in more words: compounds (``PIN-koodi``, ``Pinkoden``, ``PIN-Nummer``), Arabic
   ``الرقم السري``, Hebrew ``קוד`` before a door word (``קוד הכניסה``), a ``combo`` beside a lock
   word or before a dialled value (``3-7-1-9``), a keypad that ``takes`` or ``accepts`` its
@@ -148,6 +149,16 @@ _HEAD_WORDS: tuple[str, ...] = (
     "보안 코드",
     "安全码",
     "安全碼",
+    "öryggisnúmer",
+    "öryggiskóði",
+    "codi de seguretat",
+    "sigurnosni kod",
+    "varnostna koda",
+    "apsaugos kodas",
+    "drošības kods",
+    "turvakood",
+    "kod keselamatan",
+    "код за сигурност",
     "keypad",
     "türcode",
     "torcode",
@@ -283,11 +294,13 @@ _PIN = frozenset("pin pins pincode pin-code geheimzahl puk keypad السري س�
 # A card's security code: three or four digits, by any of its names.
 _CARD_CODES = frozenset(
     "cvv cvv2 cvc cvc2 csc cid cryptogramme sicherheitscode kartenprüfnummer prüfnummer"
-    " セキュリティコード 보안코드 安全码 安全碼".split()
+    " セキュリティコード 보안코드 安全码 安全碼 öryggisnúmer öryggiskóði turvakood".split()
 )
 _CARD_CODE_PHRASES = frozenset(
     "security code;code de sécurité;código de seguridad;codigo de seguridad;codice di sicurezza"
-    ";código de segurança;kod bezpieczeństwa;güvenlik kodu;guvenlik kodu;보안 코드".split(";")
+    ";código de segurança;kod bezpieczeństwa;güvenlik kodu;guvenlik kodu;보안 코드"
+    ";codi de seguretat;sigurnosni kod;varnostna koda;apsaugos kodas;drošības kods"
+    ";kod keselamatan;код за сигурност".split(";")
 )
 _CARD_CODE = re.compile(r"\d{3,4}")
 _TOKEN = frozenset(
