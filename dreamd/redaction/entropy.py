@@ -1,13 +1,15 @@
 """Random-looking strings no vendor shape explains, checked with detect-secrets.
 
-A run (see :mod:`dreamd.redaction.vendors`) is cut into *pieces* of base64 characters; a piece
+A run (see :mod:`dreamd.redaction.vendors`) is cut into *pieces* of base64 characters (and
+where a key's name ends inside one: ``request_id=…`` is a name and a value, judged apart); a piece
 is a *suspect* when it is 16 or more characters long, mixes letters and digits (or both cases
 past 24 characters), is not made of words (``S3BucketReplicationConfig2``), is not hexadecimal
 (hashes, git SHAs, ETH addresses), not upper case and digits only (ULIDs, tracking numbers),
 not a UUID, not a relative path of words, numbers and dates (``memory/logs/2026/03/2026-03-05``),
 and does not sit where harmless random text lives: a URL's path, a file path, a
-``data:`` URI, an ``sha512-`` integrity value, a crypt(3) hash, an SSH or age public key, a bech32
-address, or a span the
+``data:`` URI, an ``sha512-`` integrity value, an ``SHA256:`` fingerprint, a crypt(3) hash, an
+SSH or age public key, a value named a public key (``PublicKey = …``), a bech32 address, or a
+span the
 caller marked as public (a certificate). Cheap checks come first, so ordinary notes never
 import the library. A piece that is base64 (standard or URL-safe, padded or not) of readable
 text is judged by that text instead: a credential (``user:password``, one word shaped like a
@@ -48,9 +50,13 @@ _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
 _UPPER_DIGITS = re.compile(r"[A-Z0-9]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HARMLESS_BEFORE = re.compile(
-    r"(?:base64,|sha(?:1|224|256|384|512)[-:]|ssh-(?:rsa|dss|ed25519) |ecdsa-sha2-nistp\d+ "
-    r"|sk-ssh-ed25519@openssh\.com |\$(?:2[abxy]?|argon2i?d?|[156]|pbkdf2[\w-]*|scrypt)\$\S*)$"
+    r"(?:base64,|(?i:sha)(?:1|224|256|384|512)[-:]|ssh-(?:rsa|dss|ed25519) |ecdsa-sha2-nistp\d+ "
+    r"|sk-ssh-ed25519@openssh\.com |\$(?:2[abxy]?|argon2i?d?|[156]|pbkdf2[\w-]*|scrypt)\$\S*"
+    r"|(?i:pub(?:lic)?[ _-]?key)[\"']?[ \t]*[:=][ \t]*[\"']?)$"
 )
+# Where a key's name ends and its value starts inside one piece (``request_id=…``): an ``=``
+# followed by more of the piece (base64 pads only at its end).
+_INNER_EQUALS = re.compile(r"=+(?=[^=])")
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 _PATH_PART = re.compile(r"[a-z]+|\d+|\d{4}-\d{2}-\d{2}")
 _USER_PASSWORD = re.compile(r"[\w.@+-]{1,64}:\S{4,}")
@@ -192,6 +198,23 @@ def is_wrapped_secret(decoded: str, rescan: Callable[[str], bool]) -> bool:
     return bool(_USER_PASSWORD.fullmatch(decoded)) or shaped or rescan(decoded)
 
 
+def _pieces(text: str, start: int, end: int) -> list[tuple[str, int]]:
+    """(piece, start) of each piece of the run, cut where a key's name ends (``name=value``:
+    the name and the value are judged apart)."""
+    pieces = []
+    for match in _PIECE.finditer(text, start, end):
+        value, at = match.group(0), match.start()
+        if "=" not in value.rstrip("="):
+            pieces.append((value, at))
+            continue
+        cut = 0
+        for inner in _INNER_EQUALS.finditer(value):
+            pieces.append((value[cut : inner.end()], at + cut))
+            cut = inner.end()
+        pieces.append((value[cut:], at + cut))
+    return pieces
+
+
 def find_random_strings(
     text: str,
     run_start: int,
@@ -203,9 +226,9 @@ def find_random_strings(
     """High-entropy strings and base64-wrapped credentials in one run (see the module rules)."""
     found: list[Finding] = []
     starts = [start for start, _ in public]
-    for match in _PIECE.finditer(text, run_start, run_end):
-        piece, start = match.group(0).strip("=_-"), match.start()
-        start += match.group(0).index(piece[:1]) if piece else 0
+    for match in _pieces(text, run_start, run_end):
+        piece, start = match[0].strip("=_-"), match[1]
+        start += match[0].index(piece[:1]) if piece else 0
         if len(piece) < 16 or _in_url_or_path(text, run_start, start):
             continue
         if _HARMLESS_START.match(piece):

@@ -9,9 +9,10 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
 ``est``, ``es``, ``è``…, a space after a command-line flag). Rules, in order:
 
 * The key's words are read from ``snake_case``, ``kebab-case``, ``dotted.names`` and
-  ``camelCase``. A key whose last word describes the secret rather than holding it (``length``,
-  ``count``, ``ttl``, ``policy``, ``rules``, ``file``, ``env``, ``id``, ``url``, ``method``…),
-  or that counts (``max_tokens``, ``tokens``), announces nothing.
+  ``camelCase``; a last word that gives the form of the value (``SECRET_KEY_BASE``,
+  ``TOKEN_HEX``) is left out. A key whose last word describes the secret rather than holding
+  it (``length``, ``count``, ``ttl``, ``policy``, ``rules``, ``file``, ``env``, ``id``,
+  ``url``, ``method``…), or that counts (``max_tokens``, ``tokens``), announces nothing.
 * The value is the quoted string (spaces, commas and ``@`` included; ``„…“`` and ``«…»``
   too), an ODBC value in braces (``PWD={…};``, a format field such as ``{password}`` is no
   value), else one token; an ``export NAME=…`` line takes the rest of the line unless it
@@ -361,6 +362,8 @@ _DESCRIBING = frozenset(
     " recovery forgotten forgot vergessen oublié olvidada esquecida lifetime header headers"
     " level levels spec support auth-method".split()
 )
+# Last words of a key that say in what form it holds the secret its other words name.
+_FORM_WORDS = frozenset("base value val raw b64 base64 hex str string".split())
 _COUNTING = frozenset("max min num n count total no has is use enable disable allow show".split())
 # Hebrew door words, bare and with the prefixes they take (ה the, ל to, ב at): קוד הדלת.
 _HEBREW_DOORS = tuple(
@@ -496,6 +499,8 @@ def _words(name: str) -> list[str]:
 def _kind_of(words: Sequence[str], before: str) -> str | None:
     """What the key names: ``password``, ``pin``, ``token``, ``key``, ``bare-key``, ``header``,
     ``cookie``, ``security``, ``seed``, ``codes`` or nothing."""
+    if len(words) > 1 and words[-1] in _FORM_WORDS:
+        words = words[:-1]  # SECRET_KEY_BASE, DB_PASSWORD_HEX: the secret in some form
     if not words:
         return None
     joined = " ".join(words)
