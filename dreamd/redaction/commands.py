@@ -8,6 +8,9 @@
 * Command-line forms whose flag is one letter: ``mysql -pPW``, ``curl -u user:PW``,
   HTTPie's and xh's ``http -a user:PW`` (``--auth``),
   ``sshpass -p PW``, ``docker login -p PW``, ``redis-cli -a PW``, ``zip -P PW``, ``7z -pPW``,
+  ``unrar x -pPW``, ``lftp -u user,PW``, Redis's and SMTP's ``AUTH [user] PW``, a setting
+  named as a secret given to ``config set``/``secrets set`` (``kaggle config set -n key -v
+  KEY``: the key rules judge the name and the value),
   ``sqlcmd -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``, ``openssl … pass:PW``,
   ``htpasswd -b FILE USER PW``, ``rabbitmqctl add_user USER PW``, ``echo PW | sudo -S``,
   ``ssh-keygen -N PW``, ``mc alias set NAME URL KEY SECRET``, ``net use … /user:U PW``,
@@ -68,6 +71,21 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ("redis-cli", r"\bredis-cli\b" + _REST + r"-a\s+" + _V),
     ("zip", r"\b(?:zip|unzip|zipcloak)\b" + _REST + r"-P\s+" + _V),
     ("7z", r"\b7z[az]?\b" + _REST + r"-p(?!\s)" + _V),
+    ("rar", r"\b(?:unrar|rar|winrar)\b" + _REST + r"-p(?![\s-])" + _V),
+    (
+        "lftp",
+        r"\blftp\b" + _REST + r"-u\s+(?:'[^',\n]*,(?P<q1>[^'\n]+)'|\"[^\",\n]*,"
+        r"(?P<q2>[^\"\n]+)\"|[^\s,'\"]+,(?P<bare>[^\s'\"]+))",
+    ),
+    (  # Redis and SMTP: AUTH [user] PW
+        "auth ",
+        r"(?<![\w-])AUTH[ \t]+(?:[\w.@-]+[ \t]+)?(?P<bare>(?=[^\s'\"]*[\d\W])[^\s'\"]{6,})(?=\s|$)",
+    ),
+    (
+        ("config set", "config:set", "secrets set", "secret set"),
+        r"\b(?:config|secrets?)[ :](?:set|add)\s+(?:-\w+\s+)*(?P<name>[\w.:/-]+)\s+"
+        r"(?:-\w+\s+)?" + _V,
+    ),
     ("sql", r"\b(?:sqlcmd|bcp|osql|isql)\b" + _REST + r"-P\s*" + _V),
     ("ldap", r"\bldap\w+\b" + _REST + r"-w\s+" + _V),
     ("mongo", r"\bmongo(?:sh|dump|restore)?\b" + _REST + r"-p\s+" + _V),
@@ -142,6 +160,14 @@ def _rules() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
     )
 
 
+def _names_secret(name: str, value: str) -> bool:
+    """A setting called ``name`` holds a secret, and ``value`` is one by the key rules."""
+    from dreamd.redaction.keys import kind_of_name, value_is_secret
+
+    kind = kind_of_name(name.rsplit(":", 1)[-1].lstrip("_"))
+    return kind is not None and value_is_secret(kind, value)
+
+
 def find_command_credentials(text: str, low: str) -> list[Finding]:
     """Passwords given to commands by one-letter flags or positions (see the module rules)."""
     found: list[Finding] = []
@@ -152,6 +178,9 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
             group = next(g for g in ("q1", "q2", "bare") if match.groupdict().get(g) is not None)
             if _PLACEHOLDER_PASSWORD.fullmatch(match.group(group)):
                 continue
+            name = match.groupdict().get("name")
+            if name is not None and not _names_secret(name, match.group(group)):
+                continue  # "config set core.editor vim": a setting, not a secret
             found.append(Finding("cli-credential", match.start(group), match.end(group)))
     if "/" in text:
         for match in _USER_SLASH.finditer(text):
