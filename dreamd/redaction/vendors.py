@@ -97,6 +97,7 @@ _SHAPES = (
     r"FLWSECK(?:_TEST)?-[a-f0-9]{32}-X",
     # Developer tools and SaaS
     r"lin_api_[A-Za-z0-9]{30,}",
+    r"00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{60,}",
     r"pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
     r"CLOJARS_[a-f0-9]{60}",
     r"figd_[A-Za-z0-9_-]{30,}",
