@@ -6,7 +6,9 @@ is a *suspect* when it is 16 or more characters long, mixes letters and digits (
 past 24 characters), is not made of words (``S3BucketReplicationConfig2``), is not hexadecimal
 (hashes, git SHAs, ETH addresses), not upper case and digits only (ULIDs, tracking numbers),
 not a UUID, not a relative path of words, numbers and dates (``memory/logs/2026/03/2026-03-05``),
-and does not sit where harmless random text lives: a URL's path, a file path, a
+and does not sit where harmless random text lives: a URL's path (a query parameter's value
+is judged: a one-time code, a ticket, a token; a tracker's click id and a playlist's are
+not), a file path, a
 ``data:`` URI, an ``sha512-`` integrity value, an ``SHA256:`` fingerprint, a crypt(3) hash, an
 SSH or age public key, a value named a public key (``PublicKey = …``), a bech32 address, or a
 span the
@@ -53,6 +55,32 @@ _HARMLESS_BEFORE = re.compile(
     r"(?:base64,|(?i:sha)(?:1|224|256|384|512)[-:]|ssh-(?:rsa|dss|ed25519) |ecdsa-sha2-nistp\d+ "
     r"|sk-ssh-ed25519@openssh\.com |\$(?:2[abxy]?|argon2i?d?|[156]|pbkdf2[\w-]*|scrypt)\$\S*"
     r"|(?i:pub(?:lic)?[ _-]?key)[\"']?[ \t]*[:=][ \t]*[\"']?)$"
+)
+# The name of the query parameter whose value starts where the text ends.
+_QUERY_NAME = re.compile(r"[?&;]([\w.-]+)=$")
+# Query parameters that carry a tracker's or a share link's id, random but no secret.
+_TRACKERS = (
+    "utm_",
+    "fbclid",
+    "gclid",
+    "gbraid",
+    "wbraid",
+    "dclid",
+    "msclkid",
+    "yclid",
+    "igshid",
+    "mc_",
+    "_ga",
+    "_gl",
+    "si",
+    "ved",
+    "ei",
+    "oq",
+    "gs_",
+    "sca_esv",
+    "feature",
+    "list",
+    "v",
 )
 # Where a key's name ends and its value starts inside one piece (``request_id=…``): an ``=``
 # followed by more of the piece (base64 pads only at its end).
@@ -103,6 +131,10 @@ def _is_suspect(piece: str) -> bool:
 
 def _in_url_or_path(text: str, run_start: int, piece_start: int) -> bool:
     before = text[run_start:piece_start]
+    if "://" in before and "?" in before:
+        query = _QUERY_NAME.search(before)
+        if query is not None:  # a query's value: a code, a ticket, a token (a tracker's id not)
+            return query.group(1).lower().startswith(_TRACKERS)
     return "://" in before or before.endswith(("/", "~", ".")) or before.startswith(("/", "~/"))
 
 
