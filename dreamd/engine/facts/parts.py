@@ -25,7 +25,7 @@ from collections.abc import Callable, Set
 
 from dreamd.engine.facts.lasting import Lasting, lasting
 from dreamd.engine.facts.render import fact_text
-from dreamd.engine.facts.statement import CUE_HEADS, Statement, read_statement
+from dreamd.engine.facts.statement import CUE_HEADS, RETAIN, Statement, read_statement
 from dreamd.engine.text.sentences import sentences
 from dreamd.engine.text.snippets import collapse
 
@@ -96,8 +96,17 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def mentioned(text: str) -> frozenset[str]:
-    """The folded names ``text`` tags with ``@`` (a Retain bullet's entity among them)."""
-    return frozenset(m.casefold() for m in _MENTION.findall(text))
+    """The folded names ``text`` tags with ``@``, and every word of a Retain bullet's entity
+    ("W @Stigbergets församlingshem: …" names the hall by both words)."""
+    names = {m.casefold() for m in _MENTION.findall(text)}
+    retain = RETAIN.match(collapse(text))
+    if retain is not None and retain.group("entity"):
+        words = (
+            w.casefold().removesuffix("'s").removesuffix("’s")
+            for w in retain.group("entity").split()
+        )
+        names.update(w for w in words if any(c.isalpha() for c in w))
+    return frozenset(names)
 
 
 def statements_of(text: str, *, known: Set[str] = frozenset()) -> list[Statement]:

@@ -203,7 +203,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b)"
             r"(?![^.;]{0,24}\b(?:to|until|till)\b)|\bnew\s+(?:time|day|date|address|number|"
             r"contact|schedule)\b|\bjetzt\b|\bab\s+sofort\b|\bdésormais\b|\bmaintenant\b|"
-            r"\bahora\b",
+            r"\bahora\b|\b(?:up|down)\s+from\s+[£$€]?\d",
         ),
         (
             "instead",
@@ -221,6 +221,7 @@ _GONE_SPANS = frozenset(
 _REPLACED_SPANS = re.compile(
     r"\bfrom\s+(?P<from>[^.;]{1,60}?)\s+to\b"
     r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
+    r"|\b(?:up|down)\s+from\s+(?P<upfrom>[£$€]?\d[^.;,]{0,30})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
     r"|,\s*(?:not|never)\s+(?P<not>[^.;,]{1,60})"
     r"|\bnot\s+(?P<notbut>[^,;.]{1,30}),\s*but\b"

@@ -6,10 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dreamd.engine.facts.parts import statements_of
 from dreamd.engine.facts.relations import relation, replaces, same_fact
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 from dreamd.engine.facts.values import values_of
+from dreamd.engine.phases.supersession import lasting_parts
 
 CHANGES = [
     # a refusal taken back "after all"
@@ -368,7 +370,6 @@ def test_another_label_is_another_slot() -> None:
 def test_the_sentences_of_an_episode_line_stay_an_episode() -> None:
     """A promoted line is read sentence by sentence; each sentence of a 'B:' line is still an
     episode, so its 'instead of' never ends the standing fact."""
-    from dreamd.engine.phases.supersession import lasting_parts
 
     standing = read_statement("- W @Priya: Priya's piano lesson is on Wednesdays at 16:30.")
     parts = lasting_parts(
@@ -441,7 +442,6 @@ def test_a_clause_of_an_entry_is_replaced_on_its_own() -> None:
     """An entry of two clauses joined by a semicolon is read clause by clause: a change to the
     one (the rehearsal day) replaces it though the other (who plays the piano) says nothing of
     days."""
-    from dreamd.engine.facts.parts import statements_of
 
     entry = statements_of(
         "Choir rehearsal Mondays 19:30 to 21:00 in the parish hall; Agnieszka Wrona plays the "
@@ -487,7 +487,6 @@ def test_after_all_as_a_reason_announces_no_change() -> None:
 def test_a_later_clause_keeps_the_heading_of_its_entry() -> None:
     """ "Coro da Graça: youth choir; Sala 2 on Thursdays at 19:00": the clause about the room
     is still the choir's, so another group's booking of that room on another day leaves it."""
-    from dreamd.engine.facts.parts import statements_of
 
     entry = statements_of("Coro da Graça: youth choir; Sala 2 on Thursdays at 19:00.")
     assert len(entry) == 2
@@ -565,3 +564,22 @@ def test_a_name_said_again_outside_never_is_not_turned_down() -> None:
     assert line.polarity == 1
     assert "name:amesbury" in line.replaced
     assert "name:ruth" not in line.replaced and "ruth" not in line.replaced
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Pool hire is 80 GBP per session, invoiced each term by the leisure centre.",
+            "The new price is 95 GBP per session, up from 80.",
+        ),
+        (
+            "Court hire is 30 EUR per training evening, paid to the club treasurer.",
+            "W @Kaai sporthal: Training evening costs 36 EUR from 1 May.",
+        ),
+    ],
+)
+def test_a_new_price_replaces_the_old_one(older: str, newer: str) -> None:
+    """ "up from 80" names the price it replaces; a Retain entity of several words ("Kaai
+    sporthal") names the place by all of them, so its words are no topic of the line."""
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
