@@ -14,7 +14,10 @@
 * A token split over two lines: a run ending one line and a run starting the next, when the
   first is no token alone and the two joined make a vendor token or a random string
   (:mod:`dreamd.redaction.vendors`, :mod:`dreamd.redaction.entropy`); the finding covers both.
-* A token cut in two list items (``- ghp_1A2b…`` then ``- 8h9I…``).
+* A token cut in two list items (``- ghp_1A2b…`` then ``- 8h9I…``); and the items of a list
+  that the line before it or right after it says hold a secret cut into pieces (``wifi pw,
+  split:``, ``the signing key is these three joined:``, ``(the admin key, split)``), each
+  piece letters and digits, however short.
 * A JWT wrapped over lines, or over list items (``- eyJ….`` ``- eyJ….`` ``- sig``): the
   lines that join into one are one finding.
 
@@ -73,6 +76,26 @@ _INLINE_ITEMS = re.compile(
     r"(?<!\S)[-*•][ \t]+([A-Za-z0-9_+/=.-]{6,})[ \t]+[-*•][ \t]+([A-Za-z0-9_+/=.-]{6,})(?!\S)"
 )
 _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
+# A list of pieces: items of one value each, perhaps labelled (``- first half: …``).
+_PIECE_ITEMS = re.compile(
+    r"(?:^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+(?:[^\W\d_][\w ]{0,20}:[ \t]*)?\S{4,64}[ \t]*"
+    r"(?:\n|$)){2,8}",
+    re.M,
+)
+_PIECE_VALUE = re.compile(
+    r"^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+(?:[^\W\d_][\w ]{0,20}:[ \t]*)?(\S{4,64})[ \t]*$", re.M
+)
+# A line that says a secret was cut into pieces: "wifi pw, split:", "the key is these three
+# joined:", "(the Algolia admin key, split)".
+_SECRET_WORD = re.compile(
+    r"(?i:\b(?:password|passwort|passphrase|pw|pwd|pass|token|secret|key|credentials?|creds)\b)"
+)
+_PIECES_WORD = re.compile(
+    r"(?i:\b(?:split|joined|join|parts?|halves|half|pieces?|concat\w*|together|combined?)\b)"
+)
+# A piece: six characters or more, letters and digits, no version or number.
+_PIECE_SHAPE = re.compile(r"(?![vV]?\d+(?:[.,:/-]\d+)*$)(?=.*[^\W\d_])(?=.*\d)\S{6,64}")
+_PIECE_HINTS = ("split", "join", "part", "half", "halves", "piece", "concat", "together", "combin")
 
 
 @cache
@@ -193,6 +216,27 @@ def _split_items(text: str, is_token: Callable[[str], bool]) -> list[Finding]:
     return found
 
 
+def _announced_pieces(text: str) -> list[Finding]:
+    """The items of a list that the line before it (or right after it) says hold a secret cut
+    into pieces: each item is a piece, masked whatever it looks like alone, so long as it is
+    no plain word."""
+    found = []
+    for items in _PIECE_ITEMS.finditer(text):
+        before_start = text.rfind("\n", 0, max(0, items.start() - 1)) + 1
+        before = text[before_start : items.start()]
+        after_end = text.find("\n", items.end())
+        after = text[items.end() : len(text) if after_end < 0 else after_end]
+        if not any(
+            _SECRET_WORD.search(line) and _PIECES_WORD.search(line) for line in (before, after)
+        ):
+            continue
+        values = list(_PIECE_VALUE.finditer(text, items.start(), items.end()))
+        if not all(_PIECE_SHAPE.fullmatch(value.group(1)) for value in values):
+            continue  # "- print\n- store", "- v2.0\n- v3.1": steps and versions, not pieces
+        found += [Finding("split-token", *value.span(1)) for value in values]
+    return found
+
+
 def _wrapped_jwts(text: str) -> list[Finding]:
     """JWTs whose payload or signature went on to the next lines, the next list items, or
     (a message flattened) after a space."""
@@ -271,6 +315,8 @@ def find_blocks(
             for m in _NEXT_LINE_KEY.finditer(text)
         ]
     found += _split_items(text, is_token)
+    if any(hint in low for hint in _PIECE_HINTS):
+        found += _announced_pieces(text)
     taken = public + [
         (f.start, f.end) for f in found if f.kind in ("private-key", "service-account")
     ]
