@@ -3,7 +3,8 @@
 * **A verb of access.** ``use X to log in`` (``try``, ``enter``, ``type``; ``to get in``,
   ``to sign in``, ``to connect``, ``to unlock``…), ``log in with X``, ``unlock the laptop
   with X``, ``utilise X pour te connecter``, ``usa X para entrar``, ``nimm X zum Anmelden``;
-  and ``sudo (on the build box) is X``.
+  ``I typed X into the bank site``, ``can you try X?``; and ``sudo (on the build box) is X``.
+  A product and its version (``try Python3.12?``) is no value.
 * **The value before its word.** ``X is the password for …``, ``X — that's the new
   passphrase``, ``X ist das Passwort``, ``X est le mot de passe``, ``X es la contraseña``;
   and in the same sentence after one of them, ``Y is the one for …``.
@@ -65,6 +66,14 @@ _ACCESS: tuple[tuple[str, tuple[str, ...], int, int, tuple[str, ...]], ...] = (
         150,
         (" with ",),
     ),
+    (  # English: typed X into the site / the prompt; try X? (a question that hands it over)
+        r"(?i:\b(?:typed|entered|pasted|put)\s+)" + _VALUE + r"\s+(?i:in(?:to)?\b)"
+        r"|(?i:\b(?:try|use)\s+)(?P<asked>[^\s\"'`<>|]{4,64}?)\?(?=\s|$)",
+        ("typed ", "entered ", "pasted ", "put ", "try ", "use "),
+        0,
+        90,
+        (" in", "?"),
+    ),
     (  # French
         r"(?i:\b(?:utilise|utilisez|prends|prenez|tape|tapez|entre|entrez)\s+)"
         + _VALUE
@@ -102,6 +111,7 @@ _ACCESS: tuple[tuple[str, tuple[str, ...], int, int, tuple[str, ...]], ...] = (
     ),
 )
 _SUDO = len(_ACCESS) - 1
+_VERSIONED = re.compile(r"[A-Za-z]*[-_]?v?\d+(?:\.\d+)+[A-Za-z0-9-]*")
 _WITH = 1
 _COPULA = r"(?:is|was|—|–|-|=|:|ist|war|est|c'est|es|era|é|è|är|jest|je|er|on)"
 _BEFORE_WORD = (
@@ -157,11 +167,14 @@ def find_phrased_secrets(text: str, low: str) -> list[Finding]:
             continue
         for start, end in windows(low, anchors, before=before, after=after):
             for match in access[index].finditer(text, start, end):
-                value = match.group("value")
+                group = "value" if match.group("value") is not None else "asked"
+                value = match.group(group)
+                if _VERSIONED.fullmatch(value):
+                    continue  # "try Python3.12?": a product and its version
                 if (password_shaped(value) if index == _SUDO else _accessible(value)) or (
                     index == _WITH and _pin_ends_clause(text, match)
                 ):
-                    found.append(Finding("secret-assignment", *match.span("value")))
+                    found.append(Finding("secret-assignment", *match.span(group)))
     for start, end in windows(low, _WORDS, before=90, after=40):
         for match in before_word.finditer(text, start, end):
             following = (match.group("after") or "").strip(" \t,.:;!?—–-").lower()
