@@ -7,12 +7,15 @@ an upper-case letter after the first, or it repeats the user (``admin / admin``)
 words is a choice, not a secret (``login options: google / github``); a path is a path
 (``login page: /admin / settings``), and numbers over numbers are dates or
 ratios (``the account is 12/2026 overdue``). A network's password said in passing (``the wifi at
-the cabin is moonlight-Otter-42``) is masked when the word after the verb is shaped like one:
+the cabin is moonlight-Otter-42``, ``the wifi one is literally …``) is masked when the word
+after the verb is shaped like one:
 eight characters or more, letters with digits or symbols (``the wifi is down`` and
 ``the wifi is 5GHz-only`` stay). A Wi-Fi QR string (``WIFI:T:WPA;S:…;P:…;;``) gives its
 password in its ``P`` field, in any field order, with ``\\;``, ``\\:`` and ``\\\\`` escaped or the
 value quoted; its other fields (the network's name) stay, and an open network (``T:nopass``,
-an empty ``P``) gives none.
+an empty ``P``) gives none. Shorthand too: ``u: admin p: …`` (a user after ``u``, a password
+after ``p``, no plain word), and ``admin / …`` (an account every device has, a slash with
+spaces round it, a value of three kinds of characters).
 
 May import: the standard library and :mod:`dreamd.redaction.finding`.
 """
@@ -34,10 +37,24 @@ _PAIR = re.compile(
     r"(?P<user>[\w.@+-]{1,64})[ \t]*(?:/|:|\s\|\s)[ \t]*(?P<secret>[^\s/][^\s]{3,63})"
 )
 _PLAIN_WORD = re.compile(r"[a-z]+")
+# What stands where a value would: a note in brackets, a mask, a placeholder, a variable.
+_NO_VALUE = re.compile(r"[(\[{<]|\*{3}|x{4}|\.{3}|…|\$|%\w+%", re.IGNORECASE)
 # "the wifi at the cabin is moonlight-Otter-42": a network, a verb, then a password-shaped word.
 _NETWORK = re.compile(
     r"(?<![\w-])(?:wi-?fi|wlan)(?![\w-])[^\n:=]{0,40}?(?:\s*[:=]|\s+(?:is|was))\s*"
-    r"(?P<secret>[^\s\"'`]{8,63})",
+    r"(?:(?:literally|just|now|still|actually|simply)\s+)?(?P<secret>[^\s\"'`]{8,63})",
+    re.IGNORECASE,
+)
+# "u: admin p: Xk9#…", "user: ana pass: …": a user and a password, each after its letter.
+_SHORT_PAIR = re.compile(
+    r"(?<![\w-])(?:u|usr|user)[ \t]*[:=][ \t]*\S{1,64}[ \t,;/]+(?:p|pw|pwd|pass)[ \t]*[:=][ \t]*"
+    r"(?P<secret>[^\s\"'`]{4,64})",
+    re.IGNORECASE,
+)
+# "for the NAS: admin / Xk9#…": an account every device has, a slash, a password-shaped value.
+_ACCOUNT_SLASH = re.compile(
+    r"(?<![\w/.-])(?:admin|administrator|root|pi|ubnt|sa|postgres|guest|user)[ \t]+/[ \t]+"
+    r"(?P<secret>[^\s/]{6,64})(?=[\s.,;)]|$)",
     re.IGNORECASE,
 )
 # WIFI:T:WPA;S:Café Wi-Fi;P:Pa\;ss…;; (ZXing's format: fields K:V; with \ escapes)
@@ -47,6 +64,15 @@ _WIFI_QR = re.compile(
 _QR_FIELDS = re.compile(r"[A-Za-z]{1,3}:[^;\s]*;")
 _PASSWORD_SHAPED = re.compile(r"(?=.*[A-Za-z])(?=.*[\d!@#$%^&*+=?~])[^\s]{8,}")
 _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?(?:[GMK]Hz|[GMK]bps|[GMK]B/s|ms|dBm?|%)", re.IGNORECASE)
+
+
+def _classes(value: str) -> int:
+    return (
+        any(c.islower() for c in value)
+        + any(c.isupper() for c in value)
+        + any(c.isdigit() for c in value)
+        + any(not c.isalnum() for c in value)
+    )
 
 
 def find_credential_pairs(text: str, low: str) -> list[Finding]:
@@ -73,6 +99,22 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
             found.append(Finding("secret-assignment", start, start + len(secret)))
     if "/" not in text and ":" not in text:
         return found
+    for pair in _SHORT_PAIR.finditer(text):
+        secret = pair.group("secret").rstrip(".,;)")
+        if not _PLAIN_WORD.fullmatch(secret) and not _NO_VALUE.match(secret):
+            found.append(
+                Finding(
+                    "secret-assignment", pair.start("secret"), pair.start("secret") + len(secret)
+                )
+            )
+    for pair in _ACCOUNT_SLASH.finditer(text):
+        secret = pair.group("secret").rstrip(".,;)")
+        if _classes(secret) >= 3:
+            found.append(
+                Finding(
+                    "secret-assignment", pair.start("secret"), pair.start("secret") + len(secret)
+                )
+            )
     for announce in _ANNOUNCE.finditer(low):
         pair = _PAIR.match(text, announce.end())
         if not pair:
