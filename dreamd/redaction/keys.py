@@ -44,7 +44,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   digits; Thai ``รหัส`` with a qualifier (ATM, card, entry, door) before ``คือ``/``เป็น``.
 * A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
   ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
-  ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``. Words that
+  ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``,
+  ``code changed, it's 9197 now``. Words that
   say the value changed (``changed``, ``reset``, ``set``… before ``to``) do not describe the
   key; what follows a change must still look like the kind's value (digits for a PIN, no
   plain lower-case word after ``now`` or ``->``).
@@ -464,6 +465,8 @@ _CHANGED_TO = r"(?:changed|reset|set|updated|rotated|switched)(?:[ \t]+(?:it|bac
 _LEADING_CHANGE = re.compile(
     r"(?:(?:now|currently|still)[ \t]+(?:(?:is|it's)[ \t]+)?"
     r"|(?:(?:has|have|had|got|been)[ \t]+)*" + _CHANGED_TO + r"[ \t]*:?[ \t]+"
+    r"|(?:changed|reset|updated|rotated|switched)[ \t]*[,;:—–-]?[ \t]+(?:it's|it[ \t]+is)"
+    r"(?:[ \t]+now)?[ \t]+"
     r"|(?:(?:went|was[ \t]+changed|changed|moved|switched)[ \t]+)?(?P<origin>from)[ \t]+"
     r"|(?:was|be|used[ \t]+to[ \t]+be)[ \t]+)",
     re.IGNORECASE,
