@@ -32,8 +32,10 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
   value, which is written in Latin letters, digits and symbols.
 * **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
-  ``The password is``, ``パスワード``, ``Root pw (do not paste):``), and a next line (or the
-  one after a blank line) holding one value, perhaps in backticks, and nothing else.
+  ``The password is``, ``パスワード``, ``Root pw (do not paste):``, ``Q: password for
+  grafana?``), and a next line (or the one after a blank line) holding one value, perhaps in
+  backticks or after an answer's ``A:``, and nothing else; after a login's word (``the router
+  login (…):``) the value must be a strong password (a user's name is no secret).
 * **No verb.** ``şifrem Bogazici_1863 ama …``, ``पासवर्ड Dilli@2026Rk है``: within four words
   of the password word and before any verb (or right before the verb that ends the sentence:
   ``Wifiaren pasahitza … da``, ``… ነው``), a value that needs no verb to be a password
@@ -215,18 +217,20 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     long_words = "|".join(map(re.escape, _forms(_LONG_WORDS)))
     short_words = "|".join(map(re.escape, _forms(_SHORT_WORDS + list(_PHRASES))))
     cjk_words = "|".join(map(re.escape, _CJK_WORDS))
+    login_words = "|".join(map(re.escape, _LOGIN_WORDS))
     cjk = re.compile(
         rf"(?:{cjk_words}|(?i:password|passwd|pwd|pw|pass)(?={_CJK_LETTER}))"
         r"[^\x00-\x7f。、\n]{0,12}?[ \t]*(?:[:=][ \t]*)?"
         r"(?P<value>[!-~]{4,64})(?![!-~])"
     )
     line_end = re.compile(
-        rf"(?i:{_ITEM}(?:\*\*|__)?(?:[^\n:=]{{0,40}}?[\s(-])?"
-        rf"(?:{long_words}|{short_words}|{cjk_words})(?:\*\*|__)?"
+        rf"(?i:{_ITEM}(?:(?:q|question)[ \t]*[:.)][ \t]*)?(?:\*\*|__)?(?:[^\n:=]{{0,40}}?[\s(-])?"
+        rf"(?:{long_words}|{short_words}|{cjk_words}|(?P<login>{login_words}))(?:\*\*|__)?"
         r"(?P<tail>(?:[ \t]+[^\s:=()*]{1,20}){0,4}?)"
-        r"(?:[ \t]*\([^)\n]{0,40}\))?(?P<sep>[ \t]*[:=]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
-        rf"(?:\*\*|__)?[ \t]*\n(?:[ \t]*\n)?{_ITEM}(?:\*\*|__)?"
-        r"`?(?P<value>[^\s`]{4,64})`?[ \t]*$)",
+        r"(?:[ \t]*\([^)\n]{0,40}\))?"
+        r"(?P<sep>[ \t]*[:=?]|[ \t]+(?:is|lautet|ist|est|es|é|è|は|是))?"
+        rf"(?:\*\*|__)?[ \t]*\n(?:[ \t]*\n)?{_ITEM}(?:(?:a|answer|r|re)[ \t]*[:.)][ \t]*)?"
+        r"(?:\*\*|__)?`?(?P<value>[^\s`]{4,64})`?[ \t]*$)",
         re.M,
     )
     return cjk, line_end
@@ -236,6 +240,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 # (``VPNのpwは…``).
 _CJK_LETTER = r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]"
 _LONG = frozenset(_forms(_LONG_WORDS))
+# Words of a login whose next line may hold its password, when that line holds a strong one.
+_LOGIN_WORDS = ("login", "log-in", "sign-in", "creds", "credentials")
 _SUFFIXES = ("s", "et", "en", "e")
 # Thai writes no space between words: the password word, the rest of the clause, then the
 # verb that gives the value (คือ "is", เป็น "is", a colon), then the value.
@@ -434,6 +440,11 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     if "\n" not in text:
         return found
     starts = {text.rfind("\n", 0, start) + 1 for start, _, _ in heads}
+    for word in _LOGIN_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            at = low.find(word, at + 1)
     if not ascii_only:
         starts |= {
             text.rfind("\n", 0, m.start()) + 1 for m in re.finditer("|".join(_CJK_WORDS), text)
@@ -446,6 +457,8 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
         tail = line.group("tail").lower().split()
         if any(word in _DESCRIBING for word in tail):
             continue  # "Password policy" then "12chars!": a rule, not a key and its value
+        if line.group("login") is not None and not strong_password(value):
+            continue  # "Login:" then "ana.k": a user's name; a login's password is a strong one
         separated = (line.group("sep") or "").strip() in (":", "=")
         given = separated and len(value) >= 6 and value_is_secret("password", value)
         if given or password_shaped(value):
