@@ -84,7 +84,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bdecid(?:e|ed|es|ing)\b|\bdecision\b|\bagreed\b|\bgoing\s+with\b|\bchose\b|"
             r"\bchosen\b|\bwe'?ll\s+(?:use|go|keep|stay|switch|host|move|book|hire|pay)\b|"
             r"\bwe\s+will\s+(?:use|go|keep|stay|switch|host|move|book|hire|pay)\b|"
-            r"\bsettled\s+on\b|\bsigned\b|\bcommitted\s+to\b|\bentschieden\b|\bbeschlossen\b|"
+            r"\bsettled\s+on\b|(?<!-)\bsigned\b|\bcommitted\s+to\b|\bentschieden\b|\bbeschlossen\b|"
             r"\bdécid|\bdecidimos\b|\bdecidido\b",
         ),
         (
@@ -179,7 +179,8 @@ _STATUS = re.compile(
     r"pending|open)\b|\bwaiting\s+(?:for|on)\b|\bblocked\s+on\b|\bdone\b|\bcompleted\b|"
     r"\bsent\b|\bsubmitted\b|\bcaught\s+up\b|\bno\s+news\b|\bnothing\s+new\b|\bstatus\b|"
     r"\bprogress\b|\bgood\s+(?:day|call|meeting|session)\b|"
-    r"\bstands\s+at\b|\bbalance\s+(?:is|was|of|stands|now|:)|\bcurrently\s+at\b",  # a running sum
+    r"\bstands\s+at\b|\bbalance\s+(?:is|was|of|stands|now|:)|\bcurrently\s+at\b|"  # a running sum
+    r"\bso\s+far\b|\bto\s+date\b",
     _I,
 )
 # A slip told as it happened: caught, sent to the wrong one, done again. The pattern library
@@ -269,7 +270,11 @@ _PAST = re.compile(
     r"called|emailed|texted|confirmed|told|asked|wrote|said|replied|forgot|missed|lost|found|"
     r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked|rang|drove|ate|"
     r"left|began|bought|brought|thought|caught|fell|felt|met|saw|sat|spoke|stood|woke|won|"
+    r"sang|gave|ran|swam|wore|drew|threw|grew|knew|rode|shook|"
     r"hadn't|didn't|wasn't|weren't)\b|"
+    # a participle is no past after "is": "tickets are sold by Swish", "held on Mondays"
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bget\s)(?<!\bgets\s)"
+    r"\b(?:held|kept|made|sold)\b(?!\s+(?:in|at|on|by|with|under|behind|inside)\b)|"
     r"\b\w+ed\s+(?:back|up|out|off|over)\b|"
     r"^(?:I|We|He|She|They|It|[A-Z][\w'-]+)\s+(?!need|us|bas|nam|call)\w+[^e\W]ed\b|"
     r"^(?:I|we)\s+(?:just\s+|also\s+)?(?:set|put|let|cut|read|quit|shut|hit)\b",
@@ -346,6 +351,12 @@ _ADVICE = re.compile(
     r"i\s+(?:suggest|recommend)|my\s+suggestion)\b",
     _I,
 )
+# Once only: "one-time swap", "a one-off workshop", "just that one week".
+_ONCE = re.compile(
+    r"\bone[- ](?:off|time)\b|\bjust\s+(?:this|that)\s+once\b|\bjust\s+(?:this|that)\s+one\s+"
+    r"(?:week|day|night|time|weekend)\b|\bfor\s+one\s+(?:week|night|day)\s+only\b",
+    _I,
+)
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|was|were)\s+(?:\w+ly\s+)?\w+ing\b", _I)
 _STATE = re.compile(
     r"\b(?:is|are|has|have|uses|runs|lives|costs|takes|holds|keeps|belongs|sits|stays|means)\b",
@@ -367,6 +378,18 @@ def _leans(read: Statement, body: str) -> bool:
         return False
     named = any(v.startswith("name:") for v in read.values)
     return not (read.change in ("correction", "instead") and named)
+
+
+_NEVER_AGAIN = re.compile(r"\bnever\s+again\b", _I)
+
+
+def _told_never(rule: re.Pattern[str], body: str) -> bool:
+    """A rule cue that is only "never", in a line told in the past: what did not happen
+    again, not a rule ("the tenors got through it once, then never again")."""
+    cues = {found.group(0).casefold() for found in rule.finditer(body)}
+    if cues != {"never"} or _FORWARD.search(body):
+        return False
+    return _NEVER_AGAIN.search(body) is not None and _PAST.search(body) is not None
 
 
 def _one_off_spend(body: str) -> bool:
@@ -413,11 +436,15 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "event")  # "the draft went to the wrong Anna; caught it"
     if _UNCHANGED.search(body):
         return Lasting(False, "status")  # "the rota is otherwise unchanged"
+    if _ONCE.search(full) and not (_FORWARD.search(body) or read.change is not None):
+        return Lasting(False, "event")  # "One-time swap: Bart works Friday night 3 March"
     moment = _MOMENT.search(body)
     for kind, pattern in _KINDS:
         if kind == "fact":
             continue
         if pattern.search(body):
+            if kind == "rule" and _told_never(pattern, body):
+                return Lasting(False, "event")  # "got through bar 34 once, then never again"
             # "Fixed in ezyVet and on the rota"; "Mum came up on Thursday and Friday to do the
             # pickups": a schedule word told in the past, once
             one_off = bool(moment or _ACTIVITY.match(body)) or (

@@ -98,6 +98,19 @@ CASES = [
     # who someone is by their trade
     ("Colm Daly: the joiner from Ennistymon.", True, "identity"),
     ("Beata is the new treasurer of the tenants' association.", True, "identity"),
+    # what did not happen again is no rule; "never" as an order is one
+    ("The sopranos held the top A once at the dress run, then never again.", False, "event"),
+    ("Never schedule Marek on Friday mornings; he left early twice.", True, "rule"),
+    # once only, however it is headed
+    ("One-off swap: Dana covers Tuesday 4 June, Ilse takes her Friday 7 June.", False, "event"),
+    ("A one-time workshop with a sound engineer on 14 May.", False, "event"),
+    # a running total, and a payment co-signed once
+    ("Their commission is 6 % a sale, about 800 EUR so far.", False, "status"),
+    (
+        "March's room hire, 3 evenings at 40 EUR, paid on 2 April and co-signed by Joost.",
+        False,
+        "event",
+    ),
 ]
 
 
