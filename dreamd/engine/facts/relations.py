@@ -263,6 +263,21 @@ def _one_name_swapped(newer: Statement, older: Statement) -> bool:
     return len(mine) == 1 and len(theirs) == 1 and mine != theirs
 
 
+def _renamed(newer: Statement, older: Statement) -> bool:
+    """One first name with another surname after it in each ("Sanna Kärrman: the earlier
+    spelling was a mishearing" and "… Sanna Kjellman, coming from Östra"): asked of a
+    correction that speaks of naming, it is the person's name corrected."""
+    mine, theirs = _names(newer), _names(older)
+    said_new = f"{newer.heading or ''} {newer.text}".casefold()
+    said_old = f"{older.heading or ''} {older.text}".casefold()
+    for first in mine & theirs:
+        if any(f"{first} {name}" in said_new for name in mine - theirs) and any(
+            f"{first} {name}" in said_old for name in theirs - mine
+        ):
+            return True
+    return False
+
+
 def _ids(statement: Statement) -> set[str]:
     return {v for v in statement.values if kind_of(v) == "id"}
 
@@ -441,7 +456,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     if (
         newer.change == "correction"
         and _found(_NAMING, newer.text)
-        and _one_name_swapped(newer, older)
+        and (_one_name_swapped(newer, older) or _renamed(newer, older))
     ):
         return True  # "Her surname is Morrow; the earlier spelling was misheard" ends "Marrow"
     if newer.change == "no-longer" and newer.polarity < 0:

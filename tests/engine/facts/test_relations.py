@@ -583,3 +583,18 @@ def test_a_new_price_replaces_the_old_one(older: str, newer: str) -> None:
     """ "up from 80" names the price it replaces; a Retain entity of several words ("Kaai
     sporthal") names the place by all of them, so its words are no topic of the line."""
     assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+
+
+def test_a_misheard_surname_ends_every_line_with_the_old_one() -> None:
+    """A correction about a name ("the earlier spelling was a mishearing") under the new full
+    name ends a line that gives the same first name with another surname, however the line
+    is worded; a line about someone else with that first name and no correction stays."""
+    correction = lasting_parts(
+        "W @Ilse Vandenberg: Her surname is Vandenberg; "
+        "the earlier spelling was a mishearing on the phone."
+    )
+    old = statements_of("New bookkeeper from Monday: Ilse Vandermeer, from the Ghent office.")
+    assert any(replaces(n, o) for n in correction for o in old)
+    other = lasting_parts("W @Ilse Vandenberg: Ilse Vandenberg does the books from Monday.")
+    namesake = statements_of("Ilse Peeters runs the front desk at the Ghent office.")
+    assert not any(replaces(n, o) for n in other for o in namesake)
