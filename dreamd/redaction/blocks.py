@@ -95,7 +95,7 @@ _PIECES_WORD = re.compile(
 )
 # A piece: six characters or more, letters and digits, no version or number.
 _PIECE_SHAPE = re.compile(r"(?![vV]?\d+(?:[.,:/-]\d+)*$)(?=.*[^\W\d_])(?=.*\d)\S{6,64}")
-_PIECE_HINTS = ("split", "join", "part", "half", "halves", "piece", "concat", "together", "combin")
+_PIECE_HINTS = re.compile("split|join|part|half|halves|piece|concat|together|combin")
 
 
 @cache
@@ -315,7 +315,7 @@ def find_blocks(
             for m in _NEXT_LINE_KEY.finditer(text)
         ]
     found += _split_items(text, is_token)
-    if any(hint in low for hint in _PIECE_HINTS):
+    if _PIECE_HINTS.search(low):
         found += _announced_pieces(text)
     taken = public + [
         (f.start, f.end) for f in found if f.kind in ("private-key", "service-account")

@@ -71,14 +71,14 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ("redis-cli", r"\bredis-cli\b" + _REST + r"-a\s+" + _V),
     ("zip", r"\b(?:zip|unzip|zipcloak)\b" + _REST + r"-P\s+" + _V),
     ("7z", r"\b7z[az]?\b" + _REST + r"-p(?!\s)" + _V),
-    ("rar", r"\b(?:unrar|rar|winrar)\b" + _REST + r"-p(?![\s-])" + _V),
+    (("unrar", "rar "), r"\b(?:unrar|rar|winrar)\b" + _REST + r"-p(?![\s-])" + _V),
     (
         "lftp",
         r"\blftp\b" + _REST + r"-u\s+(?:'[^',\n]*,(?P<q1>[^'\n]+)'|\"[^\",\n]*,"
         r"(?P<q2>[^\"\n]+)\"|[^\s,'\"]+,(?P<bare>[^\s'\"]+))",
     ),
-    (  # Redis and SMTP: AUTH [user] PW
-        "auth ",
+    (  # Redis and SMTP: AUTH [user] PW (an upper-case anchor is looked for as written)
+        "AUTH ",
         r"(?<![\w-])AUTH[ \t]+(?:[\w.@-]+[ \t]+)?(?P<bare>(?=[^\s'\"]*[\d\W])[^\s'\"]{6,})(?=\s|$)",
     ),
     (
@@ -172,7 +172,7 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
     """Passwords given to commands by one-letter flags or positions (see the module rules)."""
     found: list[Finding] = []
     for words, pattern in _rules():
-        if not any(word in low for word in words):
+        if not any(word in (text if word[:1].isupper() else low) for word in words):
             continue
         for match in pattern.finditer(text):
             group = next(g for g in ("q1", "q2", "bare") if match.groupdict().get(g) is not None)

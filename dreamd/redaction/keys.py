@@ -429,6 +429,7 @@ _FORMAT_FIELD = re.compile(
 )
 _TRAILING = ".,;:)]}>\"'"
 _STRING_PREFIX = re.compile(r"(?:[bBrRuUfF]|[bBrR][bBrR])(?=[\"'])")
+_PREFIX_LETTERS = frozenset("bBrRuUfF")
 _REFERENCE = re.compile(
     r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
     r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
@@ -646,13 +647,15 @@ def _braced(text: str, pos: int) -> tuple[int, int] | None:
 
 def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool] | None:
     """(start, end, quoted) of the value that begins at ``pos``."""
-    if text.startswith(('\\"', "\\'"), pos):  # an escaped quote in a JSON string: \"…\"
-        close = text.find(text[pos : pos + 2], pos + 2)
+    lead = text[pos : pos + 2]
+    if lead in ('\\"', "\\'"):  # an escaped quote in a JSON string: \"…\"
+        close = text.find(lead, pos + 2)
         if close > pos + 2 and "\n" not in text[pos + 2 : close]:
             return pos + 2, close, True
-    prefix = _STRING_PREFIX.match(text, pos)
-    if prefix is not None:
-        pos = prefix.end()  # b"…", r'…', f"…": a literal's prefix is no part of its value
+    if lead[:1] in _PREFIX_LETTERS:
+        prefix = _STRING_PREFIX.match(text, pos)
+        if prefix is not None:
+            pos = prefix.end()  # b"…", r'…', f"…": a literal's prefix is no part of its value
     quoted = _QUOTED.match(text, pos)
     if quoted:
         group = next(i for i in range(1, 8) if quoted.group(i) is not None)
@@ -933,7 +936,7 @@ def _plain_value(
     start, end, quoted = value
     if not quoted and _prose_after_word(text, start, end):
         return []
-    if not quoted and _IDENTIFIER.fullmatch(text[start:end]) and _compared(text, start):
+    if not quoted and _compared(text, start) and _IDENTIFIER.fullmatch(text[start:end]):
         return []  # "if password == confirm_password:": compared with a variable
     if _quoted_sentence(text, kind, start, end, quoted=quoted):
         return []  # 'the password is "whatever you set during setup"': a sentence quoted

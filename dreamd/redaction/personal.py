@@ -169,6 +169,11 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "email": re.compile(_EMAIL),
         "obfuscated": re.compile(_OBFUSCATED, re.IGNORECASE),
         "spelled": re.compile(_SPELLED, re.IGNORECASE),
+        # An "at" word as a word (" at ") or closing a bracket ("at)", "at]"), as tries.
+        "at word": re.compile(
+            " " + trie(tuple(w.replace("-", " ") for w in _AT_WORDS)).pattern + " "
+        ),
+        "at bracket": re.compile(trie(tuple(_AT_WORDS)).pattern + r"[)\]]"),
         "street first": re.compile(_STREET_EN + "|" + _STREET_FR),
         "street after": re.compile("|".join(_STREETS_AFTER)),
     }
@@ -193,9 +198,8 @@ def find_personal_data(text: str, low: str) -> list[Finding]:
         found += [
             Finding("email", m.start(), m.end()) for m in patterns["obfuscated"].finditer(text)
         ]
-    if any(
-        f" {w.replace('-', ' ')} " in low or f"{w})" in low or f"{w}]" in low for w in _AT_WORDS
-    ):
+    spoken, bracketed = patterns["at word"], patterns["at bracket"]
+    if spoken.search(low) or (("]" in low or ")" in low) and bracketed.search(low)):
         found += _spelled(text, patterns["spelled"])
     for match in _NUMBER_FIRST.finditer(text):
         start = match.start()

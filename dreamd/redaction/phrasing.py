@@ -66,13 +66,19 @@ _ACCESS: tuple[tuple[str, tuple[str, ...], int, int, tuple[str, ...]], ...] = (
         150,
         (" with ",),
     ),
-    (  # English: typed X into the site / the prompt; try X? (a question that hands it over)
-        r"(?i:\b(?:typed|entered|pasted|put)\s+)" + _VALUE + r"\s+(?i:in(?:to)?\b)"
-        r"|(?i:\b(?:try|use)\s+)(?P<asked>[^\s\"'`<>|]{4,64}?)\?(?=\s|$)",
-        ("typed ", "entered ", "pasted ", "put ", "try ", "use "),
+    (  # English: typed X into the site / the prompt
+        r"(?i:\b(?:typed|entered|pasted)\s+)" + _VALUE + r"\s+(?i:in(?:to)?\b)",
+        ("typed ", "entered ", "pasted "),
         0,
         90,
-        (" in", "?"),
+        (),
+    ),
+    (  # English: try X? (a question that hands it over)
+        r"(?i:\b(?:try|use)\s+)(?P<asked>[^\s\"'`<>|]{4,64}?)\?(?=\s|$)",
+        ("?",),
+        76,
+        1,
+        ("try ", "use "),
     ),
     (  # French
         r"(?i:\b(?:utilise|utilisez|prends|prenez|tape|tapez|entre|entrez)\s+)"
@@ -167,7 +173,7 @@ def find_phrased_secrets(text: str, low: str) -> list[Finding]:
             continue
         for start, end in windows(low, anchors, before=before, after=after):
             for match in access[index].finditer(text, start, end):
-                group = "value" if match.group("value") is not None else "asked"
+                group = "asked" if "asked" in match.groupdict() else "value"
                 value = match.group(group)
                 if _VERSIONED.fullmatch(value):
                     continue  # "try Python3.12?": a product and its version

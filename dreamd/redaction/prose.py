@@ -242,6 +242,7 @@ _CJK_LETTER = r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]"
 _LONG = frozenset(_forms(_LONG_WORDS))
 # Words of a login whose next line may hold its password, when that line holds a strong one.
 _LOGIN_WORDS = ("login", "log-in", "sign-in", "creds", "credentials")
+_LOGIN = LazyPattern("log-?in|sign-in|creds|credentials")
 _SUFFIXES = ("s", "et", "en", "e")
 # Thai writes no space between words: the password word, the rest of the clause, then the
 # verb that gives the value (คือ "is", เป็น "is", a colon), then the value.
@@ -440,11 +441,8 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     if "\n" not in text:
         return found
     starts = {text.rfind("\n", 0, start) + 1 for start, _, _ in heads}
-    for word in _LOGIN_WORDS:
-        at = low.find(word)
-        while at >= 0:
-            starts.add(text.rfind("\n", 0, at) + 1)
-            at = low.find(word, at + 1)
+    for login in _LOGIN.finditer(low):
+        starts.add(text.rfind("\n", 0, login.start()) + 1)
     if not ascii_only:
         starts |= {
             text.rfind("\n", 0, m.start()) + 1 for m in re.finditer("|".join(_CJK_WORDS), text)
