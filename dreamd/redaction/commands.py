@@ -19,7 +19,8 @@
   kinds of characters). Long flags (``--password``) are :mod:`dreamd.redaction.keys`'.
 * Connection strings and credentials in code, where the value has no name of its own: Go's
   MySQL DSN (``user:PW@tcp(host)/db``) and a URL built by ``fmt.Sprintf("…://%s:%s@…", user,
-  "PW")``; PowerShell's ``ConvertTo-SecureString "PW" -AsPlainText``; Ruby's
+  "PW")``; PowerShell's ``ConvertTo-SecureString "PW" -AsPlainText`` (the flags in any
+  order); Ruby's
   ``Net::SMTP.start(host, port, domain, user, "PW", …)``; a login call given a user and a
   password as literals (``.login("u", "PW")``, ``HTTPBasicAuth("u", "PW")``,
   ``auth=("u", "PW")``, ``PSCredential("u", …)``).
@@ -110,8 +111,10 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ),
     (
         "securestring",
-        r"ConvertTo-SecureString\s+(?:-String\s+)?(?:\"(?P<q2>[^\"\n$]+)\"|'(?P<q1>[^'\n$]+)')"
-        r"(?=[^\n]*-AsPlainText)",
+        r"ConvertTo-SecureString\s+(?:(?:-(?!String\b)\w+\s+)*-AsPlainText\s+"
+        r"(?:-(?!String\b)\w+\s+)*(?:-String\s+)?"
+        r"|(?:-String\s+)?(?=(?:\"[^\"\n]*\"|'[^'\n]*')[^\n]*-AsPlainText))"
+        r"(?:\"(?P<q2>[^\"\n$]+)\"|'(?P<q1>[^'\n$]+)')",
     ),
     (
         "net::smtp",

@@ -5,7 +5,9 @@
   :func:`dreamd.redaction.keys.kind_of_name`).
 * An element whose ``name``, ``key`` or ``property`` attribute names a secret holds one:
   ``<property name="hibernate.connection.password">…</property>``,
-  ``<entry key="api.token">…</entry>``, ``<string name="backend_secret">…</string>``.
+  ``<entry key="api.token">…</entry>``, ``<string name="backend_secret">…</string>``; and
+  one whose value is wrapped in a ``<value>`` child, as .NET settings are:
+  ``<setting name="SmtpPassword"><value>…</value></setting>``.
 * The ``value`` attribute of a tag whose ``name``, ``key`` or ``id`` names a secret, or whose
   ``type`` is ``password``: ``<add key="StripeSecret" value="…"/>``,
   ``<input type="password" value="…">``. (``password="…"`` is a key and a value, read by
@@ -39,6 +41,16 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     tag = re.compile(r"<[A-Za-z_][\w:.-]{0,60}(?P<attrs>\s[^<>]{0,400}?)/?>")
     attribute = re.compile(r"""(?P<name>[\w:.-]+)\s*=\s*(?:"(?P<q2>[^"\n]*)"|'(?P<q1>[^'\n]*)')""")
     return element, tag, attribute
+
+
+@cache
+def _wrapped() -> re.Pattern[str]:
+    """A named element whose value is wrapped in a ``<value>`` child (.NET settings)."""
+    return re.compile(
+        r"<[A-Za-z_][\w:.-]{0,60}(?P<attrs>\s[^<>]{0,300})>\s*<(?P<inner>value|string)>"
+        r"(?P<value>[^<>\n]{1,256})</(?P=inner)\s*>",
+        re.IGNORECASE,
+    )
 
 
 def _attributes(attrs: str, offset: int) -> dict[str, tuple[str, int, int]]:
@@ -85,6 +97,13 @@ def find_markup_secrets(text: str) -> list[Finding]:
             found.append(Finding("secret-assignment", start, start + len(value.strip())))
     if "value" not in text:
         return found
+    for match in _wrapped().finditer(text):
+        attrs = _attributes(match.group("attrs"), match.start("attrs"))
+        kind = _kind([attrs[key][0] for key in ("name", "key") if key in attrs])
+        value = match.group("value").strip()
+        if kind is not None and value_is_secret(kind, value):
+            start = match.start("value") + match.group("value").index(value[:1])
+            found.append(Finding("secret-assignment", start, start + len(value)))
     for match in tag.finditer(text):
         attrs = _attributes(match.group("attrs"), match.start("attrs"))
         if "value" not in attrs:
