@@ -25,8 +25,9 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
 * A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
   ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
   ``settings.key``, a call, a name and the file it is read from: ``db-pass:/etc/creds/db``),
-  a path or a plain URL, or an ordinary word of prose (``reset``, ``stored``, ``in``,
-  ``expired``; after a word separator or a dash that opens an aside, any plain lower-case
+  a path or a plain URL, a type's name (``pw: str) -> bool``), or an ordinary word of prose
+  (``reset``, ``stored``, ``in``, ``expired``, ``ask`` in any language: ``pregunta a Luis``;
+  after a word separator or a dash that opens an aside, any plain lower-case
   word), or a name compared with (``password == confirm_password``). Tokens, secrets and
   keys must look like tokens (letters and digits, mixed case or symbols); passwords may be
   words; PINs and codes are digits. A literal's prefix (``b"…"``, ``r'…'``) and the escaped
@@ -396,7 +397,10 @@ _PROSE = frozenset(
     " ist im wird wurde neu alt geändert siehe kommt gleich est dans oublié réinitialisé"
     " changé voir le la les es en el cambiada caduca ver é no na alterada nel cambiata"
     " gewijzigd vergeten basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm pass pwd"
-    " passwd pw key creds".split()
+    " passwd pw key creds pregunta pregúntale pide frag frage fragen demande demander chiedi"
+    " chiedere pergunte pergunta vraag zapytaj spytaj спроси спросите sor tanya"
+    " str string int integer bool boolean float double bytes dict list tuple object any void"
+    " number".split()
 )
 _SCHEMES = frozenset("bearer basic token bot digest negotiate ntlm apikey sso-key key".split())
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
