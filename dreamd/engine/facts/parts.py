@@ -96,16 +96,15 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def mentioned(text: str) -> frozenset[str]:
-    """The folded names ``text`` tags with ``@``, and every word of a Retain bullet's entity
-    ("W @Stigbergets församlingshem: …" names the hall by both words)."""
+    """The folded names ``text`` tags with ``@``, and the lowercase words of a Retain bullet's
+    entity ("W @Stigbergets församlingshem: …" names the hall by both words; a capitalised
+    word such as the "Lime" of "Stone & Lime" is a name where it is capitalised, and "buying
+    lime" stays about lime)."""
     names = {m.casefold() for m in _MENTION.findall(text)}
     retain = RETAIN.match(collapse(text))
     if retain is not None and retain.group("entity"):
-        words = (
-            w.casefold().removesuffix("'s").removesuffix("’s")
-            for w in retain.group("entity").split()
-        )
-        names.update(w for w in words if any(c.isalpha() for c in w))
+        words = retain.group("entity").split()[1:]
+        names.update(w.casefold() for w in words if w[:1].islower() and w.isalpha())
     return frozenset(names)
 
 

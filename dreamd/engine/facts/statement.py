@@ -41,10 +41,12 @@ Pure and deterministic.
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from functools import lru_cache
+from itertools import pairwise
 
 from dreamd.engine.facts.values import DAYS, MONTHS, PARTS, kind_of, values_of
+from dreamd.engine.facts.values import Value as TypedValue
 from dreamd.engine.text.claims import claim_tokens
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.snippets import collapse, strip_list_marker
@@ -515,10 +517,11 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         )
         if span.lastgroup in _GONE_SPANS:
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
-    # A value said again outside what is turned down stays: "Anna Berg, never Anna Bergström"
-    # turns down Bergström, not Anna.
-    kept = {v.token for v in values if not any(a <= v.start < b for a, b in inside)}
-    replaced -= kept | {t.split(":", 1)[1] for t in kept if t.startswith("name:")}
+    # A first name said again outside what is turned down stays: "Anna Berg, never Anna
+    # Bergström" turns down Bergström, not Anna ("stopped buying lime from Clarke's" under
+    # "Stone & Lime" still turns down the lime).
+    kept = _shared_first_names(body, values, inside)
+    replaced -= kept | {t.split(":", 1)[1] for t in kept}
     negative = bool(_NEGATION.search(unended)) and not re.search(r",\s*(?:not|never)\s", body, _I)
     negative = negative or bool(clause and _NEGATION.search(clause))
     if confidence is not None and confidence < 0.5:
@@ -542,6 +545,23 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         taken=taken,
         refused=refused,
     )
+
+
+def _shared_first_names(
+    body: str, values: Sequence[TypedValue], inside: Sequence[tuple[int, int]]
+) -> set[str]:
+    """Names turned down only as the first word of another full name ("never to Anna
+    Bergström") that the line also says outside what it turns down ("Anna Berg")."""
+    outside = {v.token for v in values if not any(a <= v.start < b for a, b in inside)}
+    found: set[str] = set()
+    for first, second in pairwise(values):
+        if first.token not in outside or not first.token.startswith("name:"):
+            continue
+        word = re.match(r"\S+", body[first.start :])
+        gap = body[first.start + (len(word.group(0)) if word else 0) : second.start]
+        if second.token.startswith("name:") and second.token not in outside and not gap.strip():
+            found.add(first.token)
+    return found
 
 
 def _choice(body: str, subject: str | None) -> tuple[frozenset[str], frozenset[str]]:

@@ -598,3 +598,11 @@ def test_a_misheard_surname_ends_every_line_with_the_old_one() -> None:
     other = lasting_parts("W @Ilse Vandenberg: Ilse Vandenberg does the books from Monday.")
     namesake = statements_of("Ilse Peeters runs the front desk at the Ghent office.")
     assert not any(replaces(n, o) for n in other for o in namesake)
+
+
+def test_a_business_named_for_what_it_stops_buying_still_stops_buying_it() -> None:
+    """"Sand & Gravel" in the business's name does not keep "stopped buying sand from
+    Kerrigan's" from ending where the sand came from."""
+    stop = lasting_parts("B @Ní Bhriain Sand & Gravel: Stopped buying sand from Kerrigan's.")
+    old = statements_of("Kerrigan's Yard: Our sand comes from Kerrigan's in Tuam, 40 EUR a tonne.")
+    assert any(replaces(n, o) for n in stop for o in old)
