@@ -99,22 +99,14 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
             found.append(Finding("secret-assignment", start, start + len(secret)))
     if "/" not in text and ":" not in text:
         return found
-    for pair in _SHORT_PAIR.finditer(text):
-        secret = pair.group("secret").rstrip(".,;)")
+    for short in _SHORT_PAIR.finditer(text):
+        secret, start = short.group("secret").rstrip(".,;)"), short.start("secret")
         if not _PLAIN_WORD.fullmatch(secret) and not _NO_VALUE.match(secret):
-            found.append(
-                Finding(
-                    "secret-assignment", pair.start("secret"), pair.start("secret") + len(secret)
-                )
-            )
-    for pair in _ACCOUNT_SLASH.finditer(text):
-        secret = pair.group("secret").rstrip(".,;)")
+            found.append(Finding("secret-assignment", start, start + len(secret)))
+    for account in _ACCOUNT_SLASH.finditer(text):
+        secret, start = account.group("secret").rstrip(".,;)"), account.start("secret")
         if _classes(secret) >= 3:
-            found.append(
-                Finding(
-                    "secret-assignment", pair.start("secret"), pair.start("secret") + len(secret)
-                )
-            )
+            found.append(Finding("secret-assignment", start, start + len(secret)))
     for announce in _ANNOUNCE.finditer(low):
         pair = _PAIR.match(text, announce.end())
         if not pair:
