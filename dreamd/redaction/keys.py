@@ -25,7 +25,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
 * A value is not a secret when it is a placeholder (``none``, ``true``, ``<your key>``,
   ``***``), a reference (``${VAR}``, ``{{ var }}``, ``$VAR``, ``OPENAI_API_KEY``, ``os.environ[…]``,
   ``settings.key``, a call, a name and the file it is read from: ``db-pass:/etc/creds/db``),
-  a path or a plain URL, a type's name (``pw: str) -> bool``), or an ordinary word of prose
+  a path or a plain URL, a fingerprint (``SHA256:…``), a type's name or a keyword of code
+  (``pw: str) -> bool``, ``raise``), or an ordinary word of prose
   (``reset``, ``stored``, ``in``, ``expired``, ``ask`` in any language: ``pregunta a Luis``;
   after a word separator or a dash that opens an aside, any plain lower-case
   word), or a name compared with (``password == confirm_password``). Tokens, secrets and
@@ -400,7 +401,7 @@ _PROSE = frozenset(
     " passwd pw key creds pregunta pregúntale pide frag frage fragen demande demander chiedi"
     " chiedere pergunte pergunta vraag zapytaj spytaj спроси спросите sor tanya"
     " str string int integer bool boolean float double bytes dict list tuple object any void"
-    " number".split()
+    " number raise return await yield lambda def class import continue break throw".split()
 )
 _SCHEMES = frozenset("bearer basic token bot digest negotiate ntlm apikey sso-key key".split())
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -464,6 +465,7 @@ _PLACEHOLDER_PART = re.compile(
     re.I,
 )
 _BRACKETED = ("(", "[", "{", "<")
+_DIGEST_VALUE = re.compile(r"(?i:sha(?:1|224|256|384|512)|md5)[:-]")
 _CHANGED_VERBS = frozenset("changed reset set updated rotated switched moved".split())
 _AUXILIARIES = frozenset("has have had been was is got gets it back".split())
 _CHANGED_TO = r"(?:changed|reset|set|updated|rotated|switched)(?:[ \t]+(?:it|back))?[ \t]+to"
@@ -593,6 +595,8 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
     low = plain.lower()
     if not plain or _PLACEHOLDER.fullmatch(plain) or _PLACEHOLDER_PART.search(plain):
         return False
+    if _DIGEST_VALUE.match(plain):
+        return False  # SHA256:…, md5:…: a fingerprint or a checksum, public by nature
     if plain.startswith(_BRACKETED) and kind != "pin":
         return False  # a note in brackets, a template: (ask Juan), [hidden], {API_KEY}
     if kind == "pin":

@@ -101,6 +101,7 @@ _IBAN = re.compile(
 )
 _IBAN_START = re.compile(r"\d\d([ ./-]?)[A-Za-z0-9]{4}\1[A-Za-z0-9]{4}")
 _LETTER_ID = re.compile(r"[A-Z][A-Z0-9]{8,17}(?![A-Za-z0-9])")
+_BRACKETED_CHECK = re.compile(r"[A-Z]{1,2}\d{6}\([0-9A]\)")
 _ACCOUNT = re.compile(
     r"(?i:\b(?:account(?:\s+(?:number|no\.?|nr\.?|#))?|acc(?:t|ount)?\.?(?:\s*(?:no\.?|#))?"
     r"|a/c(?:\s*(?:no\.?|#))?|kontonummer|konto(?:-?nr\.?)?|numéro de compte|número de cuenta"
@@ -480,6 +481,8 @@ def find_numbers(text: str) -> list[Finding]:
         if nrb is not None and _iban_ok("PL" + nrb.group(0).replace(" ", "")):
             found.append(Finding("bank-account", *nrb.span()))
     spans = id_spans + [(m.start(), m.end()) for m in _LETTER_ID.finditer(text)]
+    if "(" in text:  # a Hong Kong card's short digits, its check digit in brackets
+        spans += [(m.start(), m.end()) for m in _BRACKETED_CHECK.finditer(text)]
     if spans:
         found += _national_ids(text, _merged(spans))
     return found

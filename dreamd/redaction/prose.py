@@ -59,7 +59,7 @@ import unicodedata
 from functools import cache
 
 from dreamd.patterns import LazyPattern
-from dreamd.redaction.finding import Finding
+from dreamd.redaction.finding import MASK, Finding
 from dreamd.redaction.keys import value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
 from dreamd.redaction.scan import find_words
@@ -161,7 +161,7 @@ _CHANGES = LazyPattern(
     r"|смен\w*|промен\w*|ndrysho\w*|değiştirdim)"
 )
 _TO_WORDS = frozenset(
-    "to auf in en a para на naar na till på into zu menjadi jadi kepada ke u į uz sa në в".split()
+    "to auf in en a para на naar na till på into zu menjadi jadi kepada ke u į uz sa në в v".split()
 )
 _DESCRIBING = frozenset(
     "policy policies length rules rule requirements requirement manager managers reset hint"
@@ -339,6 +339,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
     early: tuple[int, int] | None = None  # a value before any verb (verb-final languages)
     for index, (start, end) in enumerate(words[:13]):
         word = text[start:end].lower().strip(",")
+        if MASK in word:
+            return None  # the value came already, and was masked: what follows is no value
         if word.strip("?!") in _DESCRIBING:
             return None
         if word in ("==", "!=", "===", "!==", "<=", ">="):
