@@ -315,11 +315,14 @@ def test_a_random_query_value_is_masked_whatever_its_name(text: str, secret: str
         "Host key: SHA256:Zr4vQm8xKp2LtW6nBc9DfG3hJk5MnPq7RsTu1VwXyZa",
         "PublicKey = Zr4vQm8xKp2LtW6nBc9DfG3hJk5MnPq7RsTu1VwXyZa=",
         "auth: ok user=ana password=*** ip=10.4.2.9",
+        "https://github.com/acme/app/network/dependents?package_id=UmVwb3NpdG9yeS00ODIxMzM3Nw",
+        'phone = phonenumbers.parse("+120012301", None)',
     ],
 )
 def test_trackers_ids_fingerprints_public_keys_and_masks_stay(text: str) -> None:
     """A tracker's ids, a job's hex id after its name, a fingerprint, a public key, a value
-    already masked (what follows it is no value)."""
+    already masked (what follows it is no value), an API's global id in base64, an invalid
+    international number after a phone word."""
     assert redact(text) == text
 
 

@@ -16,7 +16,8 @@ caller marked as public (a certificate). Cheap checks come first, so ordinary no
 import the library. A piece that is base64 (standard or URL-safe, padded or not) of readable
 text is judged by that text instead: a credential (``user:password``, one word shaped like a
 password, text in which a rule finds a secret) is a ``base64-credential``; anything else (a
-sentence, a name, a date) is not a secret, however random its base64 looks.
+sentence, a name, a date, an API's global id such as ``Package-57089116``) is not a secret,
+however random its base64 looks.
 
 For each suspect, Yelp's detect-secrets decides (plugin objects built once, then cached): its
 credential plugins (AWS, Azure storage, Artifactory, IBM, SoftLayer, Cloudant, Twilio, Square,
@@ -89,6 +90,8 @@ _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{
 _PATH_PART = re.compile(r"[a-z]+|\d+|\d{4}-\d{2}-\d{2}")
 _USER_PASSWORD = re.compile(r"[\w.@+-]{1,64}:\S{4,}")
 _PASSWORD_SHAPED = re.compile(r"(?=.*[^\W\d_])(?=.*\d)\S{8,64}")
+# A type's name and a long number: an API's global id (``Package-57089116``), no secret.
+_TYPED_ID = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*[-:_/]\d{5,}")
 
 # Shannon entropy a random piece of a given length reaches 99 times in 100 (base36 to base64).
 _ENTROPY_BAR = ((16, 3.2), (20, 3.45), (24, 3.6), (32, 3.85), (40, 4.0), (48, 4.15), (64, 4.3))
@@ -224,6 +227,7 @@ def is_wrapped_secret(decoded: str, rescan: Callable[[str], bool]) -> bool:
     (a letter, a digit and a third kind of character), or text holding a secret."""
     shaped = (
         _PASSWORD_SHAPED.fullmatch(decoded) is not None
+        and _TYPED_ID.fullmatch(decoded) is None
         and not decoded.startswith(("{", "[", "<"))  # structured data: its content decides
         and sum(map(bool, (*_classes(decoded), not decoded.isalnum()))) >= 3
     )

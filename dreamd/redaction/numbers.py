@@ -376,7 +376,8 @@ def _is_phone(text: str, start: int, value: str, digits: str) -> bool:
     )
     if bare and not cue:
         return False
-    if not bare and len(digits) >= 7 and _PHONE_CUE.search(before) is not None:
+    grouped = len(_groups(value)) > 1 and not value.startswith(("+", "00"))
+    if grouped and len(digits) >= 7 and _PHONE_CUE.search(before) is not None:
         return True  # "sími 665 3954": a phone word, then digits in groups, in any country
     return _phone_number(value, digits, cue=cue)
 
