@@ -13,7 +13,7 @@ holds document numbers, one headed as a national identity number (``SSN``, ``BSN
 ``Secret name``, ``Token count``) names nothing. A table inside a list item keeps its columns,
 and a table whose rows were joined into one line (``| User | Password | |---|---| | ana | … |``,
 as a chat message is flattened) is read row by row all the same; so are CSV and TSV lines under
-a header that names a column (``name,user,password``). Pure.
+a header that names a column (``name,user,password``), the header perhaps a list item's. Pure.
 """
 
 from __future__ import annotations
@@ -186,6 +186,8 @@ def _delimited(text: str) -> list[Finding]:
     found: list[Finding] = []
     lines = list(_lines(text, 0))
     for number, (start, end) in enumerate(lines[:-1]):
+        marker = _MARKER.match(text, start, end)
+        start = marker.end() if marker else start  # "- name,user,password": a list item's header
         line = text[start:end]
         if len(line) > 200 or ". " in line:
             continue
