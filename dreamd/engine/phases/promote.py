@@ -218,7 +218,30 @@ def _denied(
         if any(s.polarity < 0 or s.change in _ENDINGS for s in ends):
             retired[entry.key] = ending.by
             said[ending.by] = fact_text(rows[ending.by].snippet)
+    _replaced_in_memory(currency, retired, said)
     return retired, said
+
+
+def _replaced_in_memory(currency: Currency, retired: dict[str, str], said: dict[str, str]) -> None:
+    """Add to ``retired`` the generated entries a newer current entry of MEMORY.md replaces:
+    the new value is written already (promoted on another night, or before the rule that
+    relates the two was known), so the old one leaves now."""
+    current = [
+        e for e in currency.entries if e.key is not None and currency.ended(entry_ref(e)) is None
+    ]
+    for entry in currency.entries:
+        ref = entry_ref(entry)
+        if entry.key is None or entry.key in retired or currency.ended(ref) is None:
+            continue
+        day = currency.days.get(ref, "")
+        for newer in current:
+            mine = entry_ref(newer)
+            if newer.key is None or currency.days.get(mine, "") < day or mine == ref:
+                continue
+            if replaces_any(currency.parts[mine], currency.parts[ref]):
+                retired[entry.key] = newer.key
+                said[newer.key] = fact_text(newer.text)
+                break
 
 
 def plan_promotions(

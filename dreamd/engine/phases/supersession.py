@@ -132,11 +132,15 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
             owners[part] = ref
             items.append(Dated(part, day, statement, order * 16 + index))
 
+    sources = {key: snippet for key, snippet, _, _ in rows}
     for entry in entries:
         day = ""
+        known: frozenset[str] = frozenset()
         if entry.key is not None:
             day = _key_day(entry.key) or sections.get(entry.line, "")
-        add(entry_ref(entry), day, tuple(statements_of(entry.text)), entry.line)
+            # the names its source line tags ("W @Stigbergets församlingshem: …")
+            known = mentioned(sources.get(entry.key, ""))
+        add(entry_ref(entry), day, tuple(statements_of(entry.text, known=known)), entry.line)
     for key, snippet, day, line in rows:
         if key in parts:
             continue
