@@ -467,7 +467,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     letter: str | None = None
     if retain is not None:
         letter, body = retain.group("type"), collapse(retain.group("body"))
-        entity = (retain.group("entity") or "").casefold() or None
+        entity = retain.group("entity") or None
         confidence = float(retain.group("c")) if retain.group("c") else None
         heading = None
     else:
@@ -475,13 +475,17 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         nested = RETAIN.match(body) if heading is not None else None
         if nested is not None:  # "Retain: W @Jonas: Civil engineer at Aarhus Vand."
             letter, body = nested.group("type"), collapse(nested.group("body"))
-            entity = (nested.group("entity") or "").casefold() or None
+            entity = nested.group("entity") or None
             confidence = float(nested.group("c")) if nested.group("c") else None
             heading = None
     names = set(known)
-    entity_words = _entity_words(entity) if entity else []
-    names.update(entity_words)
-    values = values_of(body, known=names)
+    # An entity's capitalised words ("Tobar Lime Works") name it where they are capitalised;
+    # "all our lime" is still about lime. Its lowercase words name it anywhere.
+    said = _entity_words(entity) if entity else []
+    entity_words = [word.casefold() for word in said]
+    proper = {word.casefold() for word in said if word[:1].isupper()}
+    names.update(word for word in entity_words if word not in proper)
+    values = values_of(body, known=names, proper=proper)
     value_set = frozenset(v.token for v in values)
     # "W @Hilary Pemberton: treasurer" is about Hilary Pemberton, by name
     value_set |= {f"name:{word}" for word in entity_words}
@@ -500,6 +504,11 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     unended = _WHEN_ENDED.sub(" ", body) if _WHEN_ENDED.search(body) else body
     change = _change(unended) or (_change(clause) if clause else None)
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
+    # what the body's own words name: a heading's or entity's name said in lowercase in the
+    # body ("Tobar Lime Works: … all our lime") is a topic word there
+    own = {v.token.split(":", 1)[1] for v in values if ":" in v.token} | (
+        set(entity_words) - proper
+    )
     replaced: set[str] = set()
     spans = _REPLACED_OR_GONE if _GONE_WORD.search(body) else _REPLACED_SPANS
     inside: list[tuple[int, int]] = []
@@ -526,10 +535,9 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     negative = negative or bool(clause and _NEGATION.search(clause))
     if confidence is not None and confidence < 0.5:
         negative = True
-    topic = _topic_words(body, subject)
-    if slot is not None:
-        topic |= _topic_words(slot, subject)  # the work party's slot
-    topic = topic - named - {_stem(n) for n in named}
+    topic = _topic_words(body, subject) - own - {_stem(n) for n in own}
+    if slot is not None:  # the work party's slot
+        topic |= _topic_words(slot, subject) - named - {_stem(n) for n in named}
     taken, refused = _choice(body, subject)
     return Statement(
         text=body,

@@ -160,9 +160,12 @@ def _is_initial(text: str, start: int) -> bool:
     return start == 0 or _SENTENCE_START.search(text[:start]) is not None
 
 
-def values_of(text: str, *, known: Set[str] = frozenset()) -> list[Value]:
+def values_of(
+    text: str, *, known: Set[str] = frozenset(), proper: Set[str] = frozenset()
+) -> list[Value]:
     """Every typed value in ``text`` in order (see the module rules); ``known`` names (folded
-    words) count as names even where they open a sentence."""
+    words) count as names even where they open a sentence, ``proper`` ones only where they
+    are capitalised ("Lime" of "Tobar Lime Works", not "all our lime")."""
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
     for match in _ISO_DATE.finditer(text):
@@ -191,7 +194,7 @@ def values_of(text: str, *, known: Set[str] = frozenset()) -> list[Value]:
         if word[:1].isupper() or word.startswith("@"):
             folded = folded.removesuffix("'s")  # "Priya's lesson" names Priya
         start = match.start()
-        token = _typed(word, folded, text, start, known)
+        token = _typed(word, folded, text, start, known, proper)
         if token is not None:
             found.append(Value(token, start))
     found.extend(_opening_names(text, found))
@@ -217,7 +220,9 @@ def _opening_names(text: str, found: list[Value]) -> list[Value]:
     return extra
 
 
-def _typed(word: str, folded: str, text: str, start: int, known: Set[str]) -> str | None:
+def _typed(
+    word: str, folded: str, text: str, start: int, known: Set[str], proper: Set[str]
+) -> str | None:
     day = _day_token(word, folded)
     if day is not None:
         return day
@@ -237,7 +242,7 @@ def _typed(word: str, folded: str, text: str, start: int, known: Set[str]) -> st
         return None  # "follow-up", "e.g.": hyphenated words are words
     if word.startswith("@"):
         return f"name:{folded}"
-    if folded in known:
+    if folded in known or (folded in proper and word[:1].isupper()):
         return f"name:{folded}"
     if not word[:1].isupper() or folded in _NOT_NAMES or len(folded) < 2:
         return None

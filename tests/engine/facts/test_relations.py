@@ -601,8 +601,17 @@ def test_a_misheard_surname_ends_every_line_with_the_old_one() -> None:
 
 
 def test_a_business_named_for_what_it_stops_buying_still_stops_buying_it() -> None:
-    """"Sand & Gravel" in the business's name does not keep "stopped buying sand from
+    """ "Sand & Gravel" in the business's name does not keep "stopped buying sand from
     Kerrigan's" from ending where the sand came from."""
     stop = lasting_parts("B @Ní Bhriain Sand & Gravel: Stopped buying sand from Kerrigan's.")
     old = statements_of("Kerrigan's Yard: Our sand comes from Kerrigan's in Tuam, 40 EUR a tonne.")
     assert any(replaces(n, o) for n in stop for o in old)
+
+
+def test_an_entity_word_said_in_lowercase_is_still_what_the_line_is_about() -> None:
+    """"Brennan Sand Supplies" names the supplier where its words are capitalised; "all our
+    sand" in the line is about sand, so it is the same fact as a paraphrase without the tag."""
+    tagged = read_statement("- W @Brennan Sand Supplies: All our sand comes from Brennan now.")
+    assert "sand" in tagged.topic
+    plain = read_statement("We've switched to Brennan for all our sand.")
+    assert same_fact(tagged, plain)
