@@ -361,3 +361,34 @@ def test_an_entry_a_newer_entry_replaces_leaves_without_a_new_promotion() -> Non
     assert "95 GBP per swim session" in plan.memory_text
     leaving = {item.key: item for item in plan.leaving}
     assert leaving["memory:memory/2026-11-02.md:4:4"].by == "memory:memory/2026-11-20.md:6:6"
+
+
+def test_a_line_that_would_end_more_than_three_entries_ends_none() -> None:
+    """One line that would replace four entries in one night has misread what it changes (a
+    signature naming the business every entry names): every entry stays."""
+    older = [
+        "Pool hire is 80 GBP per swim session, invoiced each term.",
+        "The swim club pays 80 GBP per swim session for the pool.",
+        "Pool: 80 GBP per swim session, paid by the treasurer.",
+        "Lane hire at the pool is 80 GBP per swim session.",
+    ]
+    memory = "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+    for line, text in enumerate(older, start=4):
+        memory += f"<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:{line}:{line} -->\n"
+        memory += f"- {text} (2026-11-02.md#L{line})\n"
+    memory += (
+        "\n## Promoted From Short-Term Memory (2026-11-21)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-20.md:6:6 -->\n"
+        "- The new price is 95 GBP per swim session, up from 80. (2026-11-20.md#L6)\n"
+    )
+    plan = plan_promotions(
+        [],
+        memory=TextFile("MEMORY.md", memory, "m"),
+        texts={},
+        day="2026-11-26",
+        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
+        max_snippet_chars=400,
+        max_chars=10_000,
+        max_loss=0.25,
+    )
+    assert plan.leaving == ()

@@ -217,7 +217,7 @@ _CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 # Spans whose words, not only their values, are what is gone ("not by phone": the phone).
 _GONE_SPANS = frozenset(
-    {"longer", "not", "notbut", "notlead", "instead", "rather", "statt", "lieu"}
+    {"longer", "not", "never", "notbut", "notlead", "instead", "rather", "statt", "lieu"}
 )
 # Values in these spans are the ones a statement says it replaces.
 _REPLACED_SPANS = re.compile(
@@ -225,7 +225,9 @@ _REPLACED_SPANS = re.compile(
     r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
     r"|\b(?:up|down)\s+from\s+(?P<upfrom>[£$€]?\d[^.;,]{0,30})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
-    r"|,\s*(?:not|never)\s+(?P<not>[^.;,]{1,60})"
+    r"|,\s*not\s+(?P<not>[^.;,]{1,60})"
+    # "Anna Berg, never (to) Anna Bergström": a name turned down; not "never typed by hand"
+    r"|,\s*never\s+(?:(?:to|with|from|for|via|at|on|in)\s+)?(?P<never>(?-i:[A-Z])[^.;,:]{0,40})"
     r"|\bnot\s+(?P<notbut>[^,;.]{1,30}),\s*but\b"
     r"|(?:^|(?<=[.;!?]\s))not\s+(?P<notlead>[^\W\d_][\w'’-]*)(?=\s*[:,—–])"
     r"|\b(?:statt|anstatt)\s+(?P<statt>[^.;,]{1,60})"

@@ -219,7 +219,19 @@ def _denied(
             retired[entry.key] = ending.by
             said[ending.by] = fact_text(rows[ending.by].snippet)
     _replaced_in_memory(currency, retired, said)
-    return retired, said
+    return _believable(retired), said
+
+
+MAX_REPLACED = 3
+"""The most entries one line may replace in a night: a line that would end more (a signature
+naming the business every entry names, say) has misread what it changes, so it ends none."""
+
+
+def _believable(retired: Mapping[str, str]) -> dict[str, str]:
+    """``retired`` without the retirements of a line that would end more than
+    :data:`MAX_REPLACED` entries."""
+    by = Counter(retired.values())
+    return {key: ender for key, ender in retired.items() if by[ender] <= MAX_REPLACED}
 
 
 def _replaced_in_memory(currency: Currency, retired: dict[str, str], said: dict[str, str]) -> None:
@@ -306,6 +318,8 @@ def plan_promotions(
             continue
         written.add(said_as)
         keys, said = _replaced(text, row_day(entry), currency, retired)
+        if len(keys) > MAX_REPLACED:
+            keys, said = (), None  # it has misread what it changes: both stay
         retired.update(dict.fromkeys(keys, entry.key))
         provenance = entry.provenance or Provenance()
         live = replace(

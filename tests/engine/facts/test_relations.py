@@ -96,6 +96,12 @@ SAME = [
     ),
 ]
 UNRELATED = [
+    # "never typed by hand" is how, not a name turned down
+    (
+        "Ó Briain Stone & Slate: goggles and an eyewash bottle always in the van.",
+        'Úna: Fix: one saved signature, pasted every time, never typed by hand: "Aoife Ó '
+        'Briain, Ó Briain Stone & Slate, Ennis".',
+    ),
     # a count dated by an ending ("before we stopped") ends nothing
     (
         "Raffle tickets are sold by bank transfer at the door and at the shop, 5 / 3 GBP.",
@@ -609,7 +615,7 @@ def test_a_business_named_for_what_it_stops_buying_still_stops_buying_it() -> No
 
 
 def test_an_entity_word_said_in_lowercase_is_still_what_the_line_is_about() -> None:
-    """"Brennan Sand Supplies" names the supplier where its words are capitalised; "all our
+    """ "Brennan Sand Supplies" names the supplier where its words are capitalised; "all our
     sand" in the line is about sand, so it is the same fact as a paraphrase without the tag."""
     tagged = read_statement("- W @Brennan Sand Supplies: All our sand comes from Brennan now.")
     assert "sand" in tagged.topic
