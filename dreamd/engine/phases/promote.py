@@ -15,7 +15,10 @@ newer statement of the same slot) retires the generated ones: they leave for the
 "replaced by", the new entry carries their lineage marker and says what it replaces, and the
 row's provenance names the first as ``supersedesKey``. A person's line is never moved: the new
 entry says it updates it. A generated entry a later note denies or cancels ("no longer", an
-opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place.
+opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place,
+and so does one a newer current entry replaces (written on another night, or before the rule
+relating the two was known). One line ends at most :data:`MAX_REPLACED` entries a night: one
+that would end more has misread what it changes, and ends none.
 
 **Budget.** :func:`~dreamd.engine.phases.promotion.compose_memory` keeps the file within budget
 by value: entries that state no lasting fact leave first, then the least recalled since their
