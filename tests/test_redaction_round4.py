@@ -1,5 +1,5 @@
 """The round-four corpus, held to 97 % recall and 3 % false positives, sample by sample (the
-few out of reach marked so, each with its reason); and the classes of secret it showed the
+one out of reach marked so, with its reason); and the classes of secret it showed the
 rules missing, each held by cases of our own in other words and languages (never the corpus's
 strings), with look-alikes that must come through unchanged."""
 
@@ -18,10 +18,7 @@ LOOKALIKES = redaction_corpus_round4.lookalikes()
 
 # Samples no rule reaches without masking ordinary text too, by how they start.
 OUT_OF_REACH = {
-    "it's ": "no word names the value: a strong-looking word after it's and before btw",
-    "same pass as": "pass is too common a word to name a password five words before the value",
-    "reminder to self": "the value comes first and no password word follows it",
-    "> what's the wifi?": "the answer is two lines below the question and holds more than the value",
+    "it's ": "no word names the value, and its only symbol is a hyphen, which words hold too",
 }
 
 
@@ -242,6 +239,40 @@ def test_chat_phrasings_give_their_value(text: str, secret: str) -> None:
 )
 def test_chat_talk_without_a_value_stays(text: str) -> None:
     """A version, a command, roles, a note, a user's name, a pointer, prose."""
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("fyi the old one was Qv7!mZ2xLp9, keep it somewhere", "Qv7!mZ2xLp9"),
+        ("- Tk4#wL9mQz2R (for the garage tablet)", "Tk4#wL9mQz2R"),
+        ("> yes, it's (Bn8^rT3qLx) now", "Bn8^rT3qLx"),
+    ],
+)
+def test_a_lone_word_that_can_only_be_a_password_is_masked(text: str, secret: str) -> None:
+    """Upper and lower case, a digit and a symbol no word is written with, inside the word:
+    a password whatever is said around it."""
+    assert _masked(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Summer2026! was a good one",
+        "Is that Python3?",
+        "play Cmaj7#11 then G7b9",
+        "see Issue#4521 and PR#88",
+        "ping Username#0 on the server",
+        "details in NOTES.md#L12",
+        "pkg 2.34~Ubuntu1 is installed",
+        "the regex [A-Za-z0-9!#]+ matches it",
+        "**Deploy2#main** is green",
+    ],
+)
+def test_words_with_such_symbols_that_are_no_password_stay(text: str) -> None:
+    """A sentence's end, a chord, issue and chat-handle numbers, a file's anchor, a version, a
+    pattern, bold text."""
     assert redact(text) == text
 
 

@@ -595,7 +595,7 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
     low = plain.lower()
     if not plain or _PLACEHOLDER.fullmatch(plain) or _PLACEHOLDER_PART.search(plain):
         return False
-    if _DIGEST_VALUE.match(plain):
+    if plain[:1] in "sSmM" and _DIGEST_VALUE.match(plain):
         return False  # SHA256:…, md5:…: a fingerprint or a checksum, public by nature
     if plain.startswith(_BRACKETED) and kind != "pin":
         return False  # a note in brackets, a template: (ask Juan), [hidden], {API_KEY}

@@ -51,6 +51,8 @@ _SHORT_PAIR = re.compile(
     r"(?P<secret>[^\s\"'`]{4,64})",
     re.IGNORECASE,
 )
+# The password's half of a shorthand pair, looked for first (a pattern with a literal start).
+_SHORT_P = re.compile(r"p(?:w|wd|ass)?[ \t]*[:=]")
 # "for the NAS: admin / Xk9#…": an account every device has, a slash, a password-shaped value.
 _ACCOUNT_SLASH = re.compile(
     r"(?<![\w/.-])(?:admin|administrator|root|pi|ubnt|sa|postgres|guest|user)[ \t]+/[ \t]+"
@@ -99,11 +101,11 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
             found.append(Finding("secret-assignment", start, start + len(secret)))
     if "/" not in text and ":" not in text:
         return found
-    for short in _SHORT_PAIR.finditer(text):
+    for short in _SHORT_PAIR.finditer(text) if _SHORT_P.search(low) else ():
         secret, start = short.group("secret").rstrip(".,;)"), short.start("secret")
         if not _PLAIN_WORD.fullmatch(secret) and not _NO_VALUE.match(secret):
             found.append(Finding("secret-assignment", start, start + len(secret)))
-    for account in _ACCOUNT_SLASH.finditer(text):
+    for account in _ACCOUNT_SLASH.finditer(text) if " / " in text else ():
         secret, start = account.group("secret").rstrip(".,;)"), account.start("secret")
         if _classes(secret) >= 3:
             found.append(Finding("secret-assignment", start, start + len(secret)))

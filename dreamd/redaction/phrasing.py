@@ -9,6 +9,14 @@
   passphrase``, ``X ist das Passwort``, ``X est le mot de passe``, ``X es la contraseña``;
   and in the same sentence after one of them, ``Y is the one for …``.
 * **A chat spoiler.** ``||X||`` (Discord, Telegram), ``>!X!<`` (Reddit).
+* **A lone word that can only be a password**, whatever is said around it (``same as the old
+  laptop, …, don't judge``): 8 to 40 characters of letters, digits and the symbols passwords
+  are made of, upper and lower case and a digit, and inside it a symbol no word, name or
+  number is written with (``!#$%^&*?~@``; a sentence's final ``!`` or ``?`` is not inside);
+  not an e-mail address, a version, a percent-encoded string, a file's anchor
+  (``README.md#L4``), a variable, a chord (``Cmaj7#11``), a name and its number
+  (``Issue#4521``, ``Username#0``), a pattern's character range or a ``$``-joined identifier.
+  Found from the symbols between two letters or digits, so a note without one costs a scan.
 
 The value is shaped like a password (:func:`dreamd.redaction.prose.password_shaped`: six
 characters or more, a letter and a digit or a symbol, no URL, path, version or date). After a
@@ -196,4 +204,56 @@ def find_phrased_secrets(text: str, low: str) -> list[Finding]:
             group = "value" if match.group("value") is not None else "reddit"
             if _accessible(match.group(group)) and password_shaped(match.group(group)):
                 found.append(Finding("secret-assignment", *match.span(group)))
+    for inner in _INNER_SYMBOL.finditer(text):
+        start = max(text.rfind(c, 0, inner.start()) for c in " \t\n") + 1
+        lone = _lone().match(text, start)
+        if (
+            lone is None
+            or lone.end(1) < inner.end()
+            or any(f.start <= lone.start(1) < f.end for f in found[-1:])
+        ):
+            continue  # no lone word around the symbol, or the word was taken already
+        value = lone.group(1).rstrip("?!")
+        if _lone_strong(value):
+            found.append(Finding("secret-assignment", lone.start(1), lone.start(1) + len(value)))
     return found
+
+
+# A symbol between two letters or digits: where a lone password may be (found at C speed).
+_INNER_SYMBOL = re.compile(r"[!#$%^&*?~@](?<=[A-Za-z0-9][!#$%^&*?~@])(?=[A-Za-z0-9])")
+
+
+@cache
+def _lone() -> re.Pattern[str]:
+    """A word alone, made of letters, digits and the symbols passwords are made of, holding
+    one of the symbols words are never written with."""
+    return re.compile(
+        r"[(\[\"'`«„“]?([A-Za-z0-9][A-Za-z0-9_.+-]*[!#$%^&*?~@][A-Za-z0-9!#$%^&*?~@_.+-]*)"
+        r"(?=[\s)\]\"'`»”.,;:]|$)"
+    )
+
+
+def _lone_strong(value: str) -> bool:
+    """A lone word that can only be a password: 8 to 40 characters, upper and lower case and
+    a digit, a symbol inside it that no word, name, tag or number is written with
+    (``!#$%^&*?~@``, and not a sentence's end), and none of the shapes that hold such a symbol
+    harmlessly: an e-mail address, a version, a percent-encoded string, a file's anchor, a
+    variable, a chord (``Cmaj7#11``), a name and its number (``Issue#4521``, a chat handle's
+    ``Username#0``), a character range of a pattern, an identifier joined by ``$``."""
+    if not 8 <= len(value) <= 40 or not any(c in _LONE_SYMBOLS for c in value[:-1]):
+        return False
+    if not (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+    ):
+        return False
+    return _LONE_HARMLESS.search(value) is None
+
+
+_LONE_SYMBOLS = frozenset("!#$%^&*?~@")
+_LONE_HARMLESS = re.compile(
+    r"@[\w-]+\.[A-Za-z]|\d\.\d|%[0-9A-Fa-f]{2}.*%[0-9A-Fa-f]{2}|\.[A-Za-z]\w*#|^\$"
+    r"|^[A-G](?:maj|min|dim|aug|sus|add|m)?\d*(?:[#b]\d+)+$|^[A-Za-z]+[#@&*~^!?%$]\d+$"
+    r"|0-9|a-z|A-Z|\$\w+\$"
+)

@@ -443,8 +443,9 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     if "\n" not in text:
         return found
     starts = {text.rfind("\n", 0, start) + 1 for start, _, _ in heads}
-    for login in _LOGIN.finditer(low):
-        starts.add(text.rfind("\n", 0, login.start()) + 1)
+    if "log" in low or "sign-in" in low or "cred" in low:
+        for login in _LOGIN.finditer(low):
+            starts.add(text.rfind("\n", 0, login.start()) + 1)
     if not ascii_only:
         starts |= {
             text.rfind("\n", 0, m.start()) + 1 for m in re.finditer("|".join(_CJK_WORDS), text)
