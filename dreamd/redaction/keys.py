@@ -64,7 +64,7 @@ from dreamd.redaction.finding import MASK, Finding
 from dreamd.redaction.phrases import CLOSERS, is_passphrase
 from dreamd.redaction.scan import find_words
 
-__all__ = ["find_named_values", "kind_of_name", "value_is_secret"]
+__all__ = ["character_classes", "find_named_values", "kind_of_name", "value_is_secret"]
 
 _HEAD_WORDS: tuple[str, ...] = (
     "password",
@@ -570,7 +570,8 @@ def value_is_secret(kind: str, value: str) -> bool:
     return _is_secret(kind, value, quoted=False, separated=True, name="")
 
 
-def _classes(value: str) -> int:
+def character_classes(value: str) -> int:
+    """How many of lower case, upper case, digits and other characters ``value`` holds."""
     return (
         any(c.islower() for c in value)
         + any(c.isupper() for c in value)
@@ -613,13 +614,13 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         return False
     if kind == "password":
         if not separated:
-            return len(plain) >= 6 and _classes(plain) >= 3
+            return len(plain) >= 6 and character_classes(plain) >= 3
         if name.lower() == "pass" and _NUMBER.fullmatch(plain) and len(plain) < 4:
             return False
         return len(plain) >= 4 or (plain.isdigit() and len(plain) >= 4)
     if _NUMBER.fullmatch(plain):
         return False
-    token_like = _classes(plain) >= 2 and (
+    token_like = character_classes(plain) >= 2 and (
         any(c.isdigit() for c in plain) or not plain.isalpha() or not plain.istitle()
     )
     if kind == "bare-key":
@@ -935,7 +936,7 @@ def _plain_value(
     spaced = _SPACED_OUT.match(text, pos)
     if spaced is not None:
         compact = spaced.group(0).replace(" ", "")
-        mixed = kind in ("pin", "card-code") or _classes(compact) >= 2
+        mixed = kind in ("pin", "card-code") or character_classes(compact) >= 2
         if mixed and _is_secret(kind, compact, quoted=False, separated=separated, name=name):
             return [spaced.span()]  # letters of one kind spaced out are a list, not a value
     value = _value_at(text, pos, whole_line=whole_line)

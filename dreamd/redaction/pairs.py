@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from dreamd.redaction.finding import Finding
+from dreamd.redaction.keys import character_classes
 
 __all__ = ["find_credential_pairs"]
 
@@ -68,15 +69,6 @@ _PASSWORD_SHAPED = re.compile(r"(?=.*[A-Za-z])(?=.*[\d!@#$%^&*+=?~])[^\s]{8,}")
 _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?(?:[GMK]Hz|[GMK]bps|[GMK]B/s|ms|dBm?|%)", re.IGNORECASE)
 
 
-def _classes(value: str) -> int:
-    return (
-        any(c.islower() for c in value)
-        + any(c.isupper() for c in value)
-        + any(c.isdigit() for c in value)
-        + any(not c.isalnum() for c in value)
-    )
-
-
 def find_credential_pairs(text: str, low: str) -> list[Finding]:
     """The password of every announced ``user / password`` pair (``low``: ``text`` lowered)."""
     found: list[Finding] = []
@@ -107,7 +99,7 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
             found.append(Finding("secret-assignment", start, start + len(secret)))
     for account in _ACCOUNT_SLASH.finditer(text) if " / " in text else ():
         secret, start = account.group("secret").rstrip(".,;)"), account.start("secret")
-        if _classes(secret) >= 3:
+        if character_classes(secret) >= 3:
             found.append(Finding("secret-assignment", start, start + len(secret)))
     for announce in _ANNOUNCE.finditer(low):
         pair = _PAIR.match(text, announce.end())
