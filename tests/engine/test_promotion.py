@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from dreamd.engine.phases.promote import _keep_order, _worths, plan_promotions
+from dreamd.engine.phases.promote import PromotionPlan, _keep_order, _worths, plan_promotions
 from dreamd.engine.phases.promotion import (
     PromotionEntry,
     append_promotions,
@@ -334,19 +334,16 @@ def test_the_same_words_under_another_key_are_reconciled_not_written_twice() -> 
     assert plan.memory_text is None
 
 
-def test_an_entry_a_newer_entry_replaces_leaves_without_a_new_promotion() -> None:
-    """Two entries of MEMORY.md, the newer one replacing the older (written on another
-    night, or before the rule relating them was known): the older leaves for the archive,
-    named as replaced by the newer, though no candidate is promoted tonight."""
-    memory = (
-        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
-        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
-        "- Pool hire is 80 GBP per swim session, invoiced each term. (2026-11-02.md#L4)\n\n"
-        "## Promoted From Short-Term Memory (2026-11-21)\n\n"
-        "<!-- dreamd-memory-promotion:memory:memory/2026-11-20.md:6:6 -->\n"
-        "- The new price is 95 GBP per swim session, up from 80. (2026-11-20.md#L6)\n"
-    )
-    plan = plan_promotions(
+_NEW_PRICE = (
+    "## Promoted From Short-Term Memory (2026-11-21)\n\n"
+    "<!-- dreamd-memory-promotion:memory:memory/2026-11-20.md:6:6 -->\n"
+    "- The new price is 95 GBP per swim session, up from 80. (2026-11-20.md#L6)\n"
+)
+
+
+def _night_without_candidates(memory: str) -> PromotionPlan:
+    """The plan of a night that promotes nothing new into ``memory``."""
+    return plan_promotions(
         [],
         memory=TextFile("MEMORY.md", memory, "m"),
         texts={},
@@ -356,6 +353,18 @@ def test_an_entry_a_newer_entry_replaces_leaves_without_a_new_promotion() -> Non
         max_chars=10_000,
         max_loss=0.25,
     )
+
+
+def test_an_entry_a_newer_entry_replaces_leaves_without_a_new_promotion() -> None:
+    """Two entries of MEMORY.md, the newer one replacing the older (written on another
+    night, or before the rule relating them was known): the older leaves for the archive,
+    named as replaced by the newer, though no candidate is promoted tonight."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Pool hire is 80 GBP per swim session, invoiced each term. (2026-11-02.md#L4)\n\n"
+    ) + _NEW_PRICE
+    plan = _night_without_candidates(memory)
     assert plan.memory_text is not None
     assert "80 GBP per swim session" not in plan.memory_text
     assert "95 GBP per swim session" in plan.memory_text
@@ -376,19 +385,5 @@ def test_a_line_that_would_end_more_than_three_entries_ends_none() -> None:
     for line, text in enumerate(older, start=4):
         memory += f"<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:{line}:{line} -->\n"
         memory += f"- {text} (2026-11-02.md#L{line})\n"
-    memory += (
-        "\n## Promoted From Short-Term Memory (2026-11-21)\n\n"
-        "<!-- dreamd-memory-promotion:memory:memory/2026-11-20.md:6:6 -->\n"
-        "- The new price is 95 GBP per swim session, up from 80. (2026-11-20.md#L6)\n"
-    )
-    plan = plan_promotions(
-        [],
-        memory=TextFile("MEMORY.md", memory, "m"),
-        texts={},
-        day="2026-11-26",
-        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
-        max_snippet_chars=400,
-        max_chars=10_000,
-        max_loss=0.25,
-    )
+    plan = _night_without_candidates(memory + "\n" + _NEW_PRICE)
     assert plan.leaving == ()
