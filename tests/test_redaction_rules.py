@@ -439,3 +439,34 @@ def test_more_verbs_words_and_layouts_are_read(text: str, secret: str) -> None:
 def test_their_look_alikes_stay(text: str) -> None:
     """A policy above a rule, a column of flags, code lists, prose with commas, hex of words."""
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets"),
+    [
+        ("- 1. 7d0e2c9a1b4f6e83\n  2. c5b4a3f2e1d09876\n(the Sentry auth token, two parts)", 2),
+        ("* 1) 4fa9c0d1e2b37a66\n* 2) 0e9d8c7b6a5f4e3d\n* secret, joined together", 2),
+        ("- [ ] 318402 is your Pleo login code", 1),
+        ("  - 2. K-775104 est votre code de vérification", 1),
+        ("> - 462 109 is your Tink verification code", 1),
+    ],
+)
+def test_a_list_item_marker_hides_nothing(text: str, secrets: int) -> None:
+    """Numbered pieces under a bullet, and a one-time code that opens a nested, numbered,
+    quoted or task item, are read as the same text without its marker."""
+    masked = redact(text)
+    assert masked.count("***") == secrets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- 1. migrate_users\n  2. reindex_orders\n(the token rotation, in two parts)",
+        "- 2024 is your year to ship the login code",
+        "* 1. v2.10.4\n* 2. v2.11.0\n(the release key pieces, split)",
+    ],
+)
+def test_list_items_that_are_steps_stay(text: str) -> None:
+    """Steps and versions under a pieces line, and a year before a code word's sentence,
+    stay behind a marker as they stay without one."""
+    assert redact(text) == text

@@ -33,6 +33,7 @@ from functools import cache
 from itertools import pairwise
 
 from dreamd.redaction.finding import BLOCK_MASK, Finding
+from dreamd.redaction.scan import ITEM, ITEM_MARKED
 
 __all__ = ["find_blocks"]
 
@@ -65,7 +66,7 @@ _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,}")
 _KEY_AT_LINE_END = re.compile(r"[:=][ \t]*\n")
 _RUN_START = re.compile(r"[ \t>]*([A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,})")
 # A list item's or a quote's marker before the rest of a wrapped token.
-_ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)*"
+_ITEM = ITEM
 _ITEM_TOKEN = re.compile(r"^" + _ITEM + r"([A-Za-z0-9_+/=.-]{6,})[ \t]*$", re.M)
 _JWT_HEAD = re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_.-]*(?![\w.-])")
 _JWT_PIECE = re.compile(
@@ -78,12 +79,10 @@ _INLINE_ITEMS = re.compile(
 _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
 # A list of pieces: items of one value each, perhaps labelled (``- first half: …``).
 _PIECE_ITEMS = re.compile(
-    r"(?:^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+(?:[^\W\d_][\w ]{0,20}:[ \t]*)?\S{4,64}[ \t]*"
-    r"(?:\n|$)){2,8}",
-    re.M,
+    r"(?:^" + ITEM_MARKED + r"(?:[^\W\d_][\w ]{0,20}:[ \t]*)?\S{4,64}[ \t]*(?:\n|$)){2,8}", re.M
 )
 _PIECE_VALUE = re.compile(
-    r"^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+(?:[^\W\d_][\w ]{0,20}:[ \t]*)?(\S{4,64})[ \t]*$", re.M
+    r"^" + ITEM_MARKED + r"(?:[^\W\d_][\w ]{0,20}:[ \t]*)?(\S{4,64})[ \t]*$", re.M
 )
 # A line that says a secret was cut into pieces: "wifi pw, split:", "the key is these three
 # joined:", "(the Algolia admin key, split)".

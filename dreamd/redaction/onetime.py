@@ -27,7 +27,7 @@ import re
 from functools import cache
 
 from dreamd.redaction.finding import Finding
-from dreamd.redaction.scan import windows
+from dreamd.redaction.scan import ITEM, windows
 
 __all__ = ["find_one_time_codes"]
 
@@ -128,7 +128,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         rf"[\s:：=\-–—\[(【「]*(?<![+\d]){_VALUE}{_AFTER_VALUE}"
     )
     before = re.compile(
-        rf"(?:^|(?<=[\n.!?:\]】>]\s)|(?<=[\n\]】>]))\s*{_VALUE}{_AFTER_VALUE}"
+        rf"(?:^{ITEM}|(?<=[\n.!?:\]】>]\s)|(?<=[\n\]】>]))\s*{_VALUE}{_AFTER_VALUE}"
         rf"(?P<gap>(?:\s+[^\s\d]+){{1,4}}?)\s+(?i:(?:{words}))",
         re.M,
     )

@@ -62,7 +62,7 @@ from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import MASK, Finding
 from dreamd.redaction.keys import value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
-from dreamd.redaction.scan import find_words
+from dreamd.redaction.scan import ITEM, find_words
 
 __all__ = ["find_prose_passwords", "password_shaped", "strong_password"]
 
@@ -191,7 +191,7 @@ _NOT_A_VALUE = LazyPattern(
 )
 _CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
 _DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
-_ITEM = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.)])[ \t]+)*"
+_ITEM = ITEM
 
 
 def _forms(words: list[str] | tuple[str, ...]) -> list[str]:

@@ -14,7 +14,16 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-__all__ = ["find_words", "trie", "windows"]
+__all__ = ["ITEM", "ITEM_MARKED", "find_words", "trie", "windows"]
+
+# What stands before a line's own text in a note: a quote's markers, a list item's (nested,
+# numbered: ``- 1. ``) and a task's box. Notes are bullet lists, so a rule that starts where a
+# line starts reads past these, or a text it finds alone is missed once it is a list item.
+_MARKS = r"[ \t]*(?:>[ \t]*)*"
+_BULLET = r"(?:[-*+•]|\d{1,2}[.)])[ \t]+"
+_BOX = r"(?:\[[ xX]\][ \t]+)?"
+ITEM = _MARKS + "(?:" + _BULLET + ")*" + _BOX
+ITEM_MARKED = _MARKS + "(?:" + _BULLET + ")+" + _BOX  # a list item's line: one marker at least
 
 _Node = dict[str, "_Node"]
 
