@@ -25,7 +25,9 @@ measured on it).
   notes and in session transcripts; the workspace is swept, searched, promoted with every
   threshold at zero and replayed by grounded backfill, then every file dreamd wrote is searched
   for each planted item (as written, in lower and upper case; items under 8 characters as
-  whole words). Reported: the items found in any written file, and in MEMORY.md.
+  whole words, and a PIN or a CVV not where it stands as a JSON number: ``"line": 204,`` is
+  a line number). Reported: the items found in any written file, and in MEMORY.md;
+  ``--misses`` lists each item found and the files it is in.
 * *throughput*: :func:`dreamd.redaction.find_secrets` over a year of daily notes (the workload
   of ``bench/run.py``), as written and with a secret or a look-alike on one line in ten; and
   ``dreamd redact --json -`` over the whole year as one process, start-up included.
@@ -293,12 +295,16 @@ def _found(secret: str, data: str) -> bool:
     forms = {secret, secret.lower(), secret.upper()}
     if len(secret) >= 8:
         return any(form in data for form in forms)
+    if secret.isdigit():  # a PIN or a CVV, not a JSON number (a line number: ``"line": 204,``)
+        number = re.compile(rf'(?:(?<=[\[,])|(?<=": )){secret}(?=[,\]}}])')
+        words = re.finditer(rf"(?<![\w]){secret}(?![\w])", data)
+        return any(not number.match(data, word.start()) for word in words)
     return any(re.search(rf"(?<![\w]){re.escape(form)}(?![\w])", data) for form in forms)
 
 
-def end_to_end(name: str, samples: list[Secret]) -> tuple[int, int, int]:
+def end_to_end(name: str, samples: list[Secret], *, show: bool = False) -> tuple[int, int, int]:
     """Plant ``samples``, run a sweep, searches, promotion and backfill; returns (items,
-    items in any written file, items in MEMORY.md)."""
+    items in any written file, items in MEMORY.md). ``show`` lists each item found and where."""
     with tempfile.TemporaryDirectory() as scratch:
         root, sessions = Path(scratch) / "ws", Path(scratch) / "agents" / "main" / "sessions"
         _plant(root, sessions, samples)
@@ -336,14 +342,19 @@ def end_to_end(name: str, samples: list[Secret]) -> tuple[int, int, int]:
         leaked = [s for s in items if any(_found(s, data) for data in written.values())]
         in_memory = [s for s in items if _found(s, memory)]
         files: dict[str, int] = defaultdict(int)
+        where: dict[str, list[str]] = defaultdict(list)
         for secret in leaked:
             for path, data in written.items():
                 if _found(secret, data):
                     files[path.relative_to(root).as_posix()] += 1
+                    where[secret].append(path.relative_to(root).as_posix())
     print(f"\n## end to end: {name}")
     print("| planted items | in any written file | in MEMORY.md |\n| --- | --- | --- |")
     share = len(leaked) / len(items)
     print(f"| {len(items)} | {len(leaked)} ({share:.1%}) | {len(in_memory)} |")
+    if show:
+        for secret, paths in where.items():
+            print(f"  leak {secret!r} in {', '.join(sorted(paths))}")
     if files:
         print("\n| file | planted items in it |\n| --- | --- |")
         for path, count in sorted(files.items()):
@@ -448,15 +459,17 @@ def main(argv: list[str] | None = None) -> int:
         report(name, measure(samples, lookalikes, show=args.misses))
     if not args.no_end_to_end:
         every = corpora()
-        end_to_end("blind corpus", every["blind"][0])
-        end_to_end("blind corpus, held-out batch", every["blind, held-out batch"][0])
-        end_to_end("blind corpus, third batch", every["blind, third batch"][0])
-        end_to_end("round-two corpus", every["round two"][0])
-        end_to_end("round-three corpus", every["round three"][0])
-        end_to_end("round-four corpus", every["round four"][0])
+        show = args.misses
+        end_to_end("blind corpus", every["blind"][0], show=show)
+        end_to_end("blind corpus, held-out batch", every["blind, held-out batch"][0], show=show)
+        end_to_end("blind corpus, third batch", every["blind, third batch"][0], show=show)
+        end_to_end("round-two corpus", every["round two"][0], show=show)
+        end_to_end("round-three corpus", every["round three"][0], show=show)
+        end_to_end("round-four corpus", every["round four"][0], show=show)
         later = ("project", "round two", "round three", "round four")
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
-        end_to_end("the earlier corpora", [s for name in earlier for s in every[name][0]])
+        joined = [s for name in earlier for s in every[name][0]]
+        end_to_end("the earlier corpora", joined, show=show)
     if not args.no_throughput:
         throughput()
         sweep_cost()
