@@ -14,6 +14,9 @@ some twenty more languages, config formats, vendors, documents and encodings, wr
 the rules were measured on it) and the round-four corpus (``tests/redaction_corpus_round4.py``:
 some forty more languages, shell history, container, Terraform, Nix, systemd, crontab, notebook,
 CSV, log and stack-trace text, more vendors and national numbers, written before the rules were
+measured on it) and the round-five corpus (``tests/redaction_corpus_round5.py``: forty more
+languages, credential files and CLIs, disguises, forty more vendors, personal data in vCard,
+FHIR, HL7, GEDCOM and LDIF, eighteen more national numbers, written before the rules were
 measured on it).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
@@ -78,6 +81,7 @@ from tests import (
     redaction_corpus_round2,
     redaction_corpus_round3,
     redaction_corpus_round4,
+    redaction_corpus_round5,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -174,6 +178,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round four": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round4.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round4.lookalikes()],
+        ),
+        "round five": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round5.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round5.lookalikes()],
         ),
     }
 
@@ -466,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-two corpus", every["round two"][0], show=show)
         end_to_end("round-three corpus", every["round three"][0], show=show)
         end_to_end("round-four corpus", every["round four"][0], show=show)
-        later = ("project", "round two", "round three", "round four")
+        end_to_end("round-five corpus", every["round five"][0], show=show)
+        later = ("project", "round two", "round three", "round four", "round five")
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]
         end_to_end("the earlier corpora", joined, show=show)
