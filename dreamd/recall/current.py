@@ -48,11 +48,13 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from dreamd.engine.facts.statement import Statement
 
-__all__ = ["NOW_RECENCY", "Probe", "one_per_fact", "tense_of"]
+__all__ = ["NOW_RECENCY", "Probe", "Reader", "one_per_fact", "tense_of"]
 
 # probe(words, after_day) -> (hit, speaker label) pairs: the lines about ``words`` dated from
 # ``after_day`` on.
 Probe = Callable[[str, str], list[tuple[Hit, str]]]
+# read(texts) -> their statements, in order (read_statement's, maybe kept from an earlier turn).
+Reader = Callable[[Sequence[str]], Sequence["Statement"]]
 
 _NOW = LazyPattern(
     r"\b(?:now|currently|current|still|these\s+days|nowadays|at\s+the\s+moment|at\s+present"
@@ -166,17 +168,34 @@ def _claim(snippet: str) -> str:
     return _SOURCE.sub("", text)
 
 
-def _statement(hit: Hit, speaker: str) -> Statement:
-    """The hit read as a statement; a speaker's "I" is the speaker."""
-    from dreamd.engine.facts.statement import read_statement
-
+def _said(hit: Hit, speaker: str) -> tuple[str, str]:
+    """The words of ``hit`` to read as a statement, and who says them (a speaker's "I" is the
+    speaker)."""
     text = _claim(hit.snippet)
     transcript = _TRANSCRIPT.match(_LIST.sub("", hit.snippet, count=1))
     if transcript is not None:  # the person and their agent are one "we"; a guest is not
         speaker = "guest" if transcript.group("who") else ""
     if speaker and text.startswith(f"{speaker}:"):
         text = text[len(speaker) + 1 :].lstrip()
-    statement = read_statement(text)
+    return text, speaker
+
+
+def _statements(pairs: Sequence[tuple[Hit, str]], read: Reader | None) -> list[Statement]:
+    """The hits (with their speaker labels) read as statements, by ``read`` when given."""
+    said = [_said(hit, speaker) for hit, speaker in pairs]
+    if read is None:
+        from dreamd.engine.facts.statement import read_statement
+
+        statements = [read_statement(text) for text, _ in said]
+    else:
+        statements = list(read([text for text, _ in said]))
+    return [
+        _as_speaker(statement, speaker)
+        for statement, (_, speaker) in zip(statements, said, strict=True)
+    ]
+
+
+def _as_speaker(statement: Statement, speaker: str) -> Statement:
     if speaker and statement.subject in (*_FIRST_PERSON, None):
         first = stems(speaker)[:1]
         return statement.replace(subject=first[0] if first else speaker.lower())
@@ -224,10 +243,11 @@ def one_per_fact(
     today: date,
     limit: int,
     probe: Probe | None = None,
+    read: Reader | None = None,
 ) -> list[Hit]:
     """At most ``limit`` results made of ``hits`` (best first; ``speakers[i]`` is the speaker
     label of ``hits[i]``'s line, or ``""``), one per fact, current first (see the module
-    rules)."""
+    rules). ``read`` reads lines as statements (default: the fact model, line by line)."""
     tense = tense_of(question, window, today)
     pool = list(hits[: max(2 * limit, limit + 10)])
     told = list(speakers[: len(pool)])
@@ -239,19 +259,21 @@ def one_per_fact(
     from dreamd.engine.facts.relations import same_fact
     from dreamd.engine.facts.timeline import Dated, plan_timeline
 
-    statements = [_statement(hit, speaker) for hit, speaker in zip(pool, told, strict=True)]
+    statements = _statements(list(zip(pool, told, strict=True)), read)
     found = len(pool)
     if tense == "now" and probe is not None:
+        extras: list[tuple[Hit, str]] = []
+        known = {(hit.path, hit.start_line) for hit in pool}
         for hit, statement in list(zip(pool, statements, strict=True))[:_PROBED]:
             terms = _probe_words(statement)
             if hit.day is None or not terms:
                 continue
-            known = {(h.path, h.start_line) for h in pool}
             for extra, speaker in probe(terms, hit.day):
                 if (extra.path, extra.start_line) not in known:
-                    pool.append(extra)
-                    statements.append(_statement(extra, speaker))
+                    extras.append((extra, speaker))
                     known.add((extra.path, extra.start_line))
+        pool.extend(extra for extra, _ in extras)
+        statements.extend(_statements(extras, read))
     chains = _Chains(len(pool))
     # A question states nothing; a line of other extent (a short sentence, a paragraph that
     # mentions it among much else) is not the same statement.

@@ -66,6 +66,7 @@ from dreamd.recall.analysis import stems
 from dreamd.recall.candidates import read_frequency
 from dreamd.recall.freshness import HOT_FILES, HOT_NS, Stamp, still_fresh
 from dreamd.recall.schema import (
+    BUSY_TIMEOUT_MS,
     FTS_ADD,
     FTS_REMOVE,
     NOTE_CACHE,
@@ -95,6 +96,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA_VERSION", "IndexStats", "RecallIndex", "kind_of"]
 
+_DERIVED_WAIT_MS = 20  # how long a reader's cache write waits for another process's write
 _INSERT = (
     "INSERT INTO chunks(path, start_line, end_line, heading, speaker, text, grams, day, kind,"
     " confidence, entities) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -203,6 +205,20 @@ class RecallIndex:
         A corrupt database is replaced, refilled from the files, and ``action`` runs again.
         """
         return self._recovering(lambda: action(self._conn))
+
+    def write_derived(self, action: Callable[[sqlite3.Connection], None]) -> bool:
+        """Run ``action`` in a write transaction when no other process holds the database, and
+        say whether it ran. For what a reader may add to a cache (see
+        :mod:`dreamd.recall.statements`): a turn never waits on another process's write."""
+        self._conn.execute(f"PRAGMA busy_timeout = {_DERIVED_WAIT_MS:d}")
+        try:
+            with transaction(self._conn) as conn:
+                action(conn)
+        except sqlite3.OperationalError:  # busy or locked: another process is writing
+            return False
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        return True
 
     def chunk_count(self) -> int:
         """The number of indexed chunks (cached until the database changes)."""

@@ -16,6 +16,9 @@ Rules:
 - ``note_cache`` holds, per file, what indexing it cost most to work out, keyed by digest
   (:mod:`dreamd.recall.notecache`): its redaction under given rules and its graph fragment. A
   rebuild (``memory index --rebuild``, new redaction rules) keeps it; a new schema drops it.
+- ``statement_cache`` holds lines read as statements (:mod:`dreamd.recall.statements`), kept
+  and dropped as ``note_cache`` is; ``meta`` names the rules they were read under. An index
+  made before it gets it on its first write.
 - Only parameterised SQL; WAL mode; one connection is used by one thread at a time.
 """
 
@@ -28,11 +31,13 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 __all__ = [
+    "BUSY_TIMEOUT_MS",
     "FTS_ADD",
     "FTS_REMOVE",
     "NOTE_CACHE",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "STATEMENT_CACHE",
     "connect_or_recover",
     "is_corrupt",
     "reset",
@@ -40,7 +45,9 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 6
+BUSY_TIMEOUT_MS = 5000
 NOTE_CACHE = "note_cache"
+STATEMENT_CACHE = "statement_cache"
 MMAP_BYTES = 8 * 1024 * 1024  # at most: a year of notes indexes to ~6 MB, mapped whole
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
@@ -74,6 +81,7 @@ SCHEMA = (
     "CREATE INDEX graph_episodes_path ON graph_episodes(path)",
     f"CREATE TABLE IF NOT EXISTS {NOTE_CACHE}(path TEXT PRIMARY KEY, digest TEXT NOT NULL,"
     " rules TEXT NOT NULL, redacted TEXT, clean TEXT NOT NULL, fragment TEXT)",
+    f"CREATE TABLE IF NOT EXISTS {STATEMENT_CACHE}(text TEXT PRIMARY KEY, body TEXT NOT NULL)",
 )
 FTS_ADD = (
     "INSERT INTO chunks_fts(rowid, heading, speaker, text, grams)"
@@ -85,6 +93,7 @@ FTS_REMOVE = (
 )
 _TABLES = (
     NOTE_CACHE,
+    STATEMENT_CACHE,
     "graph_fts",
     "graph_nodes",
     "graph_edges",
@@ -117,9 +126,9 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 def reset(conn: sqlite3.Connection, *, keep_cache: bool = False) -> None:
     """Drop every index table and create the current schema (inside a transaction);
-    ``keep_cache`` keeps the note cache (a rebuild under the same schema)."""
+    ``keep_cache`` keeps the note and statement caches (a rebuild under the same schema)."""
     for table in _TABLES:
-        if not (keep_cache and table == NOTE_CACHE):
+        if not (keep_cache and table in (NOTE_CACHE, STATEMENT_CACHE)):
             conn.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in SCHEMA:
         conn.execute(statement)
@@ -157,7 +166,7 @@ def connect_or_recover(db: Path, *, force: bool = False) -> sqlite3.Connection:
 def _connect(db: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
     try:
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         # Reads map the file instead of copying it page by page: a recall opens the index in a

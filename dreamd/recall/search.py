@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
 
 from dreamd.engine.hits import Hit
@@ -56,6 +56,8 @@ from dreamd.value import Value
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
     from typing import Final
+
+    from dreamd.engine.facts.statement import Statement
 
 __all__ = ["RANK_BUDGET", "Staged", "match_expression", "rank_candidates", "search", "window_hits"]
 
@@ -281,7 +283,16 @@ def search(
         today=now.date(),
         limit=k,
         probe=later,
+        read=lambda texts: _statements(index, texts),
     )
+
+
+def _statements(index: RecallIndex, texts: Sequence[str]) -> list[Statement]:
+    """Lines read as statements, kept in the index for the next turn: loaded only when the
+    first hits need the fact model (:mod:`dreamd.recall.current`)."""
+    from dreamd.recall.statements import cached_statements
+
+    return cached_statements(index, texts)
 
 
 def _ranked(

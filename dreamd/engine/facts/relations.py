@@ -66,6 +66,7 @@ from types import MappingProxyType
 
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.facts.values import kind_of
+from dreamd.patterns import LazyPattern
 
 __all__ = [
     "PARAPHRASE_RATIO",
@@ -88,8 +89,8 @@ _FIELDS = {
     "pay": "invoice invoices payment pay paid billing bill transfer cash card net",
     "host": "host hosting server servers cloud aws azure gcp hetzner digitalocean vps nas",
 }
-_LIKING = re.compile(r"\b(?:prefer\w*|likes?|loves?|hates?|wants?|rather)\b", re.IGNORECASE)
-_PLANNED = re.compile(
+_LIKING = LazyPattern(r"\b(?:prefer\w*|likes?|loves?|hates?|wants?|rather)\b", re.IGNORECASE)
+_PLANNED = LazyPattern(
     r"\b(?:decid\w*|decision\w*|plan\w*|book(?:ed|ing)|will|going\s+to|switch\w*|mov(?:e|ed|ing)|"
     r"trip|schedul\w*|agreed|use|using|driv(?:e|ing)|fly(?:ing)?|travel\w*|visit\w*|"
     r"host(?:s|ing)?|stay(?:s|ing)?|spend(?:s|ing)?|celebrat\w*)\b|\w'll\b",
@@ -106,18 +107,18 @@ _PART_HOURS = {  # the hours a part of the day spans; night runs past midnight
 }
 _NUMERIC = frozenset({"num", "time", "day", "date", "month", "part", "id"})
 _UNDOES = frozenset({"cancelled", "reversed"})
-_NAMING = re.compile(
+_NAMING = LazyPattern(
     r"\b(?:surname|last\s+name|family\s+name|spell\w*|spelt|name\s+is|name's|named|called|"
     r"mishe(?:ard|aring)|misread)\b",
     re.IGNORECASE,
 )
 # A no to an offer or a plan, which a later "after all" can take back.
-_REFUSED = re.compile(
+_REFUSED = LazyPattern(
     r"\b(?:declined|refused|turn(?:ed|s|ing)?\s+down|said\s+no\s+to|passed\s+on|"
     r"not\s+(?:doing|taking)|won'?t\s+(?:do|take))\b",
     re.IGNORECASE,
 )
-_NOT_FIRST = re.compile(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
+_NOT_FIRST = LazyPattern(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
 @lru_cache(maxsize=4096)
@@ -379,7 +380,7 @@ _ROLE_NOUNS = frozenset(
 )
 _ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}
 # "is a nurse", "as one of the coaches": a role many hold at once.
-_INDEFINITE = re.compile(r"\b(?:is|as|was|'s|’s)\s+(?:a|an|one\s+of)\s", re.IGNORECASE)
+_INDEFINITE = LazyPattern(r"\b(?:is|as|was|'s|’s)\s+(?:a|an|one\s+of)\s", re.IGNORECASE)
 
 
 def _takes_role(newer: Statement, older: Statement) -> bool:

@@ -137,17 +137,17 @@ SUBJECT_VERBS = frozenset(
     always never usually often just already no doesnt dont only really
     """.split()
 )
-_PRONOUN_WE = re.compile(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)$", _I)
+_PRONOUN_WE = LazyPattern(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've)$", _I)
 # A Retain line: "W @Entity: fact", "B: fact", or without a colon "B Insurance renewed" (a
 # capitalised word or a number after the type letter, as the bank's own reader takes it).
-RETAIN = re.compile(
+RETAIN = LazyPattern(
     r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?"
     r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[^\s:@]+){0,5}?)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
     r"(?P<body>.+)$"
 )
-_HEAD = re.compile(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
-_CHANGE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, _I))
+_HEAD = LazyPattern(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
+_CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
+    (name, LazyPattern(pattern, _I))
     for name, pattern in (
         (
             "correction",
@@ -220,7 +220,7 @@ _GONE_SPANS = frozenset(
     {"longer", "not", "never", "notbut", "notlead", "instead", "rather", "statt", "lieu"}
 )
 # Values in these spans are the ones a statement says it replaces.
-_REPLACED_SPANS = re.compile(
+_REPLACED_SPANS = LazyPattern(
     r"\bfrom\s+(?P<from>[^.;]{1,60}?)\s+to\b"
     r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
     r"|\b(?:up|down)\s+from\s+(?P<upfrom>[£$€]?\d[^.;,]{0,30})"
@@ -252,7 +252,7 @@ _REPLACED_OR_GONE = LazyPattern(
     r"\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:gone|discontinued|withdrawn)\b",
     _I,
 )
-_NEGATION = re.compile(
+_NEGATION = LazyPattern(
     r"\b(?:no\s+longer|not\s+any\s?more|doesn'?t|don'?t|didn'?t|won'?t|isn'?t|aren'?t|"
     r"never|dislikes?|hates?|avoids?|stopped|can'?t|cannot|nicht\s+mehr|ya\s+no|"
     r"declined|said\s+no\s+to|turn(?:ed|s|ing)?\s+down(?!\s+(?:the\s+)?(?:heat|heating|"
@@ -262,10 +262,10 @@ _NEGATION = re.compile(
 )
 # A choice between two things, clause by clause: where a clause ends, and what turns one down
 # ("not in-ears", "wedges are out of her mix", "never touched a wedge").
-_CLAUSE = re.compile(
+_CLAUSE = LazyPattern(
     r"[;:—–]|,\s*(?=not\b|never\b|but\b)|\bbut\b|\binstead\s+of\b|\brather\s+than\b", _I
 )
-_TURNED_DOWN = re.compile(
+_TURNED_DOWN = LazyPattern(
     r"^\s*not\b|\bout\s+of\b|\b(?:is|are|was|were)\s+out\b|\bpulled\b[^,;]*\bout\b|"
     r"\boff\s+(?:her|his|their|my|our|the)\b|\bhated\b|\bgave\s+up\b",
     _I,
@@ -428,7 +428,7 @@ def _heading_subject(heading: str | None) -> str | None:
 
 # A clause that only dates something else by an ending: "71 sold online before we stopped",
 # "since they quit the old van". What ended is told elsewhere; this line says no change.
-_WHEN_ENDED = re.compile(
+_WHEN_ENDED = LazyPattern(
     r"\b(?:before|after|since|until|till|when|once)\s+(?:we|i|they|he|she|you|it)\s+"
     r"(?:had\s+|have\s+)?(?:stopped|quit|dropped|gave\s+up|cancell?ed|ended)\b",
     _I,
@@ -589,7 +589,7 @@ def _choice(body: str, subject: str | None) -> tuple[frozenset[str], frozenset[s
 
 
 # "same time", "same place": what a change leaves as it was is not what it is about.
-_UNCHANGED = re.compile(r"\bsame\s+\w+", _I)
+_UNCHANGED = LazyPattern(r"\bsame\s+\w+", _I)
 
 
 _MOMENTS = frozenset("today tonight tomorrow yesterday tonite".split())

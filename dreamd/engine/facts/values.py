@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Set
 
 from dreamd import value as _value
+from dreamd.patterns import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
 if TYPE_CHECKING:
@@ -95,17 +96,17 @@ _NOT_NAMES = frozenset(
     # currency codes: "450 SEK per evening" names no one
     " sek nok dkk eur usd gbp chf pln czk huf isk jpy cny inr aud cad nzd zar try brl mxn".split()
 )
-_TIME = re.compile(
+_TIME = LazyPattern(
     r"(?<![\w:.])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:%]|[.,]\d)", re.I
 )
-_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_WORD = re.compile(r"@?[^\W_](?:[\w'’.-]|,(?=\d{3}))*[^\W_]|@?[^\W_]", re.UNICODE)
+_ISO_DATE = LazyPattern(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_WORD = LazyPattern(r"@?[^\W_](?:[\w'’.-]|,(?=\d{3}))*[^\W_]|@?[^\W_]", re.UNICODE)
 _HOUR_WORDS = frozenset("before after until till at from by vor nach ab".split())
-_NUMBER = re.compile(
+_NUMBER = LazyPattern(
     r"[€$£¥#~+-]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?:%|k|m|x|st|nd|rd|th|h|d|w|y|kg|km|cm|mm|ml|gb|mb|tb|eur|usd|dkk|nok|sek|gbp|chf|€|\$)?"
 )
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n|^[-*+]\s+|\(\s*|[\"“]\s*)$")
+_SENTENCE_START = LazyPattern(r"(?:^|[.!?:;]\s+|\n|^[-*+]\s+|\(\s*|[\"“]\s*)$")
 
 
 class Value(_value.Value):
@@ -202,7 +203,7 @@ def values_of(
     return found
 
 
-_CAPITAL_PAIR = re.compile(r"(?:^|(?<=[.!?:;]\s)|(?<=^[-*+]\s))([A-Z][\w'’-]+)\s+[A-Z][\w'’-]+")
+_CAPITAL_PAIR = LazyPattern(r"(?:^|(?<=[.!?:;]\s)|(?<=^[-*+]\s))([A-Z][\w'’-]+)\s+[A-Z][\w'’-]+")
 
 
 def _opening_names(text: str, found: list[Value]) -> list[Value]:
