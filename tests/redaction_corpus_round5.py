@@ -852,7 +852,7 @@ def _personal() -> list[Sample]:
     )
     for name, template, value in ids:
         add(f"national id: {name}", template.format(v=value), value)
-    iban = checkdigits.iban("MU", "BOMM01011" + _r(_DIGITS, 16) + "000MUR")
+    iban = checkdigits.iban("MU", "BOMM0101" + _r(_DIGITS, 16)[:12] + "000MUR")
     add("iban: Mauritius", f"virement sur {iban}", iban)
     return out
 
