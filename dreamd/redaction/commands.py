@@ -14,9 +14,11 @@
   ``sqlcmd -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``, ``openssl … pass:PW``,
   ``htpasswd -b FILE USER PW``, ``rabbitmqctl add_user USER PW``, ``echo PW | sudo -S``,
   ``ssh-keygen -N PW``, ``mc alias set NAME URL KEY SECRET``, ``net use … /user:U PW``,
-  ``wpa_passphrase SSID PW``, ``echo PW | gpg --passphrase-fd 0`` (and ``--password-stdin``,
-  ``--stdin``, ``passwd``), and ``root/PW`` (a well-known user, a slash, a value with three
-  kinds of characters). Long flags (``--password``) are :mod:`dreamd.redaction.keys`'.
+  ``wpa_passphrase SSID PW``, SNMP's community (``snmp-server community PW``, ``set snmp
+  community PW``, ``snmpwalk -c PW``; ``public``, every agent's default, is none),
+  ``echo PW | gpg --passphrase-fd 0`` (and ``--password-stdin``, ``--stdin``, ``passwd``),
+  and ``root/PW`` (a well-known user, a slash, a value with three kinds of characters).
+  Long flags (``--password``) are :mod:`dreamd.redaction.keys`'.
 * Connection strings and credentials in code, where the value has no name of its own: Go's
   MySQL DSN (``user:PW@tcp(host)/db``) and a URL built by ``fmt.Sprintf("…://%s:%s@…", user,
   "PW")``; PowerShell's ``ConvertTo-SecureString "PW" -AsPlainText`` (the flags in any
@@ -98,6 +100,12 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ("ssh-keygen", r"\bssh-keygen\b" + _REST + r"-[NP]\s+" + _V),
     ("net use", r"\bnet\s+use\b" + _REST + r"/user:\S+\s+" + _V),
     ("wpa_passphrase", r"\bwpa_passphrase\s+\S+\s+" + _V),
+    # SNMP's community string is its password: in a router's config and after ``-c``.
+    ("community", r"\bsnmp(?:-server)?\s+community\s+" + _V),
+    (
+        "snmp",
+        r"\bsnmp(?:walk|bulkwalk|get|getnext|bulkget|set|trap|table)\b" + _REST + r"-c\s*" + _V,
+    ),
     (
         "|",
         r"\b(?:echo|printf)\s+(?:-[a-z]+\s+)?" + _V + r"\s*\|\s*[^\n]*?(?:--passphrase-fd\s+0"
@@ -142,7 +150,8 @@ _TOKEN_USER = re.compile(r"[A-Za-z0-9_-]{20,}")
 # What a URL in documentation holds instead of a password: postgres://user:password@host.
 _PLACEHOLDER_PASSWORD = re.compile(
     r"(?i:pass(?:word|wd)?|pwd|pw|secret|changeme|your[_-]?password|xxx+|\*+|\.+"
-    r"|<[^>]*>|\{[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_]\w*|%s|%\([a-z_]+\)s|:[a-z_]+|\[[^\]]*\])"
+    r"|<[^>]*>|\{[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_]\w*|%s|%\([a-z_]+\)s|:[a-z_]+|\[[^\]]*\]"
+    r"|\$\([^)]*\)|`[^`]*`)"
 )
 
 
@@ -181,6 +190,8 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
             group = next(g for g in ("q1", "q2", "bare") if match.groupdict().get(g) is not None)
             if _PLACEHOLDER_PASSWORD.fullmatch(match.group(group)):
                 continue
+            if "community" in words and match.group(group) == "public":
+                continue  # SNMP's documented read-only community, the default of every agent
             name = match.groupdict().get("name")
             if name is not None and not _names_secret(name, match.group(group)):
                 continue  # "config set core.editor vim": a setting, not a secret
@@ -193,7 +204,8 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
     if "mc" in low and "alias" in low:
         for match in _MC.finditer(text):
             for index in (1, 2):
-                found.append(Finding("cli-credential", match.start(index), match.end(index)))
+                if not _PLACEHOLDER_PASSWORD.fullmatch(match.group(index)):
+                    found.append(Finding("cli-credential", *match.span(index)))
     return found
 
 

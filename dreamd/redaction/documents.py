@@ -51,7 +51,7 @@ __all__ = ["find_documents_and_births"]
 
 # Words naming the date of birth itself (a few words may come before the date).
 _BIRTH_DATE_WORDS = (
-    "dob;d.o.b.;d.o.b;date of birth;birth date;birthdate;geburtsdatum;geb.;date de naissance"
+    "dob;d.o.b.;d.o.b;bday;date of birth;birth date;birthdate;geburtsdatum;geb.;date de naissance"
     ";fecha de nacimiento;fecha de nac.;f. de nac.;f. nac.;data di nascita;data de nascimento"
     ";geboortedatum;data urodzenia;дата рождения;д.р.;doğum tarihi;födelsedatum;fødselsdato"
     ";syntymäaika;生年月日;出生日期;생년월일;ngày sinh;ngay sinh;tanggal lahir;tgl lahir;tgl. lahir"

@@ -10,14 +10,14 @@ and does not sit where harmless random text lives: a URL's path (a query paramet
 is judged: a one-time code, a ticket, a token; a tracker's click id and a playlist's are
 not), a file path, a
 ``data:`` URI, an ``sha512-`` integrity value, an ``SHA256:`` fingerprint, a crypt(3) hash, an
-SSH or age public key, a value named a public key (``PublicKey = …``), a bech32 address, or a
-span the
-caller marked as public (a certificate). Cheap checks come first, so ordinary notes never
-import the library. A piece that is base64 (standard or URL-safe, padded or not) of readable
-text is judged by that text instead: a credential (``user:password``, one word shaped like a
-password, text in which a rule finds a secret) is a ``base64-credential``; anything else (a
-sentence, a name, a date, an API's global id such as ``Package-57089116``) is not a secret,
-however random its base64 looks.
+SSH or age public key, a value named a public key (``PublicKey = …``), a bech32 address, a
+span the caller marked as public (a certificate), or a public object's id (a price, a
+customer, a base, or whatever follows the word naming a track, a video, a channel, an order…).
+Cheap checks come first, so ordinary notes never import the library. A piece that is base64
+(standard or URL-safe, padded or not) of readable text is judged by that text instead: a
+credential (``user:password``, one word shaped like a password, text in which a rule finds a
+secret) is a ``base64-credential``; anything else (a sentence, a name, a date, an API's global
+id such as ``Package-57089116``) is not a secret, however random its base64 looks.
 
 For each suspect, Yelp's detect-secrets decides (plugin objects built once, then cached): its
 credential plugins (AWS, Azure storage, Artifactory, IBM, SoftLayer, Cloudant, Twilio, Square,
@@ -92,6 +92,19 @@ _USER_PASSWORD = re.compile(r"[\w.@+-]{1,64}:\S{4,}")
 _PASSWORD_SHAPED = re.compile(r"(?=.*[^\W\d_])(?=.*\d)\S{8,64}")
 # A type's name and a long number: an API's global id (``Package-57089116``), no secret.
 _TYPED_ID = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*[-:_/]\d{5,}")
+# The ids of public objects, random but no secret: a payment API's price, product or
+# customer (``price_1Ox…``, ``cus_Q8x…``), a spreadsheet database's base, table or record
+# (``appQ8xL2mN4r7TzY``); and a piece right after the word that names such an object
+# (``Spotify track 4uLU6h…``, ``YouTube video …``, ``Airtable base …``).
+_OBJECT_ID = re.compile(
+    r"(?:price|prod|cus|sub|in|pi|ch|pm|txn|evt|acct|seti|po|plink|inv)_[A-Za-z0-9]{8,40}"
+    r"|(?:app|tbl|fld|rec|viw|wsp)[A-Za-z0-9]{14}"
+)
+_OBJECT_BEFORE = re.compile(
+    r"(?i:(?<![\w-])(?:track|album|playlist|artist|episode|show|video|channel|base|table|record"
+    r"|price|product|customer|invoice|order|page|post|tweet|status|message|commit)"
+    r"(?:[ _-]?id)?)[ \t]*[:#=]?[ \t]*$"
+)
 
 # Shannon entropy a random piece of a given length reaches 99 times in 100 (base36 to base64).
 _ENTROPY_BAR = ((16, 3.2), (20, 3.45), (24, 3.6), (32, 3.85), (40, 4.0), (48, 4.15), (64, 4.3))
@@ -273,6 +286,8 @@ def find_random_strings(
         if slot >= 0 and public[slot][0] <= start < public[slot][1]:
             continue
         if _HARMLESS_BEFORE.search(text, max(0, start - 64), start):
+            continue
+        if _OBJECT_ID.fullmatch(piece) or _OBJECT_BEFORE.search(text, max(0, start - 24), start):
             continue
         end = start + len(piece)
         decoded = _decoded(piece)

@@ -410,6 +410,7 @@ _NAME_TAIL = re.compile(r"[\w.\-]*")
 _SEPARATOR = re.compile(r"[ \t]*(?:[\"'\]\)]{0,2})[ \t]*(?::=|=>|->|==|[=:：＝→])(?!//)[ \t]*")
 _SCHEME_WORD = re.compile(r"([A-Za-z0-9-]+)[ \t]+")
 _HEADER_TOKEN = re.compile(r"[A-Za-z0-9._~+/=:%-]{6,}")
+_HYPHENATED_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _COOKIE_PAIR = re.compile(r"([^=;\s\"']+)=([^;\s\"']+)")
 _PAREN = re.compile(r"[ \t]*\([^)\n]{1,40}\)")
 _WORD = re.compile(r"[ \t]+(\S+)")
@@ -436,7 +437,7 @@ _TRAILING = ".,;:)]}>\"'"
 _STRING_PREFIX = re.compile(r"(?:[bBrRuUfF]|[bBrR][bBrR])(?=[\"'])")
 _PREFIX_LETTERS = frozenset("bBrRuUfF")
 _REFERENCE = re.compile(
-    r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+%|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
+    r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+(?:\([\w:.-]+\))?%|`[\w.-]+ [^`]*`$|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
     r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
 )
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -450,7 +451,7 @@ _LOWER_WORD = re.compile(r"[^\W\d_]+")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_]\w*)+")
 _EXPRESSION = re.compile(
-    r"[A-Za-z_][\w.]*[(\[]|(?:Get|Set|New|Read|Write|ConvertTo|ConvertFrom|Import|Export"
+    r"[A-Za-z_][\w.]*(?:::[A-Za-z_]\w*)*[(\[]|(?:Get|Set|New|Read|Write|ConvertTo|ConvertFrom|Import|Export"
     r"|Invoke|Select|Out|Add|Remove|Start|Test|Join|Format|Resolve)-[A-Z][A-Za-z]+$"
 )
 _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
@@ -527,8 +528,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return "header"
     if joined in ("cookie", "set cookie"):
         return "cookie"
-    if last in _PASSWORD or "mot de passe" in joined:
-        return "password"
+    if last in _PASSWORD or "mot de passe" in joined or joined.endswith("key material"):
+        return "password"  # keyMaterial: a Wi-Fi profile's passphrase
     if last in _CARD_CODES or joined in _CARD_CODE_PHRASES:
         return "card-code"
     if last in _PIN or last in ("combination", "combo") or last.endswith(_CODE_ENDINGS):
@@ -693,11 +694,20 @@ def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool]
 
 
 def _header_value(text: str, pos: int) -> tuple[int, int] | None:
+    """The credentials of an ``Authorization`` header: after its scheme, a known one or any
+    word of letters a token follows (``Splunk <token>``, ``SharedKey …``); a lower-case word,
+    or words joined by hyphens (``authorization read-write``), is a setting or prose, not a
+    credential."""
     scheme = _SCHEME_WORD.match(text, pos)
-    if scheme and scheme.group(1).lower() in _SCHEMES:
+    if scheme and (
+        scheme.group(1).lower() in _SCHEMES
+        or (scheme.group(1).isalpha() and _HEADER_TOKEN.match(text, scheme.end()))
+    ):
         pos = scheme.end()
     token = _HEADER_TOKEN.match(text, pos)
     if token is None or _PLACEHOLDER_PART.search(token.group(0)) or _is_reference(token.group(0)):
+        return None
+    if _HYPHENATED_WORDS.fullmatch(token.group(0)):
         return None
     return token.start(), token.end()
 

@@ -6,8 +6,11 @@
 * An element whose ``name``, ``key`` or ``property`` attribute names a secret holds one:
   ``<property name="hibernate.connection.password">…</property>``,
   ``<entry key="api.token">…</entry>``, ``<string name="backend_secret">…</string>``; and
-  one whose value is wrapped in a ``<value>`` child, as .NET settings are:
-  ``<setting name="SmtpPassword"><value>…</value></setting>``.
+  one whose value is wrapped in a ``<value>`` child, as .NET settings and Windows answer
+  files are: ``<setting name="SmtpPassword"><value>…</value></setting>``,
+  ``<AdministratorPassword><Value>…</Value>``.
+* A name element followed by its value's: ``<Key>Password</Key><Value>…</Value>`` (KeePass),
+  ``<key>api_token</key><string>…</string>`` (a property list).
 * The ``value`` attribute of a tag whose ``name``, ``key`` or ``id`` names a secret, or whose
   ``type`` is ``password``: ``<add key="StripeSecret" value="…"/>``,
   ``<input type="password" value="…">``. (``password="…"`` is a key and a value, read by
@@ -44,13 +47,23 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
 
 
 @cache
-def _wrapped() -> re.Pattern[str]:
-    """A named element whose value is wrapped in a ``<value>`` child (.NET settings)."""
-    return re.compile(
-        r"<[A-Za-z_][\w:.-]{0,60}(?P<attrs>\s[^<>]{0,300})>\s*<(?P<inner>value|string)>"
+def _wrapped() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """An element, named by its tag or its attributes, whose value is wrapped in a ``<value>``
+    child (.NET settings, Windows answer files); and a name element followed by its value's
+    (``<Key>Password</Key><Value>…``, a property list's ``<key>…</key><string>…``)."""
+    child = re.compile(
+        r"<(?P<tag>[A-Za-z_][\w:.-]{0,60})(?P<attrs>\s[^<>]{0,300})?>\s*"
+        r"<(?P<inner>value|string)(?:\s[^<>]{0,200})?>"
         r"(?P<value>[^<>\n]{1,256})</(?P=inner)\s*>",
         re.IGNORECASE,
     )
+    sibling = re.compile(
+        r"<(?P<outer>key|name)>(?P<name>[^<>\n]{1,60})</(?P=outer)\s*>\s*"
+        r"<(?P<inner>value|string|data)(?:\s[^<>]{0,200})?>"
+        r"(?P<value>[^<>\n]{1,256})</(?P=inner)\s*>",
+        re.IGNORECASE,
+    )
+    return child, sibling
 
 
 def _attributes(attrs: str, offset: int) -> dict[str, tuple[str, int, int]]:
@@ -95,15 +108,25 @@ def find_markup_secrets(text: str) -> list[Finding]:
         if value_is_secret(kind, value.strip()):
             start = match.start("value") + lead
             found.append(Finding("secret-assignment", start, start + len(value.strip())))
-    if "value" not in text:
+    if "alue" not in text and "tring" not in text:
         return found
-    for match in _wrapped().finditer(text):
-        attrs = _attributes(match.group("attrs"), match.start("attrs"))
-        kind = _kind([attrs[key][0] for key in ("name", "key") if key in attrs])
+    child, sibling = _wrapped()
+    for match in child.finditer(text):
+        attrs = _attributes(match.group("attrs") or "", match.start("attrs"))
+        names = [match.group("tag")] + [attrs[key][0] for key in ("name", "key") if key in attrs]
+        kind = _kind(names)
         value = match.group("value").strip()
-        if kind is not None and value_is_secret(kind, value):
+        if kind is not None and value and value_is_secret(kind, value):
             start = match.start("value") + match.group("value").index(value[:1])
             found.append(Finding("secret-assignment", start, start + len(value)))
+    for match in sibling.finditer(text):
+        kind = _kind([match.group("name").strip()])
+        value = match.group("value").strip()
+        if kind is not None and value and value_is_secret(kind, value):
+            start = match.start("value") + match.group("value").index(value[:1])
+            found.append(Finding("secret-assignment", start, start + len(value)))
+    if "value" not in text:
+        return found
     for match in tag.finditer(text):
         attrs = _attributes(match.group("attrs"), match.start("attrs"))
         if "value" not in attrs:

@@ -5,7 +5,11 @@ pattern: ``p\\u200bassword`` (a zero-width space inside), ``pаssword`` (a Cyril
 ``ＰＡＳＳＷＯＲＤ`` (fullwidth forms), ``password&#58;`` (an HTML entity), ``pass&shy;word``
 (a soft hyphen), ``contrasen\\u0303a`` (a combining tilde). :func:`normalise` undoes them:
 
-* HTML entities, named and numeric, are decoded (``&#64;`` is ``@``, ``&lt;`` is ``<``);
+* HTML entities, named and numeric, are decoded (``&#64;`` is ``@``, ``&lt;`` is ``<``), and
+  so are runs of JavaScript's and JSON's ``\\uXXXX`` escapes;
+* inline tags that only style what they hold (``<kbd>``, ``<code>``, ``<b>``, ``<summary>``…,
+  without attributes) are read as a space;
+* combining marks drawn through or under a letter (strikethrough, underline) are dropped;
 * invisible characters are removed: zero-width spaces and joiners, the soft hyphen, word
   joiners, bidirectional marks, variation selectors, the byte-order mark;
 * characters with a compatibility form take it (Unicode NFKC): fullwidth and halfwidth forms,
@@ -42,10 +46,21 @@ _COMPATIBLE = (
     "\u00a0\u00b2\u00b3\u00b9\u2000-\u200a\u202f\u205f\u2070-\u209f\u2100-\u214f\u2460-\u24ff"
     "\u3000\ufb00-\ufb06\ufe50-\ufe6b\uff01-\uff9f\U0001d400-\U0001d7ff"
 )
+# Inline tags that only style what they hold (``<kbd>…</kbd>``, ``<summary>…</summary>``):
+# read as a space, so a value inside one stands where the sentence gives it.
+_STYLE_TAG = (
+    r"</?(?:kbd|code|samp|var|tt|b|strong|i|em|mark|u|s|del|ins|sup|sub|small|span|summary"
+    r"|details)>"
+)
+_ESCAPES = r"(?:\\u[0-9a-fA-F]{4}){2,}"  # JavaScript's and JSON's \uXXXX, two or more
 _UNITS = LazyPattern(
     rf"(?P<entity>{_ENTITY})|(?P<invisible>[{_INVISIBLE}]+)|(?P<compatible>[{_COMPATIBLE}]+)"
     r"|(?P<combined>[^\W\d_][\u0300-\u036f]+)"
+    rf"|(?P<tag>{_STYLE_TAG})|(?P<escape>{_ESCAPES})"
 )
+# Combining marks drawn through or under a letter (strikethrough, underline, overline): a
+# disguise, not an accent, so they are dropped (``p̶a̶s̶s̶w̶o̶r̶d̶`` is ``password``).
+_OVERLAYS = dict.fromkeys(map(ord, "\u0305\u0332\u0333\u0334\u0335\u0336\u0337\u0338\u033f"))
 # Letters of other scripts that are drawn like a Latin letter (Unicode's confusables, the
 # letters a person would take for Latin ones in a Latin word).
 _LOOK_ALIKES = {
@@ -108,12 +123,25 @@ def _replacement(kind: str, unit: str) -> str:
         return unicodedata.normalize("NFKC", _invisible().sub("", html.unescape(unit)))
     if kind == "invisible":
         return ""
+    if kind == "tag":
+        return " "
+    if kind == "escape":
+        points = [int(unit[i + 2 : i + 6], 16) for i in range(0, len(unit), 6)]
+        if any(0xD800 <= p <= 0xDFFF or p < 0x20 for p in points):
+            return unit  # a surrogate pair or a control character: left as written
+        return "".join(map(chr, points))
+    if kind == "combined":
+        return unicodedata.normalize("NFKC", unit).translate(_OVERLAYS)
     return unicodedata.normalize("NFKC", unit)
 
 
 def _needs_work(text: str) -> bool:
     if text.isascii():
-        return "&" in text and re.search(_ENTITY, text) is not None
+        return (
+            ("&" in text and re.search(_ENTITY, text) is not None)
+            or ("<" in text and re.search(_STYLE_TAG, text) is not None)
+            or ("\\u" in text and re.search(_ESCAPES, text) is not None)
+        )
     return _UNITS.search(text) is not None or _look_alike_word().search(text) is not None
 
 

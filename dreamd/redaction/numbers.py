@@ -23,7 +23,9 @@
   National Insurance number, Hong Kong's identity card (``A123456(3)``) and Russia's СНИЛС by
   our own checks; after their names, the JMBG, EMŠO and EMBG of the former Yugoslavia,
   Lithuanian, Latvian and Estonian personal codes, Greek AMKA, Moldovan IDNP, Kazakh ИИН,
-  Iranian کد ملی, Ecuadorian cédula, Saudi identity numbers, Singapore NRIC, Taiwanese ids
+  Iranian کد ملی, Ecuadorian, Dominican and Cuban identity numbers (``cédula``, ``carné``),
+  Argentine CUIL, Peruvian DNI, Paraguayan RUC, Saudi identity numbers, Singapore NRIC,
+  Taiwanese ids
   (a long name may take an ending: ``fødselsnummeret``). A shape only ids use must pass the
   id's check;
   a plain run
@@ -55,7 +57,9 @@ from dreamd.redaction.scan import windows
 __all__ = ["find_numbers"]
 
 _CANDIDATE = re.compile(r"[+(\d][\d .()/_-]{5,24}\d")
-_BEFORE_NUMBER = re.compile(r"(?:tel:|[^A-Za-z0-9_+.,/:-])$")  # CJK may touch a number
+# What may stand right before a number: no letter, digit or joiner (CJK may touch a number),
+# or a phone's field name and its colon (``tel:``, a vCard's ``TYPE=cell:``).
+_BEFORE_NUMBER = re.compile(r"(?:(?i:tel|cell|mobile|phone|fax|voice):|[^A-Za-z0-9_+.,/:-])$")
 _DATE_OR_ADDRESS = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}"
 )
@@ -236,6 +240,14 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"8\d{9}", None, "adóazonosító adoazonosito adóazonosító_jel", True),
     (r"\d{3}-\d{3}-\d{3}(?:-\d{3,5})?", None, "tin", True),
     (r"[AP]\d{9}[A-Z]", "ke.pin", "kra", True),
+    # Latin America: Argentine CUIL/CUIT and Dominican cédula by their dashed forms and check
+    # digits; after their names, the Dominican and Cuban eleven digits, Peru's DNI with its
+    # CUI check character, Paraguay's RUC
+    (r"(?:20|2[3457]|3[034])-\d{8}-\d", "ar.cuit", "cuil cuit", False),
+    (r"\d{3}-\d{7}-\d", "do.cedula", "cédula cedula", False),
+    (r"\d{11}", None, "cédula cedula carné carnet", True),
+    (r"\d{8}-[\dA-K]", None, "dni cui", True),
+    (r"\d{6,8}-\d", None, "ruc", True),
     (r"\d{8}", None, "davčna davcna davčna_številka", True),
     (r"\d{9}", None, "αφμ afm", True),
 )
@@ -415,7 +427,7 @@ def _candidates(
     for match in _CANDIDATE.finditer(text):
         start, value, end = match.start(), match.group(0), match.end()
         spans.append((max(0, start - 24), end + 16))
-        if start and not _BEFORE_NUMBER.search(text, max(0, start - 4), start):
+        if start and not _BEFORE_NUMBER.search(text, max(0, start - 8), start):
             continue
         if len(value) >= 25 and sum(c.isdigit() for c in value) >= 20:
             long_starts.append(start)

@@ -15,7 +15,9 @@ password in its ``P`` field, in any field order, with ``\\;``, ``\\:`` and ``\\\
 value quoted; its other fields (the network's name) stay, and an open network (``T:nopass``,
 an empty ``P``) gives none. Shorthand too: ``u: admin p: …`` (a user after ``u``, a password
 after ``p``, no plain word), and ``admin / …`` (an account every device has, a slash with
-spaces round it, a value of three kinds of characters).
+spaces round it, a value of three kinds of characters); and an e-mail address with its
+password after a colon (``alerts@mail.example:…``, as SMTP relay maps and combo lists write
+it), the password of three kinds of characters.
 
 May import: the standard library and :mod:`dreamd.redaction.finding`.
 """
@@ -38,8 +40,11 @@ _PAIR = re.compile(
     r"(?P<user>[\w.@+-]{1,64})[ \t]*(?:/|:|\s\|\s)[ \t]*(?P<secret>[^\s/][^\s]{3,63})"
 )
 _PLAIN_WORD = re.compile(r"[a-z]+")
-# What stands where a value would: a note in brackets, a mask, a placeholder, a variable.
-_NO_VALUE = re.compile(r"[(\[{<]|\*{3}|x{4}|\.{3}|…|\$|%\w+%", re.IGNORECASE)
+# What stands where a value would: a note in brackets, a mask, a placeholder, a variable, a
+# call (``pwd: passwordPrompt()``).
+_NO_VALUE = re.compile(
+    r"[(\[{<]|\*{3}|x{4}|\.{3}|…|\$|%\w+%|[A-Za-z_][\w.]*\((?:\)|$)", re.IGNORECASE
+)
 # "the wifi at the cabin is moonlight-Otter-42": a network, a verb, then a password-shaped word.
 _NETWORK = re.compile(
     r"(?<![\w-])(?:wi-?fi|wlan)(?![\w-])[^\n:=]{0,40}?(?:\s*[:=]|\s+(?:is|was))\s*"
@@ -65,6 +70,10 @@ _WIFI_QR = re.compile(
     r"WIFI:(?:[A-Za-z]{1,3}:(?:\\.|[^;\\\n])*;)*?P:(?P<value>\"[^\"\n]*\"|(?:\\.|[^;\\\n])*)"
 )
 _QR_FIELDS = re.compile(r"[A-Za-z]{1,3}:[^;\s]*;")
+# "alerts@mailhost.net:Xk9#…": an address, a colon, a password (SMTP relay maps, combo lists).
+_ADDRESS_PASSWORD = re.compile(
+    r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+:(?P<secret>[^\s:@/\"'`]{6,64})(?=[\s,;]|$)"
+)
 _PASSWORD_SHAPED = re.compile(r"(?=.*[A-Za-z])(?=.*[\d!@#$%^&*+=?~])[^\s]{8,}")
 _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?(?:[GMK]Hz|[GMK]bps|[GMK]B/s|ms|dBm?|%)", re.IGNORECASE)
 
@@ -97,6 +106,9 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
         secret, start = short.group("secret").rstrip(".,;)"), short.start("secret")
         if not _PLAIN_WORD.fullmatch(secret) and not _NO_VALUE.match(secret):
             found.append(Finding("secret-assignment", start, start + len(secret)))
+    for combo in _ADDRESS_PASSWORD.finditer(text) if "@" in text else ():
+        if character_classes(combo.group("secret")) >= 3:
+            found.append(Finding("secret-assignment", *combo.span("secret")))
     for account in _ACCOUNT_SLASH.finditer(text) if " / " in text else ():
         secret, start = account.group("secret").rstrip(".,;)"), account.start("secret")
         if character_classes(secret) >= 3:

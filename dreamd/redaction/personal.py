@@ -38,7 +38,7 @@ _EMAIL = r"(?<![\w.%+'-])[\w.%+'-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-]|:\
 _DOT_WORDS = (
     "dot punkt punto point ponto точка kropka nokta chấm cham punt tečka tecka pont piste"
     " prick nukta τελεία נקודה крапка نقطة tačka tacka točka tocka тачка taškas taskas punkts"
-    " punktur titik tuldok"
+    " punktur titik tuldok punktum"
 ).split()
 _AT_WORDS = (
     "at arroba собака arobase ät chiocciola apenstaartje małpa malpa kukac zavináč zavinac"
@@ -169,9 +169,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "email": re.compile(_EMAIL),
         "obfuscated": re.compile(_OBFUSCATED, re.IGNORECASE),
         "spelled": re.compile(_SPELLED, re.IGNORECASE),
-        # An "at" word as a word (" at ") or closing a bracket ("at)", "at]"), as tries.
+        # An "at" word as a word (" at ", " snabel-a " or " snabel a ") or closing a bracket
+        # ("at)", "at]"), as tries.
         "at word": re.compile(
-            " " + trie(tuple(w.replace("-", " ") for w in _AT_WORDS)).pattern + " "
+            " "
+            + trie(tuple(sorted({*_AT_WORDS, *(w.replace("-", " ") for w in _AT_WORDS)}))).pattern
+            + " "
         ),
         "at bracket": re.compile(trie(tuple(_AT_WORDS)).pattern + r"[)\]]"),
         "street first": re.compile(_STREET_EN + "|" + _STREET_FR),

@@ -92,6 +92,8 @@ _SHORT_WORDS = (
     " contrasinal fjalëkalimi fjalëkalim fjalekalimi şifrə şifrəsi şifrəm parol parolim"
     " գաղտնաբառը iphasiwedi pasfhocal kwdikos kodikos şîfre şîfreya"
     " මුරපදය ពាក្យសម្ងាត់ ລະຫັດຜ່ານ စကားဝှက် စကားဝှက်က ਪਾਸਵਰਡ પાસવર્ડ پټنوم"
+    " kupuhipa modpas senhal okwuntughe isissutissaq facal-faire פּאַראָל פאראל פּאַראָלן"
+    " پارول پارولى پارولی پارولنى পাছৱৰ্ড рамз рамзи рамзҳои сырсөз beassansátni"
 ).split()
 _PHRASES = (
     "mot de passe",
@@ -119,6 +121,21 @@ _PHRASES = (
     "құпия сөз",
     "құпия сөзі",
     "нууц үг",
+    "upu fa'alilolilo",
+    "upu faʻalilolilo",
+    "lea fufū",
+    "lea fufu",
+    "erayga sirta",
+    "erayga sirtaada",
+    "parolla d'accessu",
+    "parolla d'ordine",
+    "ijambo ry'ibanga",
+    "ijambo ry’ibanga",
+    "kecap akses",
+    "kecap konci",
+    "pakasqa simi",
+    "pakasqa siminqa",
+    "གསང་ཚིག",
 )
 _CJK_WORDS = (
     "密码",
@@ -137,7 +154,7 @@ _COPULAS = frozenset(
     " sera es era será é era será è sarà wordt werd blijft är var blir er jest był była to"
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
-    " einai គឺ ແມ່ນ 's ’s".split()
+    " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -341,8 +358,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
         word = text[start:end].lower().strip(",")
         if MASK in word:
             return None  # the value came already, and was masked: what follows is no value
-        if word.strip("?!") in _DESCRIBING:
-            return None
+        if word.strip("?!").lstrip("-") in _DESCRIBING:
+            return None  # "password policy", "#password-reset": the word describes, no value
         if word in ("==", "!=", "===", "!==", "<=", ">="):
             return None  # "if password == confirm_password": code compares, it gives nothing
         copula = word in _COPULAS or word in _GIVING or (changed and word in _TO_WORDS)

@@ -51,6 +51,7 @@ _SHAPES = (
     r"npm_[A-Za-z0-9]{30,}",
     r"pypi-[A-Za-z0-9_-]{40,}",
     r"rubygems_[a-f0-9]{48}",
+    r"cio[A-Za-z0-9]{32}",
     r"dckr_pat_[A-Za-z0-9_-]{20,}",
     r"CCIP(?:AT|RJ)_[A-Za-z0-9]{20,}_[a-f0-9]{40}",
     r"bkua_[a-f0-9]{40}",
