@@ -18,7 +18,7 @@ or a document, in the languages notes are written in, they are personal data:
   words between (``date of birth (for the insurance form): …``); ``born`` and its
   equivalents a place (``nata a Napoli il …``). A pet or a project that was born
   (``the cat was born on …``) and a form's field (``Date of Birth field added on …``) give no
-  one's birth date.
+  one's birth date. A genealogy file (GEDCOM) gives it on the ``DATE`` line under ``BIRT``.
 * **Document numbers**: a passport (``passport``, ``Reisepass``, ``passeport``, ``pasaporte``,
   ``passaporto``, ``paspoort``, ``паспорт``, ``旅券``, ``护照``, ``여권``…), a driving licence
   (``driving licence``, ``DL#``, ``Führerschein``, ``permis de conduire``, ``patente di
@@ -233,7 +233,14 @@ def _documents(text: str, low: str) -> list[Finding]:
     return found
 
 
+# A genealogy file's birth: its BIRT record, and the DATE line under it (GEDCOM).
+_GEDCOM_BIRTH = re.compile(r"^[ \t]*\d+[ \t]+BIRT\b[^\n]*\n[ \t]*\d+[ \t]+DATE[ \t]+([^\n]+)", re.M)
+
+
 def find_documents_and_births(text: str, low: str) -> list[Finding]:
     """Dates of birth and document numbers after the words that name them (``low``: ``text``
     in lower case)."""
-    return _births(text, low) + _documents(text, low)
+    found = _births(text, low) + _documents(text, low)
+    if "BIRT" in text:
+        found += [Finding("date-of-birth", *m.span(1)) for m in _GEDCOM_BIRTH.finditer(text)]
+    return found

@@ -19,6 +19,9 @@
   the street types of German, French, Spanish, Italian, Portuguese, Dutch and Polish
   (``Hauptstraße 12``, ``12 rue de la Paix``, ``Via Roma 10``, ``ul. Marszałkowska 84``), and
   ``Apt 4B``, ``PO Box 4471``. A street name without a number (``Wall Street``) stays.
+  In other scripts, the forms their addresses take: Russian and Ukrainian ``ул. Name, д. 17,
+  кв. 42``; Chinese ``…路478号3单元502室`` (a road, its number, then building, unit, floor,
+  room); Japanese ``…区中野4-8-12`` (after a ward, city, town or village, the block numbers).
 
 Dates of birth and document numbers are :mod:`dreamd.redaction.documents`'.
 Pure.
@@ -217,6 +220,38 @@ def find_personal_data(text: str, low: str) -> list[Finding]:
     spans = _spans(hits.get("postal-address", []), len(low), 40, 50)
     for match in _in_windows(patterns["street after"], text, spans):
         found.append(Finding("postal-address", match.start(), match.end()))
+    if not text.isascii():
+        found += _scripted_addresses(text, low)
+    return found
+
+
+# Addresses in scripts whose streets are written their own way (see the module rules).
+_CYRILLIC_STREET = re.compile(
+    r"(?<![\w])(?:ул\.|улица|вул\.|вулиця|пр-т|просп\.|проспект|пер\.|переулок|бул\.|бульвар"
+    r"|ш\.|шоссе|наб\.|набережная)\s*[А-ЯЁІЇЄҐ][\w.-]*(?:\s[А-ЯЁІЇЄҐ\d][\w.-]*){0,3},?\s*"
+    r"(?:д\.|дом|буд\.)\s*\d+[а-яА-Я]?(?:\s*[,/]\s*(?:кв\.|квартира|корп\.|к\.|стр\.|оф\.)"
+    r"\s*\d+[а-я]?)*"
+)
+_CHINESE_STREET = re.compile(
+    r"[\u4e00-\u9fff]{1,6}(?:路|街|大道|道|巷|弄|胡同)\s?\d{1,5}\s?号"
+    r"(?:\s?\d{1,4}\s?(?:栋|幢|号楼|单元|层|楼|室|号))*"
+)
+_JAPANESE_BLOCK = re.compile(
+    r"(?<=[区市町村郡])[\u4e00-\u9fff\u3040-\u30ff]{0,6}?\d{1,2}(?:丁目)?[-－‐]\d{1,4}"
+    r"(?:[-－‐]\d{1,4})?(?:号)?"
+)
+
+
+def _scripted_addresses(text: str, low: str) -> list[Finding]:
+    """Russian, Ukrainian, Chinese and Japanese street addresses, each looked for only when
+    a character its form needs is in the text."""
+    found: list[Finding] = []
+    if any(word in low for word in ("ул", "вул", "пр", "пер", "бул", "ш.", "шоссе", "наб")):
+        found += [Finding("postal-address", *m.span()) for m in _CYRILLIC_STREET.finditer(text)]
+    if "号" in text:
+        found += [Finding("postal-address", *m.span()) for m in _CHINESE_STREET.finditer(text)]
+    if any(c in text for c in "区市町村郡"):
+        found += [Finding("postal-address", *m.span()) for m in _JAPANESE_BLOCK.finditer(text)]
     return found
 
 
