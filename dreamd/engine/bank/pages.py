@@ -89,9 +89,10 @@ def entity_key(name: str) -> str:
 
 
 def title_of(name: str) -> str:
-    """``The-Castle`` -> ``The Castle``; other names as written."""
+    """``The-Castle`` -> ``The Castle``; other names as written (a name with a space is no
+    slug: "Karl-Erik Lõhmus" keeps his hyphen)."""
     parts = name.lstrip("@").split("-")
-    if len(parts) > 1 and all(part[:1].isupper() for part in parts):
+    if len(parts) > 1 and " " not in name and all(part[:1].isupper() for part in parts):
         return " ".join(parts)
     return name.lstrip("@")
 

@@ -10,7 +10,9 @@
 2. links entities: a fact's ``@mentions`` that pass the one entity rule
    (:func:`~dreamd.engine.text.entities.is_entity_name`: no "@April", "@Correction"; a first
    name alone, "@Ana", read as the one full
-   name it opens, "Ana Lindqvist") plus the names of pages the workspace already has under
+   name it opens, "Ana Lindqvist"; a name whose surname a correction replaced read as the
+   corrected one: after "correction: surname Kuusik, not Kuusk", "Sirje Kuusk" is "Sirje
+   Kuusik" when the bank knows both) plus the names of pages the workspace already has under
    ``bank/entities/`` that its text says (as whole words);
 3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
    (:mod:`dreamd.engine.bank.validity`: from its day, until a later fact replaced it) and the pages
@@ -43,6 +45,9 @@ from dreamd.layout import BANK_LEDGER
 __all__ = ["BankPlan", "PageResult", "plan_reflect"]
 
 _TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$")
+# A capitalised word turned down ("not Kuusk", "not **Flett**"): where a correction of a name
+# can be; only such lines are read with the fact model.
+_NAME_TURNED_DOWN = re.compile(r"\b(?i:not|nicht|pas|no)\s+\**[A-ZÀ-Þ]")
 
 
 @dataclass(frozen=True)
@@ -103,13 +108,47 @@ def _entity_pages(pages: Mapping[str, TextFile]) -> tuple[dict[str, str], dict[s
 
 
 def _aliases(facts: list[Fact], titles: dict[str, str]) -> dict[str, str]:
-    """A one-word name -> the one longer name it opens ("Ana" -> "Ana Lindqvist")."""
+    """What a name stands for: a name whose surname a correction replaced -> the corrected
+    name; a one-word name -> the one longer name it opens ("Ana" -> "Ana Lindqvist")."""
+    known = {entity_key(t): title_of(t) for t in [*titles.values(), *_mentioned(facts)]}
+    corrected = _corrected(facts, known)
     longer: dict[str, set[str]] = {}
-    for title in [*titles.values(), *(e for f in facts for e in f.entities)]:
-        words = title_of(title).split()
-        if len(words) > 1:
-            longer.setdefault(entity_key(words[0]), set()).add(title_of(title))
-    return {key: next(iter(names)) for key, names in longer.items() if len(names) == 1}
+    for key, title in known.items():
+        words = title.split()
+        if len(words) > 1 and key not in corrected:
+            longer.setdefault(entity_key(words[0]), set()).add(title)
+    aliases = {key: next(iter(names)) for key, names in longer.items() if len(names) == 1}
+    return {**aliases, **corrected}
+
+
+def _mentioned(facts: list[Fact]) -> list[str]:
+    return [e for f in facts for e in f.entities]
+
+
+def _corrected(facts: list[Fact], known: Mapping[str, str]) -> dict[str, str]:
+    """Names a correction replaced -> the names it gives: "Correction: surname Kuusik, not
+    Kuusk" makes "Sirje Kuusk" "Sirje Kuusik" when both are names the bank knows. Only a line
+    read as a correction: "Café Central, not Café Landtmann" is a choice between two places."""
+    from dreamd.engine.facts.statement import read_statement
+
+    renamed: dict[str, set[str]] = {}
+    for fact in facts:
+        if not _NAME_TURNED_DOWN.search(fact.text):
+            continue
+        statement = read_statement(fact.text)
+        if statement.change != "correction":
+            continue
+        old = {v[5:] for v in statement.replaced if v.startswith("name:")}
+        new = {v[5:] for v in statement.values if v.startswith("name:")} - old
+        for key, title in known.items():
+            words = title.split()
+            if len(words) < 2 or words[-1].casefold() not in old:
+                continue
+            for name in new:
+                target = entity_key(" ".join([*words[:-1], name]))
+                if target in known and target != key:
+                    renamed.setdefault(key, set()).add(known[target])
+    return {key: next(iter(names)) for key, names in renamed.items() if len(names) == 1}
 
 
 def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:

@@ -146,3 +146,42 @@ def test_a_calendar_or_tag_mention_gets_no_page() -> None:
     assert sorted(p for p in _reflect(notes) if p.startswith("bank/entities/")) == [
         "bank/entities/Mia.md"
     ]
+
+
+def _opinion_lines(notes: dict[str, str]) -> list[str]:
+    return [line for line in _reflect(notes)["bank/opinions.md"].split("\n") if "(c=" in line]
+
+
+def test_a_corrected_surname_makes_the_old_name_the_new_one() -> None:
+    """A view given under a misheard surname is the corrected name's: the later low-confidence
+    repeat lowers it instead of founding an opinion of its own, and no page keeps the old name."""
+    notes = {
+        "memory/2026-05-04.md": "## Retain\n- O(c=0.75) @Tomas Brandt: slow to answer e-mails.\n",
+        "memory/2026-05-11.md": (
+            "## Retain\n- W @Tomas Brant: our plumber (correction: surname Brant, not Brandt).\n"
+        ),
+        "memory/2026-05-18.md": "## Retain\n- O(c=0.25) @Tomas Brant: slow to answer e-mails.\n",
+    }
+    lines = _opinion_lines(notes)
+    assert len(lines) == 1, lines
+    assert "about [Tomas Brant]" in lines[0]
+    assert float(lines[0].split("(c=")[1].split(",")[0]) < 0.75
+    pages = sorted(p for p in _reflect(notes) if p.startswith("bank/entities/"))
+    assert pages == ["bank/entities/Tomas-Brant.md"]
+
+
+def test_a_choice_between_two_places_renames_neither() -> None:
+    """ "Café Central, not Café Landtmann" is no correction: both places keep their pages."""
+    notes = {
+        "memory/2026-05-04.md": "## Retain\n- W @Café Landtmann: opens at 08:00.\n",
+        "memory/2026-05-11.md": (
+            "## Retain\n- W @Café Central: we meet at Café Central, not Café Landtmann.\n"
+        ),
+    }
+    pages = sorted(p for p in _reflect(notes) if p.startswith("bank/entities/"))
+    assert pages == ["bank/entities/Café-Central.md", "bank/entities/Café-Landtmann.md"]
+
+
+def test_a_hyphenated_first_name_keeps_its_hyphen() -> None:
+    notes = {"memory/2026-05-04.md": "## Retain\n- O(c=0.7) @Jean-Luc Moreau: never on time.\n"}
+    assert "about [Jean-Luc Moreau](entities/Jean-Luc-Moreau.md)" in _opinion_lines(notes)[0]
