@@ -157,6 +157,16 @@ def _day_token(word: str, folded: str) -> str | None:
     return f"day:{DAYS[base]}"
 
 
+def _initial_word(word: str, base: str, text: str, start: int) -> bool:
+    """An ordinary word that opens a sentence, though it could abbreviate a day or a month: "So
+    from today" is not Sunday, "May I" not May. Without a dot, a digit or a time after it, a
+    capital there says nothing ("Sa 10:00" and "So." stay days)."""
+    if base.rstrip(".") not in _AMBIGUOUS or word.endswith(".") or not _is_initial(text, start):
+        return False
+    after = text[start + len(word) :].lstrip()
+    return not after[:1].isdigit()
+
+
 def _is_initial(text: str, start: int) -> bool:
     return start == 0 or _SENTENCE_START.search(text[:start]) is not None
 
@@ -225,10 +235,14 @@ def _typed(
     word: str, folded: str, text: str, start: int, known: Set[str], proper: Set[str]
 ) -> str | None:
     day = _day_token(word, folded)
-    if day is not None:
+    if day is not None and not _initial_word(word, folded, text, start):
         return day
     month = folded.rstrip(".")
-    if month in MONTHS and (month not in _AMBIGUOUS or word[:1].isupper()):
+    if (
+        month in MONTHS
+        and (month not in _AMBIGUOUS or word[:1].isupper())
+        and not _initial_word(word, month, text, start)
+    ):
         return f"month:{MONTHS[month]}"
     if folded in ("noon", "midday", "mittag", "midi", "mediodía"):
         return "time:12:00"  # "Wednesday noon" and "Wednesday 12:00" are one time

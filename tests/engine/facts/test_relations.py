@@ -621,3 +621,23 @@ def test_an_entity_word_said_in_lowercase_is_still_what_the_line_is_about() -> N
     assert "sand" in tagged.topic
     plain = read_statement("We've switched to Brennan for all our sand.")
     assert same_fact(tagged, plain)
+
+
+@pytest.mark.parametrize(
+    ("line", "wanted", "unwanted"),
+    [
+        ("So from today, every invoice goes out by e-mail.", set(), {"day:sun"}),
+        ("May I send the quote on Monday?", {"day:mon"}, {"month:05"}),
+        ("Sun came out after lunch at the allotment.", set(), {"day:sun"}),
+        ("Mar 3 is when the lease ends.", {"month:03"}, set()),
+        ("So 10:00 Gottesdienst, danach Kaffee.", {"day:sun", "time:10:00"}, set()),
+        ("Do 18:00 Chorprobe im Gemeindehaus.", {"day:thu", "time:18:00"}, set()),
+    ],
+)
+def test_a_word_opening_a_sentence_is_a_day_or_month_only_before_a_number(
+    line: str, wanted: set[str], unwanted: set[str]
+) -> None:
+    """ "So" and "May" open English sentences; "So 10:00" and "Mar 3" are a day and a month."""
+    tokens = {v.token for v in values_of(line)}
+    assert wanted <= tokens
+    assert not unwanted & tokens
