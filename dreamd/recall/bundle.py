@@ -4,9 +4,12 @@ Rules:
 
 - The query's terms (:mod:`dreamd.recall.query`) are matched lexically against the words of
   every node (``graph_fts``: entities, FacetPoints, Facets, episodes), at most
-  :data:`ENTRY_POOL` nodes. A node's entry cost is ``1 - coverage``: the idf-weighted share of
-  the query's terms its words hold (idf from the chunks). Nodes that hold none are no entry;
-  the :data:`ENTRIES` cheapest start the propagation, which expands :data:`BUDGET` nodes at most.
+  :data:`ENTRY_POOL` nodes, ranked by bm25 among the newest
+  :data:`~dreamd.recall.candidates.RANK_BUDGET` matches (as the lexical probes are: a word
+  in thousands of nodes costs a bounded time). A node's entry cost is ``1 - coverage``: the
+  idf-weighted share of the query's terms its words hold (idf from the chunks). Nodes that
+  hold none are no entry; the :data:`ENTRIES` cheapest start the propagation, which expands
+  :data:`BUDGET` nodes at most.
 - Cost propagates along the edges from the tip to the base
   (:func:`~dreamd.engine.graph.bundle.propagate`); an episode's cost is its cheapest path, its
   score ``1 / (1 + cost)``. At most :data:`FANOUT` edges leave a node (the cheapest).
@@ -33,7 +36,7 @@ from datetime import datetime
 
 from dreamd.engine.hits import Hit
 from dreamd.recall.analysis import stems
-from dreamd.recall.candidates import match_expression
+from dreamd.recall.candidates import RANK_BUDGET, match_expression
 from dreamd.recall.chunking import chunk_snippet
 from dreamd.recall.index import RecallIndex
 from dreamd.recall.query import parse_query
@@ -76,10 +79,15 @@ def _coverage(text: str, wanted: Mapping[str, float]) -> float:
 def _entries(
     conn: sqlite3.Connection, expression: str, wanted: Mapping[str, float]
 ) -> dict[str, float]:
+    floor = conn.execute(
+        "SELECT rowid FROM graph_fts WHERE graph_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+        (expression, RANK_BUDGET - 1),
+    ).fetchone()
     rows = conn.execute(
         "SELECT n.node, n.text FROM graph_fts JOIN graph_nodes AS n ON n.id = graph_fts.rowid"
-        " WHERE graph_fts MATCH ? ORDER BY bm25(graph_fts), n.id LIMIT ?",
-        (expression, ENTRY_POOL),
+        " WHERE graph_fts MATCH ? AND graph_fts.rowid >= ? ORDER BY bm25(graph_fts), n.id"
+        " LIMIT ?",
+        (expression, floor[0] if floor else 0, ENTRY_POOL),
     ).fetchall()
     entries: dict[str, float] = {}
     for node, text in rows:
