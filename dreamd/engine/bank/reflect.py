@@ -12,8 +12,11 @@
    name alone, "@Ana", read as the one full
    name it opens, "Ana Lindqvist"; a name whose surname a correction replaced read as the
    corrected one: after "correction: surname Kuusik, not Kuusk", "Sirje Kuusk" is "Sirje
-   Kuusik" when the bank knows both) plus the names of pages the workspace already has under
-   ``bank/entities/`` that its text says (as whole words);
+   Kuusik" when the bank knows both) plus the names its text says (as whole words): of pages
+   the workspace already has under ``bank/entities/``, of mentions, and full names (two to four
+   capitalised words, not a mention's tail, not a code in capitals) that facts of
+   :data:`NAMED_NOTES` notes or more say, whole or by a first word that opens only one name
+   ("Kadri Põder sent them" one day, "Kadri's Google Form" another);
 3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
    (:mod:`dreamd.engine.bank.validity`: from its day, until a later fact replaced it) and the pages
    (:mod:`dreamd.engine.bank.pages`), each block merged around a person's edits
@@ -48,6 +51,13 @@ _TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$")
 # A capitalised word turned down ("not Kuusk", "not **Flett**"): where a correction of a name
 # can be; only such lines are read with the fact model.
 _NAME_TURNED_DOWN = re.compile(r"\b(?i:not|nicht|pas|no)\s+\**[A-ZÀ-Þ]")
+# A capitalised word (an apostrophe only before a capital: "O'Brien", not "Kadri's"), and two to
+# four of them in a row: a full name ("Kadri Põder", "Tammelinna Hooldekodu").
+_WORD = r"[A-ZÀ-ÖØ-Þ](?:[\w-]|['’](?=[A-ZÀ-ÖØ-Þ]))*"
+_CAPITALISED = re.compile(rf"(?<![\w@'’-]){_WORD}")
+_FULL_NAME = re.compile(rf"(?<![\w@'’-])({_WORD}(?:[ \t]+{_WORD}){{1,3}})(?![\w-])")
+_IN_MENTION = re.compile(rf"@[\w'’.-]+(?:[ \t]+{_WORD})*[ \t]+$")  # the name goes on a mention
+NAMED_NOTES = 2  # a full name facts of this many notes say is an entity
 
 
 @dataclass(frozen=True)
@@ -153,7 +163,8 @@ def _corrected(facts: list[Fact], known: Mapping[str, str]) -> dict[str, str]:
 
 def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
     """Every fact with its entities: mentions (a first name alone read as the one full name it
-    opens), then named pages its text says."""
+    opens), then the names its text says: pages', mentions' and full names facts of several
+    notes say, whole or by a first word that opens only one of them."""
     aliases = _aliases(facts, titles)
     named = []
     for fact in facts:
@@ -164,21 +175,74 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
     for fact in facts:
         for name in fact.entities:
             titles.setdefault(entity_key(name), title_of(name))
-    names = sorted({t for t in titles.values() if t}, key=len, reverse=True)
-    if not names:
+    for key, name in _named_in_notes(facts, titles).items():
+        titles.setdefault(key, name)
+    said = {title: title for title in titles.values() if title}
+    for word, title in _first_words(titles).items():
+        said.setdefault(word, title)
+    if not said:
         return facts
+    names = sorted(said, key=len, reverse=True)
     spoken = re.compile(r"(?<![\w@-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
     linked = []
     for fact in facts:
         seen = {entity_key(e) for e in fact.entities}
         extra = []
         for match in spoken.finditer(fact.text):
-            key = entity_key(match.group(1))
+            title = said[match.group(1)]
+            key = entity_key(title)
             if key not in seen:
                 seen.add(key)
-                extra.append(titles[key])
+                extra.append(title)
         linked.append(replace(fact, entities=(*fact.entities, *extra)) if extra else fact)
     return linked
+
+
+def _first_words(titles: Mapping[str, str]) -> dict[str, str]:
+    """A full name's first word -> the name, when it opens no other name and is no entity of
+    its own ("Kadri's form" is Kadri Põder's; "Tallinn" stays Tallinn)."""
+    opened: dict[str, set[str]] = {}
+    for title in titles.values():
+        words = title.split()
+        if len(words) > 1 and entity_key(words[0]) not in titles and is_entity_name(words[0]):
+            opened.setdefault(words[0], set()).add(title)
+    return {word: next(iter(names)) for word, names in opened.items() if len(names) == 1}
+
+
+def _named_in_notes(facts: list[Fact], titles: Mapping[str, str]) -> dict[str, str]:
+    """Full names no mention or page gives that facts of :data:`NAMED_NOTES` notes or more say,
+    whole or by the first word alone when it opens no other name: "Kadri Põder sent them" on
+    one day and "Kadri's Google Form" on another make Kadri Põder an entity."""
+    full: dict[str, str] = {}
+    for fact in facts:
+        for match in _FULL_NAME.finditer(fact.text):
+            if _IN_MENTION.search(fact.text, 0, match.start()):
+                continue  # "Road Allotment Society" of "@Stonegate Road Allotment Society"
+            name = " ".join(match.group(1).split())
+            key = entity_key(name)
+            parts = name.split()
+            if key in titles or not any(_lettered(part) for part in parts):
+                continue  # a plate or a code ("SY73 HWL") names no one
+            if all(is_entity_name(part) for part in parts):
+                full.setdefault(key, name)
+    if not full:
+        return {}
+    opening: dict[str, set[str]] = {}
+    for key, name in full.items():
+        opening.setdefault(name.split()[0], set()).add(key)
+    notes: dict[str, set[str]] = {}
+    for fact in facts:
+        for word in set(_CAPITALISED.findall(fact.text)) & opening.keys():
+            for key in opening[word]:
+                alone = len(opening[word]) == 1 and is_entity_name(word)
+                if alone or full[key] in fact.text:
+                    notes.setdefault(key, set()).add(fact.path)
+    return {key: full[key] for key, paths in notes.items() if len(paths) >= NAMED_NOTES}
+
+
+def _lettered(word: str) -> bool:
+    """A word written with small letters ("Hooldekodu"), not a code in capitals ("HWL")."""
+    return any(char.islower() for char in word)
 
 
 def _note_facts(

@@ -185,3 +185,37 @@ def test_a_choice_between_two_places_renames_neither() -> None:
 def test_a_hyphenated_first_name_keeps_its_hyphen() -> None:
     notes = {"memory/2026-05-04.md": "## Retain\n- O(c=0.7) @Jean-Luc Moreau: never on time.\n"}
     assert "about [Jean-Luc Moreau](entities/Jean-Luc-Moreau.md)" in _opinion_lines(notes)[0]
+
+
+def _entity_pages(notes: dict[str, str]) -> list[str]:
+    return sorted(p for p in _reflect(notes) if p.startswith("bank/entities/"))
+
+
+def test_a_full_name_facts_of_two_notes_say_is_an_entity() -> None:
+    """Nobody @mentions the landlord, but one day's fact names Ruth Okafor and a later one
+    "Ruth's agency": her page holds both; a name said on one day only gets none."""
+    notes = {
+        "memory/2026-06-02.md": "## Retain\n"
+        "- W @Flat: the lease renews on 1 September; Ruth Okafor is the landlord.\n"
+        "- W @Flat: the boiler was serviced by Kestrel Heating on Tuesday.\n",
+        "memory/2026-06-20.md": "## Retain\n"
+        "- W Rent now goes to Ruth's agency, not to her own account.\n",
+    }
+    assert _entity_pages(notes) == ["bank/entities/Flat.md", "bank/entities/Ruth-Okafor.md"]
+    page = _block(_reflect(notes)["bank/entities/Ruth-Okafor.md"])
+    assert sum(line.startswith("- (world") for line in page) == 2
+
+
+def test_a_mentions_tail_or_a_plate_is_no_entity_of_its_own() -> None:
+    """ "Road Allotment Society" goes on "@Stonegate Road Allotment Society"; "KX19 WPT" is a
+    number plate."""
+    notes = {
+        f"memory/2026-06-0{day}.md": "## Retain\n"
+        "- W @Stonegate Road Allotment Society: plot rent is due by 31 December.\n"
+        "- W @Van: parked as KX19 WPT in the harbour bay.\n"
+        for day in (2, 3)
+    }
+    assert _entity_pages(notes) == [
+        "bank/entities/Stonegate-Road-Allotment-Society.md",
+        "bank/entities/Van.md",
+    ]
