@@ -28,7 +28,9 @@ fact:
    than Rasmus", shares a topic word, the subject or a naming with the older: else Rasmus is in
    another role there); or
 2. the newer cancels or reverses a plan or decision whose current values name what it cancels
-   ("the Trados switch is off" after "move the work from memoQ to Trados"); or
+   ("the Trados switch is off" after "move the work from memoQ to Trados"); a cancellation
+   ends only what the clause of its cue names ("Rõngu is off: Kaarel told Kadri the 25th is
+   open again" ends nothing of Kadri's), in rule 3 as well; or
 3. the newer announces a change (:mod:`~dreamd.engine.facts.statement`) of the same slot and
    either flips the polarity, or gives another value of a family both have (or, within one
    field, other words for the thing: "now prefers written messages"), or cancels or reverses
@@ -64,7 +66,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
-from dreamd.engine.facts.statement import Statement
+from dreamd.engine.facts.statement import Statement, change_clause
 from dreamd.engine.facts.values import kind_of
 from dreamd.patterns import LazyPattern
 
@@ -118,6 +120,7 @@ _REFUSED = LazyPattern(
     r"not\s+(?:doing|taking)|won'?t\s+(?:do|take))\b",
     re.IGNORECASE,
 )
+_WORDS = LazyPattern(r"[^\W_]+(?:['’-][^\W_]+)*")  # a word, folded by the caller
 _NOT_FIRST = LazyPattern(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
@@ -252,6 +255,12 @@ def same_fact(a: Statement, b: Statement) -> bool:
 
     ratio = fuzz.token_set_ratio(a.text.casefold(), b.text.casefold())
     return ratio >= PARAPHRASE_RATIO
+
+
+def _clause_words(statement: Statement) -> frozenset[str]:
+    """The folded words of the clause a statement's change cue stands in: a cancellation ends
+    what that clause names ("Rõngu is off: Kaarel told Kadri …" ends nothing of Kadri's)."""
+    return frozenset(_WORDS.findall(change_clause(statement).casefold()))
 
 
 def _one_name_swapped(newer: Statement, older: Statement) -> bool:
@@ -466,11 +475,15 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return True  # "Stopped buying lime from Clarke's" ends "our lime comes from Clarke's"
         if not gone and len(_names(newer) & older_names) >= 2:
             return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
+    if newer.change == "cancelled":
+        ended = _clause_words(newer)
+        if not (older_names | older.topic) & (ended | {w.removesuffix("s") for w in ended}):
+            return False  # "Rõngu is off: Kaarel told Kadri …" ends nothing Kadri does
     planned = older.change is not None or _found(_PLANNED, older.text)
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
     cancels = newer.change in ("cancelled", "reversed") and planned
-    if cancels and (older_names | older.topic) & _names(newer):
+    if cancels and (older_names | older.topic) & _names(newer) & _clause_words(newer):
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     taken_back = newer.change == "reversed" and newer.polarity != older.polarity
     taken_back = taken_back and (older.change == "cancelled" or _found(_REFUSED, older.text))

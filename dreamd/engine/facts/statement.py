@@ -27,7 +27,10 @@ way:
   are the ones it says it replaces; "I was wrong about X being Y" replaces what it says of X
   (its words, not X). "From X … to" counts only beside a change cue ("the piano
   from Sala 1 on OLX, to pay for…" replaces nothing), and "the cancelled one" names a thing: it
-  cancels nothing; "taken off", "took the ad down" and "no longer for sale" cancel.
+  cancels nothing; "taken off", "took the ad down" and "no longer for sale" cancel; "dropped
+  her at the hall" and "dropped off the kit" are a lift, not a cancellation, and "set-up from
+  15:00" starts something: no value after it is replaced. :func:`change_clause` gives the
+  clause a cue stands in (what a cancellation ends is named there).
 * **Choice.** A statement that takes one thing and turns another down, clause by clause
   ("Wedges, not in-ears"; "won't get on with in-ears; keep her on wedges"; "prefers in-ears
   now; wedges are out of her mix"), carries the topic words it *takes* and those it *refuses*.
@@ -63,6 +66,7 @@ __all__ = [
     "RETAIN",
     "SUBJECT_VERBS",
     "Statement",
+    "change_clause",
     "read_statement",
     "split_heading",
 ]
@@ -176,7 +180,10 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"(?<!\bthe\s)(?<!\ba\s)(?<!\ban\s)(?<!\bthis\s)(?<!\bthat\s)\bcancel(?:l)?ed\b|"
             r"\bcalled\s+off\b|\b(?:taken|took|taking)\s+(?:it\s+|them\s+)?off\b|"
             r"\btook\s+(?:the\s+|its\s+|our\s+|my\s+)?(?:ad|advert|listing)\s+down\b|"
-            r"\bno\s+longer\s+for\s+sale\b|\bdropped\b|\bscrapped\b|\babandoned\b|"
+            r"\bno\s+longer\s+for\s+sale\b|\bscrapped\b|\babandoned\b|"
+            # "dropped the plan", not a lift: "dropped her at 17:50", "dropped off the kit"
+            r"(?<!\bthe\s)(?<!\ba\s)\bdropped\b(?!\s+(?:off|by|round|in)\b)"
+            r"(?!\s+(?:her|him|them|me|us|you|\w+\s+off|(?-i:[A-Z])\w+)\s+(?:at|off|outside|by|near|with|on)\b)|"
             r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
             r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
         ),
@@ -223,7 +230,7 @@ _GONE_SPANS = frozenset(
 _REPLACED_SPANS = LazyPattern(
     r"\bfrom\s+(?P<from>[^.;]{1,60}?)\s+to\b"
     r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
-    r"|\b(?:up|down)\s+from\s+(?P<upfrom>[£$€]?\d[^.;,]{0,30})"
+    r"|(?<![\w-])(?:up|down)\s+from\s+(?P<upfrom>[£$€]?\d[^.;,]{0,30})"  # not "set-up from 16:45"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
     r"|,\s*not\s+(?P<not>[^.;,]{1,60})"
     # "Anna Berg, never (to) Anna Bergström": a name turned down; not "never typed by hand"
@@ -440,6 +447,36 @@ def _change(text: str) -> str | None:
         if pattern.search(text):
             return name
     return None
+
+
+_CLAUSE_END = LazyPattern(r"[:;—–]|[.!?](?=\s|$)")
+
+
+def change_clause(statement: Statement) -> str:
+    """The clause of ``statement``'s text its change cue stands in ("Rõngu is off" of "Rõngu
+    is off: Kaarel told Kadri the 25th is open again"): what a cancellation ends is named
+    there. A cue that is a clause of its own ("Cancelled: the Lisbon trip", "Lisbon trip:
+    cancelled") takes the clauses beside it. The whole text when it has no change."""
+    text = statement.text
+    cue = next((p for name, p in _CHANGE_CUES if name == statement.change), None)
+    if cue is None:
+        return text
+    found = cue.search(text)
+    if found is None:  # the cue is in the heading: "Rõngu is off: Kaarel told Kadri …"
+        heading = statement.heading or ""
+        return heading if cue.search(heading) else text
+    bounds = [0]
+    for stop in _CLAUSE_END.finditer(text):
+        bounds += [stop.start(), stop.end()]
+    bounds.append(len(text))
+    spans = list(zip(bounds[::2], bounds[1::2], strict=True))
+    at = next(i for i, (_, b) in enumerate(spans) if found.start() < b or i == len(spans) - 1)
+    first, last = spans[at]
+    rest = text[first : found.start()] + text[found.end() : last]
+    if not re.search(r"[^\W\d_]{3}", rest):  # the cue alone: what it ends is beside it
+        first = spans[max(0, at - 1)][0]
+        last = spans[min(len(spans) - 1, at + 1)][1]
+    return text[first:last]
 
 
 def read_statement(text: str, *, known: Set[str] = frozenset()) -> Statement:

@@ -641,3 +641,60 @@ def test_a_word_opening_a_sentence_is_a_day_or_month_only_before_a_number(
     tokens = {v.token for v in values_of(line)}
     assert wanted <= tokens
     assert not unwanted & tokens
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # a lift is no cancellation
+        (
+            "Swimming club: the twins train Mondays and Wednesdays at 07:00 at the Leisure Centre.",
+            "Twins: Monday swim at the Leisure Centre; dropped them at 06:50 on the way to work.",
+        ),
+        # "set-up from" gives a start, not a price rise from an old value
+        (
+            "Noor's physio is on Fridays at 15:00 at the Grange clinic.",
+            "Hall booked for the quiz: set-up from 15:00, doors at 19:00, 120 € for the room.",
+        ),
+        # a cancellation ends what its own clause names, not a person the line goes on to tell
+        (
+            "Invoices to Priya now go out through Xero, no more PDFs by e-mail.",
+            "The Harbour Inn gig is off: told Priya the 14th is free again.",
+        ),
+    ],
+)
+def test_a_line_that_only_mentions_a_fact_ends_nothing(older: str, newer: str) -> None:
+    assert relation(read_statement(newer), read_statement(older)) is None
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("Harbour Inn gig booked for Saturday the 14th, 20:00.", "Cancelled: the Harbour Inn gig."),
+        ("Harbour Inn gig booked for Saturday the 14th, 20:00.", "Harbour Inn gig: cancelled."),
+        ("We decided to move the backups to Hetzner.", "The Hetzner move is off; we stay put."),
+    ],
+)
+def test_a_cancellation_ends_what_it_names(older: str, newer: str) -> None:
+    assert relation(read_statement(newer), read_statement(older)) == "replaces"
+
+
+@pytest.mark.parametrize(
+    ("line", "change"),
+    [
+        ("Dropped them at 06:50 on the way to work.", None),
+        ("Kaarel dropped her at the hall at 17:50.", None),
+        ("Dropped off the kit at the clubhouse.", None),
+        ("The dropped stitches are fixed now.", "now"),
+        ("We dropped the Lisbon trip.", "cancelled"),
+        ("Dropped the plan to sell the van.", "cancelled"),
+    ],
+)
+def test_dropping_someone_off_is_no_cancellation(line: str, change: str | None) -> None:
+    assert read_statement(line).change == change
+
+
+def test_a_set_up_time_is_no_value_replaced() -> None:
+    """ "set-up from 15:00" starts something; "up from 80" names the old price."""
+    assert not read_statement("Hall: set-up from 15:00, doors at 19:00.").replaced
+    assert "num:80" in read_statement("Pool hire is 95 GBP now, up from 80.").replaced
