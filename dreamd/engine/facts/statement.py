@@ -388,6 +388,7 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
     if bare in known:
         return bare
     opener = bare in _OPENERS or bare in STOP_WORDS or bare.endswith(("ed", "ing"))
+    opener = opener or bare in DAYS or bare in MONTHS or bare in _MOMENTS  # "March's fee"
     if first[:1].isupper() and not opener:
         following = (words[1] if len(words) > 1 else "").casefold()
         if folded.endswith("'s") or following in SUBJECT_VERBS:

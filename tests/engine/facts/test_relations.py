@@ -698,3 +698,23 @@ def test_a_set_up_time_is_no_value_replaced() -> None:
     """ "set-up from 15:00" starts something; "up from 80" names the old price."""
     assert not read_statement("Hall: set-up from 15:00, doors at 19:00.").replaced
     assert "num:80" in read_statement("Pool hire is 95 GBP now, up from 80.").replaced
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "April's allotment rent, 45 £, went out on the 3rd as every year.",
+        "Monday's rehearsal is in the small hall from now on.",
+        "Today's pickup is at 07:10 by the church.",
+    ],
+)
+def test_a_day_or_month_that_owns_something_is_no_subject(line: str) -> None:
+    """ "March's fee" is the fee of one month, not March's own fact: the subject is left to
+    the rest of the line."""
+    assert read_statement(line).subject not in {"april", "monday", "today"}
+
+
+def test_one_months_payment_restates_the_standing_order() -> None:
+    standing = read_statement("Gran's nursing home fee is 980 £ a month, direct debit on the 1st.")
+    june = read_statement("June's nursing home fee, 980 £, goes out on the 1st by direct debit.")
+    assert same_fact(june, standing)
