@@ -50,7 +50,10 @@ __all__ = ["BankPlan", "PageResult", "plan_reflect"]
 _TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$")
 # A capitalised word turned down ("not Kuusk", "not **Flett**"): where a correction of a name
 # can be; only such lines are read with the fact model.
-_NAME_TURNED_DOWN = re.compile(r"\b(?i:not|nicht|pas|no)\s+\**[A-ZÀ-Þ]")
+_NAME_TURNED_DOWN = re.compile(
+    r"\b(?i:not|nicht|pas|no)\s+\**[A-ZÀ-Þ]"
+    r"|[A-ZÀ-Þ][\w'’-]*\s+(?i:was|is)\s+(?i:wrong|a\s+typo|a\s+mishearing|misheard|misspel)"
+)
 # A capitalised word (an apostrophe only before a capital: "O'Brien", not "Kadri's"), and two to
 # four of them in a row: a full name ("Kadri Põder", "Tammelinna Hooldekodu").
 _WORD = r"[A-ZÀ-ÖØ-Þ](?:[\w-]|['’](?=[A-ZÀ-ÖØ-Þ]))*"
@@ -149,7 +152,9 @@ def _corrected(facts: list[Fact], known: Mapping[str, str]) -> dict[str, str]:
         if statement.change != "correction":
             continue
         old = {v[5:] for v in statement.replaced if v.startswith("name:")}
-        new = {v[5:] for v in statement.values if v.startswith("name:")} - old
+        new = {v[5:] for v in statement.values if v.startswith("name:")}
+        new |= {entity.split()[-1].casefold() for entity in fact.entities if entity.split()}
+        new -= old  # "W @Tomas Brant: our plumber (Brandt was a typo)" names Brant by its entity
         for key, title in known.items():
             words = title.split()
             if len(words) < 2 or words[-1].casefold() not in old:

@@ -158,7 +158,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
             r"\bactually\b|\bcorrected\b|\bmisspell|\bmishe(?:ard|aring)\b|\bmisread\b|"
             r"\bwrongly\b|\bmistakenly\b|"
-            r"\b(?:is|was|that's|it's|are|were)\s+wrong\b|\bnot\s+\w+\s+but\b|"
+            r"\b(?:is|was|that's|it's|are|were)\s+(?:wrong|a\s+typo)\b|\bnot\s+\w+\s+but\b|"
             r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b|"
             r"(?:^|[.;!?]\s+)not\s+[^\W\d_][\w'’-]*\s*[:,—–]",  # "Not Farrant, that was a typo"
         ),
@@ -241,6 +241,9 @@ _REPLACED_SPANS = LazyPattern(
     r"|\bau\s+lieu\s+d[e']\s*(?P<lieu>[^.;,]{1,60})"
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
     r"|\((?:was|previously|formerly|before|not)\s+(?P<was>[^)]{1,40})\)"
+    # "(Gilmore was wrong)", "(Kuusk was a mishearing)": the name in brackets is the wrong one
+    r"|\((?P<wrongname>[^)\s]{1,30})\s+(?:was|is)\s+(?:wrong|a\s+typo|a\s+mishearing|misheard"
+    r"|misspel\w*)\)"
     r"|\bwrongly\s+(?:say|says|said|written|spelled|spelt|as|have|has)\s+(?P<wrong>[^.;,]{1,40})"
     r"|\b(?:was|were|i'm|am|is)\s+wrong\s+about\s+(?P<about>[^.;,:—–]{1,60})"
     r"|\b(?:no\s+longer|no\s+more|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
@@ -558,6 +561,9 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         group = next((g for g in span.groups() if g), "")
         if span.lastgroup == "about":  # "wrong about Smaart being overkill": not Smaart itself
             replaced.update(_topic_words(group, subject) - named)
+            continue
+        if span.lastgroup == "wrongname":  # "(Gilmore was wrong)": a name, though it opens
+            replaced.add(f"name:{group.casefold().strip(chr(39))}")
             continue
         start = span.start(span.lastgroup or 0)
         inside.append((start, start + len(group)))

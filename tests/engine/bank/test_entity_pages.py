@@ -219,3 +219,18 @@ def test_a_mentions_tail_or_a_plate_is_no_entity_of_its_own() -> None:
         "bank/entities/Stonegate-Road-Allotment-Society.md",
         "bank/entities/Van.md",
     ]
+
+
+@pytest.mark.parametrize(
+    "correction",
+    [
+        "- W @Tomas Brant: our plumber (Brandt was a typo).",
+        "- W @Tomas Brant: our plumber; surname Brant (Brandt was wrong).",
+    ],
+)
+def test_a_name_in_brackets_said_to_be_wrong_is_the_corrected_name(correction: str) -> None:
+    notes = {
+        "memory/2026-05-04.md": "## Retain\n- W @Tomas Brandt: fixed the boiler on Friday.\n",
+        "memory/2026-05-11.md": f"## Retain\n{correction}\n",
+    }
+    assert _entity_pages(notes) == ["bank/entities/Tomas-Brant.md"]
