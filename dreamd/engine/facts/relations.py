@@ -132,7 +132,28 @@ def _found(pattern: re.Pattern[str], text: str) -> bool:
 
 @lru_cache(maxsize=16384)
 def _fielded(topic: frozenset[str]) -> frozenset[str]:
-    return frozenset(f"field:{_FIELD_OF[w]}" if w in _FIELD_OF else w for w in topic)
+    return frozenset(_field(word) for word in topic)
+
+
+def _field(word: str) -> str:
+    field = _FIELD_OF.get(word) or _FIELD_OF.get(_root(word))
+    return f"field:{field}" if field else _root(word)
+
+
+@lru_cache(maxsize=8192)
+def _root(word: str) -> str:
+    """A topic word without its "-ing": "training" is what "train" is about, "swimming" what
+    "swim" is (the statement reader's stems keep it)."""
+    if len(word) <= 5 or not word.endswith("ing"):
+        return word
+    base = word[:-3]
+    if base[-1] == base[-2] and base[-1] not in "lsz":
+        base = base[:-1]  # "swimming", "shopping"
+    return base
+
+
+def _rooted(topic: frozenset[str]) -> frozenset[str]:
+    return frozenset(_root(word) for word in topic)
 
 
 def family_values(statement: Statement) -> Mapping[str, frozenset[str]]:
@@ -184,7 +205,8 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         return named and bool(left or a.values) and bool(right or b.values)
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
-    if not a.topic & b.topic and not (_found(_LIKING, a.text) and _found(_LIKING, b.text)):
+    shared = _rooted(a.topic) & _rooted(b.topic)
+    if not shared and not (_found(_LIKING, a.text) and _found(_LIKING, b.text)):
         return False  # a field alone ("written", "phone") joins two preferences, nothing else
     return _containment(left, right) >= 2 / 3
 
@@ -483,7 +505,10 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
     cancels = newer.change in ("cancelled", "reversed") and planned
-    if cancels and (older_names | older.topic) & _names(newer) & _clause_words(newer):
+    named = _names(newer)
+    if newer.change == "cancelled":  # a reversal names what it reverses after: "reversed: …"
+        named &= _clause_words(newer)
+    if cancels and (older_names | older.topic) & named:
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     taken_back = newer.change == "reversed" and newer.polarity != older.polarity
     taken_back = taken_back and (older.change == "cancelled" or _found(_REFUSED, older.text))

@@ -718,3 +718,19 @@ def test_one_months_payment_restates_the_standing_order() -> None:
     standing = read_statement("Gran's nursing home fee is 980 £ a month, direct debit on the 1st.")
     june = read_statement("June's nursing home fee, 980 £, goes out on the 1st by direct debit.")
     assert same_fact(june, standing)
+
+
+def test_training_moved_replaces_where_the_team_trains() -> None:
+    """ "training moves to Thursdays" is about what "train Tuesdays" is about, though "train"
+    is also a way to travel."""
+    older = read_statement(
+        "Harriers juniors: the under-11s train Mondays 17:30–18:30 at the track."
+    )
+    newer = read_statement("- W @Harriers: training moves to Wednesdays 17:30–18:30 from 4 May.")
+    assert relation(newer, older) == "replaces"
+
+
+def test_a_reversal_names_what_it_reverses_after_its_cue() -> None:
+    older = read_statement("We decided to keep the Bedford and have its gearbox rebuilt.")
+    newer = read_statement("Decision reversed on 3 May: the Bedford goes; we lease a Transit.")
+    assert relation(newer, older) == "replaces"
