@@ -282,7 +282,11 @@ def same_fact(a: Statement, b: Statement) -> bool:
 def _clause_words(statement: Statement) -> frozenset[str]:
     """The folded words of the clause a statement's change cue stands in: a cancellation ends
     what that clause names ("Rõngu is off: Kaarel told Kadri …" ends nothing of Kadri's)."""
-    return frozenset(_WORDS.findall(change_clause(statement).casefold()))
+    return _words_of(change_clause(statement))
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(_WORDS.findall(text.casefold()))
 
 
 def _one_name_swapped(newer: Statement, older: Statement) -> bool:
@@ -506,6 +510,12 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
     cancels = newer.change in ("cancelled", "reversed") and planned
     named = _names(newer)
+    context = newer.subject and newer.subject not in _words_of(newer.text)
+    if newer.change == "reversed" and context:
+        # "Quoyfield: decision reversed …: the Rayburn comes out" reverses the Rayburn decision;
+        # the house it stands under (a heading, a Retain entity) is where, not what: its
+        # building warrant stays
+        named -= {newer.subject or ""}
     if newer.change == "cancelled":  # a reversal names what it reverses after: "reversed: …"
         named &= _clause_words(newer)
     if cancels and (older_names | older.topic) & named:

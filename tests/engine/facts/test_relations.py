@@ -734,3 +734,15 @@ def test_a_reversal_names_what_it_reverses_after_its_cue() -> None:
     older = read_statement("We decided to keep the Bedford and have its gearbox rebuilt.")
     newer = read_statement("Decision reversed on 3 May: the Bedford goes; we lease a Transit.")
     assert relation(newer, older) == "replaces"
+
+
+def test_a_reversal_under_a_heading_reverses_what_it_names_not_the_heading() -> None:
+    """ "Millbrook: decision reversed …: the Aga goes" ends the decision about the Aga, not
+    every dated line about the house."""
+    newer = read_statement(
+        "- B @Millbrook: decision reversed on 9 April: the Aga goes; a heat pump in."
+    )
+    aga = read_statement("Millbrook: decided to keep the Aga and run radiators off it.")
+    permit = read_statement("Millbrook: planning permission P/2031/22 granted on 4 March.")
+    assert relation(newer, aga) == "replaces"
+    assert relation(newer, permit) is None
