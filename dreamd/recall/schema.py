@@ -16,8 +16,8 @@ Rules:
 - ``note_cache`` holds, per file, what indexing it cost most to work out, keyed by digest
   (:mod:`dreamd.recall.notecache`): its redaction under given rules and its graph fragment. A
   rebuild (``memory index --rebuild``, new redaction rules) keeps it; a new schema drops it.
-- ``statement_cache`` holds lines read as statements (:mod:`dreamd.recall.statements`), kept
-  and dropped as ``note_cache`` is; ``meta`` names the rules they were read under. An index
+- ``statement_cache`` holds lines read as statements (:mod:`dreamd.recall.statements`);
+  ``meta`` names the rules they were read under. A rebuild and a new schema drop it; an index
   made before it gets it on its first write.
 - Only parameterised SQL; WAL mode; one connection is used by one thread at a time.
 """
@@ -126,9 +126,9 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 def reset(conn: sqlite3.Connection, *, keep_cache: bool = False) -> None:
     """Drop every index table and create the current schema (inside a transaction);
-    ``keep_cache`` keeps the note and statement caches (a rebuild under the same schema)."""
+    ``keep_cache`` keeps the note cache (a rebuild under the same schema)."""
     for table in _TABLES:
-        if not (keep_cache and table in (NOTE_CACHE, STATEMENT_CACHE)):
+        if not (keep_cache and table == NOTE_CACHE):
             conn.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in SCHEMA:
         conn.execute(statement)

@@ -17,8 +17,8 @@ Rules:
 - Lines not found are read and added in one short write. When another process holds the
   database (a sweep indexing), the write is skipped: the turn never waits on a cache.
 - At most :data:`MAX_ROWS` rows: the oldest leave first. A row that does not decode is read
-  again. The table is derived data like the rest of the index: a rebuild keeps it, a new
-  schema drops it.
+  again. The table is derived data like the rest of the index: a rebuild and a new schema
+  drop it.
 """
 
 from __future__ import annotations

@@ -151,3 +151,11 @@ def test_an_answer_from_kept_statements_is_the_answer_read_afresh(
     lead = first[0]
     assert "Thursdays" in str(lead.get("snippet", lead.get("content")))
     assert [e["until"] for e in lead["was"]] == ["2026-10-06"]
+
+
+def test_a_rebuild_drops_what_was_kept(index: RecallIndex) -> None:
+    """A rebuild empties ``meta``, so rows kept under its rules could not be trusted: they go."""
+    cached_statements(index, LINES[:2])
+    index.rebuild()
+    assert rows(index) == {}
+    assert cached_statements(index, LINES[:1]) == [read_statement(LINES[0])]
