@@ -13,19 +13,12 @@ never in MEMORY.md.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
-from dreamd.cli.main import main
-from dreamd.recall.index import RecallIndex
-from dreamd.recall.record import record_search
-from dreamd.recall.search import search
 from tests import redaction_corpus_round2
+from tests.swept import FACT, NOW, found, live, write_transcript
 
-NOW = datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
 KEY_LINES = [
     f"MIIEpQIBAAKCAQEA{n}w8Hq2Lm5Nz8Pq3Rt6Vy1Bc4Fg7Hj0Kl3Mn6Pq9St2Vw5Yz8Ab" for n in range(4)
 ]
@@ -36,14 +29,6 @@ LAID_OUT = {
     "chat next line, other language": "Bosphorus_Ferry88",
     **{f"chat key line {n}": line for n, line in enumerate(KEY_LINES)},
 }
-FACT = "We decided the brewery moves its billing to Postgres 16 on db-02."
-
-
-def _message(text: str, minutes: int) -> str:
-    stamp = (NOW - timedelta(hours=10) + timedelta(minutes=minutes)).isoformat()
-    message = {"role": "user", "content": text}
-    record = {"type": "message", "timestamp": stamp.replace("+00:00", "Z"), "message": message}
-    return json.dumps(record)
 
 
 def _plant(base: Path) -> list[str]:
@@ -62,8 +47,6 @@ def _plant(base: Path) -> list[str]:
             lines += ["| Service | Login | Hasło |", "|---|---|---|"]
             lines += [f"| NAS | admin | {LAID_OUT['note table']} |", ""]
         (root / "memory" / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    sessions = base / "agents" / "main" / "sessions"
-    sessions.mkdir(parents=True)
     key = "\n".join(
         ["-----BEGIN RSA PRIVATE KEY-----", *KEY_LINES, "-----END RSA PRIVATE KEY-----"]
     )
@@ -74,32 +57,8 @@ def _plant(base: Path) -> list[str]:
         f"the deploy key for the brewery box:\n{key}\nuse it tonight",
         *(s.text for s in samples),
     ]
-    header = json.dumps({"type": "session", "id": "chat1", "sessionKind": "interactive"})
-    lines = [header, *(_message(text, minute) for minute, text in enumerate(turns))]
-    (sessions / "chat1.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    config = [
-        "[dreaming]",
-        'timezone = "UTC"',
-        "[agents]",
-        'system_agent = "main"',
-        "[[agents.list]]",
-        'id = "main"',
-        'workspace = "ws"',
-        'sessions = "agents/main/sessions"',
-        "trust_unmarked_turns = true",
-    ]
-    (base / "config.toml").write_text("\n".join(config) + "\n", encoding="utf-8")
+    write_transcript(base, turns)
     return [secret for sample in samples for secret in sample.secrets]
-
-
-def _dreamd(base: Path, *argv: str) -> int:
-    flags = ["--no-daemon", "--config", str(base / "config.toml"), "--now", NOW.isoformat()]
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        return main([*flags, *argv])
-
-
-def _found(secret: str, data: str) -> bool:
-    return secret in data or secret.lower() in data.lower()
 
 
 def test_planted_secrets_reach_no_file_a_swept_workspace_writes(
@@ -109,24 +68,8 @@ def test_planted_secrets_reach_no_file_a_swept_workspace_writes(
     at most 1 % of the corpus items are, none is in MEMORY.md, and the harmless fact was
     promoted (so the run did write what it should)."""
     items = _plant(tmp_path)
-    root = tmp_path / "ws"
-    planted = {p for p in root.rglob("*") if p.is_file()}
-    assert _dreamd(tmp_path, "sweep") == 0
-    with RecallIndex.open(root) as index:
-        index.update()
-        for query in ("brewery billing Postgres", "password", "hasło", "key", "NAS admin"):
-            record_search(root, query, search(index, query, k=20, now=NOW), now=NOW, zone=UTC)
-    zero = ["--min-score", "0", "--min-recall-count", "0", "--min-unique-queries", "0"]
-    workspace = ["--workspace", str(root)]
-    assert (
-        _dreamd(tmp_path, *workspace, "memory", "promote", "--apply", "--limit", "200", *zero) == 0
-    )
-    assert _dreamd(tmp_path, "sweep") == 0
-    written = {
-        p.relative_to(root).as_posix(): p.read_bytes().decode("utf-8", "replace")
-        for p in root.rglob("*")
-        if p.is_file() and p not in planted
-    }
+    queries = ("brewery billing Postgres", "password", "hasło", "key", "NAS admin")
+    written = live(tmp_path, queries)
     assert {"MEMORY.md", "memory/.dreams/short-term-recall.json"} <= set(written)
     assert any(name.startswith("memory/.dreams/session-corpus/") for name in written)
     corpus = "".join(
@@ -137,9 +80,9 @@ def test_planted_secrets_reach_no_file_a_swept_workspace_writes(
         f"{name} in {path}"
         for name, secret in LAID_OUT.items()
         for path, data in written.items()
-        if _found(secret, data)
+        if found(secret, data)
     ]
     assert laid_out == []
-    leaked = sorted({s for s in items if any(_found(s, data) for data in written.values())})
+    leaked = sorted({s for s in items if any(found(s, data) for data in written.values())})
     assert len(leaked) <= len(items) * 0.01, leaked
-    assert [s for s in items if _found(s, written["MEMORY.md"])] == []
+    assert [s for s in items if found(s, written["MEMORY.md"])] == []
