@@ -178,7 +178,12 @@ class Filters(Value):
 
 def match_expression(terms: Iterable[Term]) -> str:
     """An FTS5 MATCH expression: every term's word quoted as a string, OR-ed together."""
-    return " OR ".join('"' + term.word.replace('"', '""') + '"' for term in terms)
+    return " OR ".join(_quoted(term.word) for term in terms)
+
+
+def _quoted(word: str) -> str:
+    """``word`` as an FTS5 string: what it holds is words, never syntax."""
+    return '"' + word.replace('"', '""') + '"'
 
 
 def read_frequency(conn: sqlite3.Connection, stems: Iterable[str]) -> dict[str, int]:
@@ -188,10 +193,9 @@ def read_frequency(conn: sqlite3.Connection, stems: Iterable[str]) -> dict[str, 
 
     frequency: dict[str, int] = {}
     for stem in stems:
-        quoted = '"' + stem.replace('"', '""') + '"'
         estimate = None
         if stem_of(stem) == stem:  # else MATCH would stem it again into another term
-            estimate = _estimate(conn, quoted)
+            estimate = _estimate(conn, _quoted(stem))
         if estimate is None:
             found = conn.execute("SELECT doc FROM chunks_vocab WHERE term = ?", (stem,)).fetchone()
             estimate = int(found[0]) if found else 0

@@ -64,14 +64,10 @@ def rules_stamp() -> str:
 
 def encode(statement: Statement) -> str:
     """``statement`` as JSON (its fields in order, sets sorted)."""
-    fields = [
-        sorted(value) if name in _SETS else value
-        for name, value in zip(
-            statement.__match_args__,
-            (getattr(statement, name) for name in statement.__match_args__),
-            strict=True,
-        )
-    ]
+    fields = []
+    for name in statement.__match_args__:
+        value = getattr(statement, name)
+        fields.append(sorted(value) if name in _SETS else value)
     return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -501,10 +501,10 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return True  # "Stopped buying lime from Clarke's" ends "our lime comes from Clarke's"
         if not gone and len(_names(newer) & older_names) >= 2:
             return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
-    if newer.change == "cancelled":
-        ended = _clause_words(newer)
-        if not (older_names | older.topic) & (ended | {w.removesuffix("s") for w in ended}):
-            return False  # "Rõngu is off: Kaarel told Kadri …" ends nothing Kadri does
+    ended = _clause_words(newer) if newer.change == "cancelled" else None
+    singular = {w.removesuffix("s") for w in ended or ()}
+    if ended is not None and not (older_names | older.topic) & (ended | singular):
+        return False  # "Rõngu is off: Kaarel told Kadri …" ends nothing Kadri does
     planned = older.change is not None or _found(_PLANNED, older.text)
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
@@ -516,8 +516,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         # the house it stands under (a heading, a Retain entity) is where, not what: its
         # building warrant stays
         named -= {newer.subject or ""}
-    if newer.change == "cancelled":  # a reversal names what it reverses after: "reversed: …"
-        named &= _clause_words(newer)
+    if ended is not None:  # a reversal names what it reverses after: "reversed: …"
+        named &= ended
     if cancels and (older_names | older.topic) & named:
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     taken_back = newer.change == "reversed" and newer.polarity != older.polarity
