@@ -3,13 +3,31 @@ that holds itself to them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+import pytest
 
 from dreamd.redaction import MASK, find_secrets, redact
 from dreamd.redaction.finding import BLOCK_MASK, VENDOR_PREFIXES, mask_of
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
-__all__ = ["changed", "planted", "revealing", "surviving"]
+__all__ = ["changed", "masked", "planted", "revealing", "sample_cases", "surviving"]
+
+
+def masked(text: str, secret: str) -> bool:
+    """Whether redacting ``text`` removes ``secret`` (case aside)."""
+    return secret.lower() not in redact(text).lower()
+
+
+def sample_cases(samples: Sequence[Sample], reason: Callable[[Sample], str | None]) -> list[object]:
+    """One test case per sample, named by its family and place; a sample ``reason`` gives a
+    reason for is expected to fail (strictly: its passing is news)."""
+    cases: list[object] = []
+    for index, sample in enumerate(samples):
+        why = reason(sample)
+        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+        cases.append(pytest.param(sample, id=f"{sample.family}-{index}", marks=marks))
+    return cases
 
 
 def planted(samples: Sequence[Sample]) -> int:

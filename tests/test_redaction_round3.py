@@ -9,14 +9,10 @@ import pytest
 
 from dreamd.redaction import redact
 from tests import redaction_corpus_round3
-from tests.corpus_checks import changed, planted, revealing, surviving
+from tests.corpus_checks import changed, masked, planted, revealing, surviving
 
 SAMPLES = redaction_corpus_round3.secret_samples()
 LOOKALIKES = redaction_corpus_round3.lookalikes()
-
-
-def _masked(text: str, secret: str) -> bool:
-    return secret.lower() not in redact(text).lower()
 
 
 # --- the corpus ------------------------------------------------------------------------------
@@ -76,7 +72,7 @@ def test_redacting_the_corpus_twice_changes_nothing() -> None:
 def test_password_words_of_more_languages_give_their_value(text: str, secret: str) -> None:
     """Indonesian and Malay changes, Thai copulas, Tamil, Urdu and Bengali words, passphrases
     of joined words, and a quoted phrase after the verb."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -109,10 +105,10 @@ def test_password_talk_in_more_languages_stays(text: str) -> None:
         ("パスワード「Fuji#San2027」を使ってね", "Fuji#San2027"),
     ],
 )
-def test_a_value_handed_over_or_put_in_brackets_is_masked(text: str, secret: str) -> None:
+def test_a_value_handed_over_or_put_in_brackets_ismasked(text: str, secret: str) -> None:
     """A verb that hands the value over (type, paste, tippe), and a value in brackets or quotes
     right after the password word."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -145,9 +141,9 @@ def test_brackets_and_verbs_without_a_value_stay(text: str) -> None:
         ("the sudo password on the pi: Rasp!berry314", "Rasp!berry314"),
     ],
 )
-def test_a_value_given_to_a_verb_of_access_is_masked(text: str, secret: str) -> None:
+def test_a_value_given_to_a_verb_of_access_ismasked(text: str, secret: str) -> None:
     """``use X to log in``, ``log in with X``, ``sudo … is X``, in several languages."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -163,9 +159,9 @@ def test_a_value_given_to_a_verb_of_access_is_masked(text: str, secret: str) -> 
         ),
     ],
 )
-def test_a_value_before_its_password_word_is_masked(text: str, secrets: list[str]) -> None:
+def test_a_value_before_its_password_word_ismasked(text: str, secrets: list[str]) -> None:
     """The value first, then ``is the password for …`` (``the one for …`` after it)."""
-    assert [s for s in secrets if not _masked(text, s)] == []
+    assert [s for s in secrets if not masked(text, s)] == []
 
 
 @pytest.mark.parametrize(
@@ -176,9 +172,9 @@ def test_a_value_before_its_password_word_is_masked(text: str, secrets: list[str
         ("new code for the shed >!Gr4vel#Pit9!<", "Gr4vel#Pit9"),
     ],
 )
-def test_a_spoilered_value_is_masked(text: str, secret: str) -> None:
+def test_a_spoilered_value_ismasked(text: str, secret: str) -> None:
     """A password-shaped value hidden as a chat spoiler (``||…||``, ``>!…!<``)."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -225,7 +221,7 @@ def test_access_talk_and_spoilers_without_a_secret_stay(text: str) -> None:
 def test_pin_and_code_words_of_more_languages_give_their_digits(text: str, secret: str) -> None:
     """Nordic and Estonian PIN compounds, a PIN with a word or two before its digits, Arabic
     and Hebrew code words, Thai รหัส with a qualifier, a dialled combination, a keypad."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -275,10 +271,10 @@ def test_code_words_of_other_things_stay(text: str) -> None:
         ),
     ],
 )
-def test_a_secret_defined_by_a_call_is_masked(text: str, secret: str) -> None:
+def test_a_secret_defined_by_a_call_ismasked(text: str, secret: str) -> None:
     """PHP define() and ini_set(), R's Sys.setenv(), CakePHP's Configure::write(): a call whose
     first argument names a secret (a password, a key, a salt) and whose second is a literal."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -316,10 +312,10 @@ def test_calls_that_define_no_secret_stay(text: str) -> None:
         ("xh -a bob:B0b#Secure99 get httpbin.org/basic-auth/bob/x", "B0b#Secure99"),
     ],
 )
-def test_credentials_in_connection_strings_and_commands_are_masked(text: str, secret: str) -> None:
+def test_credentials_in_connection_strings_and_commands_aremasked(text: str, secret: str) -> None:
     """Oracle's user/password@ in JDBC and its tools, ODBC and OLE DB values in braces,
     HTTPie's and xh's -a/--auth."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -355,10 +351,10 @@ def test_connection_strings_without_credentials_stay(text: str) -> None:
         ("מספר תעודת זהות: 039381769", "039381769"),
     ],
 )
-def test_national_ids_after_their_words_are_masked(text: str, secret: str) -> None:
+def test_national_ids_after_their_words_aremasked(text: str, secret: str) -> None:
     """Czech and Slovak birth numbers (with or without the slash), a Chinese resident id, a
     Thai id (named, or in its own dashed form), an Indonesian NIK, an Israeli id."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -391,10 +387,10 @@ def test_numbers_that_are_not_national_ids_stay(text: str) -> None:
         ("NPWP 01.234.567.4-901.000 untuk faktur pajak", "01.234.567.4-901.000"),
     ],
 )
-def test_tax_numbers_after_their_words_are_masked(text: str, secret: str) -> None:
+def test_tax_numbers_after_their_words_aremasked(text: str, secret: str) -> None:
     """Polish NIP (dashed or not), Ukrainian ІПН, Russian ИНН, Turkish VKN, Indonesian NPWP
     (its dotted form is its own)."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -436,10 +432,10 @@ _TD1 = (
         (f"back of the card:\n{_TD1}", "L898902C3"),
     ],
 )
-def test_passports_after_their_words_and_machine_zones_are_masked(text: str, secret: str) -> None:
+def test_passports_after_their_words_and_machine_zones_aremasked(text: str, secret: str) -> None:
     """Passport words of more languages with a labelled phrase before the number, and the
     machine-readable zone of a passport (two lines of 44) or an id card (three of 30)."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -476,10 +472,10 @@ def test_passport_talk_and_broken_zones_stay(text: str) -> None:
         ("народився 14.02.1979 у Львові", "14.02.1979"),
     ],
 )
-def test_dates_of_birth_after_words_of_more_languages_are_masked(text: str, secret: str) -> None:
+def test_dates_of_birth_after_words_of_more_languages_aremasked(text: str, secret: str) -> None:
     """Malay, Vietnamese without its marks, Persian, Czech, Romanian, Hungarian, Hindi,
     Bengali, and the words for *born* in Hebrew, Greek and Ukrainian."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -515,10 +511,10 @@ def test_birth_words_without_a_date_stay(text: str) -> None:
         ("przelew na 61 1090 1014 0000 0712 1981 2874, dzięki", "61 1090 1014 0000 0712 1981 2874"),
     ],
 )
-def test_bank_accounts_after_their_words_are_masked(text: str, secret: str) -> None:
+def test_bank_accounts_after_their_words_aremasked(text: str, secret: str) -> None:
     """Abbreviations (acc, a/c), Indonesian, Turkish, Vietnamese and Czech account words, a
     label before the number, and a Polish NRB (an IBAN without its PL) by its check digits."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -556,10 +552,10 @@ def test_account_talk_without_an_account_number_stays(text: str) -> None:
         ("Troy kartım 9792 0312 3456 7897, son kullanma 10/30", "9792 0312 3456 7897"),
     ],
 )
-def test_card_security_codes_after_local_words_are_masked(text: str, secret: str) -> None:
+def test_card_security_codes_after_local_words_aremasked(text: str, secret: str) -> None:
     """German, French, Spanish, Korean and Chinese words for a card's security code, one as a
     table's column, and a Troy card (9792)."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -599,10 +595,10 @@ def test_security_code_talk_and_other_numbers_stay(text: str) -> None:
         ("123456 is your Amazon OTP. Don't share it.", "123456"),
     ],
 )
-def test_one_time_codes_are_masked(text: str, secret: str) -> None:
+def test_one_time_codes_aremasked(text: str, secret: str) -> None:
     """SMS and e-mail codes after their words in many languages, and a code before them
     (``N is your … code``)."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -613,9 +609,9 @@ def test_one_time_codes_are_masked(text: str, secret: str) -> None:
         ("klucz konfiguracyjny: 3kq2 7vnz h5dt e4pa", "3kq2 7vnz h5dt e4pa"),
     ],
 )
-def test_authenticator_setup_keys_are_masked(text: str, secret: str) -> None:
+def test_authenticator_setup_keys_aremasked(text: str, secret: str) -> None:
     """A TOTP seed in base32, grouped by four or not, after the words that name it."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -670,11 +666,11 @@ _SEED = "amateur cake bunker banner gesture knock author unique poem thunder goa
         (f"Wiederherstellungsphrase (12 Wörter):\n{_SEED}", [_SEED]),
     ],
 )
-def test_recovery_codes_keys_and_seed_phrases_are_masked(text: str, secrets: list[str]) -> None:
+def test_recovery_codes_keys_and_seed_phrases_aremasked(text: str, secrets: list[str]) -> None:
     """Lines of codes under a heading that names them (in other languages, as a file name, in
     list items, numbered), codes after the heading on its line, a BitLocker key (eight blocks
     of six digits, each a multiple of 11), a seed phrase announced in Spanish or German."""
-    assert [s for s in secrets if not _masked(text, s)] == []
+    assert [s for s in secrets if not masked(text, s)] == []
 
 
 @pytest.mark.parametrize(
@@ -707,10 +703,10 @@ def test_recovery_talk_and_look_alike_numbers_stay(text: str) -> None:
         ("🗝️ Rusty!Gate99", "Rusty!Gate99"),
     ],
 )
-def test_wifi_qr_passwords_and_key_emoji_values_are_masked(text: str, secret: str) -> None:
+def test_wifi_qr_passwords_and_key_emoji_values_aremasked(text: str, secret: str) -> None:
     """The P field of a WIFI: QR string (escaped ; and :, a quoted value, any field order),
     and a value after a key emoji."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -741,7 +737,7 @@ def test_open_networks_and_key_emoji_talk_stay(text: str) -> None:
         ("PIN: 4 8 2 1 9 3", "4 8 2 1 9 3"),
     ],
 )
-def test_values_with_an_ampersand_or_spaced_out_are_masked(text: str, secret: str) -> None:
+def test_values_with_an_ampersand_or_spaced_out_aremasked(text: str, secret: str) -> None:
     """After a separator with spaces around it, ``&`` is part of the value; a value typed one
     character at a time with spaces between is one value. The whole value goes, no piece of
     it stays."""
@@ -781,10 +777,10 @@ def test_query_strings_and_spaced_talk_stay_as_they_were(text: str) -> None:
         ),
     ],
 )
-def test_email_spelled_with_local_words_is_masked(text: str, secret: str) -> None:
+def test_email_spelled_with_local_words_ismasked(text: str, secret: str) -> None:
     """Turkish (et, nokta), Greek (παπάκι, τελεία), Hebrew (שטרודל, נקודה) and Ukrainian
     (равлик, крапка) words for *at* and *dot*."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -853,7 +849,7 @@ def test_redacting_twice_changes_nothing(text: str) -> None:
 def test_greek_password_word_and_slavic_code_words(text: str, secret: str) -> None:
     """Greek *συνθηματικό* beside *κωδικός*; Polish, Czech and Slovak *kod*/*kód* before a
     preposition, as *código* and *codice* are."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(

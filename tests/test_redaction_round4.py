@@ -10,7 +10,7 @@ import pytest
 from dreamd.redaction import MASK, find_secrets, redact
 from dreamd.redaction.finding import BLOCK_MASK, VENDOR_PREFIXES, mask_of
 from tests import redaction_corpus_round4
-from tests.corpus_checks import changed, planted, surviving
+from tests.corpus_checks import changed, masked, planted, sample_cases, surviving
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
 SAMPLES = redaction_corpus_round4.secret_samples()
@@ -22,21 +22,8 @@ OUT_OF_REACH = {
 }
 
 
-def _masked(text: str, secret: str) -> bool:
-    return secret.lower() not in redact(text).lower()
-
-
 def _reason(sample: Sample) -> str | None:
     return next((why for start, why in OUT_OF_REACH.items() if sample.text.startswith(start)), None)
-
-
-def _sample_cases() -> list[object]:
-    cases: list[object] = []
-    for index, sample in enumerate(SAMPLES):
-        why = _reason(sample)
-        marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
-        cases.append(pytest.param(sample, id=f"{sample.family}-{index}", marks=marks))
-    return cases
 
 
 # --- the corpus ------------------------------------------------------------------------------
@@ -61,10 +48,10 @@ def test_false_positives_are_at_most_3_percent() -> None:
     assert len(positives) <= len(LOOKALIKES) * 0.03, "\n".join(positives)
 
 
-@pytest.mark.parametrize("sample", _sample_cases())
+@pytest.mark.parametrize("sample", sample_cases(SAMPLES, _reason))
 def test_each_sample_loses_its_secrets(sample: Sample) -> None:
     """Every planted item of the sample is gone from its redaction (case aside)."""
-    assert [s for s in sample.secrets if not _masked(sample.text, s)] == []
+    assert [s for s in sample.secrets if not masked(sample.text, s)] == []
 
 
 @pytest.mark.parametrize(
@@ -126,7 +113,7 @@ def test_password_words_of_more_languages_give_their_value(text: str, secret: st
     """Bulgarian, Serbo-Croatian in both scripts, Slovenian (a change and its v), Lithuanian,
     Latvian, Estonian, Icelandic, Catalan, Basque (the verb after the value), Tagalog, Albanian,
     Afrikaans, Welsh, Malay, Esperanto: each word and the verb that gives its value."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -167,7 +154,7 @@ def test_password_talk_in_more_languages_stays(text: str) -> None:
 def test_asides_cjk_neighbours_and_contractions_are_read_past(text: str, secret: str) -> None:
     """An aside between dashes or in brackets after the password word, a Latin password word
     written against Japanese or Chinese, ``pw's``."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -199,7 +186,7 @@ def test_literal_prefixes_escaped_quotes_and_form_words_are_read_past(
 ) -> None:
     """A bytes literal's prefix, a JSON string's escaped quotes, a key ending in the form of its
     value (``_HEX``)."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 # --- chat phrasings ---------------------------------------------------------------------------
@@ -221,7 +208,7 @@ def test_literal_prefixes_escaped_quotes_and_form_words_are_read_past(
 def test_chat_phrasings_give_their_value(text: str, secret: str) -> None:
     """Typed into a site, offered in a question, shorthand pairs, a Wi-Fi password after a
     filler, a question and its answer, a login's next line, a code that changed."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -250,10 +237,10 @@ def test_chat_talk_without_a_value_stays(text: str) -> None:
         ("> yes, it's (Bn8^rT3qLx) now", "Bn8^rT3qLx"),
     ],
 )
-def test_a_lone_word_that_can_only_be_a_password_is_masked(text: str, secret: str) -> None:
+def test_a_lone_word_that_can_only_be_a_password_ismasked(text: str, secret: str) -> None:
     """Upper and lower case, a digit and a symbol no word is written with, inside the word:
     a password whatever is said around it."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -300,7 +287,7 @@ def test_words_with_such_symbols_that_are_no_password_stay(text: str) -> None:
 def test_more_commands_and_settings_give_their_secret(text: str, secret: str) -> None:
     """rar's -p, lftp's user,password, AUTH with a user, a secret-named setting given to
     ``secrets set``, SecureString flags in another order, a .NET setting, a Salesforce id."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -334,7 +321,7 @@ def test_commands_without_a_secret_stay(text: str) -> None:
 )
 def test_a_random_query_value_is_masked_whatever_its_name(text: str, secret: str) -> None:
     """A query parameter's random value is a secret's whatever the parameter is called."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -364,9 +351,9 @@ def test_trackers_ids_fingerprints_public_keys_and_masks_stay(text: str) -> None
         ("1. 7c3e9a1f\n2. 2b4d6f8a\n(the deploy key, split in two)", ["7c3e9a1f", "2b4d6f8a"]),
     ],
 )
-def test_announced_pieces_are_each_masked(text: str, secrets: list[str]) -> None:
+def test_announced_pieces_are_eachmasked(text: str, secrets: list[str]) -> None:
     """List items that the line before or after says hold a secret in pieces."""
-    assert [s for s in secrets if not _masked(text, s)] == []
+    assert [s for s in secrets if not masked(text, s)] == []
 
 
 @pytest.mark.parametrize(
@@ -406,10 +393,10 @@ def test_lists_beside_piece_words_without_pieces_stay(text: str) -> None:
         ("adóazonosító jel 8462192331", "8462192331"),
     ],
 )
-def test_national_ids_of_more_countries_are_masked(text: str, secret: str) -> None:
+def test_national_ids_of_more_countries_aremasked(text: str, secret: str) -> None:
     """After their names (a name's ending too: fødselsnummeret), or by a shape and a check only
     they have (a Hong Kong card with its check in brackets, MyKad, CNIC, СНИЛС)."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -446,7 +433,7 @@ def test_numbers_of_those_shapes_without_their_names_stay(text: str) -> None:
 def test_documents_births_phones_cards_and_emails_of_more_languages(text: str, secret: str) -> None:
     """Croatian and Icelandic passports, Bengali, Croatian (its final full stop) and Estonian
     birth dates, Icelandic and Bengali phones, an Icelandic card code, spelled addresses."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(

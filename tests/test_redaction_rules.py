@@ -9,10 +9,7 @@ import base64
 import pytest
 
 from dreamd.redaction import find_secrets, redact
-
-
-def _masked(text: str, secret: str) -> bool:
-    return secret.lower() not in redact(text).lower()
+from tests.corpus_checks import masked
 
 
 def test_a_password_column_is_masked_and_its_notes_are_not() -> None:
@@ -36,9 +33,9 @@ def test_a_password_column_is_masked_and_its_notes_are_not() -> None:
         ("| Name | API Token |\n|:--|:--|\n| ci | q7Wm2Rx9Lk4Pz8Tn |", ["q7Wm2Rx9Lk4Pz8Tn"]),
     ],
 )
-def test_secret_columns_in_any_language_are_masked(table: str, secrets: list[str]) -> None:
+def test_secret_columns_in_any_language_aremasked(table: str, secrets: list[str]) -> None:
     """A column named for a password, a PIN, a token or a birth date holds one per row."""
-    assert [s for s in secrets if not _masked(table, s)] == []
+    assert [s for s in secrets if not masked(table, s)] == []
 
 
 @pytest.mark.parametrize(
@@ -67,7 +64,7 @@ def test_columns_that_describe_secrets_stay(table: str) -> None:
 )
 def test_markup_that_names_a_secret_holds_one(text: str, secret: str) -> None:
     """Elements and attributes named for a secret have their values masked."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -104,9 +101,9 @@ def test_markup_references_and_hints_stay(text: str) -> None:
         ),
     ],
 )
-def test_a_password_said_in_a_sentence_is_masked(text: str, secret: str) -> None:
+def test_a_password_said_in_a_sentence_ismasked(text: str, secret: str) -> None:
     """The password word, words of the same sentence, the verb, the value: in any language."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -138,9 +135,9 @@ def test_talk_about_a_password_stays(text: str) -> None:
         ("パスワード\nkoinobori_55", "koinobori_55"),
     ],
 )
-def test_a_value_on_the_next_line_is_masked(text: str, secret: str) -> None:
+def test_a_value_on_the_next_line_ismasked(text: str, secret: str) -> None:
     """A line ending with a password word, then the value alone on the next line."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 def test_a_heading_followed_by_prose_stays() -> None:
@@ -171,9 +168,9 @@ def test_a_heading_followed_by_prose_stays() -> None:
         ("OpenWeatherMap key 1a7f6a49ce1ff9b766517738c07bb7fa", "1a7f6a49ce1ff9b766517738c07bb7fa"),
     ],
 )
-def test_keys_known_by_name_or_parameter_are_masked(text: str, secret: str) -> None:
+def test_keys_known_by_name_or_parameter_aremasked(text: str, secret: str) -> None:
     """Hex keys and UUIDs, which look like ids, are secrets after a vendor's or a key's name."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -238,9 +235,9 @@ def test_bare_numbers_and_tracking_numbers_stay(text: str) -> None:
         ("WhatsApp +4915112345678", "+4915112345678"),
     ],
 )
-def test_phones_with_a_phone_word_or_a_phone_format_are_masked(text: str, secret: str) -> None:
+def test_phones_with_a_phone_word_or_a_phone_format_aremasked(text: str, secret: str) -> None:
     """A phone word before bare digits, a national format's groups, or a leading +."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -253,9 +250,9 @@ def test_phones_with_a_phone_word_or_a_phone_format_are_masked(text: str, secret
         ("カード番号 ４９１６ ７８２２ ０９６７ ３２２５", "４９１６ ７８２２ ０９６７ ３２２５"),
     ],
 )
-def test_cards_and_ibans_with_any_separator_are_masked(text: str, secret: str) -> None:
+def test_cards_and_ibans_with_any_separator_aremasked(text: str, secret: str) -> None:
     """Slashes, underscores, dots, dashes and fullwidth digits do not hide a number."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -273,9 +270,9 @@ def test_cards_and_ibans_with_any_separator_are_masked(text: str, secret: str) -
         ("誕生日は1995年12月24日", "1995年12月24日"),
     ],
 )
-def test_documents_and_birth_dates_after_their_words_are_masked(text: str, secret: str) -> None:
+def test_documents_and_birth_dates_after_their_words_aremasked(text: str, secret: str) -> None:
     """A number or a date after the word that names a passport, a licence or a birth."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -306,9 +303,9 @@ def test_dates_and_codes_that_are_not_documents_or_births_stay(text: str) -> Non
         ("mailto:info%40kanzlei-berger.de?subject=Termin", "info%40kanzlei-berger.de"),
     ],
 )
-def test_spelled_and_encoded_e_mail_addresses_are_masked(text: str, secret: str) -> None:
+def test_spelled_and_encoded_e_mail_addresses_aremasked(text: str, secret: str) -> None:
     """Words for at and dot, fullwidth @, entities and percent-encoding hide no address."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 def test_an_address_written_against_japanese_is_masked_alone() -> None:
@@ -339,7 +336,7 @@ def test_encoded_secrets_are_decoded_and_checked() -> None:
         (f"the CI log printed {token.encode().hex()}", token.encode().hex()),
         (f"redirect_uri=https%3A%2F%2Fapp%2F%3Ft%3Dghp%5F{token[4:]}", "ghp%5F" + token[4:]),
     ]
-    assert [secret for text, secret in texts if not _masked(text, secret)] == []
+    assert [secret for text, secret in texts if not masked(text, secret)] == []
 
 
 @pytest.mark.parametrize(
@@ -375,9 +372,9 @@ def test_encoded_text_that_holds_no_secret_stays(text: str) -> None:
         ("echo Gpg!Phrase77 | gpg --batch --passphrase-fd 0 --decrypt notes.gpg", "Gpg!Phrase77"),
     ],
 )
-def test_credentials_in_go_powershell_ruby_and_calls_are_masked(text: str, secret: str) -> None:
+def test_credentials_in_go_powershell_ruby_and_calls_aremasked(text: str, secret: str) -> None:
     """Passwords passed by position, where no key names them."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -423,7 +420,7 @@ def test_list_items_that_are_words_stay() -> None:
 def test_more_verbs_words_and_layouts_are_read(text: str, secret: str) -> None:
     """Finnish and Greek verbs, a hyphenated word before the verb, words between the verb and
     the value, a password word with words after it above the value, CSV, hex after 0x."""
-    assert _masked(text, secret)
+    assert masked(text, secret)
 
 
 @pytest.mark.parametrize(
@@ -454,8 +451,8 @@ def test_their_look_alikes_stay(text: str) -> None:
 def test_a_list_item_marker_hides_nothing(text: str, secrets: int) -> None:
     """Numbered pieces under a bullet, and a one-time code that opens a nested, numbered,
     quoted or task item, are read as the same text without its marker."""
-    masked = redact(text)
-    assert masked.count("***") == secrets
+    redacted = redact(text)
+    assert redacted.count("***") == secrets
 
 
 @pytest.mark.parametrize(
