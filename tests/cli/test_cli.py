@@ -110,7 +110,9 @@ def test_promote_explain_matches_openclaw(
     )
     assert out["passes"] == expected["passes"]
     assert {k: out["thresholds"][k] for k in expected["thresholds"]} == expected["thresholds"]
-    assert (out["rejection"], out["stoppedBy"]["detail"]) == ("situational", "no lasting fact")
+    # the fixture's lines are a note's shorthand for what was done ("firmware and guest checked")
+    detail = ("situational", "what happened that day")
+    assert (out["rejection"], out["stoppedBy"]["detail"]) == detail
 
 
 def test_promote_preview_writes_nothing(golden: Path, capsys: pytest.CaptureFixture[str]) -> None:

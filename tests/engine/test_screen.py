@@ -165,8 +165,9 @@ def test_duplicates_are_marked_only_once_their_entry_is_written() -> None:
 
 def test_the_golden_candidates_are_ranked_as_openclaw_ranks_them() -> None:
     """OpenClaw's golden ranking is unchanged, score for score; the screen after it refuses the
-    fixture's status lines ("Router note 115.1: firmware and guest checked.") as situational,
-    with the reason, and counts nothing else differently."""
+    fixture's status lines ("Router note 115.1: firmware and guest checked.", a note's shorthand
+    for what was done that day) as situational, with the reason, and counts nothing else
+    differently."""
     store, _ = RECALL_STORE.decode(
         (GOLDEN / "workspace/memory/.dreams/short-term-recall.json").read_bytes()
     )
@@ -175,5 +176,5 @@ def test_the_golden_candidates_are_ranked_as_openclaw_ranks_them() -> None:
     assert [s.entry.key for s in ranking.candidates] == expected
     screened = screen(ranking, memory_text="", store=store)
     assert screened.ranking.candidates == ()
-    assert set(screened.details.values()) == {"no lasting fact"}
+    assert set(screened.details.values()) == {"what happened that day"}
     assert screened.ranking.rejected == {**ranking.rejected, "situational": len(expected)}

@@ -277,7 +277,10 @@ _PAST = re.compile(
     r"\b(?:held|kept|made|sold)\b(?!\s+(?:in|at|on|by|with|under|behind|inside)\b)|"
     r"\b\w+ed\s+(?:back|up|out|off|over)\b|"
     r"^(?:I|We|He|She|They|It|[A-Z][\w'-]+)\s+(?!need|us|bas|nam|call)\w+[^e\W]ed\b|"
-    r"^(?:I|we)\s+(?:just\s+|also\s+)?(?:set|put|let|cut|read|quit|shut|hit)\b",
+    r"^(?:I|we)\s+(?:just\s+|also\s+)?(?:set|put|let|cut|read|quit|shut|hit)\b|"
+    # a note's shorthand past at a clause's end: "Pauli violin photographed; form filled in."
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bget\s)(?<!\bgets\s)"
+    r"(?<=[a-z]\s)[a-z]{3,}[^e\W]ed(?:\s+(?:in|up|out|off|back|over))?\s*(?:;|\.?\s*$)",
     _I,
 )
 _TASK = re.compile(
@@ -322,9 +325,19 @@ _STANDING = re.compile(
 # now", "She agreed", "They're coming Thursday"), and no heading or Retain entity says who.
 _LEANS = re.compile(
     r"^(?:it|it's|it’s|that's|that’s|they|they're|they’re|he|he's|he’s|she|"
-    r"she's|she’s|them)\b",
+    r"she's|she’s|them|(?:that|this)\s+(?:is|was|isn't|isn’t|wasn't|wasn’t)\b|"
+    r"(?:these|those)\s+(?:are|were)\b)\b",
     _I,
 )
+# Nothing settled yet: "Nothing decided.", "Not decided yet", "no decision on the van".
+_UNDECIDED = re.compile(
+    r"\b(?:nothing|not|never|hasn't|haven't|hasn’t|haven’t|isn't|isn’t)\s+(?:yet\s+|been\s+)?"
+    r"decided\b|\bundecided\b|\bno\s+decision\b|\bnothing\s+(?:settled|agreed|fixed)\b|"
+    r"\bnot\s+(?:yet\s+)?(?:settled|agreed)\b",
+    _I,
+)
+# What closes a quotation or an aside after its last word: '… about the wood?"'.
+_CLOSERS = "\"'”’»)] \t"
 # A reaction with nothing of its own: "Jamie agrees; it's the quick option", "Ola is fine with
 # that, ..." (what was agreed is in the line before).
 _REACTION = re.compile(
@@ -417,8 +430,10 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "ending")  # "the open evening on the 23rd is cancelled"
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
-    if body.rstrip().endswith(("?", "？")):
-        return Lasting(False, "question")
+    if body.rstrip(_CLOSERS).endswith(("?", "？")):
+        return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'
+    if _UNDECIDED.search(body):
+        return Lasting(False, "status")  # "Asked about next term. Nothing decided."
     if _TASK.search(body) or _ADVICE.search(body):
         return Lasting(False, "task")
     if _leans(read, body):  # "She spotted it because ...": what happened, told as such

@@ -6,8 +6,10 @@ agree: the smaller topic lies mostly (two thirds) inside the larger one (a state
 words are all subject and values, "Invoices go out on the 15th", speaks of its named
 subject's slot). Words of one *field*
 (ways to reach someone: calls, voice notes, e-mail, messages; parts of the day; food and
-drink...) count as one topic word, so "prefers voice notes" and "now prefers written messages"
-speak of the same slot. Values compare by *family*: a weekday with a weekday, a clock time or a
+drink; where someone is on their days...) count as one topic word, so "prefers voice notes" and
+"now prefers written messages" speak of the same slot; a field alone joins two preferences, or
+the days one named person is somewhere ("works Monday and Friday", "in the workshop Tuesday and
+Thursday"), nothing else. Values compare by *family*: a weekday with a weekday, a clock time or a
 part of the day with either (a part of the day is another value than clock times only when none
 of them falls in it: "rehearsal evening" agrees with "19:00-21:30"), a date or month with
 either, a number with a number, a name or an identifier with either.
@@ -28,7 +30,9 @@ fact:
    than Rasmus", shares a topic word, the subject or a naming with the older: else Rasmus is in
    another role there); or
 2. the newer cancels or reverses a plan or decision whose current values name what it cancels
-   ("the Trados switch is off" after "move the work from memoQ to Trados"); a cancellation
+   ("the Trados switch is off" after "move the work from memoQ to Trados"), or tells that the
+   person it speaks of gave up the role the older gave them ("Lajos stood down after 22 years"
+   after "Lajos Baranyi: commander of the fire association"); a cancellation
    ends only what the clause of its cue names ("Rõngu is off: Kaarel told Kadri the 25th is
    open again" ends nothing of Kadri's), in rule 3 as well; or
 3. the newer announces a change (:mod:`~dreamd.engine.facts.statement`) of the same slot and
@@ -90,6 +94,8 @@ _FIELDS = {
     "travel": "car bike bicycle bus train tram metro taxi walk walking flight plane drive driving",
     "pay": "invoice invoices payment pay paid billing bill transfer cash card net",
     "host": "host hosting server servers cloud aws azure gcp hetzner digitalocean vps nas",
+    # where someone is on their days: "works Monday and Friday", "in the workshop Tuesdays"
+    "attend": "work workshop office studio shop site shift clinic surgery",
 }
 _LIKING = LazyPattern(r"\b(?:prefer\w*|likes?|loves?|hates?|wants?|rather)\b", re.IGNORECASE)
 _PLANNED = LazyPattern(
@@ -183,7 +189,22 @@ def _names_of(values: frozenset[str]) -> frozenset[str]:
 def _subjects_agree(a: Statement, b: Statement) -> bool:
     if a.subject is None or b.subject is None or "we" in (a.subject, b.subject):
         return True
-    return a.subject == b.subject or a.subject in _names(b) or b.subject in _names(a)
+    if a.subject == b.subject or a.subject in _names(b) or b.subject in _names(a):
+        return True
+    if a.subject in b.topic or b.subject in a.topic:
+        return True  # "Orsi isn't consigning it after all" and "…: Orsi decided to consign it"
+    return _told_under(a, b) or _told_under(b, a)
+
+
+def _told_under(a: Statement, b: Statement) -> bool:
+    """``a``'s subject is what ``b`` speaks of under its heading or entity: "Drills are the
+    first Wednesday" and "Hosszúhetény ÖTE: drills the first Wednesday, 18:00"."""
+    if b.heading is None or a.subject is None:
+        return False
+    thing = a.subject.removesuffix("s")
+    if thing not in b.topic and _root(thing) not in _rooted(b.topic):
+        return False
+    return (b.subject or "") not in _words_of(b.text)
 
 
 def _containment(a: frozenset[str], b: frozenset[str]) -> float:
@@ -203,12 +224,28 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         # "Invoices go out on the 15th": the subject is the slot, when the line gives it a
         # value; a line with neither topic nor value ("Same here!") speaks of no slot.
         return named and bool(left or a.values) and bool(right or b.values)
+    shared = _rooted(a.topic) & _rooted(b.topic)
+    if (
+        not shared
+        and not (_found(_LIKING, a.text) and _found(_LIKING, b.text))
+        and not (named and _attends(a) and _attends(b))
+    ):
+        return False  # a field alone ("written", "phone") joins two preferences, nothing else:
+        # not "Orsi's on-call weekend" and "Orsi's own notes for the agent"
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
-    shared = _rooted(a.topic) & _rooted(b.topic)
-    if not shared and not (_found(_LIKING, a.text) and _found(_LIKING, b.text)):
-        return False  # a field alone ("written", "phone") joins two preferences, nothing else
     return _containment(left, right) >= 2 / 3
+
+
+def _attends(statement: Statement) -> bool:
+    """A person's days somewhere: a topic all of the field ``attend`` and two or more weekdays
+    ("Dávid: in the workshop Tuesday, Wednesday and Thursday"; "works Monday and Friday")."""
+    days = family_values(statement).get("day", frozenset())
+    return (
+        len(days) >= 2
+        and bool(statement.topic)
+        and all(_field(word) == "field:attend" for word in statement.topic)
+    )
 
 
 def _exact(statement: Statement) -> frozenset[str]:
@@ -314,6 +351,36 @@ def _renamed(newer: Statement, older: Statement) -> bool:
     return False
 
 
+def _about(newer: Statement, older: Statement, named: frozenset[str]) -> bool:
+    """The newer speaks of the older's subject or shares a topic word with it."""
+    return older.subject in newer.topic | named or bool(newer.topic & older.topic)
+
+
+_PLACE_WORDS = frozenset("in at near".split())  # where, not where to
+
+
+def _places(names: frozenset[str], text: str) -> bool:
+    """Every one of ``names`` stands in ``text`` only as where something happens ("knee
+    replacement on 16 December in Debrecen"): "The Debrecen trip is off" cancels no plan a
+    named person has there."""
+    words = [w.casefold() for w in _WORDS.findall(text)]
+    for name in names:
+        spots = [i for i, word in enumerate(words) if word == name]
+        if not spots or any(i == 0 or words[i - 1] not in _PLACE_WORDS for i in spots):
+            return False
+    return True
+
+
+def _other_value_ended(newer: Statement, older: Statement) -> bool:
+    """A denial that names values of a family the older gives, none of them the older's: "The
+    workshop no longer opens on Saturday mornings" ends nothing of "Dávid: in the workshop
+    Tuesday, Wednesday and Thursday"."""
+    gone = _families_of(frozenset(v for v in newer.replaced if ":" in v))
+    held = _families_of(older.values)
+    shared = (gone.keys() & held.keys()) - {"name"}
+    return bool(shared) and not any(gone[f] & held[f] for f in shared)
+
+
 def _ids(statement: Statement) -> set[str]:
     return {v for v in statement.values if kind_of(v) == "id"}
 
@@ -361,10 +428,18 @@ def _other_values(family: str, new: frozenset[str], old: frozenset[str]) -> bool
 
 def _differs(newer: Statement, older: Statement) -> bool:
     """Another value of a family both have; or, in one field ("prefers voice notes", "prefers
-    written messages"), other words for the thing itself."""
+    written messages"), other words for the thing itself. Other plain numbers alone count only
+    between statements of a like size: "Bow rehair goes up to 22 000 Ft" changes no number of
+    "I make violins … at Mária utca 9: repairs, setups, bow rehairs and rentals", which only
+    shares two of its many topic words."""
     new, old = _current(newer), _current(older)
     shared = (new.keys() & old.keys()) - {"name"}  # other names are other things, not values
-    if any(_other_values(family, new[family], old[family]) for family in shared):
+    other = {family for family in shared if _other_values(family, new[family], old[family])}
+    if other - {"num"}:
+        return True
+    if other and 3 * min(len(newer.topic), len(older.topic)) >= max(
+        len(newer.topic), len(older.topic)
+    ):
         return True
     fields = {w for w in _fielded(newer.topic) if w.startswith("field:")}
     fields &= _fielded(older.topic)  # both speak of the field: calls and messages, say
@@ -414,6 +489,11 @@ _ROLE_NOUNS = frozenset(
     """.split()
 )
 _ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}
+# A role given up (a cancellation cue of the statement reader's): it ends the role the same
+# person held.
+_GAVE_UP_ROLE = LazyPattern(
+    r"\b(?:stood|stepped)\s+down\b|\bresigned\b|\bretired\s+(?:as|from)\b", re.IGNORECASE
+)
 # "is a nurse", "as one of the coaches": a role many hold at once.
 _INDEFINITE = LazyPattern(r"\b(?:is|as|was|'s|’s)\s+(?:a|an|one\s+of)\s", re.IGNORECASE)
 
@@ -505,6 +585,10 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     singular = {w.removesuffix("s") for w in ended or ()}
     if ended is not None and not (older_names | older.topic) & (ended | singular):
         return False  # "Rõngu is off: Kaarel told Kadri …" ends nothing Kadri does
+    holder = named_subject or older.subject in _names(newer)  # "At the AGM Greta Holm stood …"
+    gave_up = ended is not None and holder and _found(_GAVE_UP_ROLE, newer.text)
+    if gave_up and {w.removesuffix("s") for w in older.topic} & _ROLE_NOUNS:
+        return True  # "Lajos stood down after 22 years" ends "Lajos: commander of the ÖTE"
     planned = older.change is not None or _found(_PLANNED, older.text)
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
@@ -518,7 +602,9 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         named -= {newer.subject or ""}
     if ended is not None:  # a reversal names what it reverses after: "reversed: …"
         named &= ended
-    if cancels and (older_names | older.topic) & named:
+    overlap = (older_names | older.topic) & named
+    elsewhere = older.subject in older_names and _places(overlap, older.text)
+    if cancels and overlap and (_about(newer, older, named) or not elsewhere):
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     taken_back = newer.change == "reversed" and newer.polarity != older.polarity
     taken_back = taken_back and (older.change == "cancelled" or _found(_REFUSED, older.text))
@@ -528,7 +614,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         if not same_slot(newer, older):
             return False
         if newer.polarity != older.polarity:
-            return True
+            return not _other_value_ended(newer, older)
         return _differs(newer, older) or newer.change in ("cancelled", "reversed")
     if _names(newer) != _names(older):
         return False  # without a cue, other names are other things ("Service r3a", "r4a")

@@ -137,6 +137,7 @@ SUBJECT_VERBS = frozenset(
     owns owned runs ran leads led covers covered reviews reviewed pays paid takes took gets got
     goes went comes came moved moves switched switches stopped stops started starts decided
     decides agreed agrees confirmed confirms wants uses used keeps kept stays stayed joined
+    resigned retired stood stepped
     joins left leaves plays played trains trained swims swam drives drove now still also
     always never usually often just already no doesnt dont only really
     """.split()
@@ -165,12 +166,18 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         (
             "reversed",
             r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|"
-            r"\b(?:go(?:es|ing)?|went|switch(?:ed|ing)?|mov(?:e|ed|ing)|back)\s+back\s+to\b|"
-            r"\b(?:goes|going|went|switched|moved|is|are)\s+back\s+to\b|\boverturn(?:ed)?\b|"
+            r"\b(?:go(?:es|ing)?|went|switch(?:ed|ing)?|mov(?:e|ed|ing)|back)\s+back\s+to\b"
+            r"(?!\s+(?:bed|sleep|work|school|normal|the\s+(?:house|office|shop|car|van|hotel)))|"
+            r"\b(?:goes|going|went|switched|moved|is|are)\s+back\s+to\b"
+            r"(?!\s+(?:bed|sleep|work|school|normal|the\s+(?:house|office|shop|car|van|hotel)))|"
+            r"\boverturn(?:ed)?\b|"
             r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
             # "taking on the limekiln after all"; not "they seem to like it after all"
             r"\b(?:(?:is|are|it'?s|we'?re|i'?m)\s+(?:back\s+on|on|happening|going\s+ahead)|"
             r"doing|taking|going\s+ahead|keeping|booking|booked|took)\b[^.;]{0,60}?"
+            r"\bafter\s+all\b(?!\s*,)|"
+            # a plan given up: "Orsi isn't consigning it after all"
+            r"\b(?:isn'?t|is\s+not|aren'?t|are\s+not|not|won'?t\s+be)\s+\w+ing\b[^.;]{0,40}?"
             r"\bafter\s+all\b(?!\s*,)|"
             r"\bdoch\s+wieder\b|\brevenu\w*\s+sur\b",
         ),
@@ -181,10 +188,13 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"\bcalled\s+off\b|\b(?:taken|took|taking)\s+(?:it\s+|them\s+)?off\b|"
             r"\btook\s+(?:the\s+|its\s+|our\s+|my\s+)?(?:ad|advert|listing)\s+down\b|"
             r"\bno\s+longer\s+for\s+sale\b|\bscrapped\b|\babandoned\b|"
+            r"\bscrap\s+(?=(?:the|that|this|our|my)\s)|"  # "Scrap the Dorotheum plan"
             # "dropped the plan", not a lift: "dropped her at 17:50", "dropped off the kit"
             r"(?<!\bthe\s)(?<!\ba\s)\bdropped\b(?!\s+(?:off|by|round|in)\b)"
             r"(?!\s+(?:her|him|them|me|us|you|\w+\s+off|(?-i:[A-Z])\w+)\s+(?:at|off|outside|by|near|with|on)\b)|"
             r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
+            # a role given up: "Lajos stood down after 22 years", "she resigned as treasurer"
+            r"\b(?:stood|stepped)\s+down\b|\bresigned\b|\bretired\s+(?:as|from)\b|"
             r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
         ),
         (
@@ -448,9 +458,13 @@ _WHEN_ENDED = LazyPattern(
 
 def _change(text: str) -> str | None:
     for name, pattern in _CHANGE_CUES:
-        if pattern.search(text):
+        # an aside is no change: "Repair 45 000 Ft, the family pays (an accident, not wear)"
+        if pattern.search(_ASIDE.sub(" ", text) if name == "instead" else text):
             return name
     return None
+
+
+_ASIDE = LazyPattern(r"\([^()]*\)")
 
 
 _CLAUSE_END = LazyPattern(r"[:;—–]|[.!?](?=\s|$)")
@@ -660,9 +674,15 @@ _CONTRACTED = frozenset(
 )
 
 
+# Who someone is, said in passing after the name: "Dávid Sipos (the apprentice, 23) is in on
+# Tuesdays" speaks of his days, not of apprentices.
+_APPOSITION = LazyPattern(r"(?<=\w)\s*\((?:the|our|my|his|her|their)\s[^()]{1,60}\)", _I)
+
+
 def _topic_words(text: str, subject: str | None) -> set[str]:
     words = set()
-    for token in claim_tokens(_WHEN_PHRASE.sub(" ", _UNCHANGED.sub(" ", text))):
+    said = _APPOSITION.sub(" ", _WHEN_PHRASE.sub(" ", _UNCHANGED.sub(" ", text)))
+    for token in claim_tokens(said):
         if token in _CONTRACTED:
             continue
         token = token.removesuffix("'s")

@@ -8,9 +8,11 @@ A value is a string ``<type>:<value>``:
 * ``time:<HH:MM>`` clock times ("17:00", "5pm", "5.30 pm", "17h30", "noon", a bare hour after
   "before", "after", "at", "until": "no calls before 11"), and ``part:<morning..>``
   parts of the day ("mornings", "after lunch" is not one);
-* ``date:<YYYY-MM-DD>`` ISO dates;
+* ``date:<YYYY-MM-DD>`` ISO dates, and ``date:<MM-DD>`` a day of a month ("24–27 December" is
+  ``date:12-24`` and ``date:12-27`` besides ``month:12``; "Nov 14th", "the 3rd of May");
 * ``num:<n>`` other numbers (a currency or unit glued to them is dropped: "30d", "€120",
-  "3x", "18,000", "15th");
+  "3x", "18,000", "15th"; thousands grouped by a space are one number: "22 000 Ft",
+  "2 600 000");
 * ``id:<text>`` any other word with a digit in it ("db-02", "corp-eu-2", "v2.4", "r3a");
 * ``name:<word>`` capitalised words that are not the first word of a sentence, ``@mentions``
   and the words of names the caller already knows; weekday and month names and a few capitalised
@@ -33,7 +35,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["DAYS", "MONTHS", "PARTS", "Value", "kind_of", "values_of"]
+__all__ = ["DAYS", "DAY_MONTH", "MONTHS", "MONTH_DAY", "PARTS", "Value", "kind_of", "values_of"]
 
 _DAY_WORDS = {
     "mon": "monday mondays mon montag montags mo lundi lundis lunes lunedì lunedi maandag "
@@ -93,20 +95,71 @@ _NOT_NAMES = frozenset(
     "i i'm i've i'd i'll we we're our us you your he she they it it's its the a an this that these "
     "those my his her their there here when what who why how if and or but so then also not no "
     "ok okay yes mr mrs ms dr prof re fw fwd todo tbd n/a am pm utc gmt cet cest eu us uk"
-    # currency codes: "450 SEK per evening" names no one
-    " sek nok dkk eur usd gbp chf pln czk huf isk jpy cny inr aud cad nzd zar try brl mxn".split()
+    # currency codes and signs, and the names of a sales tax: "450 SEK per evening", "22 000 Ft
+    # with ÁFA" name no one
+    " sek nok dkk eur usd gbp chf pln czk huf isk jpy cny inr aud cad nzd zar try brl mxn ft kr"
+    " kn kč zł lei ron bgn rsd uah rub vat áfa afa mwst tva iva btw moms gst hst alv pvm dph"
+    " ddv".split()
 )
+_GROUP = r"[ \u00a0\u202f](?=\d{3}(?![\d:.,]\d|\d))"  # "22 000": a space between thousands
 _TIME = LazyPattern(
-    r"(?<![\w:.])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:%]|[.,]\d)", re.I
+    r"(?<![\w:.])(?<!\d[ \u00a0\u202f])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?"
+    rf"(?![\w:%]|[.,]\d|{_GROUP})",
+    re.I,
 )
+_MONTH_WORD = "|".join(sorted((re.escape(w) for w in MONTHS), key=len, reverse=True))
+_ORDINAL = r"(?:st|nd|rd|th|\.)?"
+# "24–27 December", "14 Nov", "the 3rd of May" (days: groups 1 and 2, month: 3, year: 4)
+DAY_MONTH = LazyPattern(
+    rf"\b(?:(\d{{1,2}}){_ORDINAL}\s*[–—-]\s*)?(\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?({_MONTH_WORD})\b\.?"
+    r"(?:,?\s+(\d{4})\b)?",
+    re.I,
+)
+# "Nov 14th", "December 12-14" (month: group 1, days: 2 and 3, year: 4); not "December 10:00"
+MONTH_DAY = LazyPattern(
+    rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}}){_ORDINAL}(?:\s*[–—-]\s*(\d{{1,2}}){_ORDINAL})?\b"
+    r"(?![:.]\d)(?:,?\s+(\d{4})\b)?",
+    re.I,
+)
+_SEPARATORS = LazyPattern(r"[, \u00a0\u202f]")  # what groups a number's thousands
 _ISO_DATE = LazyPattern(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_WORD = LazyPattern(r"@?[^\W_](?:[\w'’.-]|,(?=\d{3}))*[^\W_]|@?[^\W_]", re.UNICODE)
+_WORD = LazyPattern(
+    rf"@?[^\W_](?:[\w'’.-]|,(?=\d{{3}})|(?<=\d){_GROUP})*"
+    r"[^\W_]|@?[^\W_]",
+    re.UNICODE,
+)
+_COUNTED = frozenset(
+    "years year months month weeks week days day nights night hours hour minute minutes mins min "
+    "people kids children members players times laps km miles metres meters kg items pages "
+    "words pieces".split()
+)
 _HOUR_WORDS = frozenset("before after until till at from by vor nach ab".split())
 _NUMBER = LazyPattern(
-    r"[€$£¥#~+-]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+    r"[€$£¥#~+-]?(\d{1,3}(?:[, \u00a0\u202f]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?:%|k|m|x|st|nd|rd|th|h|d|w|y|kg|km|cm|mm|ml|gb|mb|tb|eur|usd|dkk|nok|sek|gbp|chf|€|\$)?"
 )
 _SENTENCE_START = LazyPattern(r"(?:^|[.!?:;]\s+|\n|^[-*+]\s+|\(\s*|[\"“]\s*)$")
+
+
+def _days_of_month(text: str, taken: list[tuple[int, int]]) -> list[Value]:
+    """``date:MM-DD`` for each day of a named month, its digits added to ``taken``."""
+    found = []
+    for pattern, month_group, day_groups in ((DAY_MONTH, 3, (1, 2)), (MONTH_DAY, 1, (2, 3))):
+        for match in pattern.finditer(text):
+            word = match.group(month_group)
+            base = word.casefold().rstrip(".")
+            if base in _AMBIGUOUS and not word[:1].isupper():
+                continue  # "2 may come" is no date
+            for group in day_groups:
+                day = match.group(group)
+                if day is None or not 1 <= int(day) <= 31:
+                    continue
+                span = match.span(group)
+                if any(a <= span[0] < b for a, b in taken):
+                    continue
+                found.append(Value(f"date:{MONTHS[base]}-{int(day):02d}", span[0]))
+                taken.append(span)
+    return found
 
 
 class Value(_value.Value):
@@ -182,6 +235,7 @@ def values_of(
     for match in _ISO_DATE.finditer(text):
         found.append(Value(f"date:{match.group(0)}", match.start()))
         taken.append(match.span())
+    found += _days_of_month(text, taken)
     for match in _TIME.finditer(text):
         if any(a <= match.start() < b for a, b in taken):
             continue
@@ -190,6 +244,8 @@ def values_of(
         hour_word = before[0].casefold() in _HOUR_WORDS
         if after[0].casefold().strip(".,;") in MONTHS:
             continue  # "from 1 November" is a date
+        if match.group(2) is None and after[0].casefold().strip(".,;") in _COUNTED:
+            continue  # "after 22 years", "by 3 people" count something
         dotted = match.group(2) is not None and "." in match.group(0) and not match.group(3)
         if dotted and not hour_word:
             continue  # "1.05 DKK" is a number; "at 17.30" is a time
@@ -251,7 +307,7 @@ def _typed(
     if any(c.isdigit() for c in folded):
         number = _NUMBER.fullmatch(folded)
         if number is not None:
-            return f"num:{number.group(1).replace(',', '')}"
+            return f"num:{_SEPARATORS.sub('', number.group(1))}"
         return f"id:{folded}"  # "db-31", "r3a", "v2.4", "s3": a name with digits in it
     if re.search(r"\w[-./]\w", folded) and not word[:1].isupper():
         return None  # "follow-up", "e.g.": hyphenated words are words

@@ -90,7 +90,7 @@ _SUBJECT_VERBS = frozenset(
     plays preferred prefers ran really reviewed reviews runs said says sends sent should
     started starts stayed stays still stopped stops swam swims switched switches takes tells
     thinks thought told took trained trains used uses usually wanted wants was went were
-    will worked works would writes wrote
+    will worked works would writes wrote resigned retired stood stepped
     """.split()
 )
 

@@ -181,3 +181,18 @@ def test_money_for_one_occasion_is_an_event_and_a_standing_rate_a_fact(
     unit, per month or from a date is a fact worth keeping."""
     verdict = lasting(text)
     assert (verdict.durable, verdict.kind) == (durable, "fact" if durable else "event")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("Asked whether the shop could open late on Fridays. Nothing decided.", "status"),
+        ("Not decided yet.", "status"),
+        ("That is the price before VAT.", "context"),
+        ("That isn't the address the tax office writes from.", "context"),
+        ('Pia, once he had left: "Will he be like this about the varnish too?"', "question"),
+    ],
+)
+def test_undecided_leaning_and_quoted_questions_are_not_kept(text: str, reason: str) -> None:
+    verdict = lasting(text)
+    assert (verdict.durable, verdict.kind) == (False, reason)

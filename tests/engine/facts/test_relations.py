@@ -746,3 +746,91 @@ def test_a_reversal_under_a_heading_reverses_what_it_names_not_the_heading() -> 
     permit = read_statement("Millbrook: planning permission P/2031/22 granted on 4 March.")
     assert relation(newer, aga) == "replaces"
     assert relation(newer, permit) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "wanted", "unwanted"),
+    [
+        # thousands grouped by a space are one number; a currency or a sales tax names no one
+        ("Tuning visit is 12 500 Kč with DPH.", {"num:12500"}, {"num:12", "num:500", "name:kč"}),
+        ("Deposit: 1 200 000 Ft now.", {"num:1200000"}, {"num:000", "name:ft"}),
+        # a day of a named month is a date, and a count after "after" is no clock time
+        ("Choir tour 3–5 June, back after 3 days.", {"date:06-03", "date:06-05"}, {"time:03:00"}),
+        ("Boiler service on Oct 9th at 10:30.", {"date:10-09", "time:10:30"}, {"num:9"}),
+    ],
+)
+def test_grouped_thousands_dates_and_counts(
+    line: str, wanted: set[str], unwanted: set[str]
+) -> None:
+    tokens = {v.token for v in values_of(line)}
+    assert wanted <= tokens
+    assert not unwanted & tokens
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # a call shift is no phone call, notes for the agent no voice note
+        ("Tamsin's own notes for the assistant.", "Tamsin's on-call week is 3–9 March."),
+        # a price rise changes no number of a long line that only mentions the service
+        (
+            "I run a small piano workshop at Lerchenweg 14 in Graz: tuning, regulation, "
+            "voicing, restringing, rentals and student uprights.",
+            "Tuning goes up to 140 EUR from 1 April (was 120 EUR).",
+        ),
+        # an aside is no change: "(a dropped lid, not wear)" turns nothing down
+        (
+            "Rental families pay 35 EUR a month, lessons extra.",
+            "Hinge repair 90 EUR, the family pays (a dropped lid, not wear).",
+        ),
+        # a denial naming Sunday ends nothing of someone's weekdays
+        (
+            "Jonas: apprentice; in the workshop Monday, Tuesday and Wednesday.",
+            "The workshop no longer opens on Sunday afternoons.",
+        ),
+        # going back to bed reverses no plan
+        (
+            "Decided to send the Hopf cello to the Frankfurt auction on 9 March.",
+            "No Frankfurt today, so I'm going back to bed for an hour.",
+        ),
+        # a trip called off is no plan of someone else's that happens in that town
+        (
+            "Oma Ruth: cataract operation on 4 February in Kassel.",
+            "The Kassel trip is off.",
+        ),
+    ],
+)
+def test_lines_that_share_words_but_not_a_fact(older: str, newer: str) -> None:
+    assert not any(replaces(n, o) for n in lasting_parts(newer) for o in lasting_parts(older))
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # who someone is, said in passing, is not what the line is about
+        (
+            "Jonas Weber (the apprentice, 19) is in on Mondays, Tuesdays and Wednesdays.",
+            "Jonas Weber: from 3 March works Thursday and Friday; evening classes the rest.",
+        ),
+        # a role given up ends the role the same person held
+        (
+            "Greta Holm: treasurer of the allotment society.",
+            "At the AGM Greta Holm stood down after nine years; a cake and a speech.",
+        ),
+        ("Colm Byrne is chair of the residents' association.", "Colm resigned as chair in May."),
+        # a trip called off ends the plan it names, dated or not
+        ("Easter with the cousins in Kassel, 4–6 April.", "The Kassel trip is off."),
+    ],
+)
+def test_newer_lines_that_end_older_ones(older: str, newer: str) -> None:
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in lasting_parts(older))
+
+
+def test_a_subject_said_under_a_heading_is_the_same_fact() -> None:
+    """ "Rehearsals are the second Tuesday" and "Linden Brass: rehearsals the second Tuesday,
+    19:30" state one fact: the first line's subject is what the second speaks of."""
+    plain = lasting_parts("Rehearsals are the second and fourth Tuesday of every month.")
+    headed = lasting_parts(
+        "Linden Brass: rehearsals the second and fourth Tuesday of the month, 19:30 at the hall."
+    )
+    assert any(same_fact(a, b) for a in plain for b in headed)
