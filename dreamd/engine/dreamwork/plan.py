@@ -235,7 +235,7 @@ def memory_changes(memory_text: str, leaving: Sequence[Leaving]) -> dict[str, An
         for item in leaving
         if item.reason == "superseded"
     ]
-    archived = [claim_of(item.line) for item in leaving if item.reason != "superseded"]
+    archived = [claim_of(item.line) for item in leaving if item.reason == "budget"]
     lost = sum(1 for text in archived if _lasting(text))
     return {"replaced": replaced, "archived": archived, "durable": durable, "lost": lost}
 

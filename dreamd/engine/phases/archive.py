@@ -29,8 +29,9 @@ __all__ = ["ARCHIVE_HEADER", "Archived", "append_archive", "archived_entries", "
 
 ARCHIVE_HEADER = (
     "# Memory Archive\n\n"
-    "Entries that left MEMORY.md: replaced by a newer fact, or moved out to keep MEMORY.md within "
-    "its size budget. Nothing here is loaded at the start of a session; "
+    "Entries that left MEMORY.md: replaced by a newer fact, over once their day had passed, or "
+    "moved out to keep MEMORY.md within its size budget. "
+    "Nothing here is loaded at the start of a session; "
     "`dreamd memory restore <words of the entry>` puts one back.\n"
 )
 _ARCHIVED = re.compile(r"^<!--\s*dreamd-memory-archived:(.+?)\s*-->\s*$")
@@ -55,6 +56,8 @@ def _why(leaving: Leaving, day: str, budget: int) -> str:
         if len(by) > MAX_REASON_CHARS:
             by = by[: MAX_REASON_CHARS - 3].rstrip() + "..."
         return f"Replaced on {day} by: {by}"
+    if leaving.reason == "past":
+        return f"Moved out on {day}: {leaving.by_text or 'its day has passed'}."
     return f"Moved out on {day} to keep MEMORY.md within its {budget:,}-character budget."
 
 

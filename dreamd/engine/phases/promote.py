@@ -17,7 +17,9 @@ row's provenance names the first as ``supersedesKey``. A person's line is never 
 entry says it updates it. A generated entry a later note denies or cancels ("no longer", an
 opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place,
 and so does one a newer current entry replaces (written on another night, or before the rule
-relating the two was known). One line ends at most :data:`MAX_REPLACED` entries a night: one
+relating the two was known). A generated entry whose one-off event is over (every clause names
+a day before tonight's, :mod:`dreamd.engine.facts.events`: "Rental check day on Fri 14 Nov")
+leaves as ``past``. One line ends at most :data:`MAX_REPLACED` entries a night: one
 that would end more has misread what it changes, and ends none.
 
 **Budget.** :func:`~dreamd.engine.phases.promotion.compose_memory` keeps the file within budget
@@ -36,18 +38,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from functools import partial
 from pathlib import PurePosixPath
 
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
+from dreamd.engine.facts.events import expired
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.parts import lasting_text, statements_of
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.phases.promotion import (
+    PAST,
     GeneratedEntry,
     Leaving,
     PromotionEntry,
@@ -225,6 +229,31 @@ def _denied(
     return _believable(retired), said
 
 
+def _expired(currency: Currency, day: str, retired: dict[str, str], said: dict[str, str]) -> None:
+    """Add to ``retired`` the generated entries whose one-off event ended before ``day``, each
+    under a :data:`~dreamd.engine.phases.promotion.PAST` reference saying which day it was."""
+    try:
+        today = date.fromisoformat(day)
+    except ValueError:
+        return
+    for entry in currency.entries:
+        if entry.key is None or entry.key in retired:
+            continue
+        said_on = currency.days.get(entry_ref(entry), "")
+        gone = expired(fact_text(entry.text), _day_of(said_on, today), today)
+        if gone is not None:
+            ref = f"{PAST}{gone.isoformat()}"
+            retired[entry.key] = ref
+            said[ref] = f"its day, {gone.isoformat()}, has passed"
+
+
+def _day_of(text: str, default: date) -> date:
+    try:
+        return date.fromisoformat(text) if text else default
+    except ValueError:
+        return default
+
+
 MAX_REPLACED = 3
 """The most entries one line may replace in a night: a line that would end more (a signature
 naming the business every entry names, say) has misread what it changes, so it ends none."""
@@ -280,6 +309,7 @@ def plan_promotions(
     room = None if day_limit is None else max(0, day_limit - promoted_on(memory.text, day))
     currency = plan_currency(memory.text, rows)
     retired, ended_by = _denied(currency, rows)
+    _expired(currency, day, retired, ended_by)
     rejected: Counter[str] = Counter()
     updated: dict[str, RecallEntry] = {}
     reconciled: list[str] = []
@@ -380,7 +410,7 @@ def plan_promotions(
             rejected["memory budget"] += 1
     for leaving in result.leaving:
         row = rows.get(leaving.key)
-        if row is not None and leaving.reason == "budget":
+        if row is not None and leaving.reason in ("budget", "past"):
             updated[leaving.key] = replace(row, promoted_at=None, archived_at=stamp)
     changed = bool(applied) or bool(result.leaving)
     return PromotionPlan(

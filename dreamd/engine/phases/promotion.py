@@ -41,6 +41,7 @@ from dreamd.redaction import is_secret_tag, redact
 
 __all__ = [
     "MEMORY_HEADER",
+    "PAST",
     "AppendResult",
     "GeneratedEntry",
     "Leaving",
@@ -106,7 +107,7 @@ class Leaving:
 
     key: str
     line: str  # the entry line, byte for byte
-    reason: str  # "superseded" or "budget"
+    reason: str  # "superseded", "past" (its one-off day is over) or "budget"
     by: str | None = None  # the key of the entry that replaced it
     by_text: str | None = None
 
@@ -122,6 +123,9 @@ class AppendResult:
     leaving: tuple[Leaving, ...] = field(default=())
 
 
+PAST = "past:"
+"""What a ``retire`` reference starts with when an entry leaves because its day is over
+(``past:2031-11-14``), not because another entry replaced it."""
 IMPORTANCE_FLOOR = 3  # OpenClaw's: a written entry is never less important than 3
 
 
@@ -352,7 +356,13 @@ def compose_memory(
         else:
             break  # the person's own text passes the budget: nothing of theirs ever leaves
     leaving = [
-        Leaving(key, generated[key].text, "superseded", by, texts.get(by))
+        Leaving(
+            key,
+            generated[key].text,
+            "past" if by.startswith(PAST) else "superseded",
+            by,
+            texts.get(by),
+        )
         for key, by in retired().items()
     ]
     leaving += [Leaving(g.key, g.text, "budget") for g in evicted]

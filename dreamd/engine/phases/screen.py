@@ -15,7 +15,8 @@ first one it fails is its rejection category, and the next entry in line takes i
 5. ``filler``       only grounded replay backs it (no recall at all) and it does not read as
                     a durable claim (:mod:`dreamd.engine.text.durability`)
 6. ``situational``  it does not state a lasting fact: a lead-in, a greeting, a log or status
-                    line, what happened that day, trivia (:mod:`dreamd.engine.facts.lasting`)
+                    line, what happened that day, trivia (:mod:`dreamd.engine.facts.lasting`),
+                    or a one-off event whose day has passed (:mod:`dreamd.engine.facts.events`)
 7. ``duplicate``    it states the same fact as an entry already in MEMORY.md (dreamd's,
                     OpenClaw's or a person's line) or as a candidate kept before it tonight:
                     the same text (:mod:`dreamd.engine.text.claims`) or a paraphrase with the
@@ -43,12 +44,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import Any
 
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
+from dreamd.engine.facts.events import expired
 from dreamd.engine.facts.parts import lasting_line
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
@@ -140,6 +142,17 @@ def screen_reason(entry: RecallEntry, forgotten: ClaimIndex) -> tuple[str, str] 
     if not verdict.durable:
         return "situational", verdict.reason
     return None
+
+
+def _past(entry: RecallEntry, today: date) -> tuple[str, str] | None:
+    """A one-off event whose day has gone (:mod:`dreamd.engine.facts.events`)."""
+    said = row_day(entry)
+    try:
+        said_on = date.fromisoformat(said) if said else today
+    except ValueError:
+        said_on = today
+    gone = expired(entry.snippet, said_on, today)
+    return None if gone is None else ("situational", f"past event ({gone.isoformat()})")
 
 
 def _archived(entry: RecallEntry) -> tuple[str, str] | None:
@@ -251,8 +264,15 @@ class _Facts:
         return False
 
 
-def screen(ranking: Ranking, *, memory_text: str, store: Table[RecallEntry]) -> Screened:
-    """Apply the gates after ranking (see the module rules) and cut to the day's room."""
+def screen(
+    ranking: Ranking,
+    *,
+    memory_text: str,
+    store: Table[RecallEntry],
+    today: date | None = None,
+) -> Screened:
+    """Apply the gates after ranking (see the module rules) and cut to the day's room; with
+    ``today``, a one-off event whose day has passed is situational too."""
     marked = {item.key for item in memory_entries(memory_text) if item.key}
     claims = memory_index(memory_text)
     forgotten = forgotten_index(store)
@@ -266,6 +286,8 @@ def screen(ranking: Ranking, *, memory_text: str, store: Table[RecallEntry]) -> 
     def consider(scored: Scored) -> None:
         entry = scored.entry
         found = screen_reason(entry, forgotten)
+        if found is None and today is not None:
+            found = _past(entry, today)
         if found is None:
             repeated = claims.match(entry.snippet) or facts.repeats(entry)
             if repeated is not None:
@@ -381,4 +403,5 @@ def rank_screened(
     ranking = rank(
         store.rows, signals, thresholds, now=now, include_promoted=include_promoted, zone=zone
     )
-    return screen(ranking, memory_text=memory_text, store=store)
+    local = now.astimezone(zone) if zone is not None else now
+    return screen(ranking, memory_text=memory_text, store=store, today=local.date())
