@@ -112,8 +112,14 @@ _TOO = re.compile(r"\btoo\s+(?!much\b|many\b|often\b|soon\b)[a-z]{3,}\b(?=\s+\w)
 _FAULTED = re.compile(
     r"\b(?:overkill|unreliable|useless|pointless|overpriced|overrated|clunky|flaky|rubbish|"
     r"terrible|awful|hopeless|a\s+(?:waste|pain|nightmare|faff)|not\s+worth|"
-    r"traps?|ruins?|damages?|rots?|leaks?|breaks?\s+down|lets?\s+(?:us|me|you)\s+down)\b",
+    r"traps?|ruins?|damages?|rots?|leaks?|breaks?\s+down|lets?\s+(?:us|me|you)\s+down|"
+    r"uneven|patchy|shoddy|sloppy|substandard|second-rate|inferior|disappointing|"
+    r"not\s+up\s+to|not\s+(?:as|so|very|that|really|quite)?\s*(?:good|great|reliable))\b",
     re.I,
+)
+# Praise said with a "not" before it is none: "not as good as Wendler's".
+_NOT_PRAISE = re.compile(
+    r"\bnot\s+(?:as|so|very|that|really|quite)?\s*(?:good|great|reliable|fine|worth)\b", re.I
 )
 _PRAISED = re.compile(
     r"\b(?:reliable|dependable|great|excellent|brilliant|worth|works\s+well|fine|good|best|"
@@ -182,7 +188,15 @@ def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], boo
     tokens = token_set(_APOSTROPHE.sub(r"\1\2", text))
     negated = not tokens.isdisjoint(_NEGATIONS)
     names = token_set(" ".join(entities).replace("-", " "))
-    return frozenset(tokens - _NEGATIONS - _LIKES - _FILLER - names), negated
+    kept = tokens - _NEGATIONS - _LIKES - _FILLER - names
+    # one word for one thing: "rentals" and "rental", "hairs" and "hair"
+    return frozenset(_singular(word) for word in kept if len(word) > 1), negated
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def read_fact(fact: Fact) -> Reading:
@@ -196,7 +210,9 @@ def read_fact(fact: Fact) -> Reading:
     words, _ = _words(fact.text, fact.entities)
     compared = [_COMPARED[w] for w in words if w in _COMPARED]
     words = words - _COMPARED.keys() | {kind for kind, _ in compared}
-    faulted = bool(_FAULTED.search(fact.text)) and not _PRAISED.search(fact.text)
+    faulted = bool(_FAULTED.search(fact.text)) and not _PRAISED.search(
+        _NOT_PRAISE.sub(" ", fact.text)
+    )
     against = statement.polarity < 0 or bool(_TOO.search(fact.text)) or faulted
     against = against != any(lesser for _, lesser in compared)  # "isn't slower" is for it
     low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5

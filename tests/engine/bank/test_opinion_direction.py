@@ -207,3 +207,34 @@ def test_an_aversion_is_a_view_and_a_plain_denial_is_not() -> None:
         ("Likes cilantro.", 0.578),
         ("Dislikes cilantro.", 0.7),
     ]
+
+
+def test_a_fault_then_praise_of_the_same_thing_lowers_the_fault() -> None:
+    """ "Not up to the old supplier's" is a view against; "as good as the old supplier's"
+    contradicts it, never supports it (it used to raise it)."""
+    facts = _facts(
+        [
+            "- O(c=0.6) @Kessler Strings: their gut strings are patchy, many false; not up to "
+            "Pirastro's.",
+            "- O(c=0.85) @Kessler Strings: the new gut strings are as good as Pirastro's.",
+        ]
+    )
+    found = {o.statement: o.confidence for o in plan_opinions(facts)}
+    assert found["their gut strings are patchy, many false; not up to Pirastro's."] < 0.6
+    assert found["the new gut strings are as good as Pirastro's."] == 0.85
+
+
+def test_a_plural_and_its_singular_are_one_word_for_a_reversal() -> None:
+    """ "overkill for thirty rentals; the card index does the job" is contradicted by "the
+    rental database is far better than the card index"."""
+    facts = _facts(
+        [
+            "- O(c=0.7) @Airtable: A database is overkill for thirty rentals; the card index "
+            "does the job.",
+            "- O(c=0.9) @Airtable: the rental database is far better than the card index.",
+        ]
+    )
+    opinions = plan_opinions(facts)
+    first = next(o for o in opinions if o.statement.startswith("A database"))
+    assert first.confidence < 0.7
+    assert len(first.contradicting) == 1
