@@ -387,3 +387,38 @@ def test_a_line_that_would_end_more_than_three_entries_ends_none() -> None:
         memory += f"- {text} (2026-11-02.md#L{line})\n"
     plan = _night_without_candidates(memory + "\n" + _NEW_PRICE)
     assert plan.leaving == ()
+
+
+def test_an_entry_ended_by_a_line_a_newer_entry_replaced_leaves_for_that_entry() -> None:
+    """The 40.5 cm viola was ended by "changed to 41 cm", a note line never written because
+    the fuller "deposit paid; 41 cm viola …" replaced it first: the old entry leaves, named as
+    replaced by the entry that is current."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-07)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-06.md:4:4 -->\n"
+        "- Jana Novak: commissioning a cello, 75 cm body, 9 000 EUR, delivery 30 April 2027. "
+        "(2026-11-06.md#L4)\n\n"
+        "## Promoted From Short-Term Memory (2026-11-25)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-24.md:9:9 -->\n"
+        "- Jana Novak: deposit of 3 000 EUR paid 24 Nov; 76 cm cello, 9 000 EUR, delivery "
+        "30 April 2027. (2026-11-24.md#L9)\n"
+    )
+    middle = builders.entry(
+        "memory/2026-11-15.md",
+        7,
+        7,
+        "- W @Jana Novak: cello body length changed to 76 cm (was 75); price unchanged.",
+    )
+    plan = plan_promotions(
+        [],
+        memory=TextFile("MEMORY.md", memory, "m"),
+        texts={},
+        day="2026-11-26",
+        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
+        max_snippet_chars=400,
+        max_chars=10_000,
+        max_loss=0.25,
+        rows={middle.key: middle},
+    )
+    leaving = {item.key: item.by for item in plan.leaving}
+    assert leaving == {"memory:memory/2026-11-06.md:4:4": "memory:memory/2026-11-24.md:9:9"}

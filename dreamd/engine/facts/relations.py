@@ -43,7 +43,10 @@ fact:
    equal, the same names, and another value of a family both have: "Mia's lesson is on
    Thursdays" after "Mia's lesson is on Tuesdays" (other names would be other things: "Service
    r3a runs on db-31" is not replaced by "Service r4a runs on db-41"); or
-5. another named person holds the role the older gave someone, in the same place, told in
+5. the newer says all the older gave one named subject and more (:func:`_fuller`: "Márton:
+   deposit paid 27 Nov; 41 cm viola, 2 600 000 Ft, delivery 30 April" after "Márton: viola
+   body changed to 41 cm"); or
+6. another named person holds the role the older gave someone, in the same place, told in
    plain words: "Lorna Spence is chief engineer on the Skelwick" after "Erlend Drever: chief
    engineer on the Skelwick" (the older's topic all in the newer's, one of its words a role
    one person holds at a time, a place the older names named again; not "is a nurse", which
@@ -474,7 +477,24 @@ def relation(newer: Statement, older: Statement) -> str | None:
         return "replaces"  # "Marta is head coach now that Pavel has moved away"
     if same_fact(newer, older):
         return "same"
-    return "replaces" if _replaces(newer, older) else None
+    return "replaces" if _replaces(newer, older) or _fuller(newer, older) else None
+
+
+def _fuller(newer: Statement, older: Statement) -> bool:
+    """The newer says all the older gave one named subject and more: "Márton: deposit paid 27
+    Nov; 41 cm viola, 2 600 000 Ft, delivery 30 April" after "Márton: viola body changed to
+    41 cm". The older's numbers, days, times and dates (two or more, or one and a topic word
+    shared) are all among the newer's, the newer gives more of them, and neither turns down
+    what the other says."""
+    if newer.subject is None or newer.subject == "we" or newer.polarity != older.polarity:
+        return False
+    if older.subject != newer.subject or newer.retain == "B" or newer.replaced & older.values:
+        return False
+    said = _exact_of(frozenset(older.values - older.replaced))
+    more = _exact_of(frozenset(newer.values - newer.replaced))
+    if not said or not said < more:
+        return False
+    return len(said) >= 2 or bool(_rooted(newer.topic) & _rooted(older.topic))
 
 
 # Roles one person holds at a time, in a place ("chief engineer on the Skelwick", "our

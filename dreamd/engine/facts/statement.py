@@ -206,7 +206,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         ),
         (
             "moved",
-            r"\b(?:mov(?:ed|es|ing)|switch(?:ed|es|ing)|chang(?:ed|es|ing)|shift(?:ed|s)|"
+            r"\b(?:mov(?:e|ed|es|ing)|switch(?:ed|es|ing)|chang(?:ed|es|ing)|shift(?:ed|s)|"
             r"reschedul(?:ed|es|ing)|swapp(?:ed|ing)|migrat(?:ed|es|ing)|upgrad(?:ed|es|ing)|"
             r"transferred|relocated|pushed|bumped|raised|increased|reduced|"
             r"lowered|cut|extended|shortened|renamed|updated)\b[^.;]{0,40}?\bto\b"
@@ -586,6 +586,13 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         )
         if span.lastgroup in _GONE_SPANS:
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
+        elif span.lastgroup == "from" and not any(
+            start <= v.start < start + len(group) for v in values
+        ):
+            # "move from the green ledger to a shared sheet": the ledger is gone, not what
+            # both sides name ("from the small hall to the main hall")
+            rest = body[:start] + " " + body[start + len(group) :]
+            replaced.update(_topic_words(group, subject) - _topic_words(rest, subject))
     # A first name said again outside what is turned down stays: "Anna Berg, never Anna
     # Bergström" turns down Bergström, not Anna ("stopped buying lime from Clarke's" under
     # "Stone & Lime" still turns down the lime).

@@ -17,10 +17,12 @@ row's provenance names the first as ``supersedesKey``. A person's line is never 
 entry says it updates it. A generated entry a later note denies or cancels ("no longer", an
 opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place,
 and so does one a newer current entry replaces (written on another night, or before the rule
-relating the two was known). A generated entry whose one-off event is over (every clause names
-a day before tonight's, :mod:`dreamd.engine.facts.events`: "Rental check day on Fri 14 Nov")
-leaves as ``past``. One line ends at most :data:`MAX_REPLACED` entries a night: one
-that would end more has misread what it changes, and ends none.
+relating the two was known), or one ended by a line that a newer current entry (or tonight's
+candidate) replaced in turn: "40.5 cm body" ended by "changed to 41 cm", which "deposit paid;
+41 cm viola" replaced before it was ever written. A generated entry whose one-off event is
+over (every clause names a day before tonight's, :mod:`dreamd.engine.facts.events`: "Rental
+check day on Fri 14 Nov") leaves as ``past``. One line ends at most :data:`MAX_REPLACED`
+entries a night: one that would end more has misread what it changes, and ends none.
 
 **Budget.** :func:`~dreamd.engine.phases.promotion.compose_memory` keeps the file within budget
 by value: entries that state no lasting fact leave first, then the least recalled since their
@@ -175,9 +177,10 @@ def _worths(
 
 
 def _replaced(
-    text: str, day: str, currency: Currency, retired: Mapping[str, str]
+    text: str, day: str, currency: Currency, retired: Mapping[str, str], key: str | None = None
 ) -> tuple[tuple[str, ...], str | None]:
-    """(generated keys the fact replaces, what it replaces in words) among current entries."""
+    """(generated keys the fact replaces, what it replaces in words) among current entries:
+    those it replaces itself, and (for the row ``key``) those a line it replaced had ended."""
     mine = tuple(statements_of(text))
     keys: list[str] = []
     said: str | None = None
@@ -185,7 +188,9 @@ def _replaced(
         ref = entry_ref(entry)
         if ref in retired or currency.days.get(ref, "") > day:
             continue
-        if not replaces_any(mine, currency.parts[ref]):
+        if not replaces_any(mine, currency.parts[ref]) and (
+            key is None or entry.key is None or _chain_end(currency, ref) != key
+        ):
             continue
         said = said or fact_text(entry.text)
         if entry.key is not None:
@@ -286,6 +291,29 @@ def _replaced_in_memory(currency: Currency, retired: dict[str, str], said: dict[
                 retired[entry.key] = newer.key
                 said[newer.key] = fact_text(newer.text)
                 break
+        else:
+            last = _chain_end(currency, ref)
+            newest = next((e for e in current if entry_ref(e) == last), None)
+            if newest is not None and newest.key is not None:
+                retired[entry.key] = newest.key  # ended by a line a current entry replaced
+                said[newest.key] = fact_text(newest.text)
+
+
+MAX_CHAIN = 8  # a fact changed more often than this in one store is read no further
+
+
+def _chain_end(currency: Currency, ref: str) -> str | None:
+    """The newest line of the chain of changes that ended ``ref`` ("40.5 cm" ended by "changed
+    to 41 cm", itself ended by "deposit paid; 41 cm viola, delivery 30 April"), or ``None``
+    when nothing ended it."""
+    ending = currency.ended(ref)
+    last = None
+    seen = {ref}
+    while ending is not None and ending.by not in seen and len(seen) <= MAX_CHAIN:
+        last = ending.by
+        seen.add(last)
+        ending = currency.ended(last)
+    return last
 
 
 def plan_promotions(
@@ -350,7 +378,7 @@ def plan_promotions(
             reconciled.append(entry.key)
             continue
         written.add(said_as)
-        keys, said = _replaced(text, row_day(entry), currency, retired)
+        keys, said = _replaced(text, row_day(entry), currency, retired, entry.key)
         if len(keys) > MAX_REPLACED:
             keys, said = (), None  # it has misread what it changes: both stay
         retired.update(dict.fromkeys(keys, entry.key))

@@ -834,3 +834,31 @@ def test_a_subject_said_under_a_heading_is_the_same_fact() -> None:
         "Linden Brass: rehearsals the second and fourth Tuesday of the month, 19:30 at the hall."
     )
     assert any(same_fact(a, b) for a in plain for b in headed)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # a fuller, newer account of one named subject's arrangement replaces the partial one
+        (
+            "Ilse Brandt: offers 900 EUR for the Bechstein, 400 EUR now and the rest in May.",
+            "Ilse Brandt: buying the Bechstein for 900 EUR (400 EUR on 2 April, 500 EUR by "
+            "20 May).",
+        ),
+        # words moved from: the card index is gone, not what both sides name
+        (
+            "Loans are kept on the card index: 40 instruments.",
+            "Loans move from the card index to a shared spreadsheet that Pia set up.",
+        ),
+    ],
+)
+def test_a_fuller_account_and_a_move_away_replace(older: str, newer: str) -> None:
+    assert any(replaces(n, o) for n in statements_of(newer) for o in statements_of(older))
+
+
+def test_a_poorer_restatement_is_the_same_fact_not_a_replacement() -> None:
+    """ "Tuning is 140 EUR from today" after "Tuning goes up to 140 EUR from 1 April (was 120)"
+    says less: it repeats the change, it does not replace it."""
+    older = statements_of("Tuning goes up to 140 EUR from 1 April (was 120 EUR).")
+    newer = statements_of("Tuning is 140 EUR from today; the price list is changed.")
+    assert not any(replaces(n, o) for n in newer for o in older)
