@@ -469,6 +469,8 @@ def relation(newer: Statement, older: Statement) -> str | None:
     ``older``, else ``None`` (one pass: what a timeline asks of each pair)."""
     if newer.text.rstrip().endswith(("?", "？")):
         return None  # a question states nothing, so it replaces nothing
+    if _same_terms(newer, older):
+        return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
     if not _subjects_agree(newer, older):
         return "replaces" if _takes_role(newer, older) else None
     if choice(newer, older) == "opposes":
@@ -478,6 +480,33 @@ def relation(newer: Statement, older: Statement) -> str | None:
     if same_fact(newer, older):
         return "same"
     return "replaces" if _replaces(newer, older) or _fuller(newer, older) else None
+
+
+def _same_terms(a: Statement, b: Statement) -> bool:
+    """The same three or more days, times, dates and numbers, a name in common, the same
+    polarity, and neither turns down what the other says: one arrangement told by two people
+    ("Coach Tõnu: from 23 March the team trains Tuesdays and Thursdays 18:00–19:30 in the
+    Raatuse hall" and "Liisa: from 23 March handball is Tuesdays and Thursdays 18:00–19:30 at
+    the Raatuse hall")."""
+    if a.polarity != b.polarity or a.replaced & b.values or b.replaced & a.values:
+        return False
+    said = _exact_of(frozenset(a.values - a.replaced))
+    if len(said) < 3 or said != _exact_of(frozenset(b.values - b.replaced)):
+        return False
+    # a name of the place or the thing, not of whom each speaks: Oscar Ward's swimming and Ella
+    # Ward's netball at the same hours are two arrangements
+    own = _full_name(a) | _full_name(b)
+    return bool((_names(a) & _names(b)) - own)
+
+
+def _full_name(statement: Statement) -> set[str]:
+    """The subject, its heading's words and the word after the subject where the line names
+    it ("Oscar Ward: …")."""
+    if statement.subject is None:
+        return set(_words_of(statement.heading or ""))
+    words = [w.casefold() for w in _WORDS.findall(f"{statement.heading or ''} {statement.text}")]
+    after = {words[i + 1] for i, w in enumerate(words[:-1]) if w == statement.subject}
+    return {statement.subject} | after | set(_words_of(statement.heading or ""))
 
 
 def _fuller(newer: Statement, older: Statement) -> bool:

@@ -862,3 +862,22 @@ def test_a_poorer_restatement_is_the_same_fact_not_a_replacement() -> None:
     older = statements_of("Tuning goes up to 140 EUR from 1 April (was 120 EUR).")
     newer = statements_of("Tuning is 140 EUR from today; the price list is changed.")
     assert not any(replaces(n, o) for n in newer for o in older)
+
+
+def test_one_arrangement_told_by_two_people_is_one_fact() -> None:
+    """The coach's message and the parent's note give the same date, days, times and hall."""
+    coach = statements_of(
+        "Ella's netball: the coach's e-mail to parents: from the week of 7 April the squad "
+        "trains on Mondays and Wednesdays, 17:15–18:30, in the new Hollybank hall."
+    )
+    parent = statements_of(
+        "Ella Ward: from 7 April netball is Mondays and Wednesdays 17:15–18:30 at the "
+        "Hollybank hall."
+    )
+    assert any(relation(p, c) == "same" for p in parent for c in coach)
+    # another hall on the same days and times is another arrangement
+    other = statements_of("Ella Ward: from 7 April netball is Mondays and Wednesdays 17:15–18:30.")
+    swimming = statements_of(
+        "Oscar Ward: from 7 April swimming is Mondays and Wednesdays 17:15–18:30 at the Lido."
+    )
+    assert not any(relation(s, o) == "same" for s in swimming for o in other)
