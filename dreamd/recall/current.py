@@ -16,7 +16,10 @@ Rules, over the ranked hits of a search (best first):
   lesson now?"), through ``probe``: a search for the hits' subject, topic and names over the
   days after them, whose results count only as what may replace a hit. Among the results, a
   newer line gains up to :data:`NOW_RECENCY` over an older one: what was said last about a
-  thing is likelier what is true now, even where the fact model sees no change.
+  thing is likelier what is true now, even where the fact model sees no change. Unless the
+  question is answered yes or no ("Do we still …?"), a line that only says what no longer
+  holds ("no more orders from Wendler") counts as the oldest and loses as much again: it
+  does not say who, where or when.
 - **"What was true in <month>"** (a window of days in the past and "was", "were", "used to"...:
   a state, not an event, which a later note may tell): what was current then. Lines dated after
   the window end nothing in it and come after the others.
@@ -300,7 +303,27 @@ def one_per_fact(
     for ref, ending in timeline.ended.items():
         chains.ended[int(ref)] = (int(ending.by), ending.day)
     newest = _newest(pool, found) if tense == "now" else None
+    if newest is not None and not _YES_NO.match(question):
+        own, recent = newest
+        for index in range(found):
+            if _only_ends(statements[index]):  # "no more orders from Wendler" says who not
+                own[index] -= NOW_RECENCY
+                recent[index] = 0.0
     return _assemble(pool, found, chains, cutoff=cutoff, newest=newest, limit=limit)
+
+
+# A question answered yes or no ("Do we still order from Wendler?"): a denial answers it.
+_YES_NO = LazyPattern(
+    r"^\s*(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should|shall)\b",
+    re.IGNORECASE,
+)
+
+
+def _only_ends(statement: Statement) -> bool:
+    """A line that says what no longer holds and nothing that does: for "who / where / when …
+    now", it answers less than the line that gives the current value."""
+    ending = statement.polarity < 0 or statement.change in ("cancelled", "no-longer")
+    return ending and not statement.taken
 
 
 def _newest(pool: Sequence[Hit], found: int) -> tuple[list[float], list[float]]:

@@ -272,3 +272,36 @@ def test_a_now_question_puts_the_newer_of_two_unrelated_lines_first() -> None:
     )
     assert [h.source for h in now] == [newer.source, older.source]
     assert [h.source for h in plain] == [older.source, newer.source]
+
+
+def test_a_now_question_puts_a_line_that_only_ends_below_the_current_value() -> None:
+    """ "Who do we buy the flour from now?": "no more orders from Miller's" is newer and ranked
+    first, but it says only who not; the line naming the current mill comes first. Asked yes
+    or no ("Do we still order from Miller's?"), the denial answers and keeps its place."""
+    current = Hit(
+        "memory/2026-10-12.md",
+        4,
+        4,
+        "- W @Hartmann Mühle: flour and yeast now come from Hartmann.",
+        0.8,
+        day="2026-10-12",
+        why=(("rerank", 0.9),),
+    )
+    ending = Hit(
+        "memory/2026-10-20.md",
+        6,
+        6,
+        "- W @Miller's: September order cancelled; no more orders from Miller's.",
+        0.9,
+        day="2026-10-20",
+        why=(("rerank", 1.0),),
+    )
+    common = {"window": None, "today": TODAY, "limit": 5}
+    who = one_per_fact(
+        [ending, current], ["", ""], question="Who do we order flour from now?", **common
+    )
+    still = one_per_fact(
+        [ending, current], ["", ""], question="Do we still order from Miller's now?", **common
+    )
+    assert [h.source for h in who] == [current.source, ending.source]
+    assert [h.source for h in still] == [ending.source, current.source]
