@@ -269,7 +269,8 @@ _PAST = re.compile(
     r"\b(?:was|were|had|came|went|sent|got|did|took|bounced|arrived|returned|answered|phoned|"
     r"called|emailed|texted|confirmed|told|asked|wrote|said|replied|forgot|missed|lost|found|"
     r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked|rang|drove|ate|"
-    r"left|began|bought|brought|thought|caught|fell|felt|met|saw|sat|spoke|stood|woke|won|"
+    r"left|began|bought|brought|thought|caught|fell|felt|met|saw|spoke|stood|woke|won|"
+    r"(?-i:sat)(?!\s*\d)|"  # not "Sat 6 Dec", the day
     r"sang|gave|ran|swam|wore|drew|threw|grew|knew|rode|shook|"
     r"hadn't|didn't|wasn't|weren't)\b|"
     # a participle is no past after "is": "tickets are sold by Swish", "held on Mondays"

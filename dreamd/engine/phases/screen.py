@@ -35,8 +35,10 @@ MEMORY.md (a lasting, trusted statement of the same slot, newer than the entry):
 notes record must reach durable memory even when nobody searched for it, or MEMORY.md would go
 on stating the old value as current. **Declared facts** come next the same way: a Retain world
 fact (``- W @Jonas: Civil engineer at Aarhus Vand.`` in a ``## Retain`` section) is the agent
-saying outright that a fact is worth keeping, so it needs no searches to be weighed. Such rows
-pass the same gates. Pure.
+saying outright that a fact is worth keeping, so it needs no searches to be weighed; so is a
+Retain observation that states a rule or a way of doing something (``- S Prices for private
+customers always include the VAT.``: the fix of a mistake, said once). Such rows pass the same
+gates. Pure.
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ SCREEN_GATES = (
     "duplicate",
     "superseded",
 )
+_TAUGHT = frozenset({"rule", "procedure"})  # what a Retain observation may declare
 UPDATE_GATES = frozenset({"signal threshold", "query threshold", "score threshold"})
 HUMAN_REF = "MEMORY.md#"
 
@@ -238,12 +241,16 @@ class _Facts:
         self.kept.append((entry.key, self._parts(entry)))
 
     def declares(self, entry: RecallEntry) -> bool:
-        """Whether ``entry`` is a Retain world fact (``W @Entity: …``) still current."""
+        """Whether ``entry`` is a Retain world fact (``W @Entity: …``), or a Retain observation
+        that states a rule or a procedure, still current."""
         if entry.promoted_at or entry.archived_at or entry.forgotten_at:
             return False
         if entry.key not in self.currency.parts or self.currency.ended(entry.key) is not None:
             return False
-        return read_statement(entry.snippet).retain == "W"
+        read = read_statement(entry.snippet)
+        if read.retain == "W":
+            return True
+        return read.retain == "S" and lasting_line(entry.snippet, read).kind in _TAUGHT
 
     def updates_memory(self, entry: RecallEntry) -> bool:
         """Whether ``entry`` replaces a current MEMORY.md entry (and is newer than it)."""

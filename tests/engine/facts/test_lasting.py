@@ -196,3 +196,10 @@ def test_money_for_one_occasion_is_an_event_and_a_standing_rate_a_fact(
 def test_undecided_leaning_and_quoted_questions_are_not_kept(text: str, reason: str) -> None:
     verdict = lasting(text)
     assert (verdict.durable, verdict.kind) == (False, reason)
+
+
+def test_sat_the_day_is_no_past_tense() -> None:
+    """ "Sat 14 Mar" names a Saturday: an upcoming event the agent retained is a fact to keep
+    until its day; "we sat in the garden" still tells what happened."""
+    assert lasting("- W Village fête stall Sat 14 Mar from 10:00; Noor runs the till.").durable
+    assert lasting("We sat in the garden all afternoon.").kind == "event"
