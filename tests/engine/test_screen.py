@@ -178,3 +178,26 @@ def test_the_golden_candidates_are_ranked_as_openclaw_ranks_them() -> None:
     assert screened.ranking.candidates == ()
     assert set(screened.details.values()) == {"what happened that day"}
     assert screened.ranking.rejected == {**ranking.rejected, "situational": len(expected)}
+
+
+def test_a_retained_rule_is_declared_and_a_retained_event_is_not() -> None:
+    """Retain lines nobody searched for: a world fact and an observation that states a rule
+    are taken as declared; an observation of what happened is not."""
+    weak = {"recall_count": 1, "total_score": 0.5, "user_query_hashes": ("q1",)}
+    rows = [
+        strong("k-world", "- W @Noor: Runs the Saturday stall at the Leith market.", **weak),
+        strong(
+            "k-rule",
+            "- S Prices for private customers always include the 20 % VAT; net prices only "
+            "for companies.",
+            **weak,
+        ),
+        strong(
+            "k-event", "- S A fake courier e-mail asked for a card number; not answered.", **weak
+        ),
+    ]
+    screened = picked(table(rows))
+    taken = {s.entry.key for s in screened.ranking.candidates}
+    assert {"k-world", "k-rule"} <= taken
+    assert "k-event" not in taken
+    assert screened.details["k-rule"] == "declared"
