@@ -31,7 +31,8 @@ and only introduces what follows), ``question`` (it asks; it states nothing), ``
 …", "you could ask Dod"), ``context`` (it leans on the line before it: a pronoun for its subject
 with no heading or entity to say who, "It's right there in Spond now", or only a reaction, "Pia
 agrees; it's cheaper"; a correction naming the right name stands: "It's Karin Hald, not Holm"),
-``greeting`` (a greeting or acknowledgement),
+``greeting`` (a greeting or acknowledgement), ``uncertain`` (not settled yet: "the hall may not be
+ours after February", "probably", "to be confirmed"),
 ``log`` (a command, a stack line, a time-stamped run log), ``status`` (how something went or
 stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged", "Finn's ankle
 is fine now"), ``event``
@@ -74,6 +75,7 @@ SITUATIONAL_REASONS = (
     "denial",
     "ending",
     "context",
+    "uncertain",
 )
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -258,6 +260,7 @@ class Lasting:
             "denial": "an opinion held with confidence below 0.5: it denies, the bank weighs it",
             "ending": "it only cancels what it names: the entry it ends leaves MEMORY.md",
             "context": "it leans on the line before it (a pronoun says who or what)",
+            "uncertain": "not settled yet: it may, might or probably will be so",
         }[self.kind]
 
 
@@ -335,6 +338,13 @@ _UNDECIDED = re.compile(
     r"\b(?:nothing|not|never|hasn't|haven't|hasn’t|haven’t|isn't|isn’t)\s+(?:yet\s+|been\s+)?"
     r"decided\b|\bundecided\b|\bno\s+decision\b|\bnothing\s+(?:settled|agreed|fixed)\b|"
     r"\bnot\s+(?:yet\s+)?(?:settled|agreed)\b",
+    _I,
+)
+# Not settled yet: "The hall may not be ours on Mondays after February; the board decides on
+# Sunday", "probably", "to be confirmed".
+_UNSURE = re.compile(
+    r"\b(?:may\s+not\s+be|might|probably|perhaps|maybe|possibly|not\s+sure|unsure|unclear|"
+    r"tbc|to\s+be\s+confirmed|tentative(?:ly)?|provisional(?:ly)?)\b",
     _I,
 )
 # What closes a quotation or an aside after its last word: '… about the wood?"'.
@@ -435,6 +445,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'
     if _UNDECIDED.search(body):
         return Lasting(False, "status")  # "Asked about next term. Nothing decided."
+    if _UNSURE.search(body) and read.change is None:
+        return Lasting(False, "uncertain")  # "The hall may not be ours on Mondays after Feb"
     if _TASK.search(body) or _ADVICE.search(body):
         return Lasting(False, "task")
     if _leans(read, body):  # "She spotted it because ...": what happened, told as such

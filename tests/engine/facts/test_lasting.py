@@ -203,3 +203,16 @@ def test_sat_the_day_is_no_past_tense() -> None:
     until its day; "we sat in the garden" still tells what happened."""
     assert lasting("- W Village fête stall Sat 14 Mar from 10:00; Noor runs the till.").durable
     assert lasting("We sat in the garden all afternoon.").kind == "event"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- W @Leith Chorus: The church hall may not be ours on Tuesdays after March; the "
+        "vestry decides on 2 March.",
+        "Lena will probably take over the allotment rota.",
+        "Gig at the Corn Exchange on the 14th, fee to be confirmed.",
+    ],
+)
+def test_what_is_not_settled_is_not_kept(text: str) -> None:
+    assert lasting(text).kind == "uncertain"
