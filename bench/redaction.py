@@ -17,7 +17,10 @@ CSV, log and stack-trace text, more vendors and national numbers, written before
 measured on it) and the round-five corpus (``tests/redaction_corpus_round5.py``: forty more
 languages, credential files and CLIs, disguises, forty more vendors, personal data in vCard,
 FHIR, HL7, GEDCOM and LDIF, eighteen more national numbers, written before the rules were
-measured on it).
+measured on it) and the round-six corpus (``tests/redaction_corpus_round6.py``: fifty more
+languages and scripts, spelled passwords, door codes, pipelines, manifests and config files,
+headers, cookies, quoted keys, one-time codes, recovery phrases, accounts, tax and health
+numbers, cards and disguises, written before the rules were measured on it).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -82,6 +85,7 @@ from tests import (
     redaction_corpus_round3,
     redaction_corpus_round4,
     redaction_corpus_round5,
+    redaction_corpus_round6,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -182,6 +186,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round five": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round5.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round5.lookalikes()],
+        ),
+        "round six": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round6.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round6.lookalikes()],
         ),
     }
 
@@ -475,7 +483,8 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-three corpus", every["round three"][0], show=show)
         end_to_end("round-four corpus", every["round four"][0], show=show)
         end_to_end("round-five corpus", every["round five"][0], show=show)
-        later = ("project", "round two", "round three", "round four", "round five")
+        end_to_end("round-six corpus", every["round six"][0], show=show)
+        later = ("project", "round two", "round three", "round four", "round five", "round six")
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]
         end_to_end("the earlier corpora", joined, show=show)
