@@ -58,12 +58,13 @@ class NoteStat:
 
 @dataclass(frozen=True)
 class BankFiles:
-    """What reflecting reads: the pages under ``bank/``, the bank's ledger, and the notes whose
-    facts it reads afresh (the others' facts come from the ledger)."""
+    """What reflecting reads: the pages under ``bank/``, the bank's ledger, the notes whose
+    facts it reads afresh (the others' facts come from the ledger) and ``MEMORY.md``."""
 
     pages: Mapping[str, TextFile] = field(default_factory=dict)
     ledger: TextFile = field(default_factory=lambda: TextFile(BANK_LEDGER, "", None))
     notes: Mapping[str, TextFile] = field(default_factory=dict)
+    memory: TextFile | None = None  # MEMORY.md: a person's own lines say who people are
 
 
 @dataclass(frozen=True)

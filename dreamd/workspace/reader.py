@@ -140,10 +140,14 @@ def read_note(root: Path, relpath: str) -> tuple[TextFile | None, str | None]:
 
 
 def read_bank(
-    root: Path, paths: Sequence[str], texts: Mapping[str, TextFile], skipped: list[str]
+    root: Path,
+    paths: Sequence[str],
+    texts: Mapping[str, TextFile],
+    skipped: list[str],
+    memory: TextFile | None = None,
 ) -> BankFiles:
-    """The bank's pages and ledger, and the texts of the notes at ``paths`` (an unreadable note
-    is added to ``skipped``; one already in ``texts`` is not read twice)."""
+    """The bank's pages and ledger, the texts of the notes at ``paths`` (an unreadable note
+    is added to ``skipped``; one already in ``texts`` is not read twice) and ``memory``."""
     read: dict[str, TextFile] = {}
     for path in sorted(paths):
         loaded, problem = (texts[path], None) if path in texts else read_note(root, path)
@@ -151,7 +155,7 @@ def read_bank(
             skipped.append(problem or f"{path}: skipped")
         else:
             read[path] = loaded
-    return BankFiles(read_pages(root), read_ledger(root), read)
+    return BankFiles(read_pages(root), read_ledger(root), read, memory)
 
 
 def memory_file(root: Path) -> str:
@@ -275,7 +279,7 @@ def read_snapshot(
     if dreaming.reflect.enabled:  # the memory bank: its files and the notes it reads facts from
         days = dreaming.reflect.lookback_days
         recent = [n for n in notes.values() if in_lookback(n.day, now=now, days=days, zone=zone)]
-        bank = read_bank(root, [n.path for n in recent], texts, skipped)
+        bank = read_bank(root, [n.path for n in recent], texts, skipped, memory)
     dreamwork = None
     if dreaming.graph.enabled:  # the graph, patterns and report (dreamd.workspace.dreamwork)
         days = dreaming.graph.lookback_days

@@ -148,7 +148,7 @@ def _fact_line(
 ) -> Line:
     ended = f", superseded on {until}" if until else ""
     if tagged:
-        kind = f"({fact.kind}, {fact.day}{ended}) "
+        kind = f"({fact.kind}, {fact.day or fact.path}{ended}) "
     else:
         kind = f"(superseded on {until}) " if until else ""
     about = _about(fact.entities, names, page)

@@ -16,7 +16,9 @@
    the workspace already has under ``bank/entities/``, of mentions, and full names (two to four
    capitalised words, not a mention's tail, not a code in capitals) that facts of
    :data:`NAMED_NOTES` notes or more say, whole or by a first word that opens only one name
-   ("Kadri Põder sent them" one day, "Kadri's Google Form" another);
+   ("Kadri Põder sent them" one day, "Kadri's Google Form" another); a person's own lines of
+   ``MEMORY.md`` count as facts of one more note ("my partner Gergő Lakatos"), and a
+   parenthesis after a full name gives what it is called ("Orsolya Kertész (Orsi)");
 3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
    (:mod:`dreamd.engine.bank.validity`: from its day, until a later fact replaced it) and the pages
    (:mod:`dreamd.engine.bank.pages`), each block merged around a person's edits
@@ -35,15 +37,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dreamd.engine.bank.block import body_digest, compose_page, merge, split_page
-from dreamd.engine.bank.facts import Fact, extract_facts, is_fact_source
+from dreamd.engine.bank.facts import Fact, extract_facts, is_fact_source, make_fact
 from dreamd.engine.bank.ledger import Ledger, NoteFacts, PageRecord, decode_ledger, encode_ledger
 from dreamd.engine.bank.opinions import Opinion, plan_opinions
 from dreamd.engine.bank.pages import ENTITIES_DIR, Names, entity_key, plan_pages, title_of
 from dreamd.engine.bank.validity import plan_validity
+from dreamd.engine.facts.render import fact_text
 from dreamd.engine.plan import FileWrite
 from dreamd.engine.snapshot import BankFiles, NoteStat, TextFile
 from dreamd.engine.text.entities import is_entity_name
-from dreamd.layout import BANK_LEDGER
+from dreamd.engine.text.memory_entries import memory_entries
+from dreamd.layout import BANK_LEDGER, MEMORY_FILE
 
 __all__ = ["BankPlan", "PageResult", "plan_reflect"]
 
@@ -185,6 +189,9 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
     said = {title: title for title in titles.values() if title}
     for word, title in _first_words(titles).items():
         said.setdefault(word, title)
+    for alias, key in _called(facts).items():
+        if titles.get(key):
+            said.setdefault(alias, titles[key])  # "Orsi" is Orsolya Kertész
     if not said:
         return facts
     names = sorted(said, key=len, reverse=True)
@@ -235,14 +242,51 @@ def _named_in_notes(facts: list[Fact], titles: Mapping[str, str]) -> dict[str, s
     opening: dict[str, set[str]] = {}
     for key, name in full.items():
         opening.setdefault(name.split()[0], set()).add(key)
+    called = {alias: key for alias, key in _called(facts).items() if key in full}
     notes: dict[str, set[str]] = {}
     for fact in facts:
-        for word in set(_CAPITALISED.findall(fact.text)) & opening.keys():
+        said = set(_CAPITALISED.findall(fact.text))
+        for word in said & opening.keys():
             for key in opening[word]:
                 alone = len(opening[word]) == 1 and is_entity_name(word)
                 if alone or full[key] in fact.text:
                     notes.setdefault(key, set()).add(fact.path)
+        for alias in said & called.keys():
+            notes.setdefault(called[alias], set()).add(fact.path)
     return {key: full[key] for key, paths in notes.items() if len(paths) >= NAMED_NOTES}
+
+
+_CALLED = re.compile(rf"(?<![\w@'’-])({_WORD}(?:[ \t]+{_WORD}){{1,3}})[ \t]*\(({_WORD})\)")
+
+
+def _called(facts: list[Fact]) -> dict[str, str]:
+    """What a full name is called, from a parenthesis after it: "Orsolya Kertész (Orsi)" ->
+    ``{"Orsi": key of Orsolya Kertész}``."""
+    found: dict[str, str] = {}
+    for fact in facts:
+        for match in _CALLED.finditer(fact.text):
+            name, alias = " ".join(match.group(1).split()), match.group(2)
+            if is_entity_name(alias) and alias not in name.split():
+                found.setdefault(alias, entity_key(name))
+    return found
+
+
+def _memory_facts(memory: TextFile | None) -> list[Fact]:
+    """A person's own lines of ``MEMORY.md`` as world facts (origin ``memory``; promoted
+    entries are the notes' facts again, so they are left out): "I live in Hosszúhetény with my
+    partner Gergő Lakatos" says who Gergő is and names him for the notes' "Gergő"."""
+    if memory is None or not memory.text.strip():
+        return []
+    found = []
+    for entry in memory_entries(memory.text):
+        if entry.key is not None:
+            continue
+        fact = make_fact(
+            MEMORY_FILE, "world", fact_text(entry.text), (), None, entry.line, "memory"
+        )
+        if fact is not None:
+            found.append(fact)
+    return found
 
 
 def _lettered(word: str) -> bool:
@@ -295,6 +339,7 @@ def plan_reflect(
     by_note, read, claims = _note_facts(bank, notes, ledger, proposals)
     titles, files = _entity_pages(bank.pages)
     raw = [fact for entry in by_note.values() for fact in entry.facts]
+    raw += _memory_facts(bank.memory)
     raw.sort(key=lambda f: (f.day or "", f.path, f.line, f.id))
     facts = _link(raw, titles)
     opinions = plan_opinions(facts)

@@ -100,6 +100,8 @@ def _identity(text: str) -> bool:
 
 def _role(fact: Fact, title: str) -> str | None:
     text = fact.text
+    if fact.origin == "memory":
+        return _told_by_the_person(text, title)
     found = _ROLE_AFTER.search(text) or _WORKS.search(text)
     if found is not None:
         defines = _strip_name(text, title) != text and found.start() < 40
@@ -117,6 +119,26 @@ def _role(fact: Fact, title: str) -> str | None:
     return None
 
 
+def _told_by_the_person(text: str, title: str) -> str | None:
+    """Who someone is as the person's own ``MEMORY.md`` line says it: "I'm Orsolya Kertész" is
+    the person; "my partner Gergő Lakatos (he's a forester)" is "partner, a forester"."""
+    names = "|".join(re.escape(n) for n in dict.fromkeys((title, title.split()[0])))
+    if re.search(rf"\bI(?:'m|’m|\s+am)\s+(?:{names})\b", text):
+        return "the person this memory belongs to"
+    relation = re.search(
+        rf"\b(?:[Mm]y|[Oo]ur)\s+((?:[a-z-]+\s+){{0,2}}?[a-z-]+),?\s+(?:{names})\b", text
+    )
+    aside = re.search(
+        rf"(?:{names})(?:\s+\w+)?\s*\((?:he|she|they)(?:'s|’s|\s+is|\s+are)\s+([^()]{{1,40}})\)",
+        text,
+    )
+    relation = relation or re.search(
+        rf"(?:{names})\s+is\s+(?:my|our)\s+((?:[a-z-]+\s+){{0,2}}?[a-z-]+)\b(?=[.,;:]|$)", text
+    )
+    said = [part.group(1) for part in (relation, aside) if part is not None]
+    return _clip(", ".join(said)) if said else None
+
+
 def display_name(title: str, facts: Sequence[Fact], validity: Mapping[str, Validity]) -> str:
     """The entity's name as its current facts give it: a corrected surname replaces the old."""
     for fact in reversed(facts):
@@ -129,8 +151,10 @@ def display_name(title: str, facts: Sequence[Fact], validity: Mapping[str, Valid
 
 
 def who_line(title: str, facts: Sequence[Fact], validity: Mapping[str, Validity]) -> str | None:
-    """Who or what the entity is now, in a few words, or None when no current fact says."""
-    for fact in reversed(facts):
+    """Who or what the entity is now, in a few words, or None when no current fact says: the
+    person's own ``MEMORY.md`` line first, then the latest current fact that says it."""
+    own = [f for f in facts if f.origin == "memory"]
+    for fact in [*own, *reversed(facts)]:
         if fact.kind == "opinion" or not validity.get(fact.id, Validity(None)).current:
             continue
         role = _role(fact, title)

@@ -234,3 +234,39 @@ def test_a_name_in_brackets_said_to_be_wrong_is_the_corrected_name(correction: s
         "memory/2026-05-11.md": f"## Retain\n{correction}\n",
     }
     assert _entity_pages(notes) == ["bank/entities/Tomas-Brant.md"]
+
+
+def test_the_persons_own_memory_lines_name_and_describe_people() -> None:
+    """ "I'm Ines Carvalho (Nena)" and "my husband Tomás Reis (he's a ferry pilot)" in the
+    person's own MEMORY.md make pages for both, each leading with who they are, though the
+    notes only ever say "Nena" and "Tomás"; a promoted entry is not read again."""
+    memory = (
+        "# MEMORY.md\n\n"
+        "- I'm Ines Carvalho (Nena), 51. I run a bookbinding workshop in Setúbal.\n"
+        "- I live with my husband Tomás Reis (he's a ferry pilot) in Azeitão.\n\n"
+        "## Promoted From Short-Term Memory (2031-02-04)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2031-02-03.md:4:4 -->\n"
+        "- Rui Lobo: binds the Lisbon archive's ledgers. (2031-02-03.md#L4)\n"
+    )
+    notes = {
+        "memory/2031-02-03.md": "# 2031-02-03\n\n## Retain\n"
+        "- W Nena quotes the archive 40 ledgers at 35 EUR each.\n"
+        "- W Tomás picks up the board from Palmela on Fridays.\n",
+        "memory/2031-02-10.md": "# 2031-02-10\n\n## Retain\n"
+        "- W Tomás is on the night ferry all week.\n"
+        "- W Nena's workshop is closed on Mondays.\n",
+    }
+    stats = {path: NoteStat(path, path[7:17], 0.0, len(text)) for path, text in notes.items()}
+    bank = BankFiles(
+        {},
+        TextFile("x", "", None),
+        {p: _file(p, t) for p, t in notes.items()},
+        _file("MEMORY.md", memory),
+    )
+    pages = {w.path: w.text for w in plan_reflect(bank, stats).writes}
+    ines = _block(pages["bank/entities/Ines-Carvalho.md"])
+    tomas = _block(pages["bank/entities/Tomás-Reis.md"])
+    assert ines[0].startswith("Ines Carvalho — the person this memory belongs to.")
+    assert tomas[0].startswith("Tomás Reis — husband, a ferry pilot.")
+    assert any("night ferry" in line for line in tomas)
+    assert "bank/entities/Rui-Lobo.md" not in pages
