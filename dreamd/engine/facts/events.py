@@ -5,7 +5,8 @@ after it, MEMORY.md has no reason to keep it. :func:`event_day` reads the last c
 line names ("14 Nov", "12–14 December", "Nov 14th", "2031-11-14", "2031.11.14."), the year taken
 from the line or else from the day it was said (the first such day no more than
 :data:`LOOK_BACK_DAYS` before it). It answers ``None``, and the line never expires, when the
-day is where something *starts* ("from 1 December", "since", "starting", "as of", "effective"),
+day is where something *starts* ("from 1 December", "since", "starting", "as of", "effective")
+or a change took effect ("moved to room 108 on 18 March"),
 when the line tells a standing arrangement or a yearly one ("every", "each", "weekly", "on
 Thursdays", "a month", "birthday", "anniversary"), or when it names no day of a month.
 
@@ -21,6 +22,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from dreamd.engine.facts.parts import fact_parts
+from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.values import DAY_MONTH, MONTH_DAY, MONTHS
 from dreamd.patterns import LazyPattern
 
@@ -97,6 +99,8 @@ def expired(text: str, said_on: date, today: date) -> date | None:
     clauses = fact_parts(text, clauses=True) or [text]
     latest: date | None = None
     for clause in clauses:
+        if read_statement(clause).change is not None:
+            return None  # "moved to room 108 on 18 March": the day a change took effect
         found = event_day(clause, said_on)
         if found is None or found >= today:
             return None

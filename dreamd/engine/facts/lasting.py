@@ -347,6 +347,14 @@ _UNSURE = re.compile(
     r"tbc|to\s+be\s+confirmed|tentative(?:ly)?|provisional(?:ly)?)\b",
     _I,
 )
+# A change that waits on something: "they'll move him to a ground-floor room as soon as one is
+# free" has not happened, whatever it will replace.
+_WAITS = re.compile(
+    r"\bas\s+soon\s+as\b|\bonce\s+(?:\w+\s+){0,3}(?:is|are|gets?)\s+(?:free|available|"
+    r"ready|done|sorted|signed|approved)\b|\bwhen(?:ever)?\s+(?:\w+\s+){0,3}(?:is|are|becomes?)"
+    r"\s+(?:free|available)\b",
+    _I,
+)
 # What closes a quotation or an aside after its last word: '… about the wood?"'.
 _CLOSERS = "\"'”’»)] \t"
 # A reaction with nothing of its own: "Jamie agrees; it's the quick option", "Ola is fine with
@@ -445,8 +453,11 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'
     if _UNDECIDED.search(body):
         return Lasting(False, "status")  # "Asked about next term. Nothing decided."
-    if _UNSURE.search(body) and read.change is None:
+    if (_UNSURE.search(body) and read.change is None) or _WAITS.search(body):
         return Lasting(False, "uncertain")  # "The hall may not be ours on Mondays after Feb"
+    once = not (_FORWARD.search(body) or _RECURS.search(body))
+    if read.change == "instead" and _PAST.search(body) and once:
+        return Lasting(False, "event")  # "Rang Isa at 17:00 instead": once, that day
     if _TASK.search(body) or _ADVICE.search(body):
         return Lasting(False, "task")
     if _leans(read, body):  # "She spotted it because ...": what happened, told as such

@@ -374,6 +374,14 @@ def _places(names: frozenset[str], text: str) -> bool:
     return True
 
 
+def _restates(newer: Statement, older: Statement) -> bool:
+    """Every value the older gives now (besides names) is among the newer's, family by family:
+    the newer says again where a change landed."""
+    new, old = _current(newer), _current(older)
+    shared = (new.keys() & old.keys()) - {"name"}
+    return bool(shared) and all(old[f] <= new[f] for f in shared)
+
+
 def _other_value_ended(newer: Statement, older: Statement) -> bool:
     """A denial that names values of a family the older gives, none of them the older's: "The
     workshop no longer opens on Saturday mornings" ends nothing of "Dávid: in the workshop
@@ -664,6 +672,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return False
         if newer.polarity != older.polarity:
             return not _other_value_ended(newer, older)
+        if newer.change == "now" and older.change in ("moved", "now") and _restates(newer, older):
+            return False  # "visits are on Sundays now" after "visits move to Sundays"
         return _differs(newer, older) or newer.change in ("cancelled", "reversed")
     if _names(newer) != _names(older):
         return False  # without a cue, other names are other things ("Service r3a", "r4a")

@@ -46,3 +46,8 @@ def test_a_line_is_over_only_when_every_clause_names_a_past_day() -> None:
     # a deposit paid, a delivery still to come
     assert expired("Deposit paid 12 March; delivery 30 April.", SAID, today) is None
     assert expired("Ines's on-call weekend is 19–21 March.", SAID, date(2032, 3, 21)) is None
+
+
+def test_the_day_a_change_took_effect_never_expires() -> None:
+    line = "- W @Oma Ruth: moved to room 12, ground floor, by the lift, on 18 March."
+    assert expired(line, SAID, date(2032, 4, 30)) is None

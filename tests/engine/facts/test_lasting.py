@@ -216,3 +216,21 @@ def test_sat_the_day_is_no_past_tense() -> None:
 )
 def test_what_is_not_settled_is_not_kept(text: str) -> None:
     assert lasting(text).kind == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a change that waits on something has not happened
+        (
+            "The warden says they'll move her to a room by the lift as soon as one is free, so "
+            "she isn't on the top floor.",
+            "uncertain",
+        ),
+        # "instead", told in the past, happened once
+        ("Rang Oma at 18:00 instead; she wanted the football scores.", "event"),
+    ],
+)
+def test_a_waiting_change_and_a_one_off_instead(text: str, kind: str) -> None:
+    assert lasting(text).kind == kind
+    assert lasting("We switched to Mill Lane Timber instead of Hobbs for all our oak.").durable

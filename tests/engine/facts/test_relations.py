@@ -881,3 +881,10 @@ def test_one_arrangement_told_by_two_people_is_one_fact() -> None:
         "Oscar Ward: from 7 April swimming is Mondays and Wednesdays 17:15–18:30 at the Lido."
     )
     assert not any(relation(s, o) == "same" for s in swimming for o in other)
+
+
+def test_saying_again_where_a_change_landed_replaces_nothing() -> None:
+    """ "visits are on Sundays now" after "visits move to Sundays from 5 May" says the same."""
+    older = statements_of("Visits to Oma move to Sunday afternoons (~15:00) from 5 May.")
+    newer = statements_of("No visit: Thursday, but visits are on Sundays now.")
+    assert not any(replaces(n, o) for n in newer for o in older)
