@@ -21,14 +21,20 @@ Families, each in its module (most specific first when two overlap):
 ``vendors``                     about 120 vendor token shapes, JWTs, chat webhooks (our rules)
 ``entropy``                     random-looking strings and base64-wrapped credentials
                                 (detect-secrets: plugins, entropy, filters)
-``encoded``                     hex and percent-encoded runs, decoded and checked again
+``encoded``                     hex and percent-encoded runs, character codes and bits,
+                                decoded and checked again
 ``pairs``                       announced ``user / password`` pairs (our rules)
 ``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…;
-                                credentials in Go, PowerShell, Ruby and login calls
+                                credentials in Go, PowerShell, Ruby and login calls; an
+                                ``expect`` script's answer; what ``cat`` prints of a key file
+``devices``                     key lines of routers, switches and NTP key files
 ``keys``                        values of secret-naming keys, in a dozen languages
 ``markup``                      XML and HTML elements and attributes that name a secret
 ``tables``                      Markdown columns that name a secret or personal data
 ``prose``                       passwords in sentences and on the next line, many languages
+``locks``                       codes that open a lock, a safe, a key box or a door
+``spelled``                     secrets spelled out (``K as in kilo``, ``nine four one``) or
+                                given in pieces
 ``phrasing``                    values given to a verb of access (``use X to log in``), named
                                 after the value (``X is the password for``), spoilered
 ``defaults``                    fallbacks of secret-naming variables in code (our rules)
@@ -38,9 +44,12 @@ Families, each in its module (most specific first when two overlap):
 ``documents``                   dates of birth, passport, id-card and licence numbers
 ``mrz``                         machine-readable zones of passports and id cards (ICAO 9303)
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
-``wallets``                     wallet recovery phrases (the BIP39 list and checksum: mnemonic)
+``accounts``                    bank account numbers after their words, PIX keys
+``wallets``                     wallet recovery phrases (the BIP39 lists and checksum: mnemonic,
+                                and word runs a line names as one)
 ``onetime``                     one-time codes (SMS, e-mail) and authenticator setup keys
-``recovery``                    recovery codes under their heading, BitLocker recovery keys
+``recovery``                    recovery codes under their heading, grouped recovery and backup
+                                keys, BitLocker recovery keys
 ==============================  ===============================================================
 
 Rules: a value found once is masked wherever it recurs in the same text (whole words only);
@@ -161,14 +170,17 @@ def _lower(text: str) -> str:
 
 def _detect(text: str, depth: int) -> list[Finding]:
     from dreamd.redaction import (
+        accounts,
         blocks,
         calls,
         commands,
         defaults,
+        devices,
         documents,
         encoded,
         entropy,
         keys,
+        locks,
         markup,
         mrz,
         numbers,
@@ -178,6 +190,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         phrasing,
         prose,
         recovery,
+        spelled,
         tables,
         vendors,
         wallets,
@@ -204,18 +217,23 @@ def _detect(text: str, depth: int) -> list[Finding]:
                 found.append(piece)
     if runs and ("%" in text or any(c in text for c in "0123456789")):
         found += encoded.find_encoded_secrets(text, runs, lambda decoded: _redetect(decoded, depth))
+    found += encoded.find_character_codes(text, lambda decoded: _redetect(decoded, depth))
     if "://" in text:
         found += commands.find_url_credentials(text)
     found += keys.find_named_values(text, low)
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
     found += prose.find_prose_passwords(text, low)
+    found += locks.find_lock_codes(text, low)
+    found += spelled.find_spelled_secrets(text, low)
     found += phrasing.find_phrased_secrets(text, low)
     found += commands.find_command_credentials(text, low)
+    found += devices.find_device_keys(text, low)
     found += personal.find_personal_data(text, low)
     found += documents.find_documents_and_births(text, low)
     found += mrz.find_machine_zones(text)
     found += numbers.find_numbers(text)
+    found += accounts.find_account_numbers(text, low)
     found += wallets.find_seed_phrases(text, low)
     found += onetime.find_one_time_codes(text, low)
     found += recovery.find_recovery_codes(text, low)

@@ -2,10 +2,12 @@
 
 * Key blocks: ``-----BEGIN … PRIVATE KEY-----`` to its ``END`` line (RSA, EC, DSA, OpenSSH,
   PKCS#8, encrypted, PGP ``PRIVATE KEY BLOCK``, SSH2's ``---- BEGIN SSH2 ENCRYPTED PRIVATE KEY
-  ----``), whatever prefixes its lines carry (a list item, a quote, an indented fence, a JSON
-  string with ``\\n`` escapes). The body between the two marker lines is the finding; a block
-  cut off before its END line runs as far as its base64 lines do; a lone BEGIN line is a
-  finding by itself.
+  ----``, OpenVPN's ``OpenVPN Static key V1``), whatever prefixes its lines carry (a list
+  item, a quote, an indented fence, a JSON string with ``\\n`` escapes). The body between the
+  two marker lines is the finding; a block cut off before its END line runs as far as its
+  base64 lines do; a lone BEGIN line is a finding by itself.
+* A key written as its bytes (Solana's ``id.json``: ``[174,47,154,…]``): 32 or 64 numbers
+  from 0 to 255 in brackets.
 * PuTTY key files: everything after the ``PuTTY-User-Key-File`` line up to ``Private-MAC``.
 * Google service-account objects (``"type": "service_account"`` or a ``"private_key"`` holding a
   key): the whole JSON object, braces included.
@@ -14,6 +16,7 @@
 * A token split over two lines: a run ending one line and a run starting the next, when the
   first is no token alone and the two joined make a vendor token or a random string
   (:mod:`dreamd.redaction.vendors`, :mod:`dreamd.redaction.entropy`); the finding covers both.
+  Not after words that name a public key (``minisign public key 3F3A1C2B`` and its key line).
 * A token cut in two list items (``- ghp_1A2b…`` then ``- 8h9I…``); and the items of a list
   that the line before it or right after it says hold a secret cut into pieces (``wifi pw,
   split:``, ``the signing key is these three joined:``, ``(the admin key, split)``), each
@@ -37,12 +40,15 @@ from dreamd.redaction.scan import ITEM, ITEM_MARKED
 
 __all__ = ["find_blocks"]
 
-_BEGIN = re.compile(r"-{4,5} ?BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?) ?-{4,5}")
+_BEGIN = re.compile(
+    r"-{4,5} ?BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?|OpenVPN Static key V\d) ?-{4,5}"
+)
 _PUBLIC = re.compile(
     r"-----BEGIN ((?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK|PGP SIGNATURE"
     r"|X509 CRL|CERTIFICATE REQUEST|SSH2 PUBLIC KEY))-----[\s\S]*?-----END \1-----"
 )
 _BODY_LINE = re.compile(r"[ \t>*+-]*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]+: .*|=[A-Za-z0-9+/]{4})[ \t]*")
+_BYTE_ARRAY = re.compile(r"\[[ \t]*((?:\d{1,3}[ \t]*,[ \t]*){31,63}\d{1,3})[ \t]*\]")
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d: [^\n]*\n([\s\S]*?Private-MAC: *[0-9a-fA-F]+)")
 _SERVICE_ACCOUNT = re.compile(
     r"\"type\"\s*:\s*\"service_account\"|\"private_key\"\s*:\s*\"-----BEGIN"
@@ -61,6 +67,7 @@ _NEXT_LINE_KEY = re.compile(
     r"|token|api[ _-]?key|private[ _-]?key|passwort|kennwort|mot de passe|contraseña|senha)"
     r"[ \t]*[:=][ \t]*\n[ \t>*+-]*(\S{6,})[ \t]*$"
 )
+_PUBLIC_NAMED = re.compile(r"(?i:public[ _-]?key|pubkey)")
 _RUN_END = re.compile(r"([A-Za-z0-9_+/=-]{4,})[ \t]*$")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,}")
 _KEY_AT_LINE_END = re.compile(r"[:=][ \t]*\n")
@@ -130,6 +137,17 @@ def _key_blocks(text: str) -> list[Finding]:
             if stop > begin.end()
             else Finding("private-key", begin.start(), begin.end())
         )
+    return found
+
+
+def _byte_keys(text: str) -> list[Finding]:
+    """A key written as the list of its bytes, as Solana's CLI and some wallets save one
+    (``[174,47,154,…]``): 32 or 64 numbers from 0 to 255, not all alike, in brackets."""
+    found = []
+    for match in _BYTE_ARRAY.finditer(text):
+        numbers = [int(n) for n in match.group(1).replace(" ", "").split(",")]
+        if len(numbers) in (32, 64) and max(numbers) <= 255 and len(set(numbers)) > 16:
+            found.append(Finding("private-key", *match.span(1)))
     return found
 
 
@@ -272,6 +290,9 @@ def _joined(
         return []
     if text[head_start - 1 : head_start] == "…":
         return []  # the end of a mask (``whsec_…8XQY``), not the start of a token
+    line_start = text.rfind("\n", 0, head_start) + 1
+    if _PUBLIC_NAMED.search(text, line_start, head_start):
+        return []  # "minisign public key 3F3A1C2B" then the key's line: public, both of them
     head, tail = text[head_start:head_end], text[tail_start:tail_end]
     if is_token(head + tail) and not is_token(head):
         return [Finding("split-token", head_start, tail_end)]
@@ -288,6 +309,8 @@ def find_blocks(
     """Multi-line findings, and the public spans (certificates, public keys)."""
     found: list[Finding] = []
     public: list[tuple[int, int]] = []
+    if "[" in text and "," in text:
+        found += _byte_keys(text)
     if "-----begin" in low or "---- begin" in low:
         found += _key_blocks(text)
         public = [(m.start(), m.end()) for m in _PUBLIC.finditer(text)]

@@ -10,6 +10,8 @@ kind's value: a password shaped like one (a digit or a symbol, so a translation 
 ``label('password', 'Passwort')`` stays), a token or a key by the key rules; a placeholder
 (``put your unique phrase here``), an empty string or a call (``getenv('DB_PASSWORD')``) is
 not. A literal with spaces is a salt only when it is long (32 characters or more) and random.
+A LaTeX macro is defined the same way: ``\\newcommand{\\dbpassword}{…}``,
+``\\def\\apitoken{…}``.
 
 May import: the standard library and the redaction modules.
 """
@@ -26,6 +28,11 @@ from dreamd.redaction.prose import password_shaped
 __all__ = ["find_defined_secrets"]
 
 _OPENING = re.compile(r"\(\s*[\"']")
+# A LaTeX macro that names a secret and holds it: \newcommand{\dbpassword}{…}, \def\token{…}.
+_MACRO = re.compile(
+    r"\\(?:(?:re)?newcommand\*?\{\\|def\\)(?P<name>[A-Za-z@]{2,60})\}?"
+    r"\{(?P<value>[^{}\n]{4,200})\}"
+)
 
 
 @cache
@@ -49,10 +56,10 @@ def _random(value: str) -> bool:
 
 def find_defined_secrets(text: str) -> list[Finding]:
     """The literal of every call that defines a secret-naming name (see the module rules)."""
-    if _OPENING.search(text) is None:
-        return []
+    calls = _call().finditer(text) if _OPENING.search(text) else iter(())
+    macros = _MACRO.finditer(text) if "\\" in text else iter(())
     found: list[Finding] = []
-    for match in _call().finditer(text):
+    for match in (*calls, *macros):
         kind = kind_of_name(match.group("name"))
         value = match.group("value")
         if kind is None or (" " in value and not _random(value)):

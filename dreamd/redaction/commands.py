@@ -5,7 +5,8 @@
   (``https://<token>@github.com``).
 * Oracle's ``user/PW@connect-identifier``: in a JDBC URL (``jdbc:oracle:thin:u/PW@//host``)
   and after its tools (``sqlplus``, ``sqlldr``, ``expdp``, ``impdp``, ``rman``…).
-* Command-line forms whose flag is one letter: ``mysql -pPW``, ``curl -u user:PW``,
+* Command-line forms whose flag is one letter: ``mysql -pPW`` (an exec array's ``"-pPW"``
+  too), ``curl -u user:PW`` (``--proxy-user``, ``-U``),
   HTTPie's and xh's ``http -a user:PW`` (``--auth``),
   ``sshpass -p PW``, ``docker login -p PW``, ``redis-cli -a PW``, ``zip -P PW``, ``7z -pPW``,
   ``unrar x -pPW``, ``lftp -u user,PW``, Redis's and SMTP's ``AUTH [user] PW``, a setting
@@ -19,6 +20,9 @@
   ``echo PW | gpg --passphrase-fd 0`` (and ``--password-stdin``, ``--stdin``, ``passwd``),
   and ``root/PW`` (a well-known user, a slash, a value with three kinds of characters).
   Long flags (``--password``) are :mod:`dreamd.redaction.keys`'.
+* An ``expect`` script's answer to a password prompt (``expect "assword:"`` then ``send
+  "PW\\r"``), and what ``cat`` prints of a file named for a secret (``cat config/master.key``
+  then the key on the next line).
 * Connection strings and credentials in code, where the value has no name of its own: Go's
   MySQL DSN (``user:PW@tcp(host)/db``) and a URL built by ``fmt.Sprintf("…://%s:%s@…", user,
   "PW")``; PowerShell's ``ConvertTo-SecureString "PW" -AsPlainText`` (the flags in any
@@ -50,12 +54,14 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
         "mysql",
         r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb(?:-dump)?)\b"
         + _REST
-        + r"-p(?!\s)"
+        + r"[\"']?-p(?!\s)"
         + _V,
     ),
     (
         "curl",
-        r"\b(?:curl|wget|http)\b" + _REST + r"(?:-u|--user)[\s=]+(?:'[^':\n]*:(?P<q1>[^'\n]+)'"
+        r"\b(?:curl|wget|http)\b"
+        + _REST
+        + r"(?:-u|--user|-U|--proxy-user)[\s=]+(?:'[^':\n]*:(?P<q1>[^'\n]+)'"
         r"|\"[^\":\n]*:(?P<q2>[^\"\n]+)\"|[^\s:'\"]*:(?P<bare>\S+))",
     ),
     (
@@ -111,6 +117,18 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
         r"\b(?:echo|printf)\s+(?:-[a-z]+\s+)?" + _V + r"\s*\|\s*[^\n]*?(?:--passphrase-fd\s+0"
         r"|--password-stdin|--stdin\b|-passin\s+stdin|\bchpasswd\b|\bpasswd\b)",
     ),
+    # An expect script's answer to a password prompt: ``expect "assword:"`` then ``send "…\\r"``.
+    (
+        "send",
+        r"\bexpect\s+(?:-\w+\s+)?\"[^\"\n]*(?:assword|passphrase|PIN)[^\"\n]*\"\s*\n\s*send\s+"
+        r"(?:--\s+)?\"(?P<q2>[^\"\n]+?)(?:\\r|\\n)?\"",
+    ),
+    # What ``cat`` prints of a file named for a secret: ``cat config/master.key`` then the key.
+    (
+        "cat ",
+        r"\bcat\s+[\w./~-]*(?:\.key|secret|password|passwd|token|vault_pass|\.pass)[\w.-]*[ \t]*\n"
+        r"[ \t]*(?P<bare>[^\s]{12,})[ \t]*(?:\n|$)",
+    ),
     ("@", r"(?<![\w/:])[\w.-]{1,64}:(?P<bare>[^@\s\"'/:]{1,128})@(?:tcp|unix|udp)\("),
     (
         "sprintf",
@@ -151,7 +169,7 @@ _TOKEN_USER = re.compile(r"[A-Za-z0-9_-]{20,}")
 _PLACEHOLDER_PASSWORD = re.compile(
     r"(?i:pass(?:word|wd)?|pwd|pw|secret|changeme|your[_-]?password|xxx+|\*+|\.+"
     r"|<[^>]*>|\{[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_]\w*|%s|%\([a-z_]+\)s|:[a-z_]+|\[[^\]]*\]"
-    r"|\$\([^)]*\)|`[^`]*`)"
+    r"|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_]\w*\([^)]*\))"
 )
 
 

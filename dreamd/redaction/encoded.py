@@ -12,6 +12,11 @@
   decode to no UTF-8 (``%ADMIN_PASS%``, a Windows variable whose name starts with hex
   letters) are no encoding and stay as written.
 
+* **Character codes and bits.** A list of four or more character codes given to
+  ``String.fromCharCode(…)``, ``chr``, ``bytes([…])`` or ``char[]`` (``83,117,110,…``), and
+  four or more bytes written in binary (``01001000 01110101 …``), are decoded the same way
+  and judged as hex is.
+
 Base64 is :mod:`dreamd.redaction.entropy`'s. One level deep: what a decoded text holds is not
 decoded again. Pure.
 """
@@ -25,7 +30,7 @@ from functools import cache
 from dreamd.redaction.entropy import is_wrapped_secret
 from dreamd.redaction.finding import Finding
 
-__all__ = ["find_encoded_secrets"]
+__all__ = ["find_character_codes", "find_encoded_secrets"]
 
 Detect = Callable[[str], list[Finding]]
 
@@ -117,4 +122,35 @@ def find_encoded_secrets(
             decoded = _readable(bytes.fromhex(digits))
             if decoded is not None and is_wrapped_secret(decoded, lambda t: bool(detect(t))):
                 found.append(Finding("encoded-credential", match.start(), match.end()))
+    return found
+
+
+# Character codes handed to a function that makes text of them, and bytes written in binary.
+_CODES = re.compile(
+    r"(?:fromCharCode|chr|bytes|char\[\])\W{0,12}?(?P<codes>(?:\d{2,3}[ \t]*,[ \t]*){3,}\d{2,3})"
+)
+_CODE_CALLS = ("fromCharCode(", "chr(", "bytes(", "char[]")
+# Two bytes of printable text in binary, side by side (a quick test: it starts with a digit).
+_BITS_HINT = re.compile(r"0[01]{7}[ \t]+0[01]{7}")
+_BITS = re.compile(r"(?<![01])(?P<bits>(?:[01]{8}[ \t]+){3,}[01]{8})(?![01])")
+
+
+def find_character_codes(text: str, detect: Detect) -> list[Finding]:
+    """Secrets written as character codes or in binary (see the module rules)."""
+    found: list[Finding] = []
+    decoded: list[tuple[int, int, str]] = []
+    if "," in text and any(call in text for call in _CODE_CALLS):
+        for match in _CODES.finditer(text):
+            codes = [int(c) for c in match.group("codes").replace(" ", "").split(",")]
+            if all(32 <= c < 127 for c in codes):
+                decoded.append((*match.span("codes"), "".join(map(chr, codes))))
+    if _BITS_HINT.search(text):
+        for match in _BITS.finditer(text):
+            data = bytes(int(bits, 2) for bits in match.group("bits").split())
+            readable = _readable(data)
+            if readable is not None:
+                decoded.append((*match.span("bits"), readable))
+    for start, end, plain in decoded:
+        if is_wrapped_secret(plain, lambda t: bool(detect(t))):
+            found.append(Finding("encoded-credential", start, end))
     return found

@@ -6,18 +6,22 @@ is a *suspect* when it is 16 or more characters long, mixes letters and digits (
 past 24 characters), is not made of words (``S3BucketReplicationConfig2``), is not hexadecimal
 (hashes, git SHAs, ETH addresses), not upper case and digits only (ULIDs, tracking numbers),
 not a UUID, not a relative path of words, numbers and dates (``memory/logs/2026/03/2026-03-05``),
-and does not sit where harmless random text lives: a URL's path (a query parameter's value
+not a public key by its prefix (a bech32 ``npub1…``, a BIP32 ``xpub…``), and does not sit where
+harmless random text lives: a URL's path (a query parameter's value
 is judged: a one-time code, a ticket, a token; a tracker's click id and a playlist's are
 not), a file path, a
-``data:`` URI, an ``sha512-`` integrity value, an ``SHA256:`` fingerprint, a crypt(3) hash, an
-SSH or age public key, a value named a public key (``PublicKey = …``), a bech32 address, a
-span the caller marked as public (a certificate), or a public object's id (a price, a
-customer, a base, or whatever follows the word naming a track, a video, a channel, an order…).
+``data:`` URI, an ``sha512-`` integrity value, an ``SHA256:`` fingerprint, a Go module's
+``h1:`` hash, a crypt(3) hash, an SSH or age public key, a value named a public key
+(``PublicKey = …``, or the line after one that names it: ``minisign public key …``), a
+bech32 address, a header's or a field's id (``X-Amz-Cf-Id: …``), a span the caller marked
+as public (a certificate), or a public object's id (a price, a customer, a base, or whatever
+follows the word naming a track, a video, a channel, an order, an address…).
 Cheap checks come first, so ordinary notes never import the library. A piece that is base64
 (standard or URL-safe, padded or not) of readable text is judged by that text instead: a
 credential (``user:password``, one word shaped like a password, text in which a rule finds a
 secret) is a ``base64-credential``; anything else (a sentence, a name, a date, an API's global
-id such as ``Package-57089116``) is not a secret, however random its base64 looks.
+id such as ``Package-57089116``, a certificate or a public key in PEM) is not a secret,
+however random its base64 looks.
 
 For each suspect, Yelp's detect-secrets decides (plugin objects built once, then cached): its
 credential plugins (AWS, Azure storage, Artifactory, IBM, SoftLayer, Cloudant, Twilio, Square,
@@ -45,8 +49,11 @@ __all__ = ["find_random_strings", "is_random_token", "is_wrapped_secret"]
 _PIECE = re.compile(r"[A-Za-z0-9+/=_-]{16,}")
 _SEGMENT_SPLIT = re.compile(r"[-_]")
 MIN_SEGMENT = 16
+# Integrity values, paths, bech32 addresses and public keys (``npub1…``), and BIP32 extended
+# public keys (``xpub6C…``): public by nature.
 _HARMLESS_START = re.compile(
-    r"sha(?:1|224|256|384|512)-|/|(?:bc|tb|ltc|age)1[02-9ac-hj-np-z]{20,}$"
+    r"sha(?:1|224|256|384|512)-|/|(?:bc|tb|ltc|age|npub|nprofile)1[02-9ac-hj-np-z]{20,}$"
+    r"|[xyztuvZYUV]pub[1-9A-HJ-NP-Za-km-z]{100,}$"
 )
 _WORDY = re.compile(r"[A-Z]?[a-z]*[aeiouy][a-z]*(?<=[a-z]{3})|[A-Z]{3,}(?![a-z])")
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
@@ -55,8 +62,11 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 _HARMLESS_BEFORE = re.compile(
     r"(?:base64,|(?i:sha)(?:1|224|256|384|512)[-:]|ssh-(?:rsa|dss|ed25519) |ecdsa-sha2-nistp\d+ "
     r"|sk-ssh-ed25519@openssh\.com |\$(?:2[abxy]?|argon2i?d?|[156]|pbkdf2[\w-]*|scrypt)\$\S*"
-    r"|(?i:pub(?:lic)?[ _-]?key)[\"']?[ \t]*[:=][ \t]*[\"']?)$"
+    r"|(?i:pub(?:lic)?[ _-]?key)[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"|\bh1:|(?i:[\w-]+-id)[ \t]*[:=][ \t]*)$"
 )
+# A line that names a public key: the line after it holds the key (minisign, signify).
+_PUBLIC_LINE = re.compile(r"(?i:public[ _-]?key|pubkey)[^\n]*\n[ \t]*$")
 # The name of the query parameter whose value starts where the text ends.
 _QUERY_NAME = re.compile(r"[?&;]([\w.-]+)=$")
 # Query parameters that carry a tracker's or a share link's id, random but no secret.
@@ -88,6 +98,7 @@ _TRACKERS = (
 _INNER_EQUALS = re.compile(r"=+(?=[^=])")
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 _PATH_PART = re.compile(r"[a-z]+|\d+|\d{4}-\d{2}-\d{2}")
+_PUBLIC_PEM = re.compile(r"\s*-----BEGIN (?!.*PRIVATE)[A-Z0-9 ]+-----")
 _USER_PASSWORD = re.compile(r"[\w.@+-]{1,64}:\S{4,}")
 _PASSWORD_SHAPED = re.compile(r"(?=.*[^\W\d_])(?=.*\d)\S{8,64}")
 # A type's name and a long number: an API's global id (``Package-57089116``), no secret.
@@ -102,7 +113,7 @@ _OBJECT_ID = re.compile(
 )
 _OBJECT_BEFORE = re.compile(
     r"(?i:(?<![\w-])(?:track|album|playlist|artist|episode|show|video|channel|base|table|record"
-    r"|price|product|customer|invoice|order|page|post|tweet|status|message|commit)"
+    r"|price|product|customer|invoice|order|page|post|tweet|status|message|commit|address)"
     r"(?:[ _-]?id)?)[ \t]*[:#=]?[ \t]*$"
 )
 
@@ -235,6 +246,17 @@ def _decoded(piece: str) -> str | None:
     return decoded if decoded.isprintable() else None
 
 
+def _public_pem(piece: str) -> bool:
+    """``piece`` is the base64 of a PEM block that holds no private key (its first line says:
+    ``-----BEGIN CERTIFICATE-----``)."""
+    head = piece[: len(piece[:96]) // 4 * 4]
+    try:
+        first = base64.b64decode(head).decode("ascii", "replace")
+    except (binascii.Error, ValueError):
+        return False
+    return _PUBLIC_PEM.match(first) is not None
+
+
 def is_wrapped_secret(decoded: str, rescan: Callable[[str], bool]) -> bool:
     """Whether decoded text is a credential: ``user:password``, one word shaped like a password
     (a letter, a digit and a third kind of character), or text holding a secret."""
@@ -287,9 +309,13 @@ def find_random_strings(
             continue
         if _HARMLESS_BEFORE.search(text, max(0, start - 64), start):
             continue
+        if _PUBLIC_LINE.search(text, max(0, start - 160), start):
+            continue
         if _OBJECT_ID.fullmatch(piece) or _OBJECT_BEFORE.search(text, max(0, start - 24), start):
             continue
         end = start + len(piece)
+        if piece.startswith("LS0tLS1CRUdJTi") and _public_pem(piece):
+            continue  # a certificate or a public key, base64-wrapped (a kubeconfig's CA data)
         decoded = _decoded(piece)
         if decoded is not None:
             # Base64 of text: a secret when the text is one; a sentence, a name or a date

@@ -33,6 +33,13 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   keys must look like tokens (letters and digits, mixed case or symbols); passwords may be
   words; PINs and codes are digits. A literal's prefix (``b"…"``, ``r'…'``) and the escaped
   quotes of a JSON string (``api_key=\\"…\\"``) are read past.
+* A key whose first word says where a secret is kept names none: ``existingSecret`` (a
+  chart's secret object), ``from_secret`` (a pipeline's). A flag followed by another flag
+  (``--ask-password --user=ci``) takes no value. A ``Cookie`` header's values are masked
+  when they can hold a session: not an attribute (``expires``, ``Path``), not a plain word or
+  a language (``theme=dark``, ``lang=en-GB``), not an analytics id of counters
+  (``_ga=GA1.2.184….173…``), unless the cookie's name names a secret (``sid``, ``session``,
+  ``auth``, a ``…sessionid`` such as ``jsessionid``).
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
   value with three kinds of characters, counts; an upper-case ``PIN`` may have one or two
   words before its digits (``PIN kartu debit 551274``).
@@ -43,7 +50,10 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
 * PINs in more words: compounds (``PIN-koodi``, ``Pinkoden``, ``PIN-Nummer``), Arabic
   ``الرقم السري``, Hebrew ``קוד`` before a door word (``קוד הכניסה``), a ``combo`` beside a lock
   word or before a dialled value (``3-7-1-9``), a keypad that ``takes`` or ``accepts`` its
-  digits; Thai ``รหัส`` with a qualifier (ATM, card, entry, door) before ``คือ``/``เป็น``.
+  digits; Thai ``รหัส`` with a qualifier (ATM, card, entry, door) before ``คือ``/``เป็น``; a
+  ``code`` beside an intercom, a buzzer or a key box. A PIN may be typed a digit at a time
+  (``6 0 9 2``), hold a ``#`` or a ``*`` (``71#48``) or a keypad's letter (a digicode's
+  ``12B47``).
 * A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
   ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
   ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``,
@@ -140,6 +150,7 @@ _HEAD_WORDS: tuple[str, ...] = (
     "kartenprüfnummer",
     "prüfnummer",
     "cryptogramme",
+    "cryptogramme visuel",
     "code de sécurité",
     "código de seguridad",
     "codigo de seguridad",
@@ -304,7 +315,7 @@ _CARD_CODE_PHRASES = frozenset(
     "security code;code de sécurité;código de seguridad;codigo de seguridad;codice di sicurezza"
     ";código de segurança;kod bezpieczeństwa;güvenlik kodu;guvenlik kodu;보안 코드"
     ";codi de seguretat;sigurnosni kod;varnostna koda;apsaugos kodas;drošības kods"
-    ";kod keselamatan;код за сигурност".split(";")
+    ";kod keselamatan;код за сигурност;cryptogramme visuel".split(";")
 )
 _CARD_CODE = re.compile(r"\d{3,4}")
 _TOKEN = frozenset(
@@ -326,6 +337,7 @@ _COMPOUND_ENDINGS = (
     ("schlüssel", "token"),
     ("schluessel", "token"),
     ("code", "pin"),
+    ("sessionid", "token"),
 )
 _KEY_QUALIFIERS = frozenset(
     "api access secret private signing sign encryption encrypt master license licence product"
@@ -368,6 +380,9 @@ _DESCRIBING = frozenset(
 # Last words of a key that say in what form it holds the secret its other words name.
 _FORM_WORDS = frozenset("base value val raw b64 base64 hex str string".split())
 _COUNTING = frozenset("max min num n count total no has is use enable disable allow show".split())
+# First words of a key that names where a secret is kept, not the secret (``existingSecret``,
+# a chart's secret object; ``from_secret``, a pipeline's stored secret).
+_REFERRING = frozenset("existing from".split())
 # Hebrew door words, bare and with the prefixes they take (ה the, ל to, ב at): קוד הדלת.
 _HEBREW_DOORS = tuple(
     prefix + stem
@@ -377,7 +392,8 @@ _HEBREW_DOORS = tuple(
 _DOORS = frozenset(
     "door gate garage alarm entry building house front portail porte entrée alarme immeuble"
     " puerta portal acceso alarma garaje portão portao entrada portone cancello ingresso"
-    " tür haustür tor eingang".split()
+    " tür haustür tor eingang intercom buzzer interphone citofono portero keysafe lockbox"
+    " keybox".split()
     + list(_HEBREW_DOORS)
 )
 _PREPOSITIONS = frozenset(
@@ -412,6 +428,11 @@ _SCHEME_WORD = re.compile(r"([A-Za-z0-9-]+)[ \t]+")
 _HEADER_TOKEN = re.compile(r"[A-Za-z0-9._~+/=:%-]{6,}")
 _HYPHENATED_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _COOKIE_PAIR = re.compile(r"([^=;\s\"']+)=([^;\s\"']+)")
+_COOKIE_ATTRIBUTES = frozenset("expires path domain max-age samesite secure httponly".split())
+# A cookie value that holds no session: words and a language tag (``accepted``, ``en-GB``),
+# or counters and a short prefix (an analytics id: ``GA1.2.1843921234.1735689600``).
+_PLAIN_COOKIE = re.compile(r"[A-Za-z]+(?:[-_][A-Za-z]+)*|(?:[A-Z]{1,3}\d?\.)?\d+(?:\.\d+)*")
+_SESSION_COOKIE = re.compile(r"(?i)sess|sid|auth|token|login|remember|csrf|xsrf")
 _PAREN = re.compile(r"[ \t]*\([^)\n]{1,40}\)")
 _WORD = re.compile(r"[ \t]+(\S+)")
 _SEED = re.compile(r"(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}")
@@ -455,7 +476,14 @@ _EXPRESSION = re.compile(
     r"|Invoke|Select|Out|Add|Remove|Start|Test|Join|Format|Resolve)-[A-Z][A-Za-z]+$"
 )
 _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
-_PIN_VALUE = re.compile(r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
+# A PIN: digits, perhaps grouped; a dialled combination (``17-32-05``); a keypad's entry with
+# ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
+_PIN_VALUE = re.compile(
+    r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])|\d{1,6}[#*]\d{1,6}#?"
+    r"|(?=(?:[A-D]?\d){3})\d{1,5}[A-D]\d{1,5}"
+)
+# A PIN typed one digit at a time: ``6 0 9 2``.
+_SPACED_DIGITS = re.compile(r"\d(?: \d){3,7}#?(?!\S)")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$")
 _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
@@ -523,6 +551,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
     if last in ("code", "codes") and ("recovery" in words or "backup" in words):
         return "codes"
     if last in _DESCRIBING or (len(words) > 1 and words[0] in _COUNTING and last != "key"):
+        return None
+    if len(words) > 1 and words[0] in _REFERRING:
         return None
     if joined in ("authorization", "proxy authorization"):
         return "header"
@@ -713,10 +743,21 @@ def _header_value(text: str, pos: int) -> tuple[int, int] | None:
 
 
 def _cookie_values(text: str, pos: int, *, first_only: bool) -> list[tuple[int, int]]:
+    """The values of a ``Cookie`` header's pairs (a ``Set-Cookie``'s first pair) that can hold
+    a session: not an attribute (``expires=…``, ``Path=/``), not a plain word or a language
+    (``theme=dark``, ``lang=en-GB``), not an analytics id of counters (``_ga=GA1.2.184….173…``),
+    unless the cookie's name names a secret (``sid=abc123``)."""
     line_end = text.find("\n", pos)
     line = text[pos : len(text) if line_end < 0 else line_end]
-    pairs = list(_COOKIE_PAIR.finditer(line))
-    return [(pos + m.start(2), pos + m.end(2)) for m in pairs[: 1 if first_only else None]]
+    spans = []
+    for pair in list(_COOKIE_PAIR.finditer(line))[: 1 if first_only else None]:
+        name, value = pair.group(1), pair.group(2)
+        if name.lower() in _COOKIE_ATTRIBUTES:
+            continue
+        named = kind_of_name(name) is not None or _SESSION_COOKIE.search(name) is not None
+        if named or not (_PLAIN_COOKIE.fullmatch(value) or len(value) < 8):
+            spans.append((pos + pair.start(2), pos + pair.end(2)))
+    return spans
 
 
 def _list_values(text: str, pos: int, pattern: str) -> list[tuple[int, int]]:
@@ -868,6 +909,8 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         if bridged and _LEADING_CHANGE.match(text, value_at) is None:  # not "PIN went from…"
             value_at = _bridged(text, name_end, value_at)
         flag = raw.startswith("-")
+        if flag and text.startswith("-", value_at):
+            continue  # "--ask-password --user=ci": a flag that takes no value, then another
         spans = _values(text, kind, name, value_at, separated=separated or flag)
         family = "cli-credential" if flag else "secret-assignment"
         if kind in ("password", "token", "bare-key", "pin", "card-code", "security"):
@@ -943,6 +986,9 @@ def _could_hold(kind: str, value: str, *, quoted: bool) -> bool:
 def _plain_value(
     text: str, kind: str, name: str, pos: int, *, separated: bool, whole_line: bool
 ) -> list[tuple[int, int]]:
+    digits = _SPACED_DIGITS.match(text, pos) if kind == "pin" else None
+    if digits is not None:
+        return [digits.span()]
     spaced = _SPACED_OUT.match(text, pos)
     if spaced is not None:
         compact = spaced.group(0).replace(" ", "")

@@ -9,10 +9,12 @@
   ``SKU 123-456-7890``, dates, IP addresses and version strings never qualify.
 * Payment cards: 13 to 19 digits that pass python-stdnum's Luhn check and start with an
   issuer's prefix (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro, Mir,
-  Troy),
-  separated by spaces, dashes or dots or not at all.
+  Troy, Napas, BC Card), separated by spaces, dashes or dots or not at all; after a card and
+  its expiry (``10/27``), three or four digits standing alone in the same line are its
+  security code, whatever word names them (``الرمز 016``).
 * IBANs in any case and spacing: python-stdnum's ``iban`` (country format and mod 97); a
-  known country's IBAN whose check digits hold counts even when its account part does not.
+  known country's IBAN whose check digits hold counts even when its account part does not;
+  one broken over two lines counts when the two pieces make it.
 * National identity numbers with check digits, through python-stdnum (US SSN and ITIN,
   Canadian SIN, French NIR, Spanish DNI/NIE, Italian codice fiscale, German Steuer-ID, Dutch
   BSN, Brazilian CPF, Indian Aadhaar and PAN, Swedish, Danish, Norwegian, Finnish, Polish,
@@ -25,7 +27,11 @@
   Lithuanian, Latvian and Estonian personal codes, Greek AMKA, Moldovan IDNP, Kazakh ИИН,
   Iranian کد ملی, Ecuadorian, Dominican and Cuban identity numbers (``cédula``, ``carné``),
   Argentine CUIL, Peruvian DNI, Paraguayan RUC, Saudi identity numbers, Singapore NRIC,
-  Taiwanese ids
+  Taiwanese ids, Nigerian NIN and BVN, Egyptian national numbers, Guatemalan DPI, Costa Rican
+  cédula, Andorran NRT, the Ghana Card; health and social insurance numbers (the German
+  Krankenversichertennummer, British Columbia's PHN, Brazil's CNS, Mexico's NSS, the US
+  Medicare MBI, PhilHealth, Japanese, Korean and Taiwanese insurance cards, the EHIC);
+  Venezuela's RIF and El Salvador's NIT by their check digits
   (a long name may take an ending: ``fødselsnummeret``). A shape only ids use must pass the
   id's check;
   a plain run
@@ -35,11 +41,8 @@
   Russian ``ИНН``, Turkish VKN, Hungarian ``adóazonosító jel``, Philippine TIN, Kenyan KRA
   PIN, Slovenian ``davčna številka`` and Greek ``ΑΦΜ`` after their names, an Indonesian NPWP
   by its dotted form.
-* An account number after a word that names it (``account no.``, ``acc``, ``A/c no.``,
-  ``Kontonummer``, ``numer konta``, ``nomor rekening``, ``hesap numarası``, ``số tài
-  khoản``, ``číslo účtu``…), perhaps after a label (``numer konta do przelewu: …``) that
-  is not a balance's, a date's or a holder's; a Polish NRB (an IBAN without its ``PL``) by
-  its check digits alone.
+* A Polish NRB (an IBAN without its ``PL``) by its check digits alone; account numbers
+  after their words are :mod:`dreamd.redaction.accounts`'.
 
 The libraries are imported the first time a candidate needs them. Pure.
 """
@@ -52,7 +55,7 @@ from functools import cache, lru_cache
 from importlib import import_module
 
 from dreamd.redaction.finding import Finding
-from dreamd.redaction.scan import windows
+from dreamd.redaction.scan import trie
 
 __all__ = ["find_numbers"]
 
@@ -98,54 +101,39 @@ _CARD_PREFIXES = (
     ("50 56-69", (12, 13, 14, 15, 16, 17, 18, 19)),
     ("2200-2204", (16,)),
     ("9792", (16,)),
+    ("9704", (16, 19)),
+    ("94", (16,)),
+)
+# After a card: its expiry (``10/27``), then, in the same line, three or four digits standing
+# alone are its security code, whatever word (or none) names them.
+_CODE_AFTER_EXPIRY = re.compile(
+    r"[^\n\d]{0,40}?(?<![\d/])(?:0[1-9]|1[0-2])/(?:\d{2}|20\d{2})(?![\d/])"
+    r"[^\n\d]{0,30}?(?<![\d/.,])(?P<code>\d{3,4})(?![\d/.,]|[ \t]*(?:[%€$£]|\w))"
 )
 _IBAN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?P<sep>[ ./-]?)[A-Za-z0-9]{4}(?:(?P=sep)[A-Za-z0-9]{4}){1,6}"
     r"(?:(?P=sep)[A-Za-z0-9]{1,3})?"
 )
+_SPLIT_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])([A-Z]{2}\d{2}[A-Z0-9 ]{4,30}?)[ \t]*\n[ \t]*([A-Z0-9 ]{2,30}?)[ \t]*(?=\n|$)"
+)
 _IBAN_START = re.compile(r"\d\d([ ./-]?)[A-Za-z0-9]{4}\1[A-Za-z0-9]{4}")
 _LETTER_ID = re.compile(r"[A-Z][A-Z0-9]{8,17}(?![A-Za-z0-9])")
+# Ids of letters and digits in dashed groups (``1EG4-TE5-MK73``, ``F-198181-Z``), or a digit
+# before letters (an MBI written whole), where no run of digits shows them.
+_GROUPED_ID_NAMES = ("mbi", "medicare", "nrt", "ghana")  # the names of the ids shaped so
+_GROUPED_ID = re.compile(
+    r"(?<![\w-])[A-Z0-9]{1,4}-[A-Z0-9]{3,9}-[A-Z0-9]{1,4}(?![\w-])|\d[A-Z][A-Z0-9]{9}(?!\w)"
+)
 _BRACKETED_CHECK = re.compile(r"[A-Z]{1,2}\d{6}\([0-9A]\)")
-_ACCOUNT = re.compile(
-    r"(?i:\b(?:account(?:\s+(?:number|no\.?|nr\.?|#))?|acc(?:t|ount)?\.?(?:\s*(?:no\.?|#))?"
-    r"|a/c(?:\s*(?:no\.?|#))?|kontonummer|konto(?:-?nr\.?)?|numéro de compte|número de cuenta"
-    r"|conto(?: corrente)?|rekeningnummer|(?:nomor |no\. ?)?rekening|numer konta|nr konta"
-    r"|numer rachunku|nr rachunku|hesap (?:numarası|numarasi|numaram|no\.?)|số tài khoản"
-    r"|so tai khoan|číslo účtu|cislo uctu|tilinumero|номер сч[её]та|номер рахунку|рахунок|сч[её]т"
-    r"|رقم الحساب|מספר חשבון|खाता संख्या|खाता नंबर)(?![^\W\d_]))"
-    r"(?P<label>[^\n:\d]{0,40}?:)?\s*[:#]?\s*(\d[\d -]{4,34}\d)\b"
-)
-_ACCOUNT_ANCHORS = (
-    "acc",
-    "a/c",
-    "konto",
-    "konta",
-    "compte",
-    "cuenta",
-    "conto",
-    "rekening",
-    "rachunku",
-    "hesap",
-    "tài khoản",
-    "tai khoan",
-    "účtu",
-    "uctu",
-    "tilinumero",
-    "сч",
-    "рахун",
-    "الحساب",
-    "חשבון",
-    "खाता",
-)
-# Words of a label before a number that is not the account's (``Account balance: …``).
-_NOT_ACCOUNT_LABEL = re.compile(
-    r"(?i:balance|saldo|limit|total|created|opened|closed|expires|since|manager|owner|holder"
-    r"|name|type|status|fee|interest|kwota|stan|bakiye|założon|otwart|số dư)"
-)
-_SIX_DIGITS = re.compile(r"\d(?:[ -]?\d){5}")
-_THOUSANDS = re.compile(r"\d{1,3}(?: \d{3})+")
 # A Polish account number (NRB): an IBAN without its PL, 2 + 6 × 4 digits.
 _NRB = re.compile(r"\d\d(?: ?\d{4}){6}(?![\w-])")
+# The US Medicare Beneficiary Identifier: a digit, a letter, then letters (no S, L, O, I, B, Z)
+# and digits in fixed places, in three groups.
+_MBI = (
+    r"[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?"
+    r"[AC-HJKMNP-RT-Y]{2}\d{2}"
+)
 # (pattern, python-stdnum module (or None: our own check), the id's names, needs a name)
 _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin", False),
@@ -250,6 +238,35 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{6,8}-\d", None, "ruc", True),
     (r"\d{8}", None, "davčna davcna davčna_številka", True),
     (r"\d{9}", None, "αφμ afm", True),
+    # Health and social insurance after their names: Germany's Krankenversichertennummer,
+    # British Columbia's PHN, Brazil's CNS, Mexico's NSS, the US Medicare MBI, PhilHealth,
+    # Japanese, Korean and Taiwanese insurance cards, the European card (EHIC)
+    (r"[A-Z]\d{9}", None, "krankenversichertennummer versichertennummer kvnr egk", True),
+    (r"9\d{3} ?\d{3} ?\d{3}", None, "phn personal_health_number carecard", True),
+    (
+        r"[12789]\d{2} ?\d{4} ?\d{4} ?\d{4}",
+        None,
+        "cns cartão_nacional_de_saúde cartao_nacional_de_saude cartão_sus",
+        True,
+    ),
+    (r"\d{11}", None, "nss imss", True),
+    (_MBI, None, "mbi medicare_beneficiary", True),
+    (r"\d{2}-\d{9}-\d", None, "philhealth", True),
+    (r"\d{8}", None, "被保険者番号 保険者番号 保険証", True),
+    (r"\d-\d{10}", None, "건강보험증 건강보험", True),
+    (r"\d{4} \d{4} \d{4}", None, "健保卡號 健保卡 健保", True),
+    (r"80\d{18}", None, "ehic european_health_insurance_card health_insurance_card", True),
+    # Nigeria's NIN and BVN, Egypt's national number, Guatemala's DPI, Costa Rica's cédula,
+    # Andorra's NRT and the Ghana Card after their names; Venezuela's RIF and El Salvador's
+    # NIT by their check digits
+    (r"\d{11}", None, "nin nimc bvn", True),
+    (r"[23]\d{13}", None, "الرقم_القومي national_id", True),
+    (r"\d{4} ?\d{5} ?\d{4}", None, "dpi", True),
+    (r"[1-9]-\d{4}-\d{4}", None, "cédula cedula", True),
+    (r"[A-Z]-?\d{6}-?[A-Z]", None, "nrt", True),
+    (r"GHA-\d{9}-\d", None, "ghana_card", True),
+    (r"[VEJPG]-?\d{8}-?\d", "ve.rif", "rif", False),
+    (r"\d{4}-\d{6}-\d{3}-\d", "sv.nit", "nit", False),
 )
 
 
@@ -307,6 +324,19 @@ def _id_patterns() -> tuple[tuple[re.Pattern[str], tuple[str, ...], tuple[str, .
 
 
 @cache
+def _spelled(names: tuple[str, ...]) -> frozenset[str]:
+    """The names as a text spells them (``id_number`` is two words)."""
+    return frozenset(name.replace("_", " ") for name in names)
+
+
+@cache
+def _all_names() -> re.Pattern[str]:
+    """Every id's name (as the text spells it: ``id_number`` is two words), as one trie."""
+    names = {name.replace("_", " ") for _, _, group, _ in _IDS for name in group.split()}
+    return trie(tuple(sorted(names)))
+
+
+@cache
 def _names(names: tuple[str, ...]) -> re.Pattern[str]:
     """The names as whole words; a long one may take an ending (``fødselsnummeret``)."""
     words = [re.escape(name).replace("_", " ") for name in names]  # ``id_number``: two words
@@ -328,9 +358,13 @@ def _nino_ok(value: str) -> bool:
     return compact[:2] not in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ")
 
 
-def _national_ids(text: str, spans: list[tuple[int, int]]) -> list[Finding]:
+def _national_ids(text: str, low: str, spans: list[tuple[int, int]]) -> list[Finding]:
     found: list[Finding] = []
+    names_at = _all_names()  # the names before the spans' numbers: where a name would stand
+    present = {m.group(0) for a, b in spans for m in names_at.finditer(low, max(0, a - 40), b)}
     for pattern, modules, names, named in _id_patterns():
+        if named and present.isdisjoint(_spelled(names)):
+            continue  # an id only its name makes one of, and the name is nowhere in the text
         for start, end in spans:
             for match in pattern.finditer(text, start, end):
                 if named and not _named_before(text, match.start(), names):
@@ -461,6 +495,9 @@ def find_numbers(text: str) -> list[Finding]:
             card = None
         if card is not None:
             found.append(card)
+            code = _CODE_AFTER_EXPIRY.match(text, card.end)
+            if code is not None:  # "… 10/27 الرمز 016": the card's code, whatever names it
+                found.append(Finding("payment-card", *code.span("code")))
             continue
         if not 7 <= len(digits) <= 15 or _DATE_OR_ADDRESS.search(value):
             continue
@@ -473,31 +510,19 @@ def find_numbers(text: str) -> list[Finding]:
             if iban:
                 found += _iban_at(iban.group(0), begin)
     low = text.lower()
-    accounts = any(  # an account number is a candidate too: six digits or more, no date
-        sum(c.isdigit() for c in value) >= 6 and not _DATE_OR_ADDRESS.search(value)
-        for _, value in candidates
-    )
-    for start, end in windows(low, _ACCOUNT_ANCHORS if accounts else (), before=8, after=110):
-        if _SIX_DIGITS.search(text, start, end) is None:
-            continue
-        for match in _ACCOUNT.finditer(text, start, end):
-            value = match.group(2)
-            if sum(c.isdigit() for c in value) < 6 or _THOUSANDS.fullmatch(value):
-                continue
-            if _DATE_OR_ADDRESS.search(value):
-                continue
-            if _NOT_ACCOUNT_LABEL.search(match.group("label") or ""):
-                continue
-            found.append(Finding("bank-account", match.start(2), match.end(2)))
+    if "\n" in text and ("iban" in low or "ибан" in low):
+        found += _split_ibans(text)
     for start in long_starts:
         nrb = _NRB.match(text, start)
         if nrb is not None and _iban_ok("PL" + nrb.group(0).replace(" ", "")):
             found.append(Finding("bank-account", *nrb.span()))
     spans = id_spans + [(m.start(), m.end()) for m in _LETTER_ID.finditer(text)]
+    if any(name in low for name in _GROUPED_ID_NAMES):
+        spans += [(m.start(), m.end()) for m in _GROUPED_ID.finditer(text)]
     if "(" in text:  # a Hong Kong card's short digits, its check digit in brackets
         spans += [(m.start(), m.end()) for m in _BRACKETED_CHECK.finditer(text)]
     if spans:
-        found += _national_ids(text, _merged(spans))
+        found += _national_ids(text, low, _merged(spans))
     return found
 
 
@@ -533,6 +558,17 @@ def _iban_ok(value: str) -> bool:
         and compact.isalnum()
         and compact[2:4] == iban.calc_check_digits(compact)
     )
+
+
+def _split_ibans(text: str) -> list[Finding]:
+    """An IBAN the line broke in two (``IE69 AIBK 9311\n5212 3456 78``): the end of a line
+    and the start of the next that together, and only together, are an IBAN."""
+    found = []
+    for match in _SPLIT_IBAN.finditer(text):
+        head, tail = match.group(1), match.group(2)
+        if not _iban_ok(head.rstrip()) and _iban_ok(head + tail):
+            found.append(Finding("iban", match.start(1), match.end(2)))
+    return found
 
 
 def _iban_at(value: str, start: int) -> list[Finding]:

@@ -3,10 +3,13 @@
 * **After its word.** A word that names a one-time code, in the languages SMS are sent in
   (``verification code``, ``login code``, ``OTP``, ``kod weryfikacyjny``,
   ``Bestätigungscode``, ``code de vérification``, ``doğrulama kodunuz``, ``mã xác thực``,
-  ``验证码``, ``認証コード``, ``인증번호``, ``رمز التحقق``, ``קוד אימות``, ``код подтверждения``…),
+  ``验证码``, ``認証コード``, ``인증번호``, ``رمز التحقق``, ``קוד אימות``, ``код подтверждения``…,
+  ``Steam Guard``, a service that sends them: ``WhatsApp code``, ``código do WhatsApp``),
   then at most five words of the same sentence with no digit (``is``, ``của Quý khách là``,
-  ``الخاص بك هو``), then four to eight digits, or three and three (``552 913``), perhaps in
-  brackets (``[537204]``) or after a brand's letters (``FB-58213``).
+  ``الخاص بك هو``; ``for the new laptop`` too when a colon then gives the code), then four to
+  eight digits, three and three (``552 913``) or in pairs (``41 87 26``), perhaps in brackets
+  (``[537204]``) or after a brand's letters (``FB-58213``), or capitals and digits mixed
+  (``7KQ2D``, ``QX4-7ML``).
 * **Before its word.** The code first, where a message starts, then at most four words that
   say whose it is (``is your Facebook``, ``आपका``, ``est votre``), then the word:
   ``FB-58213 is your Facebook confirmation code``, ``552913 आपका OTP है``.
@@ -43,7 +46,26 @@ _WORDS = (
     ";验证码;驗證碼;校验码;認証コード;確認コード;ワンタイムパスワード;인증번호;인증 번호;인증코드"
     ";رمز التحقق;رمز التأكيد;كود التحقق;קוד אימות;קוד האימות;код подтверждения;код верификации"
     ";одноразовый код;код из смс;κωδικός επαλήθευσης;รหัส otp;รหัสยืนยัน;सत्यापन कोड;ओटीपी"
+    ";steam guard code;steam guard"
 ).split(";")
+# Services that send login codes: ``WhatsApp code``, ``código do WhatsApp``, ``kod Telegram``.
+_SENDERS = (
+    "whatsapp telegram signal instagram facebook tiktok discord steam uber paypal revolut"
+    " microsoft apple google viber line wechat"
+).split()
+_WORDS += [
+    form
+    for sender in _SENDERS
+    for form in (
+        f"{sender} code",
+        f"{sender} login code",
+        f"código do {sender}",
+        f"código de {sender}",
+        f"codice {sender}",
+        f"kod {sender}",
+        f"code {sender}",
+    )
+]
 # Where a code word can start: anchors found by ``str.find`` before any pattern runs.
 _ANCHORS = (
     "otp",
@@ -78,12 +100,20 @@ _DESCRIBING = frozenset(
     " in for at every attempts attempt wrong invalid old previous last format field step"
     " gelmedi gönderildi ważny wysłany gültig envoyé válido valido hiệu".split()
 )
+# Describing words that only link the code to what it is for: after them, a colon still gives
+# the code (``Steam Guard code for the new laptop: 7KQ2D``).
+_LINKING = frozenset("for in at after within every".split())
 _UNITS = (
     r"(?:min|minute|minutes|mins|sec|secs|second|seconds|s|ms|h|hour|hours|digit|digits|char"
     r"|chars|characters|times|attempts|tries|dakika|saniye|phút|phut|giây|minut|minuty|minuten"
     r"|sekund|sekunden|分钟|分|秒|分間|초|분|دقائق|דקות|минут|секунд)\b"
 )
-_VALUE = r"(?P<value>(?:[A-Z]{1,3}-)?\d{4,8}|\d{3}[ -]\d{3})"
+# Digits (after a brand's letters: ``G-483920``), in threes or in pairs (``552 913``,
+# ``41 87 26``), or letters and digits in capitals (``7KQ2D``, ``QX4-7ML``).
+_VALUE = (
+    r"(?P<value>(?:[A-Z]{1,3}-)?\d{4,8}|\d{3}[ -]\d{3}|\d{2}(?:[ -]\d{2}){2,3}"
+    r"|(?=[A-Z-]*\d)(?=[\d-]*[A-Z])(?:[A-Z0-9]{5,8}|[A-Z0-9]{3,4}-[A-Z0-9]{3,4})(?![\w-]))"
+)
 _AFTER_VALUE = r"(?![./:]?\d|,\d{3})(?!\s*" + _UNITS + ")"
 # Words that say whose a code is, between a code and its word (``is your Facebook``).
 _WHOSE = frozenset(
@@ -125,7 +155,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     words = _alternation(_WORDS)
     after = re.compile(
         rf"(?i:(?<![^\W\d_])(?:{words})(?![^\W\d_]))(?P<gap>[^\n\d.!?。।]{{0,40}}?)"
-        rf"[\s:：=\-–—\[(【「]*(?<![+\d]){_VALUE}{_AFTER_VALUE}"
+        rf"(?P<lead>[\s:：=\-–—\[(【「]*)(?<![+\d]){_VALUE}{_AFTER_VALUE}"
     )
     before = re.compile(
         rf"(?:^{ITEM}|(?<=[\n.!?:\]】>]\s)|(?<=[\n\]】>]))\s*{_VALUE}{_AFTER_VALUE}"
@@ -155,7 +185,9 @@ def find_one_time_codes(text: str, low: str) -> list[Finding]:
     for start, end in windows(low, _ANCHORS, before=90, after=90):
         for match in after.finditer(text, start, end):
             words = _gap_words(match.group("gap"))
-            if len(words) <= 5 and not any(w in _DESCRIBING for w in words):
+            colon = ":" in match.group("lead") or "：" in match.group("lead")
+            describing = _DESCRIBING - _LINKING if colon else _DESCRIBING
+            if len(words) <= 5 and not any(w in describing for w in words):
                 found.append(Finding("secret-assignment", *match.span("value")))
         for match in before.finditer(text, start, end):
             words = _gap_words(match.group("gap"))

@@ -32,10 +32,17 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
   value, which is written in Latin letters, digits and symbols.
 * **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
-  ``The password is``, ``パスワード``, ``Root pw (do not paste):``, ``Q: password for
-  grafana?``), and a next line (or the one after a blank line) holding one value, perhaps in
-  backticks or after an answer's ``A:``, and nothing else; after a login's word (``the router
-  login (…):``) the value must be a strong password (a user's name is no secret).
+  ``The password is``, ``パスワード``, ``公司 VPN 新密碼``, ``Root pw (do not paste):``, ``Q:
+  password for grafana?``), and a next line (or the one after a blank line) holding one
+  value, perhaps in backticks or after an answer's ``A:``, and nothing else; after a login's
+  word (``the router login (…):``) the value must be a strong password (a user's name is no
+  secret).
+* **Named after the value.** ``Gl4ss-Otter-19, the password I mean``, ``v5_uUzpV5oa — ҫакӑ
+  ҫӗнӗ вӑрттӑн сӑмах``: a strong password set off by a comma or a dash, then at most six words
+  of the same sentence (none describing the password) before the password word.
+* **Digits after a word of a script without spaces.** ``暗証番号は 31908 です``, ``비밀번호
+  1582#``: four to twelve digits (a ``#`` may end them), unless the script goes on right
+  after them (``密码2024年``, a year).
 * **No verb.** ``şifrem Bogazici_1863 ama …``, ``पासवर्ड Dilli@2026Rk है``: within four words
   of the password word and before any verb (or right before the verb that ends the sentence:
   ``Wifiaren pasahitza … da``, ``… ነው``), a value that needs no verb to be a password
@@ -64,7 +71,7 @@ from dreamd.redaction.keys import value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
 from dreamd.redaction.scan import ITEM, find_words
 
-__all__ = ["find_prose_passwords", "password_shaped", "strong_password"]
+__all__ = ["DESCRIBING", "find_prose_passwords", "password_shaped", "strong_password"]
 
 # Password words whose end is a word's end; the long ones may end a compound (WLAN-Passwort).
 _LONG_WORDS = (
@@ -94,6 +101,8 @@ _SHORT_WORDS = (
     " මුරපදය ពាក្យសម្ងាត់ ລະຫັດຜ່ານ စကားဝှက် စကားဝှက်က ਪਾਸਵਰਡ પાસવર્ડ پټنوم"
     " kupuhipa modpas senhal okwuntughe isissutissaq facal-faire פּאַראָל פאראל פּאַראָלן"
     " پارول پارولى پارولی پارولنى পাছৱৰ্ড рамз рамзи рамзҳои сырсөз beassansátni"
+    " pasiwedhi pasword phasewete ahintasɛm gronidło ger-tremena passwoort wachwaord passwird"
+    " ichtacatlahtolli серһүҙ серһүҙе پاسورڊ ᐃᓯᖅᑯᑎ ꯄꯥꯁꯋꯥꯔꯗ"
 ).split()
 _PHRASES = (
     "mot de passe",
@@ -136,6 +145,42 @@ _PHRASES = (
     "pakasqa simi",
     "pakasqa siminqa",
     "གསང་ཚིག",
+    "awal uffir",
+    "jecha icciitii",
+    "jechi icciitii",
+    "baatu jàll",
+    "liloba ya kokɔta",
+    "mawu achinsinsi",
+    "lefoko la sephiri",
+    "nya ɣaɣla",
+    "parau huna",
+    "clau d'acceso",
+    "peraule di passaç",
+    "biervo sekreto",
+    "motî d' passe",
+    "fockle follit",
+    "bi̍t-bé",
+    "parola segreta",
+    "parola d'accesso",
+    "palora d'accessu",
+    "jamasa aru",
+    "jamasa arupax",
+    "ewan tzij",
+    "вӑрттӑн сӑмах",
+    "вӑрттӑн сӑмахӗ",
+    "къайлаха дош",
+    "сусæг дзырд",
+    "кистэлэҥ тыл",
+    "кистэлэҥ тыла",
+    "нюуса үгэ",
+    "መሕለፊ ቃል",
+    "ⴰⵡⴰⵍ ⵓⴼⴼⵉⵔ",
+    "ܡܠܬܐ ܕܐܪܙܐ",
+    "ߜߎ߲߬ߘߎ߬ ߞߎߡߊ",
+    "ᎤᏕᎵᏛ ᎧᏃᎮᏛ",
+    "ᱫᱟᱱᱟᱝ ᱨᱚᱲ",
+    "ᠨᠢᠭᠤᠴᠠ ᠦᠭᠡ",
+    "ꦠꦼꦩ꧀ꦧꦸꦁ ꦱꦤ꧀ꦝꦶ",
 )
 _CJK_WORDS = (
     "密码",
@@ -148,13 +193,15 @@ _CJK_WORDS = (
     "비번",
     "비밀 번호",
     "รหัสผ่าน",
+    "ㄇㄧˋ ㄇㄚˇ",
 )
 _COPULAS = frozenset(
     "is was are = : := → -> => — – - lautet lauten ist war sind heißt heisst c'est est était"
     " sera es era será é era será è sarà wordt werd blijft är var blir er jest był była to"
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
-    " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল".split()
+    " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল em hemi ye ndeye ndi"
+    " ke ne enye mooy ezali ca dha".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -191,6 +238,7 @@ _DESCRIBING = frozenset(
     " eisen zasady długość menedżer zapomniałem polityka политика длина менеджер поле забыл"
     " требования".split()
 )
+DESCRIBING = _DESCRIBING  # words that describe a password rather than give it
 _MANAGERS = frozenset(
     "1password bitwarden keepass keepassxc lastpass dashlane keychain vault proton pass".split()
 )
@@ -208,6 +256,7 @@ _NOT_A_VALUE = LazyPattern(
 )
 _CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
 _DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
+_CJK_PIN = LazyPattern(r"\d{4,12}#?")
 _ITEM = ITEM
 
 
@@ -241,7 +290,8 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
         r"(?P<value>[!-~]{4,64})(?![!-~])"
     )
     line_end = re.compile(
-        rf"(?i:{_ITEM}(?:(?:q|question)[ \t]*[:.)][ \t]*)?(?:\*\*|__)?(?:[^\n:=]{{0,40}}?[\s(-])?"
+        rf"(?i:{_ITEM}(?:(?:q|question)[ \t]*[:.)][ \t]*)?(?:\*\*|__)?"
+        rf"(?:[^\n:=]{{0,40}}?(?:[\s(-]|{_CJK_LETTER}(?={cjk_words})))?"
         rf"(?:{long_words}|{short_words}|{cjk_words}|(?P<login>{login_words}))(?:\*\*|__)?"
         r"(?P<tail>(?:[ \t]+[^\s:=()*]{1,20}){0,4}?)"
         r"(?:[ \t]*\([^)\n]{0,40}\))?"
@@ -404,6 +454,38 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
     return None
 
 
+def _named_after(text: str, head_start: int) -> tuple[int, int] | None:
+    """``Gl4ss-Otter-19, the password I mean``, ``v5_uUzpV5oa — ҫакӑ ҫӗнӗ вӑрттӑн сӑмах``: a
+    strong password set off by a comma or a dash, then at most six words of the same sentence
+    (none describing the password) before the password word that names it."""
+    floor = max(0, head_start - 120)
+    ends = list(_SENTENCE_END.finditer(text, floor, head_start))
+    start = ends[-1].end() if ends else floor
+    words = _words(text, start, head_start)
+    for index, (a, b) in enumerate(words):
+        word = text[start + a : start + b]
+        rest = [text[start + x : start + y].lower() for x, y in words[index + 1 :]]
+        dash = bool(rest) and rest[0] in ("—", "–", "-", "--")
+        if not (word.endswith(",") or dash) or len(rest) - dash > 6:
+            continue
+        if any(w.strip(",.:") in _DESCRIBING for w in rest):
+            continue
+        value = word.rstrip(",").lstrip("".join(CLOSERS))
+        if strong_password(value) and password_shaped(value):
+            at = start + a + word.index(value)
+            return at, at + len(value)
+    return None
+
+
+def _cjk_pin(text: str, span: tuple[int, int]) -> bool:
+    """``暗証番号は 31908 です``, ``비밀번호 1582#``: digits (a ``#`` may end them) after a
+    password word of a script written without spaces are its value, unless the script goes on
+    right after them (``密码2024年``: a year)."""
+    value = text[span[0] : span[1]]
+    after = text[span[1] : span[1] + 1]
+    return _CJK_PIN.fullmatch(value) is not None and not re.match(_CJK_LETTER, after)
+
+
 def strong_password(value: str) -> bool:
     """A value that needs no verb to be a password: eight characters or more, letters and
     digits, and mixed case or a symbol (``Gx8tLm2qPz``, ``Duna_hid_58``; not ``user42``)."""
@@ -439,8 +521,8 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     cjk, line_end = _patterns()
     found: list[Finding] = []
     heads = _heads(low)
-    for _, head_end, phrase in heads:
-        span = _sentence_value(text, head_end, phrase=phrase)
+    for head_start, head_end, phrase in heads:
+        span = _sentence_value(text, head_end, phrase=phrase) or _named_after(text, head_start)
         if span is not None:
             found.append(Finding("secret-assignment", *span))
     ascii_only = low.isascii()
@@ -455,8 +537,9 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
             value = text[start:end]
             while value and not value[-1].isalnum() and value[-1] not in "!#$%&*+-=?@_~":
                 value = value[:-1]
-            if _given(text, (start, start + len(value)), phrase=False):
-                found.append(Finding("secret-assignment", start, start + len(value)))
+            span = (start, start + len(value))
+            if _given(text, span, phrase=False) or _cjk_pin(text, span):
+                found.append(Finding("secret-assignment", *span))
     if "\n" not in text:
         return found
     starts = {text.rfind("\n", 0, start) + 1 for start, _, _ in heads}

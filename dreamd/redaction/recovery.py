@@ -10,6 +10,9 @@ lost, and BitLocker's recovery key.
   groups joined by ``-`` or a space; the list ends at the first other line. The codes after
   the heading on its own line count the same way (``códigos de respaldo: 48213 90371 …``).
   Half of the codes at least hold a digit, so advice (``- print them``) is no list.
+* **A key in groups after its word.** ``backup encryption key``, ``recovery key``, ``restore
+  key``, then six groups or more of four or five letters or digits joined by spaces or dashes
+  (WhatsApp's 64-digit backup key, FileVault's and Apple's recovery keys).
 * **A BitLocker recovery key.** Eight blocks of six digits joined by ``-``, each block a
   multiple of 11 below 720896 (how BitLocker builds them), wherever it stands.
 
@@ -61,6 +64,14 @@ _ANCHORS = (
 )
 _MARKER = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.):])[ \t]+)?"
 _CODE = r"[A-Za-z0-9]{4,20}(?:[- ][A-Za-z0-9]{3,20}){0,3}"
+# A key in groups after the word that names it: ``backup encryption key: 4673 6355 …``,
+# ``FileVault recovery key ABCD-EFGH-…``: six groups or more of four or five letters or digits.
+_GROUPED_KEY = re.compile(
+    r"(?i:(?:encryption|recovery|backup|restore|rescue)[ \t]+key)[^\n\d]{0,24}?"
+    r"(?P<key>(?<![\w-])[0-9A-Za-z]{4,5}(?P<sep>[ -])[0-9A-Za-z]{4,5}"
+    r"(?:(?P=sep)[0-9A-Za-z]{4,5}){4,})(?![\w-])"
+)
+_KEY_WORDS = ("encryption key", "recovery key", "backup key", "restore key", "rescue key")
 _BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 _BITLOCKER_HINT = re.compile(r"-\d{6}-\d{6}-")
 
@@ -127,6 +138,9 @@ def find_recovery_codes(text: str, low: str) -> list[Finding]:
     """Recovery codes under their heading and BitLocker recovery keys (``low``: ``text`` in
     lower case)."""
     found: list[Finding] = _bitlocker(text) if _BITLOCKER_HINT.search(text) else []
+    for start, end in windows(low, _KEY_WORDS, before=0, after=240):
+        spans = [m.span("key") for m in _GROUPED_KEY.finditer(text, start, end)]
+        found += [Finding("secret-assignment", *span) for span in spans]
     heading, _, _ = _patterns()
     prose = low.replace("-", " ").replace("_", " ")  # github-recovery-codes.txt: a heading
     for start, end in windows(low, _ANCHORS, before=40, after=20):

@@ -1,0 +1,102 @@
+"""Bank account numbers after the words that name them, in the forms countries write them.
+
+* **After its word.** ``account no.``, ``acc``, ``A/c no.``, ``DDA``, ``Kontonummer``,
+  ``Postkonto``, ``numéro de compte``, ``compte postal``, ``número de cuenta``, ``cuenta
+  corriente``, ``conta corrente``, ``CLABE``, ``NUBAN``, ``numer konta``, ``nomor
+  rekening``, ``hesap numarası``, ``số tài khoản``, ``číslo účtu``, ``účet``,
+  ``számlaszám``, ``tilinumero``, ``р/с``, ``расчётный счёт``, ``номер рахунку``, ``رقم
+  الحساب``, ``מספר חשבון``, ``खाता संख्या``, ``口座番号``, ``계좌``…; perhaps a label (``numer
+  konta do przelewu:``) that is not a balance's, a date's or a holder's, a bank's name
+  (``계좌: 국민은행 …``) or ``N°``; then six digits or more, in groups joined by spaces,
+  dashes or dots (``1503.66.40933``, ``00-141-87255-10``), perhaps with a bank's code after a
+  slash (``2008917189/2010``). Not a date, not a thousands-grouped amount.
+* **A PIX key.** After ``chave PIX`` or ``chave aleatória``, the random key (a UUID: random
+  ids are public elsewhere, not here).
+
+Pure; standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.scan import windows
+
+__all__ = ["find_account_numbers"]
+
+_WORDS = (
+    r"account(?:\s+(?:number|no\.?|nr\.?|#))?|acc(?:t|ount)?\.?(?:\s*(?:no\.?|#))?"
+    r"|a/c(?:\s*(?:no\.?|#))?|dda|kontonummer|konto(?:-?nr\.?)?|kontonr\.?|postkonto|pc-konto"
+    r"|numéro de compte|compte postal|número de cuenta|cuenta corriente|cuenta de ahorros?"
+    r"|cuenta vista|conto(?: corrente| postale)?|conta(?: corrente| poupança)?|nº da conta|clabe"
+    r"|clabe interbancaria|nuban|rekeningnummer|(?:nomor |no\. ?)?rekening|numer konta|nr konta"
+    r"|numer rachunku|nr rachunku|hesap (?:numarası|numarasi|numaram|no\.?)|số tài khoản"
+    r"|so tai khoan|číslo účtu|cislo uctu|účet|ucet|bankszámlaszám|számlaszám|szamlaszam"
+    r"|tilinumero|номер сч[её]та|номер рахунку|рахунок|сч[её]т|р/сч?|расч[её]тный сч[её]т"
+    r"|лицевой сч[её]т|л/с|رقم الحساب|מספר חשבון|खाता संख्या|खाता नंबर|口座番号|口座|계좌번호|계좌"
+)
+_ANCHORS = (
+    "acc", "a/c", "dda", "konto", "konta", "compte", "cuenta", "conto", "conta", "clabe",
+    "nuban", "rekening", "rachunku", "hesap", "tài khoản", "tai khoan", "účtu", "účet", "uctu",
+    "ucet", "számla", "szamla", "tilinumero", "сч", "рахун", "р/с", "л/с", "الحساب", "חשבון",
+    "खाता", "口座", "계좌",
+)  # fmt: skip
+_ACCOUNT = re.compile(
+    rf"(?i:(?<![^\W\d_])(?:{_WORDS})(?![^\W\d_]))"
+    r"(?:(?P<label>[^\n:\d]{0,40}?[:：])(?P<bank>(?:[ \t]+[^\W\d_][^\s\d:,]*){1,3}?)??)?"
+    r"[ \t]*[:#]?[ \t]*(?:(?i:n[°º.o]|no\.|nr\.)[ \t]*)?"
+    r"(?P<value>\d[\d .-]{4,34}\d(?:/\d{4})?)(?![\w/])"
+)
+# Words of a label before a number that is not the account's (``Account balance: …``).
+_NOT_ACCOUNT_LABEL = re.compile(
+    r"(?i:balance|saldo|limit|total|created|opened|closed|expires|since|manager|owner|holder"
+    r"|name|type|status|fee|interest|kwota|stan|bakiye|założon|otwart|số dư)"
+)
+_SIX_DIGITS = re.compile(r"\d(?:[ .-]?\d){5}")
+_DIGITS = re.compile(r"\d[\d .-]{4,34}\d")
+_THOUSANDS = re.compile(r"\d{1,3}(?:[ .]\d{3})+")
+# A date or an IP address, which dots and dashes group as accounts are.
+_DATE = re.compile(
+    r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"
+    r"|\d{1,3}(?:\.\d{1,3}){3})(?!\d)"
+)
+_PIX = re.compile(
+    r"(?i:chave(?:\s+pix)?(?:\s+aleat[óo]ria)?|pix\s+key)[\s:]+"
+    r"(?P<value>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
+)
+
+
+def _account_like(value: str) -> bool:
+    """Six digits or more, no date, no amount grouped in thousands."""
+    return (
+        sum(c.isdigit() for c in value) >= 6
+        and not _THOUSANDS.fullmatch(value)
+        and _DATE.search(value) is None
+    )
+
+
+@cache
+def _anchors() -> tuple[str, ...]:
+    return tuple(sorted(_ANCHORS))
+
+
+def find_account_numbers(text: str, low: str) -> list[Finding]:
+    """Account numbers after their words, and PIX keys (``low``: ``text`` in lower case)."""
+    found: list[Finding] = []
+    if "chave" in low or "pix" in low:
+        found += [Finding("bank-account", *m.span("value")) for m in _PIX.finditer(text)]
+    if not any(_account_like(m.group(0)) for m in _DIGITS.finditer(text)):
+        return found  # no run of digits an account could be: a date, an amount, a time
+    for start, end in windows(low, _anchors(), before=8, after=110):
+        if _SIX_DIGITS.search(text, start, end) is None:
+            continue
+        for match in _ACCOUNT.finditer(text, start, end):
+            if not _account_like(match.group("value")):
+                continue
+            label = (match.group("label") or "") + (match.group("bank") or "")
+            if _NOT_ACCOUNT_LABEL.search(label):
+                continue
+            found.append(Finding("bank-account", *match.span("value")))
+    return found

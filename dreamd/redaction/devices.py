@@ -1,0 +1,62 @@
+"""Keys in the configuration of routers, switches and time servers, where a line's first words
+name the key and its last one holds it.
+
+* **A router's or a switch's key line.** A line (a command of Cisco IOS and the systems that
+  copy its syntax) that starts with ``key``, ``key-string``, ``server-key``,
+  ``authentication-key``, ``pre-shared-key``, ``ip ospf message-digest-key <n> md5``,
+  ``ip ospf authentication-key``, ``tacacs-server key``, ``radius-server key`` or ``ppp chap
+  password`` (a bare ``key`` only indented, as a block's line is: ``tacacs server ISE`` /
+  `` key YVBi8o^-s0pJMz``), perhaps then the type of its encryption (``0``, ``7``), and ends
+  with the key.
+* **An NTP or chrony keys file's line.** ``12 SHA1 461a3904…`` (the key's number, its type,
+  the key; a comment may follow).
+
+The key must look like one: eight characters or more, or a digit, a symbol or both cases in
+it; after a bare ``key``, a digit, a symbol or both cases (``  key takeaways`` is prose).
+Pure; standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dreamd.redaction.finding import Finding
+
+__all__ = ["find_device_keys"]
+
+_KEY_LINE = re.compile(
+    r"(?im)^[ \t]*(?:(?:ip[ \t]+ospf[ \t]+)?message-digest-key[ \t]+\d+[ \t]+md5"
+    r"|(?:ip[ \t]+ospf[ \t]+)?authentication-key|(?:tacacs|radius)-server[ \t]+key"
+    r"|key-string|server-key|pre-shared-key|ppp[ \t]+chap[ \t]+password|(?<=[ \t])(?P<bare>key))"
+    r"[ \t]+(?:[07][ \t]+)?(?P<key>\S+)[ \t]*$"
+)
+# What a text holds when it holds a key line: the commands' words, or ``key`` indented.
+_KEY_HINTS = (
+    "key-string", "message-digest-key", "authentication-key", "tacacs", "radius", "chap",
+    "server-key", "pre-shared-key", "\n key ", "\n  key ", "\n\tkey ",
+)  # fmt: skip
+_NTP_KEY = re.compile(
+    r"(?im)^[ \t]*\d{1,5}[ \t]+(?:md5|sha1?|sha256|sha384|sha512|aes128cmac|m|s)[ \t]+"
+    r"(?P<key>\S{8,})[ \t]*(?:#[^\n]*)?$"
+)
+
+
+def _key_shaped(value: str, *, bare: bool) -> bool:
+    """Shaped like a key: eight characters or more, or a digit, a symbol or both cases in it;
+    after a bare ``key`` (which prose uses too), a digit, a symbol or both cases."""
+    if value.startswith(("$", "<", "{", "%")):
+        return False  # a variable or a placeholder
+    mixed = value.lower() != value and value.upper() != value
+    return (len(value) >= 8 and not bare) or mixed or any(not c.isalpha() for c in value)
+
+
+def find_device_keys(text: str, low: str) -> list[Finding]:
+    """Keys on router, switch and NTP key lines (``low``: ``text`` in lower case)."""
+    found: list[Finding] = []
+    if any(word in low for word in _KEY_HINTS):
+        for match in _KEY_LINE.finditer(text):
+            if _key_shaped(match.group("key"), bare=match.group("bare") is not None):
+                found.append(Finding("secret-assignment", *match.span("key")))
+    if any(kind in low for kind in (" md5 ", " sha1 ", " sha256 ", " sha512 ", " aes128cmac ")):
+        found += [Finding("secret-assignment", *m.span("key")) for m in _NTP_KEY.finditer(text)]
+    return found

@@ -1,0 +1,196 @@
+"""Secrets spelled out letter by letter, or given in pieces, after a word that names a secret.
+
+People read a password out the way they would on the phone, and notes keep it so:
+
+* **Spelled.** After a password, PIN or code word in the same sentence (within a few words:
+  ``spelling it for you:``, ``she read it out:``), four items or more in a row, two of them
+  at least spelling ones: a letter *as in* a word (``K as in kilo``, ``A comme Anatole``, ``R
+  come Roma``, ``D wie Dora``), a letter's case (``capital T``, ``lowercase r``, ``small g``,
+  ``großes A``), a word of a spelling alphabet (NATO's ``papa``, ``echo``…, the German
+  ``Dora``, ``Nordpol``…, the French ``Anatole``, ``Zoé``…, the Italian ``Roma``,
+  ``Torino``…), a number word in English, German, French, Italian, Spanish, Dutch or
+  Portuguese (``nine``, ``vier``, ``neuf``, ``sette``…), ``the number 5``, or a symbol's name
+  (``hash``, ``at sign``, ``star``, ``dièse``, ``chiocciola``, ``Raute``…); the others single
+  letters and digits. Items are parted by commas, spaces, hyphens, ``then`` or ``and``. The
+  items are the secret: ``nine four one seven`` after ``the alarm code is``.
+* **The rest of a value given in pieces.** After a line that gives the first part of a secret
+  (``first half of the DB password: …``), a line that gives the rest (``second half``,
+  ``other half``, ``the rest``, ``part 2``, ``zweite Hälfte``, ``deuxième moitié``…), then a
+  colon and the value. And ``the two pieces glued together, Hollow and Pine#62``: after a
+  secret word, pieces said to be joined, and the two values joined.
+
+``Alpha, Bravo and Charlie teams`` (no secret word, three items), ``the call sign is Echo
+Seven`` and ``Apartment 4B, B as in boy`` stay. Pure; standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.prose import DESCRIBING as _DESCRIBING
+from dreamd.redaction.prose import password_shaped
+from dreamd.redaction.scan import find_words
+
+__all__ = ["find_spelled_secrets"]
+
+_TRIGGER_WORDS = tuple(
+    "password;passwords;passwort;kennwort;passphrase;passcode;pw;pwd;pin;code;combo;combination"
+    ";mot de passe;contraseña;clave;senha;wachtwoord;parola;hasło;lösenord;codice;código;kod"
+    ";türcode;tür-code;digicode;tresorcode".split(";")
+)
+_SPELLING_WORDS = (
+    # NATO and ICAO
+    "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima mike"
+    " november oscar papa quebec romeo sierra tango uniform victor whiskey whisky x-ray xray"
+    " yankee zulu"
+    # German (DIN 5009, the names)
+    " anton berta cäsar caesar dora emil friedrich gustav heinrich ida julius kaufmann ludwig"
+    " martha nordpol otto paula quelle richard samuel siegfried theodor ulrich viktor wilhelm"
+    " xanthippe ypsilon zacharias zeppelin"
+    # French
+    " anatole berthe célestin désiré eugène françois gaston henri irma joseph kléber louis"
+    " marcel nicolas pierre quintal raoul suzanne thérèse ursule william xavier yvonne zoé"
+    # Italian
+    " ancona bologna como domodossola empoli firenze genova imola jolly kappa livorno milano"
+    " napoli otranto padova quarto roma savona torino udine venezia washington xeres yacht zara"
+).split()
+_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine null eins zwei zwo drei vier fünf"
+    " sechs sieben acht neun zéro un deux trois quatre cinq six sept huit neuf uno due tre"
+    " quattro cinque sei sette otto nove cero dos tres cuatro cinco seis siete ocho nueve nul"
+    " een twee drie vijf zes zeven negen um dois três quatro".split()
+)
+_SYMBOL_NAMES = (
+    "hash;hashtag;pound sign;at sign;at-sign;dollar;dollar sign;percent;ampersand;star;asterisk"
+    ";exclamation mark;exclamation point;bang;dash;hyphen;underscore;dot;period;plus;equals"
+    ";slash;question mark;tilde;caret;dièse;arobase;étoile;tiret;tiret bas;point d'exclamation"
+    ";chiocciola;cancelletto;asterisco;punto esclamativo;trattino;raute;klammeraffe;at-zeichen"
+    ";ausrufezeichen;stern;bindestrich;unterstrich;prozent;arroba;almohadilla;guion"
+).split(";")
+_AS_IN = r"(?:as in|like|wie in|wie|comme|come|como|jak)"
+_CASES = r"(?:capital|upper-?case|lower-?case|small|big|cap|großes?|kleines?)"
+_CASES_AFTER = r"(?:majuscule|minuscule|maiuscola|minuscola|mayúscula|minúscula)"
+_SEPARATOR = re.compile(r"[ \t]*(?:,|-|–|/|(?i:then|and|und|et|e|y|dann|puis|poi))?[ \t]*")
+# Words after a secret's word that make it name something else than the secret.
+_NOT_THE_SECRET = _DESCRIBING | frozenset(
+    "review reviews freeze base style team owners owner conduct name names words sign signs"
+    " snippet snippets block blocks editor".split()
+)
+_GIVING = frozenset("is ist est es è é = : lautet was war sono são".split())
+_ENDS = re.compile(r"[.!?;\n]")
+_GIVEN_IN_PIECES = re.compile(
+    r"(?i:first (?:half|part)|part (?:1|one)|erste hälfte|première moitié|prima metà"
+    r"|primera mitad)"
+)
+_REST = re.compile(
+    r"(?im)^[ \t>*+-]*(?:second (?:half|part)|other half|the rest|last part|part (?:2|two)"
+    r"|zweite hälfte|rest|deuxième moitié|seconde moitié|seconda metà|segunda mitad)"
+    r"[^\n:]{0,60}:[ \t]*(?P<value>\S{4,64})[ \t]*$"
+)
+_JOINED = re.compile(
+    r"(?i:(?:pieces|parts|halves|words|bits)[ \t]+(?:glued|joined|put|stuck|strung)[ \t]+"
+    r"together|joined|concatenated)[,:]?[ \t]+(?P<first>[^\s,]{3,40})[ \t]+(?:and|\+|&|und|et)"
+    r"[ \t]+(?P<second>[^\s,]{3,40})"
+)
+
+
+@cache
+def _alternatives() -> tuple[str, str]:
+    """The number words, and the other spelling items, as two alternations."""
+    spelling_words = sorted(_SPELLING_WORDS, key=len, reverse=True)
+    symbols = sorted(_SYMBOL_NAMES, key=len, reverse=True)
+    spelling = (
+        rf"[a-z0-9][ \t]+{_AS_IN}[ \t]+[\w-]+|{_CASES}[ \t]+[a-z](?:[ \t]+{_AS_IN}[ \t]+[\w-]+)?"
+        rf"|[a-z][ \t]+{_CASES_AFTER}|(?:the[ \t]+)?(?:number|digit|zahl|chiffre|numero)[ \t]+\w+"
+        rf"|(?:{'|'.join(map(re.escape, spelling_words))})|(?:{'|'.join(map(re.escape, symbols))})"
+    )
+    numbers = "|".join(map(re.escape, sorted(_NUMBER_WORDS, key=len, reverse=True)))
+    return numbers, spelling
+
+
+@cache
+def _item() -> re.Pattern[str]:
+    numbers, spelling = _alternatives()
+    return re.compile(
+        rf"(?i:(?P<number>{numbers})|(?P<spelling>{spelling})|(?P<single>[a-z]|\d{{1,2}}))"
+        r"(?![\w'])"
+    )
+
+
+@cache
+def _spelling() -> re.Pattern[str]:
+    """A spelling item or a number word anywhere (a quick test before runs are read)."""
+    numbers, spelling = _alternatives()
+    return re.compile(rf"(?i:(?<![\w'])(?:{numbers}|{spelling})(?![\w']))")
+
+
+def _run(text: str, pos: int, limit: int, *, given: bool) -> tuple[int, int] | None:
+    """The span of the spelled items that start at ``pos``, if they are four or more and two
+    of them at least are spelling ones; number words alone only right after a word that gives
+    a value (``given``: ``is``, ``ist``, a colon), or ``code review: one, two, three, four``
+    would be a code."""
+    item = _item()
+    start, end, count, spelling, letters = -1, pos, 0, 0, 0
+    while True:
+        sep = _SEPARATOR.match(text, end, limit)
+        at = sep.end() if sep and count else end
+        match = item.match(text, at, limit)
+        if match is None:
+            break
+        start = match.start() if count == 0 else start
+        end, count = match.end(), count + 1
+        spelling += match.group("single") is None
+        letters += match.group("spelling") is not None
+    if count < 4 or spelling < 2 or not (letters or given):
+        return None
+    return start, end
+
+
+def _triggers(low: str) -> list[int]:
+    """Where each secret word of ``low`` ends (a whole word)."""
+    return [
+        m.end()
+        for m in find_words(low, _TRIGGER_WORDS, r"(?!\w)")
+        if not (m.start() and low[m.start() - 1].isalnum())
+    ]
+
+
+def _spelled(text: str, ends: list[int]) -> list[Finding]:
+    found: list[Finding] = []
+    for trigger_end in ends:
+        stop = _ENDS.search(text, trigger_end)
+        limit = min(stop.start() if stop else len(text), trigger_end + 300)
+        if len(_spelling().findall(text, trigger_end, limit)) < 2:
+            continue  # two spelling items at least, or no run here is spelled
+        previous = ""
+        for word in re.finditer(r"\S+", text[trigger_end : min(limit, trigger_end + 60)]):
+            if previous.lower().strip(":,") in _NOT_THE_SECRET:
+                break  # "code review:", "password hint:": the word names something else
+            given = previous.lower() in _GIVING or previous.endswith(":")
+            span = _run(text, trigger_end + word.start(), limit, given=given)
+            previous = word.group(0)
+            if span is not None:
+                found.append(Finding("secret-assignment", *span))
+                break
+    return found
+
+
+def _pieces(text: str, low: str, ends: list[int]) -> list[Finding]:
+    found: list[Finding] = []
+    if _GIVEN_IN_PIECES.search(low):
+        for rest in _REST.finditer(text):
+            if password_shaped(rest.group("value")) or len(rest.group("value")) >= 6:
+                found.append(Finding("secret-assignment", *rest.span("value")))
+    for joined in _JOINED.finditer(text):
+        line = text.rfind("\n", 0, joined.start()) + 1
+        if any(line < end <= joined.start() for end in ends):
+            found += [Finding("secret-assignment", *joined.span(g)) for g in ("first", "second")]
+    return found
+
+
+def find_spelled_secrets(text: str, low: str) -> list[Finding]:
+    """Secrets spelled out or given in pieces (see the module rules; ``low``: lower case)."""
+    ends = _triggers(low)
+    return _spelled(text, ends) + _pieces(text, low, ends) if ends else []
