@@ -13,6 +13,7 @@ bike is set to 83051``, ``hotel safe — I set it to 271190``, ``keysafe by the 
   ``cadeado``, ``kłódka``…), at most six words of the same sentence with no digit, then what
   sets or opens it (``opens with``, ``unlocks with``, ``set to``, ``set it to``, ``:``,
   ``=``), at most two plain words (``L shape``), then the code.
+* **A lock set to a code.** ``set the wall safe to 906113``, ``changed the padlock code to …``.
 * **A keypad's verb, then the code, beside a door.** ``buzz``, ``dial``, ``punch in``,
   ``key in``, ``tap in`` (``tippe``, ``composez``, ``digita``…) and the code, in a sentence
   that names a door, a gate, an entrance, an intercom or a keypad.
@@ -68,13 +69,18 @@ _DOORS = re.compile(
 _CODE = r"(?P<code>\d{4,8}#?|\d(?: \d){3,7}#?|\d(?:-\d){3,8}|\d{1,6}[#*]\d{1,6}#?)"
 # What may follow a code: the clause ends, or a word that starts the next one.
 _CLAUSE_END = (
-    r"(?=[ \t]*(?:$|[,.;!?)(\n—–]|(?i:at|on|by|then|and|to|for|und|dann|puis|et|y|e|luego)\b))"
+    r"(?=[ \t]*(?:$|[,.;!?)(\n—–]|(?i:at|on|by|then|and|to|for|und|dann|puis|et|y|e|luego"
+    r"|yesterday|today|tonight|now|again|last|this|since|but|so|gestern|heute|hier)\b))"
 )
 _SENTENCE = re.compile(r"[.!?\n]")
 
 
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 def _opened(words: tuple[str, ...], openers: str) -> re.Pattern[str]:
-    alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    alternation = _alternation(words)
     return re.compile(
         rf"(?i:(?<![\w-])(?:{alternation})(?![\w-]))(?P<gap>(?:[ \t]+[^\d\s.!?:=]+){{0,6}}?)"
         rf"[ \t]*(?:—[ \t]*(?:i|we|he|she|they)[ \t]+)?(?i:{openers})"
@@ -83,11 +89,17 @@ def _opened(words: tuple[str, ...], openers: str) -> re.Pattern[str]:
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    """A container's code after a verb or a colon, a passage's after a verb, a lock set to a
+    code (``set the wall safe to …``), and a keypad's verb before a code."""
     containers = _opened(_CONTAINERS, _OPENERS + "|[:=]")
     passages = _opened(_PASSAGES, _OPENERS)
+    set_to = re.compile(
+        rf"(?i:(?<![\w-])(?:set|reset|changed?|put)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?"
+        rf"(?:{_alternation(_CONTAINERS)})[ \t]+(?:code[ \t]+)?to)[ \t]+{_CODE}{_CLAUSE_END}"
+    )
     keyed = re.compile(rf"(?i:(?<![\w-])(?:{_KEYPAD_VERBS}))[ \t]+{_CODE}{_CLAUSE_END}")
-    return containers, passages, keyed
+    return containers, passages, set_to, keyed
 
 
 def _sentence(text: str, start: int, end: int) -> str:
@@ -98,10 +110,10 @@ def _sentence(text: str, start: int, end: int) -> str:
 
 def find_lock_codes(text: str, low: str) -> list[Finding]:
     """Codes that open a lock, a safe or a door (see the module rules; ``low``: lower case)."""
-    containers, passages, keyed = _patterns()
+    *opened_by, keyed = _patterns()
     found: list[Finding] = []
-    for start, end in windows(low, _ANCHORS, before=12, after=120):
-        for opened in (containers, passages, keyed):
+    for start, end in windows(low, _ANCHORS, before=24, after=120):
+        for opened in (*opened_by, keyed):
             for match in opened.finditer(text, start, end):
                 if opened is keyed and not _DOORS.search(_sentence(text, match.start(), end)):
                     continue

@@ -454,10 +454,14 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
     return None
 
 
-def _named_after(text: str, head_start: int) -> tuple[int, int] | None:
+def _named_after(text: str, head_start: int, head_end: int) -> tuple[int, int] | None:
     """``Gl4ss-Otter-19, the password I mean``, ``v5_uUzpV5oa — ҫакӑ ҫӗнӗ вӑрттӑн сӑмах``: a
     strong password set off by a comma or a dash, then at most six words of the same sentence
-    (none describing the password) before the password word that names it."""
+    (none describing the password) before the password word that names it, and no describing
+    word after it (``Build_Fix#3 — the password policy ticket``)."""
+    following = text[head_end : head_end + 40].split()[:1]
+    if following and following[0].lower().strip(",.:;") in _DESCRIBING:
+        return None
     floor = max(0, head_start - 120)
     ends = list(_SENTENCE_END.finditer(text, floor, head_start))
     start = ends[-1].end() if ends else floor
@@ -522,7 +526,8 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     found: list[Finding] = []
     heads = _heads(low)
     for head_start, head_end, phrase in heads:
-        span = _sentence_value(text, head_end, phrase=phrase) or _named_after(text, head_start)
+        span = _sentence_value(text, head_end, phrase=phrase)
+        span = span or _named_after(text, head_start, head_end)
         if span is not None:
             found.append(Finding("secret-assignment", *span))
     ascii_only = low.isascii()
