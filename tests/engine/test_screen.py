@@ -201,3 +201,27 @@ def test_a_retained_rule_is_declared_and_a_retained_event_is_not() -> None:
     assert {"k-world", "k-rule"} <= taken
     assert "k-event" not in taken
     assert screened.details["k-rule"] == "declared"
+
+
+def test_a_notes_prose_retelling_its_retain_line_is_a_duplicate() -> None:
+    """The note's paragraph tells of the same person what its Retain line already put in
+    MEMORY.md: it reinforces the entry instead of standing beside it. The same words in
+    another note's line are no duplicate of it."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-16)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-15.md:12:12 -->\n"
+        "- Ruth Adair: elected chair of the Leith Allotment Society at the AGM; runs the work "
+        "parties from 22 Nov. (2026-11-15.md#L12)\n"
+    )
+    prose = (
+        "The members elected Ruth Adair, a retired surveyor, and she takes the work parties "
+        "from Saturday."
+    )
+    rows = [
+        strong("memory:memory/2026-11-15.md:8:8", prose, path="memory/2026-11-15.md"),
+        strong("memory:memory/2026-11-20.md:5:5", prose, path="memory/2026-11-20.md"),
+    ]
+    screened = picked(table(rows), memory)
+    assert screened.duplicates == {
+        "memory:memory/2026-11-15.md:8:8": "memory:memory/2026-11-15.md:12:12"
+    }

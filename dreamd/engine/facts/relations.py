@@ -69,7 +69,7 @@ hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -83,6 +83,7 @@ __all__ = [
     "family_values",
     "relation",
     "replaces",
+    "retells",
     "same_fact",
     "same_slot",
 ]
@@ -317,6 +318,24 @@ def same_fact(a: Statement, b: Statement) -> bool:
 
     ratio = fuzz.token_set_ratio(a.text.casefold(), b.text.casefold())
     return ratio >= PARAPHRASE_RATIO
+
+
+def retells(told: Statement, known: Sequence[Statement]) -> bool:
+    """A line that tells again, of one named subject, what lines of the same note say: the
+    same subject and polarity, no value either turns down, and two topic words in common with
+    those lines together ("The members elected Krisztina Major …, and she takes the drills from
+    Wednesday" and its Retain line "Krisztina Major: elected commander …; runs the drills from
+    19 Nov"). The caller asks it only of lines of one note."""
+    if told.subject is None or told.subject == "we":
+        return False
+    shared: set[str] = set()
+    for other in known:
+        if other.subject != told.subject or other.polarity != told.polarity:
+            continue
+        if told.replaced & other.values or other.replaced & told.values:
+            return False
+        shared |= _rooted(told.topic) & _rooted(other.topic)
+    return len(shared) >= 2
 
 
 def _clause_words(statement: Statement) -> frozenset[str]:

@@ -20,7 +20,9 @@ first one it fails is its rejection category, and the next entry in line takes i
 7. ``duplicate``    it states the same fact as an entry already in MEMORY.md (dreamd's,
                     OpenClaw's or a person's line) or as a candidate kept before it tonight:
                     the same text (:mod:`dreamd.engine.text.claims`) or a paraphrase with the
-                    same names and numbers (:func:`dreamd.engine.facts.relations.same_fact`)
+                    same names and numbers (:func:`dreamd.engine.facts.relations.same_fact`),
+                    or a line of the same note that tells again of the same subject (a note's
+                    prose and its Retain line: :func:`~dreamd.engine.facts.relations.retells`)
 8. ``superseded``   a later note, transcript line or entry replaced what it says
                     (:mod:`dreamd.engine.phases.supersession`): a stale fact is never promoted
 
@@ -44,7 +46,7 @@ gates. Pure.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from typing import Any
@@ -54,6 +56,7 @@ from msgspec.structs import replace
 from dreamd.clock import format_instant
 from dreamd.engine.facts.events import expired
 from dreamd.engine.facts.parts import lasting_line
+from dreamd.engine.facts.relations import retells
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
 from dreamd.engine.phases.scoring import Scored
@@ -204,6 +207,18 @@ def _newest_first(scored: Scored) -> tuple[str, str]:
     return row_day(scored.entry), scored.entry.key
 
 
+def _note_of(ref: str) -> str | None:
+    """The note a promotion key names (``memory:memory/2031-11-15.md:12:12``), if any."""
+    parts = ref.split(":")
+    return parts[1] if len(parts) >= 4 and parts[0] == "memory" else None
+
+
+def _retold(known: Sequence[Statement], told: Sequence[Statement]) -> bool:
+    """Every statement of ``told`` retells one of ``known`` (:func:`~dreamd.engine.facts.
+    relations.retells`)."""
+    return bool(told) and all(retells(t, known) for t in told)
+
+
 class _Facts:
     """What the night's screen knows of facts: MEMORY.md's, the store's, and tonight's."""
 
@@ -217,13 +232,17 @@ class _Facts:
         return found if found is not None else lasting_parts(entry.snippet)
 
     def repeats(self, entry: RecallEntry) -> str | None:
-        """The MEMORY.md entry or kept candidate whose facts ``entry`` only states again."""
+        """The MEMORY.md entry or kept candidate whose facts ``entry`` only states again, or
+        (for a line of the same note) tells again of the same subject: a note's prose and its
+        Retain line are one fact."""
         told = self._parts(entry)
         for ref in self.entries:
             if covers(self.currency.parts[ref], told):
                 return ref
+            if _note_of(ref) == entry.path and _retold(self.currency.parts[ref], told):
+                return ref
         for key, other in self.kept:
-            if covers(other, told):
+            if covers(other, told) or (_note_of(key) == entry.path and _retold(other, told)):
                 return key
         return None
 
