@@ -32,9 +32,10 @@ _KEY_LINE = re.compile(
 )
 # What a text holds when it holds a key line: the commands' words, or ``key`` indented.
 _KEY_HINTS = (
-    "key-string", "message-digest-key", "authentication-key", "tacacs", "radius", "chap",
+    "key-string", "message-digest-key", "authentication-key", "tacacs", "radius",
     "server-key", "pre-shared-key", "\n key ", "\n  key ", "\n\tkey ",
 )  # fmt: skip
+_NTP_TYPES = (" md5 ", " sha1 ", " sha256 ", " sha512 ", " aes128cmac ")
 _NTP_KEY = re.compile(
     r"(?im)^[ \t]*\d{1,5}[ \t]+(?:md5|sha1?|sha256|sha384|sha512|aes128cmac|m|s)[ \t]+"
     r"(?P<key>\S{8,})[ \t]*(?:#[^\n]*)?$"
@@ -53,10 +54,10 @@ def _key_shaped(value: str, *, bare: bool) -> bool:
 def find_device_keys(text: str, low: str) -> list[Finding]:
     """Keys on router, switch and NTP key lines (``low``: ``text`` in lower case)."""
     found: list[Finding] = []
-    if any(word in low for word in _KEY_HINTS):
+    if ("key" in low and any(word in low for word in _KEY_HINTS)) or "ppp chap" in low:
         for match in _KEY_LINE.finditer(text):
             if _key_shaped(match.group("key"), bare=match.group("bare") is not None):
                 found.append(Finding("secret-assignment", *match.span("key")))
-    if any(kind in low for kind in (" md5 ", " sha1 ", " sha256 ", " sha512 ", " aes128cmac ")):
+    if ("sha" in low or "md5" in low or "cmac" in low) and any(t in low for t in _NTP_TYPES):
         found += [Finding("secret-assignment", *m.span("key")) for m in _NTP_KEY.finditer(text)]
     return found

@@ -45,14 +45,15 @@ _CONTAINERS = tuple(
     ";kłódka".split(";")
 )
 _PASSAGES = tuple("door;front door;gate;garage;locker;tür;haustür;portail;porte;portal".split(";"))
-# Stems every lock word and keypad verb holds: the stretch before a code holds one of them,
-# or no rule here can find it.
+# Stems every lock word and door word holds (a keypad's verb counts beside a door only): the
+# stretch around a code holds one of them, or no rule here can find it.
 _ANCHORS = (
     "lock", "safe", "key box", "keybox", "door", "gate", "garage", "intercom", "buzzer",
     "keypad", "pattern", "schloss", "schlüssel", "tresor", "muster", "tür", "coffre", "clés",
     "cadenas", "candado", "caja", "cajetín", "cassaforte", "lucchetto", "kluis", "hangslot",
-    "cofre", "cadeado", "sejf", "kłódk", "porta", "porte", "déverrouillage", "buzz", "dial",
-    "punch", "key in", "tap in", "tipp", "compos", "digita", "marca", "marque", "toets",
+    "cofre", "cadeado", "sejf", "kłódk", "porta", "porte", "déverrouillage", "entrance",
+    "lobby", "eingang", "interphone", "puerta", "portone", "cancello", "citofono", "deur",
+    "poort",
 )  # fmt: skip
 _OPENERS = (
     r"opens?\s+with|unlocks?\s+with|(?:is\s+|was\s+)?set\s+(?:it\s+)?to|öffnet\s+mit"
@@ -112,7 +113,7 @@ def find_lock_codes(text: str, low: str) -> list[Finding]:
     """Codes that open a lock, a safe or a door (see the module rules; ``low``: lower case)."""
     *opened_by, keyed = _patterns()
     found: list[Finding] = []
-    for start, end in windows(low, _ANCHORS, before=24, after=120):
+    for start, end in windows(low, _ANCHORS, before=60, after=120):
         for opened in (*opened_by, keyed):
             for match in opened.finditer(text, start, end):
                 if opened is keyed and not _DOORS.search(_sentence(text, match.start(), end)):

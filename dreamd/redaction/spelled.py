@@ -80,10 +80,11 @@ _NOT_THE_SECRET = _DESCRIBING | frozenset(
 )
 _GIVING = frozenset("is ist est es è é = : lautet was war sono são".split())
 _ENDS = re.compile(r"[.!?;\n]")
-_GIVEN_IN_PIECES = re.compile(
-    r"(?i:first (?:half|part)|part (?:1|one)|erste hälfte|première moitié|prima metà"
-    r"|primera mitad)"
-)
+_GIVEN_IN_PIECES = (
+    "first half", "first part", "part 1", "part one", "erste hälfte", "première moitié",
+    "prima metà", "primera mitad",
+)  # fmt: skip
+_JOINED_WORDS = ("together", "joined", "concatenated")
 _REST = re.compile(
     r"(?im)^[ \t>*+-]*(?:second (?:half|part)|other half|the rest|last part|part (?:2|two)"
     r"|zweite hälfte|rest|deuxième moitié|seconde moitié|seconda metà|segunda mitad)"
@@ -179,11 +180,12 @@ def _spelled(text: str, ends: list[int]) -> list[Finding]:
 
 def _pieces(text: str, low: str, ends: list[int]) -> list[Finding]:
     found: list[Finding] = []
-    if _GIVEN_IN_PIECES.search(low):
+    if any(words in low for words in _GIVEN_IN_PIECES):
         for rest in _REST.finditer(text):
             if password_shaped(rest.group("value")) or len(rest.group("value")) >= 6:
                 found.append(Finding("secret-assignment", *rest.span("value")))
-    for joined in _JOINED.finditer(text):
+    joins = _JOINED.finditer(text) if any(w in low for w in _JOINED_WORDS) else iter(())
+    for joined in joins:
         line = text.rfind("\n", 0, joined.start()) + 1
         if any(line < end <= joined.start() for end in ends):
             found += [Finding("secret-assignment", *joined.span(g)) for g in ("first", "second")]
