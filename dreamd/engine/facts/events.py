@@ -6,7 +6,8 @@ line names ("14 Nov", "12–14 December", "Nov 14th", "2031-11-14", "2031.11.14.
 from the line or else from the day it was said (the first such day no more than
 :data:`LOOK_BACK_DAYS` before it). It answers ``None``, and the line never expires, when the
 day is where something *starts* ("from 1 December", "since", "starting", "as of", "effective")
-or a change took effect ("moved to room 108 on 18 March"),
+or a change took effect ("moved to room 108 on 18 March"), or the clause says who someone is
+or how things are done ("Kai is the trainee motorman (joined 4 Feb)"),
 when the line tells a standing arrangement or a yearly one ("every", "each", "weekly", "on
 Thursdays", "a month", "birthday", "anniversary"), or when it names no day of a month.
 
@@ -21,6 +22,7 @@ import re
 from datetime import date, timedelta
 from functools import lru_cache
 
+from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.parts import fact_parts
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.values import DAY_MONTH, MONTH_DAY, MONTHS
@@ -30,10 +32,12 @@ __all__ = ["LOOK_BACK_DAYS", "event_day", "expired"]
 
 LOOK_BACK_DAYS = 60  # "14 Jan" said on 20 December is next year's; said on 2 February, this one's
 _I = re.IGNORECASE
+# What a line says of someone or of how things are done outlasts any day it names.
+_OUTLASTS = frozenset({"identity", "rule", "preference", "procedure"})
 _NUMERIC = LazyPattern(r"(?<![\d.])(\d{4})([-.])(\d{2})\2(\d{2})(?![\d-])")
 # A day where something starts: the line tells what holds from then on.
 _START = LazyPattern(
-    r"\b(?:from|since|starting|starts|start|as\s+of|effective|w\.?e\.?f\.?|beginning|"
+    r"\b(?:from|since|starting|starts|start|as\s+of|effective|w\.?e\.?f\.?|beginning|joined|"
     r"ab|dès|depuis|desde|a\s+partir\s+de)\s+(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|"
     r"sun)[a-z]*\.?,?\s+)?(?:the\s+)?$",
     _I,
@@ -99,8 +103,11 @@ def expired(text: str, said_on: date, today: date) -> date | None:
     clauses = fact_parts(text, clauses=True) or [text]
     latest: date | None = None
     for clause in clauses:
-        if read_statement(clause).change is not None:
+        read = read_statement(clause)
+        if read.change is not None:
             return None  # "moved to room 108 on 18 March": the day a change took effect
+        if lasting(clause, read).kind in _OUTLASTS:
+            return None  # "Kai is the trainee motorman (joined 4 Feb)": who he is stays
         found = event_day(clause, said_on)
         if found is None or found >= today:
             return None

@@ -250,7 +250,7 @@ _REPLACED_SPANS = LazyPattern(
     r"|\b(?:statt|anstatt)\s+(?P<statt>[^.;,]{1,60})"
     r"|\bau\s+lieu\s+d[e']\s*(?P<lieu>[^.;,]{1,60})"
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
-    r"|\((?:was|previously|formerly|before|not)\s+(?P<was>[^)]{1,40})\)"
+    r"|\((?:was|were|previously|formerly|before|not)\s+(?P<was>[^)]{1,40})\)"
     # "(Gilmore was wrong)", "(Kuusk was a mishearing)": the name in brackets is the wrong one
     r"|\((?P<wrongname>[^)\s]{1,30})\s+(?:was|is)\s+(?:wrong|a\s+typo|a\s+mishearing|misheard"
     r"|misspel\w*)\)"
@@ -465,6 +465,11 @@ def _change(text: str) -> str | None:
 
 
 _ASIDE = LazyPattern(r"\([^()]*\)")
+# A from-span that is a time or a list, not the thing moved away from: "from today, every
+# message to the parents goes through Spond".
+_NOT_A_PLACE = LazyPattern(
+    r"(?:now|today|tonight|tomorrow|next|this|the\s+(?:week|start|end)|[^,]*,)", _I
+)
 
 
 _CLAUSE_END = LazyPattern(r"[:;—–]|[.!?](?=\s|$)")
@@ -586,8 +591,11 @@ def _read(text: str, known: frozenset[str]) -> Statement:
         )
         if span.lastgroup in _GONE_SPANS:
             replaced.update(_topic_words(group, subject))  # "not by phone": the phone is gone
-        elif span.lastgroup == "from" and not any(
-            start <= v.start < start + len(group) for v in values
+        elif (
+            span.lastgroup == "from"
+            and change == "moved"
+            and not _NOT_A_PLACE.match(group)
+            and not any(start <= v.start < start + len(group) for v in values)
         ):
             # "move from the green ledger to a shared sheet": the ledger is gone, not what
             # both sides name ("from the small hall to the main hall")

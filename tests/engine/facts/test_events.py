@@ -51,3 +51,8 @@ def test_a_line_is_over_only_when_every_clause_names_a_past_day() -> None:
 def test_the_day_a_change_took_effect_never_expires() -> None:
     line = "- W @Oma Ruth: moved to room 12, ground floor, by the lift, on 18 March."
     assert expired(line, SAID, date(2032, 4, 30)) is None
+
+
+def test_who_someone_is_outlasts_the_day_they_started() -> None:
+    line = "Ola Berg is the ferry's new deckhand (joined 2 March)."
+    assert expired(line, SAID, date(2032, 4, 30)) is None

@@ -888,3 +888,16 @@ def test_saying_again_where_a_change_landed_replaces_nothing() -> None:
     older = statements_of("Visits to Oma move to Sunday afternoons (~15:00) from 5 May.")
     newer = statements_of("No visit: Thursday, but visits are on Sundays now.")
     assert not any(replaces(n, o) for n in newer for o in older)
+
+
+def test_an_old_value_in_brackets_is_what_the_line_replaces() -> None:
+    """ "£20 a month (were £15)": the £15 is gone, so "Subs £20 a month from 1 April" is the same
+    fact said again, and "from today, every message …" turns no message down."""
+    changed = statements_of(
+        "Harbour Rowing: from 1 April the junior subs are £20 a month (were £15)."
+    )
+    again = statements_of("Where things stand: Subs £20 a month from 1 April.")
+    assert any(same_fact(a, c) for a in again for c in changed)
+    assert not any(replaces(a, c) for a in again for c in changed)
+    spond = read_statement("So from today, every message to the parents goes through Spond.")
+    assert not spond.replaced
