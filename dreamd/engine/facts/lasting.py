@@ -344,7 +344,8 @@ _UNDECIDED = re.compile(
 # Sunday", "probably", "to be confirmed".
 _UNSURE = re.compile(
     r"\b(?:may\s+not\s+be|might|probably|perhaps|maybe|possibly|not\s+sure|unsure|unclear|"
-    r"tbc|to\s+be\s+confirmed|tentative(?:ly)?|provisional(?:ly)?)\b",
+    r"tbc|to\s+be\s+confirmed|tentative(?:ly)?|provisional(?:ly)?|will\s+decide|"
+    r"(?:decides|votes)\s+on|to\s+be\s+decided|tbd)\b",
     _I,
 )
 # A change that waits on something: "they'll move him to a ground-floor room as soon as one is

@@ -505,8 +505,19 @@ def relation(newer: Statement, older: Statement) -> str | None:
     if _takes_role(newer, older):
         return "replaces"  # "Marta is head coach now that Pavel has moved away"
     if same_fact(newer, older):
-        return "same"
+        # the same fact said with more: "moved to room 108, ground floor, on 18 March" after
+        # "to move to a ground-floor room" is what the entry should now say
+        return "replaces" if _says_more(newer, older) else "same"
     return "replaces" if _replaces(newer, older) or _fuller(newer, older) else None
+
+
+def _says_more(newer: Statement, older: Statement) -> bool:
+    """The older told of one named subject with no number, day, time or date; the newer gives
+    them ("to move to a ground-floor room", then "moved to room 108 … on 18 March")."""
+    if newer.subject is None or newer.subject == "we" or newer.subject != older.subject:
+        return False
+    said = _exact_of(frozenset(older.values - older.replaced))
+    return not said and bool(_exact_of(frozenset(newer.values - newer.replaced)))
 
 
 def _same_terms(a: Statement, b: Statement) -> bool:

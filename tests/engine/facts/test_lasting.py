@@ -234,3 +234,8 @@ def test_what_is_not_settled_is_not_kept(text: str) -> None:
 def test_a_waiting_change_and_a_one_off_instead(text: str, kind: str) -> None:
     assert lasting(text).kind == kind
     assert lasting("We switched to Mill Lane Timber instead of Hobbs for all our oak.").durable
+
+
+def test_a_decision_still_to_come_is_not_one() -> None:
+    assert lasting("The vestry decides on Thursday.").kind == "uncertain"
+    assert lasting("We decided to keep the van.").kind == "decision"

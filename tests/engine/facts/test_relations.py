@@ -901,3 +901,13 @@ def test_an_old_value_in_brackets_is_what_the_line_replaces() -> None:
     assert not any(replaces(a, c) for a in again for c in changed)
     spond = read_statement("So from today, every message to the parents goes through Spond.")
     assert not spond.replaced
+
+
+def test_a_plan_told_again_with_its_numbers_replaces_the_plan() -> None:
+    """ "to move to a ground-floor room" and then "moved to room 108 … on 18 March": the fact is
+    the same, and the entry should now say the room and the day."""
+    plan = statements_of(
+        "Oma Ruth: fell on 2 May; no fracture; to move to a ground-floor room near the lift."
+    )
+    done = statements_of("- W @Oma Ruth: moved to room 12, ground floor, near the lift, on 9 May.")
+    assert any(relation(d, p) == "replaces" for d in done for p in plan)
