@@ -225,3 +225,18 @@ def test_a_notes_prose_retelling_its_retain_line_is_a_duplicate() -> None:
     assert screened.duplicates == {
         "memory:memory/2026-11-15.md:8:8": "memory:memory/2026-11-15.md:12:12"
     }
+
+
+def test_a_plan_told_again_with_its_numbers_is_no_duplicate() -> None:
+    """MEMORY.md says Oma Ruth is to move to a ground-floor room; the note that gives the room
+    and the day is picked (it replaces the plan), not refused as a repeat of it."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:5:5 -->\n"
+        "- Oma Ruth: fell on 1 November; no fracture; to move to a ground-floor room near the "
+        "lift. (2026-11-02.md#L5)\n"
+    )
+    done = "- W @Oma Ruth: moved to room 12, ground floor, near the lift, on 9 November."
+    screened = picked(table([strong("k-done", done, path="memory/2026-11-09.md")]), memory)
+    assert "k-done" not in screened.duplicates
+    assert [s.entry.key for s in screened.ranking.candidates] == ["k-done"]

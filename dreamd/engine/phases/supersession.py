@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.parts import fact_parts, lasting_line, mentioned, statements_of
-from dreamd.engine.facts.relations import replaces, same_fact
+from dreamd.engine.facts.relations import relation, replaces
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.facts.timeline import Dated, Ending, Timeline, plan_timeline
 from dreamd.engine.state import RecallEntry
@@ -173,8 +173,9 @@ def _section_days(text: str) -> dict[int, str]:
 
 
 def covers(known: Sequence[Statement], told: Sequence[Statement]) -> bool:
-    """Every statement of ``told`` is the same fact as one of ``known``."""
-    return bool(told) and all(any(same_fact(t, k) for k in known) for t in told)
+    """Every statement of ``told`` is the same fact as one of ``known`` (and says no more of
+    it: "moved to room 108 on 18 March" is not covered by "to move to a ground-floor room")."""
+    return bool(told) and all(any(relation(t, k) == "same" for k in known) for t in told)
 
 
 def replaces_any(newer: Sequence[Statement], older: Sequence[Statement]) -> bool:
