@@ -233,8 +233,8 @@ def test_a_plan_told_again_with_its_numbers_is_no_duplicate() -> None:
     memory = (
         "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
         "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:5:5 -->\n"
-        "- Oma Ruth: fell on 1 November; no fracture; to move to a ground-floor room near the "
-        "lift. (2026-11-02.md#L5)\n"
+        "- Oma Ruth: fell 1 November at night; no fracture, bruised hip; to move to a "
+        "ground-floor room near the lift. (2026-11-02.md#L5)\n"
     )
     done = "- W @Oma Ruth: moved to room 12, ground floor, near the lift, on 9 November."
     screened = picked(table([strong("k-done", done, path="memory/2026-11-09.md")]), memory)
