@@ -38,6 +38,7 @@ _NUMERIC = LazyPattern(r"(?<![\d.])(\d{4})([-.])(\d{2})\2(\d{2})(?![\d-])")
 # A day where something starts: the line tells what holds from then on.
 _START = LazyPattern(
     r"\b(?:from|since|starting|starts|start|as\s+of|effective|w\.?e\.?f\.?|beginning|joined|"
+    r"first\s+(?:trip|day|shift|week|lesson|session|class|run)|"
     r"ab|dès|depuis|desde|a\s+partir\s+de)\s+(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|"
     r"sun)[a-z]*\.?,?\s+)?(?:the\s+)?$",
     _I,

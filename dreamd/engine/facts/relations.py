@@ -701,7 +701,10 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         if not same_slot(newer, older):
             return False
         if newer.polarity != older.polarity:
-            return not _other_value_ended(newer, older)
+            # a clause with no topic of its own ("stopped by Aileen on 22 Feb" under the club's
+            # heading) is no slot a "no" or a "yes" about something else can turn
+            topical = bool(newer.topic) == bool(older.topic)
+            return topical and not _other_value_ended(newer, older)
         if newer.change == "now" and older.change in ("moved", "now") and _restates(newer, older):
             return False  # "visits are on Sundays now" after "visits move to Sundays"
         return _differs(newer, older) or newer.change in ("cancelled", "reversed")

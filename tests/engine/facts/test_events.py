@@ -56,3 +56,8 @@ def test_the_day_a_change_took_effect_never_expires() -> None:
 def test_who_someone_is_outlasts_the_day_they_started() -> None:
     line = "Ola Berg is the ferry's new deckhand (joined 2 March)."
     assert expired(line, SAID, date(2032, 4, 30)) is None
+
+
+def test_a_first_trip_starts_something() -> None:
+    line = "Ola Berg: new deckhand, first shift 14 March."
+    assert expired(line, SAID, date(2032, 4, 30)) is None

@@ -911,3 +911,12 @@ def test_a_plan_told_again_with_its_numbers_replaces_the_plan() -> None:
     )
     done = statements_of("- W @Oma Ruth: moved to room 12, ground floor, near the lift, on 9 May.")
     assert any(relation(d, p) == "replaces" for d in done for p in plan)
+
+
+def test_a_no_with_no_topic_of_its_own_turns_nothing() -> None:
+    """Under the club's heading, "stopped by Aileen on 22 Feb" is no slot the subs rise turns."""
+    older = statements_of(
+        "Harbour Rowing: a round-up for the paper listed full names; stopped by Ines on 2 May."
+    )
+    newer = statements_of("Harbour Rowing: from 1 June the junior subs are £20 a month (were £15).")
+    assert not any(replaces(n, o) for n in newer for o in older)
