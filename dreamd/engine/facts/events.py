@@ -28,7 +28,7 @@ from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.values import DAY_MONTH, MONTH_DAY, MONTHS
 from dreamd.patterns import LazyPattern
 
-__all__ = ["LOOK_BACK_DAYS", "event_day", "expired"]
+__all__ = ["LOOK_BACK_DAYS", "event_day", "expired", "said_on"]
 
 LOOK_BACK_DAYS = 60  # "14 Jan" said on 20 December is next year's; said on 2 February, this one's
 _I = re.IGNORECASE
@@ -49,6 +49,15 @@ _STANDING = LazyPattern(
     r"month|year)|birthdays?|anniversar(?:y|ies)|name\s+day|born)\b",
     _I,
 )
+
+
+def said_on(day: str, default: date) -> date:
+    """The day a line was said, from its ISO ``day`` (a note's, a section's), else ``default``
+    (a line whose day is not known is taken as said today)."""
+    try:
+        return date.fromisoformat(day) if day else default
+    except ValueError:
+        return default
 
 
 def _day(year: int, month: int, day: int) -> date | None:

@@ -73,7 +73,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from dreamd.engine.facts.statement import Statement, change_clause
+from dreamd.engine.facts.statement import GAVE_UP_ROLE, Statement, change_clause
 from dreamd.engine.facts.values import kind_of
 from dreamd.patterns import LazyPattern
 
@@ -254,6 +254,11 @@ def _attends(statement: Statement) -> bool:
 
 def _exact(statement: Statement) -> frozenset[str]:
     return _exact_of(statement.values)
+
+
+def _exact_now(statement: Statement) -> frozenset[str]:
+    """Its numbers, days, times and dates, without those it says it replaces."""
+    return _exact_of(statement.values - statement.replaced)
 
 
 @lru_cache(maxsize=16384)
@@ -516,8 +521,8 @@ def _says_more(newer: Statement, older: Statement) -> bool:
     them ("to move to a ground-floor room", then "moved to room 108 … on 18 March")."""
     if newer.subject is None or newer.subject == "we" or newer.subject != older.subject:
         return False
-    said = _exact_of(frozenset(older.values - older.replaced))
-    return not said and bool(_exact_of(frozenset(newer.values - newer.replaced)))
+    said = _exact_now(older)
+    return not said and bool(_exact_now(newer))
 
 
 def _same_terms(a: Statement, b: Statement) -> bool:
@@ -528,8 +533,8 @@ def _same_terms(a: Statement, b: Statement) -> bool:
     the Raatuse hall")."""
     if a.polarity != b.polarity or a.replaced & b.values or b.replaced & a.values:
         return False
-    said = _exact_of(frozenset(a.values - a.replaced))
-    if len(said) < 3 or said != _exact_of(frozenset(b.values - b.replaced)):
+    said = _exact_now(a)
+    if len(said) < 3 or said != _exact_now(b):
         return False
     # a name of the place or the thing, not of whom each speaks: Oscar Ward's swimming and Ella
     # Ward's netball at the same hours are two arrangements
@@ -557,8 +562,8 @@ def _fuller(newer: Statement, older: Statement) -> bool:
         return False
     if older.subject != newer.subject or newer.retain == "B" or newer.replaced & older.values:
         return False
-    said = _exact_of(frozenset(older.values - older.replaced))
-    more = _exact_of(frozenset(newer.values - newer.replaced))
+    said = _exact_now(older)
+    more = _exact_now(newer)
     if not said or not said < more:
         return False
     return len(said) >= 2 or bool(_rooted(newer.topic) & _rooted(older.topic))
@@ -576,11 +581,7 @@ _ROLE_NOUNS = frozenset(
     """.split()
 )
 _ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}
-# A role given up (a cancellation cue of the statement reader's): it ends the role the same
-# person held.
-_GAVE_UP_ROLE = LazyPattern(
-    r"\b(?:stood|stepped)\s+down\b|\bresigned\b|\bretired\s+(?:as|from)\b", re.IGNORECASE
-)
+_GAVE_UP_ROLE = LazyPattern(GAVE_UP_ROLE, re.IGNORECASE)  # the statement reader's cue
 # "is a nurse", "as one of the coaches": a role many hold at once.
 _INDEFINITE = LazyPattern(r"\b(?:is|as|was|'s|’s)\s+(?:a|an|one\s+of)\s", re.IGNORECASE)
 

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CATEGORY_HEADINGS",
     "CUE_HEADS",
+    "GAVE_UP_ROLE",
     "RETAIN",
     "SUBJECT_VERBS",
     "Statement",
@@ -151,6 +152,12 @@ RETAIN = LazyPattern(
     r"(?P<body>.+)$"
 )
 _HEAD = LazyPattern(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
+# Going back somewhere literal is no reversal: "going back to bed", "back to the office".
+_NOT_A_PLACE_BACK = (
+    r"(?!\s+(?:bed|sleep|work|school|normal|the\s+(?:house|office|shop|car|van|hotel)))"
+)
+GAVE_UP_ROLE = r"\b(?:stood|stepped)\s+down\b|\bresigned\b|\bretired\s+(?:as|from)\b"
+"""A role given up, one of the cancellation cues: it ends the role the same person held."""
 _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
     (name, LazyPattern(pattern, _I))
     for name, pattern in (
@@ -167,9 +174,9 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             "reversed",
             r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|"
             r"\b(?:go(?:es|ing)?|went|switch(?:ed|ing)?|mov(?:e|ed|ing)|back)\s+back\s+to\b"
-            r"(?!\s+(?:bed|sleep|work|school|normal|the\s+(?:house|office|shop|car|van|hotel)))|"
+            rf"{_NOT_A_PLACE_BACK}|"
             r"\b(?:goes|going|went|switched|moved|is|are)\s+back\s+to\b"
-            r"(?!\s+(?:bed|sleep|work|school|normal|the\s+(?:house|office|shop|car|van|hotel)))|"
+            rf"{_NOT_A_PLACE_BACK}|"
             r"\boverturn(?:ed)?\b|"
             r"\bchanged\s+(?:my|our|his|her|their)\s+mind\b|\bundo(?:ne)?\b|\bu-turn\b|"
             # "taking on the limekiln after all"; not "they seem to like it after all"
@@ -194,7 +201,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"(?!\s+(?:her|him|them|me|us|you|\w+\s+off|(?-i:[A-Z])\w+)\s+(?:at|off|outside|by|near|with|on)\b)|"
             r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
             # a role given up: "Lajos stood down after 22 years", "she resigned as treasurer"
-            r"\b(?:stood|stepped)\s+down\b|\bresigned\b|\bretired\s+(?:as|from)\b|"
+            rf"{GAVE_UP_ROLE}|"
             r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
         ),
         (

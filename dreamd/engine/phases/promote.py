@@ -47,7 +47,7 @@ from pathlib import PurePosixPath
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
-from dreamd.engine.facts.events import expired
+from dreamd.engine.facts.events import expired, said_on
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.parts import lasting_text, statements_of
 from dreamd.engine.facts.render import fact_text
@@ -244,19 +244,12 @@ def _expired(currency: Currency, day: str, retired: dict[str, str], said: dict[s
     for entry in currency.entries:
         if entry.key is None or entry.key in retired:
             continue
-        said_on = currency.days.get(entry_ref(entry), "")
-        gone = expired(fact_text(entry.text), _day_of(said_on, today), today)
+        told = said_on(currency.days.get(entry_ref(entry), ""), today)
+        gone = expired(fact_text(entry.text), told, today)
         if gone is not None:
             ref = f"{PAST}{gone.isoformat()}"
             retired[entry.key] = ref
             said[ref] = f"its day, {gone.isoformat()}, has passed"
-
-
-def _day_of(text: str, default: date) -> date:
-    try:
-        return date.fromisoformat(text) if text else default
-    except ValueError:
-        return default
 
 
 MAX_REPLACED = 3

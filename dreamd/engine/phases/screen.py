@@ -54,7 +54,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from dreamd.clock import format_instant
-from dreamd.engine.facts.events import expired
+from dreamd.engine.facts.events import expired, said_on
 from dreamd.engine.facts.parts import lasting_line
 from dreamd.engine.facts.relations import retells
 from dreamd.engine.facts.statement import Statement, read_statement
@@ -152,12 +152,7 @@ def screen_reason(entry: RecallEntry, forgotten: ClaimIndex) -> tuple[str, str] 
 
 def _past(entry: RecallEntry, today: date) -> tuple[str, str] | None:
     """A one-off event whose day has gone (:mod:`dreamd.engine.facts.events`)."""
-    said = row_day(entry)
-    try:
-        said_on = date.fromisoformat(said) if said else today
-    except ValueError:
-        said_on = today
-    gone = expired(entry.snippet, said_on, today)
+    gone = expired(entry.snippet, said_on(row_day(entry), today), today)
     return None if gone is None else ("situational", f"past event ({gone.isoformat()})")
 
 
