@@ -21,6 +21,7 @@ from dreamd.engine.phases.promotion import (
 )
 from dreamd.engine.phases.scoring import Components, Scored
 from dreamd.engine.snapshot import TextFile
+from dreamd.engine.state import RecallEntry
 from dreamd.engine.text.snippets import promotion_text
 from tests import builders
 
@@ -341,8 +342,10 @@ _NEW_PRICE = (
 )
 
 
-def _night_without_candidates(memory: str) -> PromotionPlan:
-    """The plan of a night that promotes nothing new into ``memory``."""
+def _night_without_candidates(
+    memory: str, rows: dict[str, RecallEntry] | None = None
+) -> PromotionPlan:
+    """The plan of a night that promotes nothing new into ``memory`` (the store: ``rows``)."""
     return plan_promotions(
         [],
         memory=TextFile("MEMORY.md", memory, "m"),
@@ -352,6 +355,7 @@ def _night_without_candidates(memory: str) -> PromotionPlan:
         max_snippet_chars=400,
         max_chars=10_000,
         max_loss=0.25,
+        rows=rows,
     )
 
 
@@ -409,16 +413,24 @@ def test_an_entry_ended_by_a_line_a_newer_entry_replaced_leaves_for_that_entry()
         7,
         "- W @Jana Novak: cello body length changed to 76 cm (was 75); price unchanged.",
     )
-    plan = plan_promotions(
-        [],
-        memory=TextFile("MEMORY.md", memory, "m"),
-        texts={},
-        day="2026-11-26",
-        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
-        max_snippet_chars=400,
-        max_chars=10_000,
-        max_loss=0.25,
-        rows={middle.key: middle},
-    )
+    plan = _night_without_candidates(memory, {middle.key: middle})
     leaving = {item.key: item.by for item in plan.leaving}
     assert leaving == {"memory:memory/2026-11-06.md:4:4": "memory:memory/2026-11-24.md:9:9"}
+
+
+def test_an_entry_whose_one_off_day_has_passed_leaves_as_past() -> None:
+    """A boiler visit on 13 November, promoted from that week's note, leaves MEMORY.md on the
+    night of the 26th, saying which day it was; the standing arrangement beside it stays."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-11)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-10.md:4:4 -->\n"
+        "- Boiler service visit on Fri 13 Nov at 09:00, Hargreaves Heating. (2026-11-10.md#L4)\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-10.md:6:6 -->\n"
+        "- Bins go out every Tuesday night. (2026-11-10.md#L6)\n"
+    )
+    plan = _night_without_candidates(memory)
+    leaving = {item.key: (item.reason, item.by_text) for item in plan.leaving}
+    assert leaving == {
+        "memory:memory/2026-11-10.md:4:4": ("past", "its day, 2026-11-13, has passed")
+    }
+    assert plan.memory_text is not None and "Bins go out" in plan.memory_text

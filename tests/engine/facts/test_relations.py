@@ -638,6 +638,11 @@ def test_a_word_opening_a_sentence_is_a_day_or_month_only_before_a_number(
     line: str, wanted: set[str], unwanted: set[str]
 ) -> None:
     """ "So" and "May" open English sentences; "So 10:00" and "Mar 3" are a day and a month."""
+    _reads_values(line, wanted, unwanted)
+
+
+def _reads_values(line: str, wanted: set[str], unwanted: set[str]) -> None:
+    """``line``'s values hold every ``wanted`` token and none of ``unwanted``."""
     tokens = {v.token for v in values_of(line)}
     assert wanted <= tokens
     assert not unwanted & tokens
@@ -762,9 +767,7 @@ def test_a_reversal_under_a_heading_reverses_what_it_names_not_the_heading() -> 
 def test_grouped_thousands_dates_and_counts(
     line: str, wanted: set[str], unwanted: set[str]
 ) -> None:
-    tokens = {v.token for v in values_of(line)}
-    assert wanted <= tokens
-    assert not unwanted & tokens
+    _reads_values(line, wanted, unwanted)
 
 
 @pytest.mark.parametrize(
