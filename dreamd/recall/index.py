@@ -26,9 +26,10 @@ Rules:
   new note changes its folder's time and an edit to a recent note its own: both are seen.
   :meth:`RecallIndex.update` with ``walk=True`` (``memory index``, the sweep) always walks.
 - Text is redacted before it is chunked (:func:`dreamd.redaction.redact`, on the whole file,
-  lines kept): no secret or personal datum is ever written to the index. A file's redaction and
-  graph fragment are kept by digest in the note cache (:mod:`dreamd.recall.notecache`), so a
-  rebuild (or new rules that change nothing in a note) does not work them out again. The index
+  lines kept): no secret or personal datum is ever written to the index. A file's redaction,
+  graph fragment and chunk rows are kept by digest in the note cache
+  (:mod:`dreamd.recall.notecache`), so a rebuild (or new rules that change nothing in a note)
+  does not work them out again. The index
   keeps the rules it was redacted under (:func:`dreamd.redaction.rules_fingerprint`); when they
   change (an upgrade, a new detector), the next update rebuilds it, so text the new rules would
   mask leaves the disk, and :attr:`RecallIndex.redaction_current` tells readers that what they read
@@ -86,6 +87,7 @@ if TYPE_CHECKING:
 
     from dreamd.engine.hits import Hit
     from dreamd.recall.candidates import Filters
+    from dreamd.recall.chunkrows import Row
     from dreamd.recall.notecache import FragmentRows
 
     _T = TypeVar("_T")
@@ -424,40 +426,18 @@ class _Tally:
         digest = content_hash(data)
         if old is None or old[2] != digest:
             from dreamd.engine.text.decoding import decode_note  # only when a file changed
-            from dreamd.recall.chunking import chunk_for_index
             from dreamd.recall.graph import store_graph
-            from dreamd.recall.labels import label_chunk
 
             self.changed += 1
             text = decode_note(data, strip_nul=True).text
-            redacted, fragment = self._derived(conn, path, text, digest)
-            chunks = chunk_for_index(path, redacted) if text is not None else []
-            kind = kind_of(path)
+            fragment, rows = self._derived(conn, path, text, digest)
             if old is not None or not self.bulk:  # filling an empty index: nothing to remove
                 self.remove(conn, path)
-            rows = []
-            for c in chunks:
-                labels = label_chunk(c.text, c.heading)
-                rows.append(
-                    (
-                        path,
-                        c.start_line,
-                        c.end_line,
-                        c.heading,
-                        labels.speaker,
-                        c.text,
-                        labels.grams,
-                        c.day,
-                        labels.kind or kind,
-                        labels.confidence,
-                        " ".join(labels.entities),
-                    )
-                )
             conn.executemany(_INSERT, rows)
             if not self.bulk:
                 conn.execute(FTS_ADD, (path,))
             store_graph(conn, path, fragment, bulk=self.bulk)
-            self.written += len(chunks)
+            self.written += len(rows)
         conn.execute(
             "INSERT OR REPLACE INTO files(path, mtime_ns, size, sha256) VALUES (?, ?, ?, ?)",
             (path, source.mtime_ns, source.size, digest),
@@ -466,34 +446,42 @@ class _Tally:
 
     def _derived(
         self, conn: sqlite3.Connection, path: str, text: str | None, digest: str
-    ) -> tuple[str, FragmentRows | None]:
-        """The redacted text and the graph fragment of a changed file, from the note cache
-        where its digest (and the rules) allow, worked out and cached otherwise."""
+    ) -> tuple[FragmentRows | None, list[Row]]:
+        """The graph fragment and the chunk rows of a changed file, redacted, from the note
+        cache where its digest (and the rules) allow, worked out and cached otherwise."""
         if text is None:  # not text: indexed empty, no fragment
-            return "", None
+            return None, []
         from dreamd.engine.text.snippets import content_hash
         from dreamd.recall import notecache
+        from dreamd.recall.chunkrows import chunk_rows, decode_rows, encode_rows
         from dreamd.recall.graph import fragment_rows
 
         cached = notecache.load(conn, path)
-        if cached is not None and (cached.digest, cached.rules) == (digest, self.rules):
+        same = cached is not None and (cached.digest, cached.rules) == (digest, self.rules)
+        if cached is not None and same:
             redacted = text if cached.redacted is None else cached.redacted
         else:
             from dreamd.redaction import redact
 
             redacted = redact(text)
         clean = content_hash(redacted.encode("utf-8"))
-        fragment = None
-        if cached is not None and cached.clean == clean:
+        fragment = rows = None
+        if cached is not None and cached.clean == clean:  # both follow from the redacted text
             fragment = notecache.decode_fragment(cached.fragment)
-            if fragment is not None and (cached.digest, cached.rules) == (digest, self.rules):
-                return redacted, fragment  # the cached row already says all this
+            rows = decode_rows(cached.chunks, path, redacted)
+            if same and fragment is not None and rows is not None:
+                return fragment, rows  # the cached row already says all this
         if fragment is None:
             fragment = fragment_rows(path, redacted, digest)
+        if rows is None:
+            rows = chunk_rows(path, redacted, kind_of(path))
         encoded = None if fragment is None else notecache.encode_fragment(fragment)
         kept = None if redacted == text else redacted
-        notecache.save(conn, path, notecache.Cached(digest, self.rules, kept, clean, encoded))
-        return redacted, fragment
+        chunks = encode_rows(rows, redacted)
+        notecache.save(
+            conn, path, notecache.Cached(digest, self.rules, kept, clean, encoded, chunks)
+        )
+        return fragment, rows
 
     def remove(self, conn: sqlite3.Connection, path: str) -> None:
         """Drop a file's chunks, and their FTS5 entries unless FTS5 is rebuilt at the end."""

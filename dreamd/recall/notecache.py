@@ -6,10 +6,11 @@ per file, :mod:`dreamd.recall.schema`) keeps, with the digest of the bytes they 
 - the redacted text under the rules named (``NULL`` when redaction changed nothing, the common
   case, so the cache holds no second copy of the notes);
 - the digest of that redacted text, and the fragment built from it (its node, edge and episode
-  rows as JSON).
+  rows as JSON);
+- the file's chunk rows, made from that redacted text (:mod:`dreamd.recall.chunkrows`).
 
-A file whose digest and rules match is not redacted again; a fragment is reused when the
-redacted text is the same (new rules that change nothing in a note keep its fragment). A
+A file whose digest and rules match is not redacted again; a fragment and chunk rows are reused
+when the redacted text is the same (new rules that change nothing in a note keep its fragment). A
 rebuild keeps the cache, so ``memory index --rebuild`` and an index rebuilt under new redaction
 rules redo only what changed; a file that is gone loses its row. Everything here is derived
 and rebuildable: a row that does not decode is simply not used.
@@ -35,28 +36,36 @@ FragmentRows = tuple[list[tuple[object, ...]], list[tuple[object, ...]], list[tu
 class Cached(Value):
     """One file's cache row."""
 
-    __match_args__ = ("digest", "rules", "redacted", "clean", "fragment")
+    __match_args__ = ("digest", "rules", "redacted", "clean", "fragment", "chunks")
     __slots__ = __match_args__
     digest: Final[str]
     rules: Final[str]
     redacted: Final[str | None]
     clean: Final[str]
     fragment: Final[str | None]
+    chunks: Final[str | None]
 
     def __init__(
-        self, digest: str, rules: str, redacted: str | None, clean: str, fragment: str | None
+        self,
+        digest: str,
+        rules: str,
+        redacted: str | None,
+        clean: str,
+        fragment: str | None,
+        chunks: str | None,
     ) -> None:
         self.digest = digest
         self.rules = rules
         self.redacted = redacted
         self.clean = clean
         self.fragment = fragment
+        self.chunks = chunks
 
 
 def load(conn: sqlite3.Connection, path: str) -> Cached | None:
     """``path``'s row, if it has one."""
     row = conn.execute(
-        f"SELECT digest, rules, redacted, clean, fragment FROM {NOTE_CACHE} WHERE path = ?",  # noqa: S608 - a fixed name
+        f"SELECT digest, rules, redacted, clean, fragment, chunks FROM {NOTE_CACHE} WHERE path = ?",  # noqa: S608 - a fixed name
         (path,),
     ).fetchone()
     return None if row is None else Cached(*row)
@@ -65,9 +74,17 @@ def load(conn: sqlite3.Connection, path: str) -> Cached | None:
 def save(conn: sqlite3.Connection, path: str, cached: Cached) -> None:
     """Replace ``path``'s row."""
     conn.execute(
-        f"INSERT OR REPLACE INTO {NOTE_CACHE}(path, digest, rules, redacted, clean, fragment)"  # noqa: S608 - a fixed name
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (path, cached.digest, cached.rules, cached.redacted, cached.clean, cached.fragment),
+        f"INSERT OR REPLACE INTO {NOTE_CACHE}(path, digest, rules, redacted, clean, fragment,"  # noqa: S608 - a fixed name
+        " chunks) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            path,
+            cached.digest,
+            cached.rules,
+            cached.redacted,
+            cached.clean,
+            cached.fragment,
+            cached.chunks,
+        ),
     )
 
 

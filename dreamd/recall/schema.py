@@ -14,7 +14,8 @@ Rules:
 - ``meta`` holds ``redaction``: the rules the stored text was redacted under
   (:func:`dreamd.redaction.rules_fingerprint`); under other rules the index is rebuilt.
 - ``note_cache`` holds, per file, what indexing it cost most to work out, keyed by digest
-  (:mod:`dreamd.recall.notecache`): its redaction under given rules and its graph fragment. A
+  (:mod:`dreamd.recall.notecache`): its redaction under given rules, its graph fragment and its
+  chunk rows. A
   rebuild (``memory index --rebuild``, new redaction rules) keeps it; a new schema drops it.
 - ``statement_cache`` holds lines read as statements (:mod:`dreamd.recall.statements`);
   ``meta`` names the rules they were read under. A rebuild and a new schema drop it; an index
@@ -44,7 +45,7 @@ __all__ = [
     "transaction",
 ]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 BUSY_TIMEOUT_MS = 5000
 NOTE_CACHE = "note_cache"
 STATEMENT_CACHE = "statement_cache"
@@ -80,7 +81,7 @@ SCHEMA = (
     " start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, title TEXT NOT NULL, day TEXT)",
     "CREATE INDEX graph_episodes_path ON graph_episodes(path)",
     f"CREATE TABLE IF NOT EXISTS {NOTE_CACHE}(path TEXT PRIMARY KEY, digest TEXT NOT NULL,"
-    " rules TEXT NOT NULL, redacted TEXT, clean TEXT NOT NULL, fragment TEXT)",
+    " rules TEXT NOT NULL, redacted TEXT, clean TEXT NOT NULL, fragment TEXT, chunks TEXT)",
     f"CREATE TABLE IF NOT EXISTS {STATEMENT_CACHE}(text TEXT PRIMARY KEY, body TEXT NOT NULL)",
 )
 FTS_ADD = (

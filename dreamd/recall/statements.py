@@ -26,10 +26,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from functools import lru_cache
-from pathlib import Path
 
-import dreamd
+from dreamd.recall.codestamp import code_stamp
 from dreamd.recall.schema import STATEMENT_CACHE
 
 _RULES_KEY = "statement-rules"
@@ -49,17 +47,10 @@ _SETS = frozenset({"topic", "values", "replaced", "taken", "refused"})
 _RULE_SOURCES = ("engine/facts/*.py", "engine/text/*.py", "recall/statements.py")
 
 
-@lru_cache(maxsize=1)
 def rules_stamp() -> str:
     """What the fact model's reading depends on: its source files' sizes and times, and the
     version (worked out once a process)."""
-    root = Path(dreamd.__file__).parent
-    parts = [dreamd.__version__]
-    for pattern in _RULE_SOURCES:
-        for source in sorted(root.glob(pattern)):
-            status = source.stat()
-            parts.append(f"{source.relative_to(root)}:{status.st_size}:{status.st_mtime_ns}")
-    return " ".join(parts)
+    return code_stamp(_RULE_SOURCES)
 
 
 def encode(statement: Statement) -> str:
