@@ -287,6 +287,17 @@ _PAST = re.compile(
     r"(?<=[a-z]\s)[a-z]{3,}[^e\W]ed(?:\s+(?:in|up|out|off|back|over))?\s*(?:;|\.?\s*$)",
     _I,
 )
+# A story told in the past perfect: "I had set it for 18:00 on the server's clock, which runs on
+# UTC" says how a slip came about; "I'd like" and "she had to" are no such story.
+_STORY = re.compile(
+    r"^(?:I|we|he|she|they|[A-Z][\w'’-]+)(?:\s+had|'d|’d)\s+(?:already\s+|just\s+|only\s+)?"
+    r"(?!got\b|been\s+\w+ing\b)\w+(?:ed|en|wn|t|un|ung|de|id|et|ut|ught)\b",
+    _I,
+)
+# Praise of how something was done: "Slow and thorough, the way it should be done."
+_PRAISE = re.compile(
+    r"\b(?:the\s+way|how|as)\s+(?:it|that|this|things)\s+(?:should|ought\s+to|must)\b", _I
+)
 _TASK = re.compile(
     r"^\s*(?:\[\s\]|todo\b|to-do\b|remind\s+me\b|(?:please\s+)?(?:tell|let)\s+me\b)|"
     r"\blet\s+me\s+know\b|^(?:\S+\s+){0,3}to\s+(?:sign|send|buy|book|"
@@ -478,10 +489,14 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "status")  # "the rota is otherwise unchanged"
     if _ONCE.search(full) and not (_FORWARD.search(body) or read.change is not None):
         return Lasting(False, "event")  # "One-time swap: Bart works Friday night 3 March"
+    if _STORY.match(body) and not (_FORWARD.search(body) or _RECURS.search(body)):
+        return Lasting(False, "event")  # "I had set it for 18:00 on the server's clock, …"
     moment = _MOMENT.search(body)
     for kind, pattern in _KINDS:
         if kind == "fact":
             continue
+        if kind == "rule" and _PRAISE.search(body) and not pattern.search(_PRAISE.sub(" ", body)):
+            continue  # "Slow and thorough, the way it should be done": praise, not a rule
         if pattern.search(body):
             if kind == "rule" and _told_never(pattern, body):
                 return Lasting(False, "event")  # "got through bar 34 once, then never again"

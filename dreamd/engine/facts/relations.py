@@ -197,7 +197,20 @@ def _subjects_agree(a: Statement, b: Statement) -> bool:
         return True
     if a.subject in b.topic or b.subject in a.topic:
         return True  # "Orsi isn't consigning it after all" and "…: Orsi decided to consign it"
-    return _told_under(a, b) or _told_under(b, a)
+    return _nickname(a, b) or _nickname(b, a) or _told_under(a, b) or _told_under(b, a)
+
+
+def _nickname(short: Statement, full: Statement) -> bool:
+    """``short``'s subject is the short form of ``full``'s named one: "Nat" of "Natsuki", "Sam"
+    of "Samantha" (three letters or more)."""
+    name, whole = short.subject or "", full.subject or ""
+    return (
+        len(name) >= 3
+        and len(whole) > len(name)
+        and whole.startswith(name)
+        and name.isalpha()
+        and f"name:{whole}" in full.values
+    )
 
 
 def _told_under(a: Statement, b: Statement) -> bool:
@@ -307,12 +320,13 @@ def same_fact(a: Statement, b: Statement) -> bool:
     if same_one and exact and exact == other and a.topic & b.topic:
         return True  # "Mamma's room number is 118" and "Mamma's room is 118, not 108"
     if (not a.topic or not b.topic) and names_a and names_b:  # "It's Karin Hald, not Holm"
-        return names_a == names_b and a.replaced == b.replaced
+        # "Correction: Hald, not Holm" inside "Karin Hald: baker (correction: Hald, not Holm)"
+        return a.replaced == b.replaced and (names_a == names_b or bool(a.replaced))
     if (a.change in _UNDOES) != (b.change in _UNDOES):
         return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
     comparable = 3 * min(len(a.topic), len(b.topic)) >= max(len(a.topic), len(b.topic))
     if (
-        _containment(a.topic, b.topic) >= 2 / 3
+        _containment(_rooted(a.topic), _rooted(b.topic)) >= 2 / 3  # "running it", "runs it"
         and comparable
         and (a.values or a.subject == b.subject)
     ):
@@ -698,6 +712,9 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     taken_back = taken_back and (older.change == "cancelled" or _found(_REFUSED, older.text))
     if taken_back and (named_subject or len(newer.topic & older.topic) >= 2):
         return True  # "taking on the limekiln after all" after "turned down the limekiln"
+    said_no = newer.change is None and newer.polarity < 0 < older.polarity
+    if said_no and planned and overlap and newer.topic & older.topic:
+        return True  # "not going on the Thredbo exchange" after "decided to go on the exchange"
     if newer.change is not None:
         if not same_slot(newer, older):
             return False

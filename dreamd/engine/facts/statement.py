@@ -195,7 +195,10 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"\bcalled\s+off\b|\b(?:taken|took|taking)\s+(?:it\s+|them\s+)?off\b|"
             r"\btook\s+(?:the\s+|its\s+|our\s+|my\s+)?(?:ad|advert|listing)\s+down\b|"
             r"\bno\s+longer\s+for\s+sale\b|\bscrapped\b|\babandoned\b|"
-            r"\bscrap\s+(?=(?:the|that|this|our|my)\s)|"  # "Scrap the Dorotheum plan"
+            r"\bscrap\s+(?=(?:the|that|this|our|my)\s|(?-i:[A-Z]))|"  # "Scrap the Dorotheum plan"
+            # a plan given up: "withdrew her application", "pulled out of the exchange"
+            r"\bwithdr(?:ew|awn)\b(?!\s+(?:[£$€¥]|\d|cash|money|funds|savings))|"
+            r"\bpull(?:ed|ing|s)?\s+out\s+of\b|"
             # "dropped the plan", not a lift: "dropped her at 17:50", "dropped off the kit"
             r"(?<!\bthe\s)(?<!\ba\s)\bdropped\b(?!\s+(?:off|by|round|in)\b)"
             r"(?!\s+(?:her|him|them|me|us|you|\w+\s+off|(?-i:[A-Z])\w+)\s+(?:at|off|outside|by|near|with|on)\b)|"
@@ -245,9 +248,11 @@ _GONE_SPANS = frozenset(
 )
 # Values in these spans are the ones a statement says it replaces.
 _REPLACED_SPANS = LazyPattern(
-    r"\bfrom\s+(?P<from>[^.;]{1,60}?)\s+to\b"
+    # "from 1 March the rate goes up from ¥32,000 to ¥38,000": the span is the last "from"'s
+    r"\bfrom\s+(?P<from>(?:(?!\bfrom\s)[^.;]){1,60}?)\s+to\b"
     r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
-    r"|(?<![\w-])(?:up|down)\s+from\s+(?P<upfrom>[£$€]?\d[^.;,]{0,30})"  # not "set-up from 16:45"
+    # "up from £40" (to £46 is the new value); not "set-up from 16:45"
+    r"|(?<![\w-])(?:up|down)\s+from\s+(?P<upfrom>[£$€¥₹₩]?\d(?:(?!\s+to\b)[^.;,]){0,30})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
     r"|,\s*not\s+(?P<not>[^.;,]{1,60})"
     # "Anna Berg, never (to) Anna Bergström": a name turned down; not "never typed by hand"
@@ -257,7 +262,9 @@ _REPLACED_SPANS = LazyPattern(
     r"|\b(?:statt|anstatt)\s+(?P<statt>[^.;,]{1,60})"
     r"|\bau\s+lieu\s+d[e']\s*(?P<lieu>[^.;,]{1,60})"
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
-    r"|\((?:was|were|previously|formerly|before|not)\s+(?P<was>[^)]{1,40})\)"
+    # "(were £15)", "(correction: not ¥6,000)"
+    r"|\((?:correct(?:ion|ed)\s*[:,]?\s*)?(?:was|were|previously|formerly|before|not)\s+"
+    r"(?P<was>[^)]{1,40})\)"
     # "(Gilmore was wrong)", "(Kuusk was a mishearing)": the name in brackets is the wrong one
     r"|\((?P<wrongname>[^)\s]{1,30})\s+(?:was|is)\s+(?:wrong|a\s+typo|a\s+mishearing|misheard"
     r"|misspel\w*)\)"
@@ -282,6 +289,9 @@ _REPLACED_OR_GONE = LazyPattern(
 _NEGATION = LazyPattern(
     r"\b(?:no\s+longer|not\s+any\s?more|doesn'?t|don'?t|didn'?t|won'?t|isn'?t|aren'?t|"
     r"never|dislikes?|hates?|avoids?|stopped|can'?t|cannot|nicht\s+mehr|ya\s+no|"
+    # "not going on the exchange", "Nat is not coming": a plan said no to
+    r"(?:^|(?<=[:;(]\s)|(?<=\bis\s)|(?<=\bam\s)|(?<=\bare\s)|(?<=\bwas\s)|(?<=\bwere\s)|"
+    r"(?<='m\s)|(?<='re\s))not\s+\w+ing|"
     r"declined|said\s+no\s+to|turn(?:ed|s|ing)?\s+down(?!\s+(?:the\s+)?(?:heat|heating|"
     r"volume|music|radio|thermostat|gas|oven|fire|lights?)\b)|"
     r"ne\s+\w+\s+(?:pas|plus))\b",

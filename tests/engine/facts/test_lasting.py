@@ -239,3 +239,21 @@ def test_a_waiting_change_and_a_one_off_instead(text: str, kind: str) -> None:
 def test_a_decision_still_to_come_is_not_one() -> None:
     assert lasting("The vestry decides on Thursday.").kind == "uncertain"
     assert lasting("We decided to keep the van.").kind == "decision"
+
+
+@pytest.mark.parametrize(
+    ("text", "durable"),
+    [
+        # how a slip came about, told in the past perfect
+        ("We had booked the van for 08:00 on the old rota, which lists UTC times.", False),
+        ("Ilse had copied the wrong sheet, which runs a week behind.", False),
+        # praise of how something was done is no rule
+        ("Careful and unhurried, the way it should be done.", False),
+        ("Clean joints, exactly how it ought to be.", False),
+        # "I'd like" is a wish, and "had to … so always" still a rule
+        ("We had to redo it twice, so always check the torque first.", True),
+        ("Invoices must go out by the 5th, the way it should be.", True),
+    ],
+)
+def test_a_past_perfect_story_and_praise_are_not_lasting(text: str, durable: bool) -> None:
+    assert lasting(text).durable is durable

@@ -923,3 +923,88 @@ def test_a_no_with_no_topic_of_its_own_turns_nothing() -> None:
     )
     newer = statements_of("Harbour Rowing: from 1 June the junior subs are £20 a month (were £15).")
     assert not any(replaces(n, o) for n in newer for o in older)
+
+
+def test_a_start_day_before_a_change_is_not_what_it_replaces() -> None:
+    """ "From 1 July the hall hire goes up from £40 to £46": the £40 is gone, not July."""
+    rise = read_statement("From 1 July the hall hire goes up from £40 to £46 an hour.")
+    assert rise.replaced == {"num:40"}
+    yen = read_statement("Lesson fee goes up from ¥4,500 to ¥5,000 in April.")
+    assert yen.replaced == {"num:4500"}
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # the old figure in a correction's brackets
+        (
+            "Studio rent: €600 a month, by standing order on the 1st.",
+            "- W @Ostkreuz Studios: rent €650 a month this year (correction: not €600); "
+            "standing order on the 1st.",
+        ),
+        # a plan said no to, with no change word
+        (
+            "Tomasz decided to come to the Gdańsk reunion in May.",
+            "Tomasz is not coming to the Gdańsk reunion; work.",
+        ),
+        # an entry withdrawn from, a place pulled out of
+        (
+            "Lena entered the Bergen half marathon on 7 September.",
+            "Lena withdrew from the Bergen half marathon; her knee again.",
+        ),
+        (
+            "We booked the Ardèche gîte for the first week of August.",
+            "We pulled out of the Ardèche gîte: the owner double-booked.",
+        ),
+        # a person named by her short name in one line and in full in the other
+        (
+            "Sam decided to take the Lisbon secondment, April to June.",
+            "- W @Samantha Reyes: not taking the Lisbon secondment (withdrew 3 March).",
+        ),
+    ],
+)
+def test_corrections_refusals_and_withdrawals_end_what_they_name(older: str, newer: str) -> None:
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in lasting_parts(older))
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # money taken out is no plan given up
+        ("We booked the Ardèche gîte for August.", "Withdrew €300 for the Ardèche trip."),
+        # a rate going up from a day names no fee of someone else's due that month
+        (
+            "Okafor & Co: do our accounts; papers by 30 June, fee £450, filed in July.",
+            "Studio: from 1 July the room rate goes up from £38 to £44.",
+        ),
+        # a short word that begins a name is no nickname of it
+        ("Anneliese is on the board of the food bank.", "Ann is not standing for the board."),
+    ],
+)
+def test_lines_that_look_like_withdrawals_but_end_nothing(older: str, newer: str) -> None:
+    assert not any(replaces(n, o) for n in lasting_parts(newer) for o in lasting_parts(older))
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # "running it" and "runs it": one arrangement told twice
+        (
+            "Gwen Price: head of rota; runs the 07:00 call at the depot office.",
+            "07:00 call at the depot office by the yard gate, Gwen Price (head of rota) running "
+            "it as ever.",
+        ),
+        # a bare correction and the fuller line that carries it
+        (
+            "Correction: Okonkwo, not Okonko.",
+            "Chidi Okonkwo: coach at the Riverside Athletics Club (correction: Okonkwo, not "
+            "Okonko).",
+        ),
+    ],
+)
+def test_the_same_fact_told_fuller_is_not_a_second_one(older: str, newer: str) -> None:
+    assert any(
+        relation(n, o) in ("same", "replaces")
+        for n in statements_of(newer)
+        for o in statements_of(older)
+    )
