@@ -307,6 +307,35 @@ def test_a_line_that_states_no_lasting_fact_leaves_before_any_fact_however_recal
     assert _keep_order(generated, rows, worths) == ["kstatus", "kfact"]
 
 
+def test_a_rule_promoted_yesterday_outlasts_a_detail_recalled_once_since() -> None:
+    """An entry just promoted has had no time to be recalled: what its kind is worth counts
+    beside its recalls since, so the detail recalled once leaves before the new rule."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-10-01)\n\n"
+        "<!-- dreamd-memory-promotion:kdetail -->\n"
+        "- The Brightline office has a blue front door on Quay Street. (2026-09-30.md#L3)\n\n"
+        "## Promoted From Short-Term Memory (2026-10-09)\n\n"
+        "<!-- dreamd-memory-promotion:krule -->\n"
+        "- Rule: never send a client's figures by text message. (2026-10-08.md#L5)\n"
+    )
+    rows = {
+        "kdetail": builders.entry(
+            key="kdetail",
+            snippet="- The Brightline office has a blue front door on Quay Street.",
+            promoted_at="2026-10-01T03:00:00Z",
+            recall_days=("2026-09-29", "2026-09-30", "2026-10-04"),
+        ),
+        "krule": builders.entry(
+            key="krule",
+            snippet="- Rule: never send a client's figures by text message.",
+            promoted_at="2026-10-09T03:00:00Z",
+            recall_days=("2026-10-06", "2026-10-07", "2026-10-08"),
+        ),
+    }
+    generated = generated_entries(memory.splitlines(keepends=True))
+    assert _keep_order(generated, rows, _worths(generated, [], rows)) == ["kdetail", "krule"]
+
+
 def test_the_same_words_under_another_key_are_reconciled_not_written_twice() -> None:
     """A candidate whose entry would read word for word like one MEMORY.md holds under another
     key (a line key and a claim key of one note line) is that entry: marked promoted, not

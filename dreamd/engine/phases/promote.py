@@ -25,9 +25,10 @@ check day on Fri 14 Nov") leaves as ``past``. One line ends at most :data:`MAX_R
 entries a night: one that would end more has misread what it changes, and ends none.
 
 **Budget.** :func:`~dreamd.engine.phases.promotion.compose_memory` keeps the file within budget
-by value: entries that state no lasting fact leave first, then the least recalled since their
-promotion (recall days after it, its own row's and those of the rows backing it), older first
-among equals. Rows whose entry left for the budget lose ``promotedAt`` and get ``archivedAt``,
+by value: entries that state no lasting fact leave first, then the least used since their
+promotion (recall days after it, its own row's and those of the rows backing it, plus what its
+kind is worth: :data:`KIND_WORTH`, so a rule nobody searched for yet outlasts a detail recalled
+once), older first among equals. Rows whose entry left for the budget lose ``promotedAt`` and get ``archivedAt``,
 so they may earn their place again; rows of replaced entries stay promoted.
 
 Rows that were written or reconciled get ``promotedAt``; written rows also take the live range
@@ -152,11 +153,15 @@ def _keep_order(
     """MEMORY.md's ``generated`` entries from the first to leave for the budget to the last
     (see the rules), by their ``worths`` (:func:`_worths`)."""
 
-    def value(index: int) -> tuple[bool, int, float, str, int]:
+    def value(index: int) -> tuple[bool, float, float, str, int]:
         entry = generated[index]
+        verdict = lasting(fact_text(entry.text))
+        # who someone is and a rule to follow count as three recalls since the promotion: an
+        # entry promoted yesterday has had no time to be recalled, and is not worth less for it
+        use = recalled_since(entry.key, rows) + KIND_WORTH.get(verdict.kind, 0.0)
         return (
-            lasting(fact_text(entry.text)).durable,  # what states no lasting fact goes first
-            recalled_since(entry.key, rows),
+            verdict.durable,  # what states no lasting fact goes first
+            use if verdict.durable else 0.0,
             worths[entry.key],
             entry.day or "",
             index,

@@ -17,7 +17,7 @@ passes the one redaction (:mod:`dreamd.redaction`).
 :func:`compose_memory` applies one night's change to the text: entries it *retires* leave (a
 newer fact replaced them), the new section is appended, and when the file would pass
 ``max_chars`` generated entries leave by value, never by age alone: an entry that only states
-what happened first, then the least recalled since it was promoted (older first among equals),
+what happened first, then the least used since it was promoted (older first among equals),
 and a candidate worth less than the entry it would push out waits instead;
 never more than ``max_loss`` of the prior entries for the budget in one night, never a line a
 person wrote, never an entry written tonight. What still does not fit is deferred, lowest ranked
