@@ -240,3 +240,23 @@ def test_a_choice_between_two_things_is_read_whole() -> None:
     new = found["Prefers the standing desk now"]
     assert new.confidence > new.start
     assert [f.day for f in new.supporting] == ["2026-03-26", "2026-03-30"]
+
+
+def test_a_thing_judged_again_the_other_way_in_a_word_is_a_reversal() -> None:
+    """'Hype' of a service and, later, 'worth every penny' of it: two judgements of the whole
+    thing that share no other word. The old view falls and the new one stands; a judgement of
+    one side of someone ('great with the volunteers') is no judgement of all of them."""
+    facts = _facts(
+        ("2025-11-01", "- O(c=0.7) @Snowcast: overhyped; the club's own readings do the job."),
+        ("2025-11-15", "- O(c=0.85) @Snowcast: worth every penny; it called the cornice."),
+    )
+    opinions = plan_opinions(facts)
+    first = next(o for o in opinions if o.founder.id == facts[0].id)
+    assert first.confidence < first.start
+    assert any(o.founder.id == facts[1].id for o in opinions)
+    apart = _facts(
+        ("2025-11-01", "- O(c=0.8) @Nadim: Great with the volunteers on a Saturday."),
+        ("2025-11-09", "- O(c=0.8) @Nadim: Rude to the delivery drivers every time."),
+    )
+    first = next(o for o in plan_opinions(apart) if o.founder.id == apart[0].id)
+    assert first.confidence == first.start

@@ -27,7 +27,8 @@ voice notes`` both deny "Prefers voice notes"; a low fact never supports anythin
 - an opinion of the same entity that turns the other way (the other polarity) says the same
   thing when it shares two content words with it ("won't finish the rota unless chased" and
   "finished the rota unprompted"), or one and announces the turn ("any more", "no longer",
-  "now", "actually"): a reversal in other words;
+  "now", "actually"), or when both judge the whole of it in a first clause of four words or
+  fewer ("hype;" and later "worth the money;"): a reversal in other words;
 - it is a *rival* when it speaks of the same slot with another value of a family both give
   ("prefers calls after 4pm" after "prefers calls in the morning"; "prefers written messages"
   after "prefers voice notes");
@@ -114,6 +115,7 @@ _FAULTED = re.compile(
     r"terrible|awful|hopeless|a\s+(?:waste|pain|nightmare|faff)|not\s+worth|"
     r"traps?|ruins?|damages?|rots?|leaks?|breaks?\s+down|lets?\s+(?:us|me|you)\s+down|"
     r"uneven|patchy|shoddy|sloppy|substandard|second-rate|inferior|disappointing|"
+    r"(?:over)?hyped?|a\s+gimmick|gimmicky|cocky|arrogant|careless|reckless|lazy|rude|"
     r"not\s+up\s+to|not\s+(?:as|so|very|that|really|quite)?\s*(?:good|great|reliable))\b",
     re.I,
 )
@@ -123,7 +125,7 @@ _NOT_PRAISE = re.compile(
 )
 _PRAISED = re.compile(
     r"\b(?:reliable|dependable|great|excellent|brilliant|worth|works\s+well|fine|good|best|"
-    r"love[sd]?|better|perfect|spot\s+on)\b",
+    r"love[sd]?|better|perfect|spot\s+on|careful|thorough|helpful|solid|superb)\b",
     re.I,
 )
 # Comparisons that turn round: the lesser of each pair is a view against; both ends are one
@@ -140,6 +142,8 @@ _COMPARED = {
     "pricier": ("~cost", True),
     "cheaper": ("~cost", False),
 }
+_FIRST_CLAUSE = re.compile(r"\s*[;:,—–.]\s*")
+_JUDGED_WORDS = 4
 _APOSTROPHE = re.compile(r"(\w)['’](t)\b")
 _AVERSION = re.compile(
     r"\b(?:dislik|hat|avoid|detest|loath)(?:e|es|ed|ing)\b|\bcan'?t\s+stand\b", re.I
@@ -181,6 +185,7 @@ class Reading:
     low: bool
     keys: frozenset[str]
     view: bool = False  # an opinion fact (Retain O), not a world fact or an episode
+    judged: bool = False  # a judgement of its subject in a word: "hype", "worth the money"
 
 
 def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
@@ -210,15 +215,21 @@ def read_fact(fact: Fact) -> Reading:
     words, _ = _words(fact.text, fact.entities)
     compared = [_COMPARED[w] for w in words if w in _COMPARED]
     words = words - _COMPARED.keys() | {kind for kind, _ in compared}
-    faulted = bool(_FAULTED.search(fact.text)) and not _PRAISED.search(
-        _NOT_PRAISE.sub(" ", fact.text)
-    )
+    praised = bool(_PRAISED.search(_NOT_PRAISE.sub(" ", fact.text)))
+    faulted = bool(_FAULTED.search(fact.text)) and not praised
     against = statement.polarity < 0 or bool(_TOO.search(fact.text)) or faulted
     against = against != any(lesser for _, lesser in compared)  # "isn't slower" is for it
     low = fact.kind == "opinion" and fact.confidence is not None and fact.confidence < 0.5
     keys = frozenset("-".join(e.lower().split()) for e in fact.entities)
     view = fact.kind == "opinion"
-    return Reading(statement, words, against, low, keys, view)
+    # a judgement of the whole thing: in its first clause of four words or fewer ("hype;",
+    # "worth the money;"), not "great with the volunteers on a Saturday"
+    head = _FIRST_CLAUSE.split(fact.text.strip(), maxsplit=1)[0]
+    whole = len(head.split()) <= _JUDGED_WORDS
+    judged = whole and (bool(_FAULTED.search(head)) or bool(_TOO.search(head + " x"))) != bool(
+        _PRAISED.search(_NOT_PRAISE.sub(" ", head)) and statement.polarity > 0
+    )
+    return Reading(statement, words, against, low, keys, view, judged)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
@@ -255,6 +266,8 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
         shared = len(fact.words & held.words)
         if shared >= 2 or (shared and fact.statement.change in _TURNS):
             return "same", share  # "can't be relied on any more" after "reliable"
+        if fact.judged and held.judged and fact.keys == held.keys:
+            return "same", share  # "worth the money" after "hype": one entity judged again
     if share >= MATCH or (fact.low and len(fact.words & held.words) >= 2):
         return "same", share
     return None

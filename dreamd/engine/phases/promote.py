@@ -28,8 +28,8 @@ entries a night: one that would end more has misread what it changes, and ends n
 by value: entries that state no lasting fact leave first, then the least used since their
 promotion (recall days after it, its own row's and those of the rows backing it, plus what its
 kind is worth: :data:`KIND_WORTH`, so a rule nobody searched for yet outlasts a detail recalled
-once), older first among equals. Rows whose entry left for the budget lose ``promotedAt`` and get ``archivedAt``,
-so they may earn their place again; rows of replaced entries stay promoted.
+once), older first among equals. Rows whose entry left for the budget lose ``promotedAt`` and
+get ``archivedAt``, so they may earn their place again; rows of replaced entries stay promoted.
 
 Rows that were written or reconciled get ``promotedAt``; written rows also take the live range
 and text. Every note a promotion was re-hydrated from is listed with its digest so the writer
