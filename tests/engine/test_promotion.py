@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.render import fact_text
 from dreamd.engine.phases.promote import PromotionPlan, _keep_order, _worths, plan_promotions
 from dreamd.engine.phases.promotion import (
     PromotionEntry,
@@ -463,3 +465,27 @@ def test_an_entry_whose_one_off_day_has_passed_leaves_as_past() -> None:
         "memory:memory/2026-11-10.md:4:4": ("past", "its day, 2026-11-13, has passed")
     }
     assert plan.memory_text is not None and "Bins go out" in plan.memory_text
+
+
+def test_a_line_that_only_ends_days_retires_the_entry_and_is_not_written() -> None:
+    """ "No more Tuesday and Thursday practices at St Jude's" ends the practice days and says
+    none in their place: the entry leaves for the archive, and the ending is no entry (a
+    lasting fact it is not: the days it names are the ones that are gone)."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Ilka's choir practice is Tuesdays and Thursdays at 19:00 at St Jude's hall. "
+        "(2026-11-02.md#L4)\n"
+    )
+    ending = builders.entry(
+        "memory/2026-11-20.md",
+        6,
+        6,
+        "- No more Tuesday and Thursday practices at St Jude's hall for Ilka's choir.",
+    )
+    assert not lasting(fact_text(ending.snippet)).durable
+    plan = _night_without_candidates(memory, {ending.key: ending})
+    assert [(item.key, item.by) for item in plan.leaving] == [
+        ("memory:memory/2026-11-02.md:4:4", ending.key)
+    ]
+    assert plan.memory_text is not None and "Tuesdays and Thursdays" not in plan.memory_text

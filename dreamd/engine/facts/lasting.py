@@ -102,6 +102,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"arrived|called|rang|replied|answered|got|sent|paid|happened|did|heard|said|wrote|"
             r"texted|emailed|phoned|returned|bothered|told|asked|turned\s+up|showed\s+up)\b)|\bmust\b|\bdon'?t\b|\bdo\s+not\b|\bmake\s+sure\b|\bpolicy\b|"
             r"\brule\b|\bneeds?\s+(?:the|a|an|to)\b|\brequires?\b|\bhas\s+to\b|"
+            r"\bno\s+more\s+than\b|\bat\s+most\b|"  # a limit: "no more than six per instructor"
             r"\bhave\s+to\b|\bshould\b|\bonly\s+(?:after|before|on|in|via|by|with|if|when)\b|"
             r"\bno\s+\w+\s+"
             r"(?:before|after|on)\b|\bimmer\b|\bnie(?:mals)?\b|\btoujours\b|\bjamais\b|"
@@ -447,6 +448,20 @@ def _one_off_spend(body: str) -> bool:
     )
 
 
+_WHEN_FAMILIES = ("day:", "time:", "date:", "when:")
+
+
+def _schedule_ended(read: Statement) -> bool:
+    """A line that only ends days or times ("no more Monday and Wednesday sessions", "stopped
+    the Tuesday 07:00 calls"): it retires what it ends and says nothing in its place. "No
+    longer eats meat" names no day; "no more Friday deliveries; Thursdays from now" names one
+    it keeps."""
+    if read.change != "no-longer" or read.polarity >= 0:
+        return False
+    when = {v for v in read.values if v.startswith(_WHEN_FAMILIES)}
+    return bool(when) and when <= read.replaced
+
+
 @lru_cache(maxsize=4096)  # one sweep's lines: the cache is per process and stays bounded
 def lasting(text: str, statement: Statement | None = None) -> Lasting:
     """Whether ``text`` (read as ``statement`` when the caller has it) lasts (see the rules)."""
@@ -459,6 +474,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "denial")
     if read.change == "cancelled" and not _NEW_STATE.search(body):
         return Lasting(False, "ending")  # "the open evening on the 23rd is cancelled"
+    if _schedule_ended(read):
+        return Lasting(False, "ending")  # "No more Monday and Wednesday sessions at the gym"
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
     if body.rstrip(_CLOSERS).endswith(("?", "？")):

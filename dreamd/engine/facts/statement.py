@@ -211,7 +211,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             "no-longer",
             r"\bno\s+longer\b|\bnot\s+any\s?more\b|\bnot\s+\w+\s+any\s?more\b|\bstop(?:ped|s)\b|"
             r"\b(?:can'?t|cannot|won'?t|isn'?t|aren'?t|doesn'?t|don'?t)\b[^.;:]{0,30}\bany\s?more\b|"
-            r"\bno\s+more\b|\bquits?\b|\bg(?:ave|ives)\s+up\b|\bdone\s+with\b|\bnicht\s+mehr\b|\bkein\w*\s+\w+\s+mehr\b|"
+            r"\bno\s+more\b(?!\s+than\b)|\bquits?\b|\bg(?:ave|ives)\s+up\b|\bdone\s+with\b|\bnicht\s+mehr\b|\bkein\w*\s+\w+\s+mehr\b|"
             r"\bne\s+\w+\s+plus\b|\bya\s+no\b",
         ),
         (
@@ -270,8 +270,10 @@ _REPLACED_SPANS = LazyPattern(
     r"|misspel\w*)\)"
     r"|\bwrongly\s+(?:say|says|said|written|spelled|spelt|as|have|has)\s+(?P<wrong>[^.;,]{1,40})"
     r"|\b(?:was|were|i'm|am|is)\s+wrong\s+about\s+(?P<about>[^.;,:—–]{1,60})"
-    r"|\b(?:no\s+longer|no\s+more|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
-    r"with)\s+(?P<longer>[^.;,]{1,60}?)(?=\s+(?:and|but|then|so|or)\b|[.;,]|$)"
+    r"|\b(?:no\s+longer|no\s+more(?!\s+than\b)|stop(?:ped|s)|quits?|g(?:ave|ives)\s+up|(?:is|are|was)\s+done\s+"
+    r"with)\s+(?P<longer>[^.;,]{1,80}?)"
+    # a list of days goes on past its "and": "no more Monday and Wednesday sessions"
+    r"(?=\s+(?:and|but|then|so|or)\b(?!\s+(?:mon|tue|wed|thu|fri|sat|sun)\w*\b)|[.;,]|$)"
     r"|\b(?:revers|revert|overturn|cancel|drop|scrap|undo|undid)\w*\s+(?:the\s+|our\s+|my\s+|"
     r"that\s+)?(?P<undone>[^.;,—]{1,40}?)\s+(?:decision|plan|idea|choice|move|booking|trip)\b",
     _I,
@@ -287,7 +289,8 @@ _REPLACED_OR_GONE = LazyPattern(
     _I,
 )
 _NEGATION = LazyPattern(
-    r"\b(?:no\s+longer|not\s+any\s?more|doesn'?t|don'?t|didn'?t|won'?t|isn'?t|aren'?t|"
+    r"\b(?:no\s+longer|no\s+more(?!\s+than\b)|not\s+any\s?more|doesn'?t|don'?t|didn'?t|"
+    r"won'?t|isn'?t|aren'?t|"
     r"never|dislikes?|hates?|avoids?|stopped|can'?t|cannot|nicht\s+mehr|ya\s+no|"
     # "not going on the exchange", "Nat is not coming": a plan said no to
     r"(?:^|(?<=[:;(]\s)|(?<=\bis\s)|(?<=\bam\s)|(?<=\bare\s)|(?<=\bwas\s)|(?<=\bwere\s)|"

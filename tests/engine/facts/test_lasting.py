@@ -257,3 +257,20 @@ def test_a_decision_still_to_come_is_not_one() -> None:
 )
 def test_a_past_perfect_story_and_praise_are_not_lasting(text: str, durable: bool) -> None:
     assert lasting(text).durable is durable
+
+
+@pytest.mark.parametrize(
+    ("text", "durable"),
+    [
+        # an ending of days or times says nothing in their place
+        ("No more Tuesday and Thursday practices at the hall.", False),
+        ("Stopped the Friday 08:30 stand-ups.", False),
+        # an ending that is a state of its own, or keeps a day, lasts
+        ("No longer eats meat or fish.", True),
+        ("No more Friday deliveries; Thursdays from now on.", True),
+        # a limit is a rule, not an ending
+        ("No more than eight children per adult on the trip.", True),
+    ],
+)
+def test_a_line_that_only_ends_days_is_not_kept(text: str, durable: bool) -> None:
+    assert lasting(text).durable is durable
