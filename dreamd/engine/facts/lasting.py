@@ -299,6 +299,12 @@ _STORY = re.compile(
 _PRAISE = re.compile(
     r"\b(?:the\s+way|how|as)\s+(?:it|that|this|things)\s+(?:should|ought\s+to|must)\b", _I
 )
+# A question typed without its mark: "ok. how much is Ren's club money again"
+_ASKED = re.compile(
+    r"(?:^|[.!]\s+)(?:(?:so|and|ok|okay|oh|but)[,\s]+)?(?:how\s+(?:much|many|long|often|far)|what|when|where|who|which(?!\s+is\s+why))"
+    r"\s+(?:is|are|was|were|do|does|did|can|could|should|will|would)\b",
+    _I,
+)
 _TASK = re.compile(
     r"^\s*(?:\[\s\]|todo\b|to-do\b|remind\s+me\b|(?:please\s+)?(?:tell|let)\s+me\b)|"
     r"\blet\s+me\s+know\b|^(?:\S+\s+){0,3}to\s+(?:sign|send|buy|book|"
@@ -478,7 +484,7 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "ending")  # "No more Monday and Wednesday sessions at the gym"
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
-    if body.rstrip(_CLOSERS).endswith(("?", "？")):
+    if body.rstrip(_CLOSERS).endswith(("?", "？")) or _ASKED.search(body):
         return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'
     if _UNDECIDED.search(body):
         return Lasting(False, "status")  # "Asked about next term. Nothing decided."

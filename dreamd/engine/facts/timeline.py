@@ -5,7 +5,8 @@ day a MEMORY.md entry's source was written) and its place in that day. Items are
 order; a later item that :func:`~dreamd.engine.facts.relations.replaces` an earlier one ends
 it: the earlier is *superseded* from the later one's day ("was …, until <day>"). An item that
 states the same fact as an earlier one (:func:`~dreamd.engine.facts.relations.same_fact`)
-repeats it: the earlier stays the one that speaks for both, and a later change ends both.
+repeats it: the earlier stays the one that speaks for both, and a later change ends both (a
+change that names only the repeat, in words the first does not share, ends the repeat).
 Same-day items are ordered by their place in the day. Only items that share a subject, a topic
 word or a name are compared (nothing else can relate), and for each shared word only the
 :data:`MAX_PEERS` most recent earlier items: a store of hundreds of near-identical lines stays
@@ -111,7 +112,7 @@ def plan_timeline(
             if len(bucket) > MAX_PEERS:
                 del bucket[0]
         for earlier in (ordered[i] for i in near):
-            if earlier.ref == later.ref or earlier.ref in repeats:
+            if earlier.ref == later.ref:
                 continue
             if later.ref in fixed and earlier.ref in fixed:
                 continue
@@ -120,7 +121,9 @@ def plan_timeline(
                 continue
             found = relation(later.statement, earlier.statement)
             if found == "same":
-                if later.ref not in repeats and earlier.ref not in ended:
+                # a repeat speaks through its first: what says it again repeats that one
+                speaks = earlier.ref not in ended and earlier.ref not in repeats
+                if speaks and later.ref not in repeats:
                     repeats[later.ref] = earlier.ref
             elif found == "replaces" and earlier.ref not in ended:
                 ended[earlier.ref] = Ending(later.ref, later.day)

@@ -274,3 +274,19 @@ def test_a_past_perfect_story_and_praise_are_not_lasting(text: str, durable: boo
 )
 def test_a_line_that_only_ends_days_is_not_kept(text: str, durable: bool) -> None:
     assert lasting(text).durable is durable
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok. how much is the swim club fee again",
+        "so when is Oskar's dentist",
+        "Where are the spare van keys kept",
+    ],
+)
+def test_a_question_without_its_mark_is_not_kept(text: str) -> None:
+    assert lasting(text).kind == "question"
+
+
+def test_which_is_why_is_no_question() -> None:
+    assert lasting("The van leaks, which is why it is parked under the roof every night.").durable

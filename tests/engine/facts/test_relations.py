@@ -211,6 +211,27 @@ def test_the_timeline_ends_the_old_value_on_the_day_it_changed() -> None:
     assert [i.ref for i in timeline.as_of(items, "2026-11-30")] == ["b", "c"]
 
 
+def test_a_change_that_names_only_the_repeat_ends_the_repeat() -> None:
+    """The chat reply "You're going, May to July" comes first; the note's "Priya decided to go
+    on the Oslo secondment" repeats it. "Pulled out of the Oslo secondment" names what only the
+    note says: the note's line is ended, though it speaks through the reply."""
+    items = [
+        Dated(
+            "chat", "2026-03-02", read_statement("You're going, May to July, as you decided."), 4
+        ),
+        Dated(
+            "note",
+            "2026-03-02",
+            read_statement("Priya decided to go on the Oslo secondment, May–July."),
+            36,
+        ),
+        Dated("out", "2026-03-20", read_statement("I pulled out of the Oslo secondment."), 1),
+    ]
+    timeline = plan_timeline(items)
+    assert dict(timeline.repeats) == {"note": "chat"}
+    assert {ref: end.by for ref, end in timeline.ended.items()} == {"note": "out"}
+
+
 @given(st.text(max_size=200), st.text(max_size=200))
 def test_reading_and_relating_never_crash_and_nothing_replaces_itself(a: str, b: str) -> None:
     """Any two texts read and relate without error; a statement neither replaces itself nor
