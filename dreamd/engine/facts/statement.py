@@ -236,7 +236,8 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         ),
         (
             "instead",
-            r"\binstead\s+of\b|\brather\s+than\b|,\s*not\s+\S|\bnot\s+\S+[^,;.]{0,30},\s*but\b|"
+            r"\binstead\s+of\b|\brather\s+than\b|,\s*not\s+(?!even\b|only\b|just\b)\S|"
+            r"\bnot\s+\S+[^,;.]{0,30},\s*but\b|"
             r"\binstead\b|\bstatt\b|\banstatt\b|\bau\s+lieu\s+d[e']|\ben\s+lugar\s+de\b|"
             r"\ben\s+vez\s+de\b",
         ),
@@ -254,7 +255,7 @@ _REPLACED_SPANS = LazyPattern(
     # "up from £40" (to £46 is the new value); not "set-up from 16:45"
     r"|(?<![\w-])(?:up|down)\s+from\s+(?P<upfrom>[£$€¥₹₩]?\d(?:(?!\s+to\b)[^.;,]){0,30})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
-    r"|,\s*not\s+(?P<not>[^.;,]{1,60})"
+    r"|,\s*not\s+(?!even\b|only\b|just\b)(?P<not>[^.;,]{1,60})"  # not "…, not even to family"
     # "Anna Berg, never (to) Anna Bergström": a name turned down; not "never typed by hand"
     r"|,\s*never\s+(?:(?:to|with|from|for|via|at|on|in)\s+)?(?P<never>(?-i:[A-Z])[^.;,:]{0,40})"
     r"|\bnot\s+(?P<notbut>[^,;.]{1,30}),\s*but\b"

@@ -1000,6 +1000,11 @@ def test_corrections_refusals_and_withdrawals_end_what_they_name(older: str, new
         ),
         # a short word that begins a name is no nickname of it
         ("Anneliese is on the board of the food bank.", "Ann is not standing for the board."),
+        # "not even to family" says how far a rule reaches; it turns no family down
+        (
+            "I live in Arbroath with my wife Moira (she kept her family name) and our son Ewan.",
+            "Rule from the skipper: no photos, no posts about a rescue, not even to family.",
+        ),
     ],
 )
 def test_lines_that_look_like_withdrawals_but_end_nothing(older: str, newer: str) -> None:
