@@ -17,8 +17,10 @@
    capitalised words, not a mention's tail, not a code in capitals) that facts of
    :data:`NAMED_NOTES` notes or more say, whole or by a first word that opens only one name
    ("Kadri Põder sent them" one day, "Kadri's Google Form" another); a person's own lines of
-   ``MEMORY.md`` count as facts of one more note ("my partner Gergő Lakatos"), and a
-   parenthesis after a full name gives what it is called ("Orsolya Kertész (Orsi)");
+   ``MEMORY.md`` count as facts of one more note ("my partner Gergő Lakatos"), a
+   parenthesis after a full name gives what it is called ("Orsolya Kertész (Orsi)"), and family
+   named by a first name alone ("my mother Fumiko") that facts of as many notes say are people
+   of their own, unless the name is a word of a name already known;
 3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
    (:mod:`dreamd.engine.bank.validity`: from its day, until a later fact replaced it) and the pages
    (:mod:`dreamd.engine.bank.pages`), each block merged around a person's edits
@@ -186,6 +188,8 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
             titles.setdefault(entity_key(name), title_of(name))
     for key, name in _named_in_notes(facts, titles).items():
         titles.setdefault(key, name)
+    for key, name in _kin_named(facts, titles).items():
+        titles.setdefault(key, name)
     said = {title: title for title in titles.values() if title}
     for word, title in _first_words(titles).items():
         said.setdefault(word, title)
@@ -254,6 +258,35 @@ def _named_in_notes(facts: list[Fact], titles: Mapping[str, str]) -> dict[str, s
         for alias in said & called.keys():
             notes.setdefault(called[alias], set()).add(fact.path)
     return {key: full[key] for key, paths in notes.items() if len(paths) >= NAMED_NOTES}
+
+
+_KIN = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:late|older|younger|little|big|eldest|youngest)\s+)?"
+    r"(?:mother|mum|mom|father|dad|husband|wife|partner|son|daughter|brother|sister|"
+    r"grandmother|grandma|granny|gran|grandfather|grandpa|grandad|aunt|auntie|uncle|cousin|"
+    r"niece|nephew|stepson|stepdaughter|stepmother|stepfather|mother-in-law|father-in-law)"
+    rf"\s+({_WORD})(?![\w-])"
+)
+
+
+def _kin_named(facts: list[Fact], titles: Mapping[str, str]) -> dict[str, str]:
+    """Family named by a first name alone ("My mother Fumiko lives in Matsumoto", "our son
+    Ren"), said in facts of :data:`NAMED_NOTES` notes or more: a person of their own, unless
+    the name opens or is a word of a name already known ("my husband Shun" is Shun Haraguchi)."""
+    words = {word for title in titles.values() for word in title.split()}
+    kin = {
+        match.group(1)
+        for fact in facts
+        for match in _KIN.finditer(fact.text)
+        if is_entity_name(match.group(1)) and match.group(1) not in words
+    }
+    if not kin:
+        return {}
+    paths: dict[str, set[str]] = {}
+    for fact in facts:
+        for word in kin & set(_CAPITALISED.findall(fact.text)):
+            paths.setdefault(word, set()).add(fact.path)
+    return {entity_key(name): name for name, seen in paths.items() if len(seen) >= NAMED_NOTES}
 
 
 _CALLED = re.compile(rf"(?<![\w@'’-])({_WORD}(?:[ \t]+{_WORD}){{1,3}})[ \t]*\(({_WORD})\)")

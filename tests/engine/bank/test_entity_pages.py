@@ -270,3 +270,31 @@ def test_the_persons_own_memory_lines_name_and_describe_people() -> None:
     assert tomas[0].startswith("Tomás Reis — husband, a ferry pilot.")
     assert any("night ferry" in line for line in tomas)
     assert "bank/entities/Rui-Lobo.md" not in pages
+
+
+def test_family_named_by_a_first_name_alone_get_a_page() -> None:
+    """ "My father Arvo lives in Viljandi" in the person's MEMORY.md and "Arvo visits at
+    Easter" in a note: Arvo is a person of his own, with a page that says who he is; "our
+    daughter Liis" whose full name a mention gives is that one page, not a second."""
+    memory = (
+        "# MEMORY.md\n\n"
+        "- I'm Kadi Tamm, a harbour pilot in Pärnu. My father Arvo lives in Viljandi; "
+        "our daughter Liis is 7.\n"
+    )
+    notes = {
+        "memory/2031-03-02.md": "# 2031-03-02\n\n## Retain\n"
+        "- W @Liis Tamm: swimming on Thursdays at 17:00.\n"
+        "- B Arvo visits at Easter, 17–21 April; he takes the bus.\n",
+    }
+    stats = {path: NoteStat(path, path[7:17], 0.0, len(text)) for path, text in notes.items()}
+    bank = BankFiles(
+        {},
+        TextFile("x", "", None),
+        {p: _file(p, t) for p, t in notes.items()},
+        _file("MEMORY.md", memory),
+    )
+    pages = {w.path: w.text for w in plan_reflect(bank, stats).writes}
+    arvo = _block(pages["bank/entities/Arvo.md"])
+    assert arvo[0].startswith("Arvo — father")
+    assert any("Easter" in line for line in arvo)
+    assert "bank/entities/Liis.md" not in pages
