@@ -12,7 +12,10 @@ Rules, for every episode of the file (:mod:`dreamd.engine.graph.episodes`):
   one the file also names inside a sentence: "Lunch: …" is a label), capitalised words inside
   a sentence (a lone one just after a colon only when the file names it inside a sentence too:
   "Assistant: Pencilled in …" opens a sentence), at a line's start once the file uses them
-  inside one, and for a topic file the thing it is about; each passes the one entity rule
+  inside one, and for a topic file the thing it is about; two to four capitalised words in a
+  row are one name ("Yamane Tax Office", also after its ``@``), a sentence's first word (after
+  a Retain letter too: "B Tax papers …") opens none unless the file names it or a name it
+  starts elsewhere ("Met Jun Oda" names Jun Oda); each passes the one entity rule
   (:func:`~dreamd.engine.text.entities.is_entity_name`: no weekday or month, no tag word such
   as ``Correction`` or ``Error``, no verb such as ``Prefers``, no ``user``); an entity's text
   is its name plus the
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 import msgspec
@@ -71,6 +75,11 @@ _SPEAKER = re.compile(r"^\s*(?:[-*+]\s+)?([A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?):\s+\
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _FIRST = re.compile(r"[^\W\d_][\w-]*")
 _PROPER = re.compile(r"(?<=[\w,;:)] )([A-Z][a-z][\w-]{1,30})\b")
+# Two to four capitalised words in a row are one name ("Yamane Tax Office"), not three.
+_RUN_BEFORE = re.compile(r"(?<![\w'’-])[A-Z][a-z][\w-]{1,30} $")
+_RUN_AFTER = re.compile(r" [A-Z][a-z][\w-]{1,30}\b")
+_RETAIN_LEAD = re.compile(r"^[BWOS](?:\(c=[\d.]+\))?\s+")
+_NAME_RUN = re.compile(r"(?<![\w'’-])([A-Z][a-z][\w-]{1,30}(?: [A-Z][a-z][\w-]{1,30}){1,3})\b")
 _AFTER_COLON = re.compile(r"(?<=: )([A-Z][a-z][\w-]{1,30})\b(?! [A-Z])(?!['’]s\b)")
 _DEFINES = re.compile(r"^(?:is|are|was|means|=|:|—|-)\s", re.IGNORECASE)
 _SLUG = re.compile(r"[^a-z0-9\u00c0-\uffff]+")
@@ -150,19 +159,63 @@ def _entities(
     speaker = _SPEAKER.match(line)
     if speaker and (" " in speaker.group(1) or speaker.group(1) in inner):
         found[slug(speaker.group(1))] = speaker.group(1)  # "Lunch: ..." is a label, no one
-    for name in mentions(line) if "@" in line else ():
-        found.setdefault(slug(name), name)
-    opening = {m.start(1) for m in _AFTER_COLON.finditer(body)}
-    for match in _PROPER.finditer(body):
-        word = match.group(1)
-        if match.start(1) in opening and word not in inner:
-            continue  # "Assistant: Pencilled in …", "Sofie: Batch 5 started": a sentence opens
-        if word.lower() not in STOP_WORDS and word.lower() not in EVERYDAY_WORDS:
-            found.setdefault(slug(word), word)
     from dreamd.engine.text.entities import is_entity_name  # a search needs no fact model
 
+    opens = _opens(body)  # where the sentence starts: its first word is no name
+    runs: dict[int, str] = {}  # where a name of several words starts -> the name
+    for match in _NAME_RUN.finditer(body):
+        parts = match.group(1).split()
+        if not all(_plain_name(part) and is_entity_name(part) for part in parts):
+            continue
+        start = match.start(1)
+        said = match.group(1) in known or parts[0] in known or parts[0] in _first_words(known)
+        if start == opens and not said:
+            if len(parts) < 3:
+                continue  # "Met Jun": the opener and one name, which stays a word of its own
+            start += len(parts[0]) + 1  # "Met Jun Oda at the cup": Jun Oda
+            parts = parts[1:]
+        runs[start] = " ".join(parts)
+    inside = {start + offset for start, name in runs.items() for offset in range(len(name))}
+    named_at = {name for name in runs.values() if f"@{name}" in body}
+    for name in mentions(line) if "@" in line else ():
+        whole = next((run for run in named_at if run.split()[0] == name), name)
+        found.setdefault(slug(whole), whole)  # "@Yamane Tax Office" is the office, not Yamane
+    for name in runs.values():
+        found.setdefault(slug(name), name)
+    opening = {m.start(1) for m in _AFTER_COLON.finditer(body)} | {opens}
+    for match in _PROPER.finditer(body):
+        word = match.group(1)
+        if match.start(1) in inside:
+            continue  # a word of a longer name
+        if match.start(1) in opening and word not in inner:
+            continue  # "Assistant: Pencilled in …", "Sofie: Batch 5 started": a sentence opens
+        if _plain_name(word):
+            found.setdefault(slug(word), word)
     named = [name for name in found.values() if is_entity_name(name)]
     return named[:MAX_ENTITIES_PER_LINE]
+
+
+@lru_cache(maxsize=8)
+def _first_words(known: frozenset[str]) -> frozenset[str]:
+    """The first words of the names of several words in ``known``."""
+    return frozenset(name.split()[0] for name in known if " " in name)
+
+
+def _opens(body: str) -> int:
+    """Where a line's sentence starts: after a Retain letter ("B Tax papers …"), else 0."""
+    lead = _RETAIN_LEAD.match(body)
+    return lead.end() if lead else 0
+
+
+def _in_run(body: str, start: int, end: int) -> bool:
+    """Whether the capitalised word at ``body[start:end]`` is a word of a longer name."""
+    before = body[max(0, start - 32) : start]
+    return bool(_RUN_BEFORE.search(before) or _RUN_AFTER.match(body, end))
+
+
+def _plain_name(word: str) -> bool:
+    """A capitalised word that is no stop word or everyday word ("Monday" may still be)."""
+    return word.lower() not in STOP_WORDS and word.lower() not in EVERYDAY_WORDS
 
 
 def _defines(line: str, name: str) -> bool:
@@ -224,7 +277,10 @@ def _names(
     if found is None:
         return _entities(text, known, inner)
     first = _FIRST.match(_body(text))
-    return _entities(text, known, inner) if first and first.group(0) in known else found
+    opens_known = first is not None and (
+        first.group(0) in known or first.group(0) in _first_words(known)
+    )  # "Brennan Tax Office does …" when the file names Brennan Tax Office elsewhere
+    return _entities(text, known, inner) if opens_known else found
 
 
 def _episode(
@@ -331,6 +387,8 @@ def build_fragment(path: str, text: str, digest: str) -> Fragment:
         for line in lines
         for m in _PROPER.finditer(_body(line))
         if _body(line)[max(0, m.start(1) - 2) : m.start(1)] != ": "
+        and m.start(1) != _opens(_body(line))  # "B Tax papers …": a Retain line's first word
+        and not _in_run(_body(line), m.start(1), m.end(1))  # "Tax" of "Brennan Tax Office"
     )
     inner |= frozenset(name for line in lines if "@" in line for name in mentions(line))
     plain = {line: _entities(line, inner=inner) for line in lines}

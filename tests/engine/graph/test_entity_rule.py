@@ -77,3 +77,19 @@ def test_a_word_that_opens_a_sentence_after_a_colon_is_no_name() -> None:
     labels = {node.label for node in fragment.nodes if node.layer == 4}
     assert {"Ana", "Oslo", "Sofie"} <= labels
     assert not labels & {"Pencilled", "Batch", "Mail"}
+
+
+def test_a_name_of_several_words_is_one_entity() -> None:
+    """ "Brennan Tax Office" is one entity, not Brennan, Tax and Office; a sentence's first word
+    ("Met", a Retain letter's next word) opens no name."""
+    note = (
+        "# 2031-05-02\n\n## Tax\n"
+        "Brennan Tax Office does the return again this year; papers by 28 May.\n"
+        "Met Orla Keane and Dara Byrne at the Clonmel Arts Centre.\n\n"
+        "## Retain\n"
+        "- W @Brennan Tax Office: prepares the return; fee 300 EUR.\n"
+        "- B Tax papers dropped at Brennan Tax Office in the afternoon.\n"
+    )
+    fragment = build_fragment("memory/2031-05-02.md", note, "d")
+    labels = sorted(node.label for node in fragment.nodes if node.layer == 4)
+    assert labels == ["Brennan Tax Office", "Clonmel Arts Centre", "Dara Byrne", "Orla Keane"]
