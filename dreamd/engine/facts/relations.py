@@ -627,6 +627,20 @@ def replaces(newer: Statement, older: Statement) -> bool:
     return relation(newer, older) == "replaces"
 
 
+def _only_the_word(newer: Statement, older: Statement) -> bool:
+    """The newer shares with an older line about a named someone (its own subject, or the name
+    it stands under) only the word it turns down, and does not name that someone."""
+    if newer.values & older.values or (newer.topic & older.topic) - newer.replaced:
+        return False
+    subject = older.subject
+    if subject is not None and f"name:{subject}" in older.values:
+        return subject not in _names(newer) and newer.subject != subject
+    if older.heading is None or not older.heading[:1].isupper():
+        return False
+    said = _words_of(newer.text) | _words_of(newer.heading or "")
+    return not _words_of(older.heading) & said  # "Okafor & Co: … papers by 31 January"
+
+
 def _other_role(newer: Statement, older: Statement, named_subject: bool) -> bool:
     """A newer statement that puts one person in place of another ("Bart rather than
     Jesper") speaks of another role than an older one naming that person, when the two share
@@ -660,6 +674,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         (newer.values & older.values) - newer.replaced
     )
     named_subject = newer.subject is not None and newer.subject == older.subject
+    if _only_the_word(newer, older):
+        return False  # "incident reports are no longer on paper" ends no tax adviser's papers
     if newer.replaced & (older.values | older.topic) and (shared or named_subject):
         if _other_role(newer, older, named_subject):
             return False  # "preceptor rather than Jesper" leaves Jesper's swap of nights

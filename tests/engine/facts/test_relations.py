@@ -1000,6 +1000,17 @@ def test_corrections_refusals_and_withdrawals_end_what_they_name(older: str, new
         ),
         # a short word that begins a name is no nickname of it
         ("Anneliese is on the board of the food bank.", "Ann is not standing for the board."),
+        # a medium given up ends nothing of someone whose line shares only that word
+        (
+            "Okafor & Co: prepares the farm's tax return; papers by 31 January, fee £400, due "
+            "31 March.",
+            "Sinead at the meeting: from today delivery notes are no longer on paper. Everything "
+            "goes into the app on the tablets.",
+        ),
+        (
+            "Brennan Tax Office: prepares our return; papers by 28 May, fee 300 EUR.",
+            "Sinead at the meeting: from today delivery notes are no longer on paper.",
+        ),
         # "not even to family" says how far a rule reaches; it turns no family down
         (
             "I live in Arbroath with my wife Moira (she kept her family name) and our son Ewan.",
