@@ -462,7 +462,7 @@ def _schedule_ended(read: Statement) -> bool:
     the Tuesday 07:00 calls"): it retires what it ends and says nothing in its place. "No
     longer eats meat" names no day; "no more Friday deliveries; Thursdays from now" names one
     it keeps."""
-    if read.change != "no-longer" or read.polarity >= 0:
+    if read.change != "no-longer":
         return False
     when = {v for v in read.values if v.startswith(_WHEN_FAMILIES)}
     return bool(when) and when <= read.replaced

@@ -265,6 +265,7 @@ def test_a_past_perfect_story_and_praise_are_not_lasting(text: str, durable: boo
         # an ending of days or times says nothing in their place
         ("No more Tuesday and Thursday practices at the hall.", False),
         ("Stopped the Friday 08:30 stand-ups.", False),
+        ("The brass band gives up Thursdays.", False),
         # an ending that is a state of its own, or keeps a day, lasts
         ("No longer eats meat or fish.", True),
         ("No more Friday deliveries; Thursdays from now on.", True),
