@@ -627,6 +627,11 @@ def replaces(newer: Statement, older: Statement) -> bool:
     return relation(newer, older) == "replaces"
 
 
+def _bare(values: frozenset[str]) -> frozenset[str]:
+    """Names as their words: ``name:linnétryck`` is ``linnétryck``, as a topic word says it."""
+    return frozenset(v[5:] if v.startswith("name:") else v for v in values)
+
+
 def _only_the_word(newer: Statement, older: Statement) -> bool:
     """The newer shares with an older line about a named someone (its own subject, or the name
     it stands under) only the word it turns down, and does not name that someone."""
@@ -680,7 +685,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         if _other_role(newer, older, named_subject):
             return False  # "preceptor rather than Jesper" leaves Jesper's swap of nights
         named = newer.replaced & {v for vs in _current(older).values() for v in vs}
-        whole = newer.replaced <= (older.values | older.topic)
+        # all it turns down is in the older, a name said there as a word of its slot included
+        whole = _bare(newer.replaced) <= _bare(older.values) | older.topic
         return bool(named) or whole or same_slot(newer, older)
     older_names = _names_of(_current(older).get("name", frozenset()))
     if newer.change == "correction" and newer.replaced & older.values:

@@ -237,6 +237,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         (
             "instead",
             r"\binstead\s+of\b|\brather\s+than\b|,\s*not\s+(?!even\b|only\b|just\b)\S|"
+            r"\b(?:taken|took|takes|taking)\s+over\s+from\b|\breplac(?:ed|es|ing)\s+(?-i:[A-Z])|"
             r"\bnot\s+\S+[^,;.]{0,30},\s*but\b|"
             r"\binstead\b|\bstatt\b|\banstatt\b|\bau\s+lieu\s+d[e']|\ben\s+lugar\s+de\b|"
             r"\ben\s+vez\s+de\b",
@@ -245,7 +246,19 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
 )
 # Spans whose words, not only their values, are what is gone ("not by phone": the phone).
 _GONE_SPANS = frozenset(
-    {"longer", "not", "never", "notbut", "notlead", "instead", "rather", "statt", "lieu"}
+    {
+        "longer",
+        "not",
+        "never",
+        "notbut",
+        "notlead",
+        "instead",
+        "rather",
+        "statt",
+        "lieu",
+        "over",
+        "swap",
+    }
 )
 # Values in these spans are the ones a statement says it replaces.
 _REPLACED_SPANS = LazyPattern(
@@ -255,6 +268,12 @@ _REPLACED_SPANS = LazyPattern(
     # "up from £40" (to £46 is the new value); not "set-up from 16:45"
     r"|(?<![\w-])(?:up|down)\s+from\s+(?P<upfrom>[£$€¥₹₩]?\d(?:(?!\s+to\b)[^.;,]){0,30})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
+    # "Kopia has taken over from Linnétryck for this concert": Linnétryck is gone
+    r"|\b(?:taken|took|takes|taking)\s+over\s+from\s+(?P<over>[^.;,]{1,40}?)"
+    r"(?=\s+(?:for|as|at|on|in|from|since|after|and)\b|[.;,]|$)"
+    # "Kopia replaced Linnétryck for the programmes" (not "was replaced by")
+    r"|\breplac(?:ed|es|ing)\s+(?P<swap>(?-i:[A-Z])[^.;,]{0,40}?)"
+    r"(?=\s+(?:for|as|at|on|in|from|since|after|and)\b|[.;,]|$)"
     r"|,\s*not\s+(?!even\b|only\b|just\b)(?P<not>[^.;,]{1,60})"  # not "…, not even to family"
     # "Anna Berg, never (to) Anna Bergström": a name turned down; not "never typed by hand"
     r"|,\s*never\s+(?:(?:to|with|from|for|via|at|on|in)\s+)?(?P<never>(?-i:[A-Z])[^.;,:]{0,40})"

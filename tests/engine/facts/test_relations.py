@@ -1045,3 +1045,30 @@ def test_the_same_fact_told_fuller_is_not_a_second_one(older: str, newer: str) -
         for n in statements_of(newer)
         for o in statements_of(older)
     )
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "ends"),
+    [
+        # a supplier that took over from another ends the one it took over from
+        (
+            "Drukarnia Lis prints the festival posters: 200 copies for 900 PLN.",
+            "Kowalski Print has taken over from Drukarnia Lis for the festival and after.",
+            True,
+        ),
+        (
+            "Drukarnia Lis prints the festival posters: 200 copies for 900 PLN.",
+            "Kowalski Print replaced Drukarnia Lis for the festival posters.",
+            True,
+        ),
+        # a person taking over a desk ends nothing else the person before does
+        (
+            "Ola Nowak: our dentist in Kraków, check-ups in March.",
+            "Marta took over from Ola at the front desk.",
+            False,
+        ),
+    ],
+)
+def test_taking_over_from_someone_ends_what_they_did(older: str, newer: str, ends: bool) -> None:
+    found = any(replaces(n, o) for n in lasting_parts(newer) for o in lasting_parts(older))
+    assert found is ends
