@@ -511,3 +511,33 @@ def test_a_line_that_denies_one_part_and_says_what_holds_now_waits_to_be_written
     )
     plan = _night_without_candidates(memory, {moved.key: moved})
     assert plan.leaving == ()
+
+
+def test_a_fuller_account_of_an_entry_takes_its_place() -> None:
+    """ "Ilka's days off are Monday and Tuesday; the other five she is at the bakery" says all
+    that "Ilka Varga: new rota, off Monday and Tuesday" says, and more: it is written and the
+    older entry leaves for it, so MEMORY.md holds the fact once."""
+    line = "- Ilka's days off are Monday and Tuesday; the other five she is at the bakery."
+    note = f"# 2026-11-20\n\n{line}\n"
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-10)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-09.md:4:4 -->\n"
+        "- Ilka Varga: new rota, off Monday and Tuesday. (2026-11-09.md#L4)\n"
+    )
+    row = builders.entry(snippet=line, recall_count=3)
+    scored = Scored(row, Components(1, 1, 1, 1, 1, 1), 0.0, 0.9, 3, 3, 2.0)
+    plan = plan_promotions(
+        [scored],
+        memory=TextFile("MEMORY.md", memory, "m"),
+        texts={"memory/2026-11-20.md": TextFile("memory/2026-11-20.md", note, "n")},
+        day="2026-11-26",
+        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
+        max_snippet_chars=400,
+        max_chars=10_000,
+        max_loss=0.25,
+    )
+    assert [s.entry.key for s in plan.applied] == [row.key]
+    assert [(item.key, item.by) for item in plan.leaving] == [
+        ("memory:memory/2026-11-09.md:4:4", row.key)
+    ]
+    assert plan.memory_text is not None and "new rota" not in plan.memory_text

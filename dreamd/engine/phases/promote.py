@@ -11,8 +11,10 @@ written as one readable fact
 (:func:`dreamd.engine.facts.render.fact_text`).
 
 **Changes.** A candidate that replaces entries of MEMORY.md (:mod:`dreamd.engine.facts`: a
-newer statement of the same slot) retires the generated ones: they leave for the archive with
-"replaced by", the new entry carries their lineage marker and says what it replaces, and the
+newer statement of the same slot), or tells a generated entry's every fact and more (a fuller
+account: it names nothing it replaces, the fact is the same), retires the generated ones:
+they leave for the archive with "replaced by", the new entry carries their lineage marker and
+says what it replaces, and the
 row's provenance names the first as ``supersedesKey``. A person's line is never moved: the new
 entry says it updates it. A generated entry a later note only denies or cancels ("no longer",
 an opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place
@@ -186,7 +188,8 @@ def _replaced(
     text: str, day: str, currency: Currency, retired: Mapping[str, str], key: str | None = None
 ) -> tuple[tuple[str, ...], str | None]:
     """(generated keys the fact replaces, what it replaces in words) among current entries:
-    those it replaces itself, and (for the row ``key``) those a line it replaced had ended."""
+    those it replaces itself, those it tells in full and more (no words: nothing changed), and
+    (for the row ``key``) those a line it replaced had ended."""
     mine = tuple(statements_of(text))
     keys: list[str] = []
     said: str | None = None
@@ -194,11 +197,18 @@ def _replaced(
         ref = entry_ref(entry)
         if ref in retired or currency.days.get(ref, "") > day:
             continue
-        if not replaces_any(mine, currency.parts[ref]) and (
-            key is None or entry.key is None or _chain_end(currency, ref) != key
-        ):
+        parts = currency.parts[ref]
+        # a fuller account of a generated entry: every fact it states, and more ("days off
+        # are Wednesday and Thursday; the other five she's on the hill" after "new roster,
+        # off Wednesday and Thursday")
+        changed = replaces_any(mine, parts) or (
+            key is not None and entry.key is not None and _chain_end(currency, ref) == key
+        )
+        fuller = entry.key is not None and len(mine) > len(parts) and covers(mine, parts)
+        if not (changed or fuller):
             continue
-        said = said or fact_text(entry.text)
+        if changed:  # a fuller account says the same: it names no change it makes
+            said = said or fact_text(entry.text)
         if entry.key is not None:
             keys.append(entry.key)
     return tuple(keys), said
