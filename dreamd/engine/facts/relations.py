@@ -100,6 +100,8 @@ _FIELDS = {
     "host": "host hosting server servers cloud aws azure gcp hetzner digitalocean vps nas",
     # where someone is on their days: "works Monday and Friday", "in the workshop Tuesdays"
     "attend": "work workshop office studio shop site shift clinic surgery",
+    # where a sport or a class is held: "handball at the Raatuse hall", "in the Annelinna gym"
+    "venue": "hall gym pool court pitch rink arena stadium track",
 }
 _LIKING = LazyPattern(r"\b(?:prefer\w*|likes?|loves?|hates?|wants?|rather)\b", re.IGNORECASE)
 _PLANNED = LazyPattern(

@@ -977,6 +977,12 @@ def test_a_start_day_before_a_change_is_not_what_it_replaces() -> None:
             "We booked the Ardèche gîte for the first week of August.",
             "We pulled out of the Ardèche gîte: the owner double-booked.",
         ),
+        # a class moved to other days in another venue: the hall and the gym are one slot
+        (
+            "Tomek Nowak: volleyball training Tuesdays and Fridays 18:00 in the school gym.",
+            "- W @Tomek Nowak: from 4 May volleyball is Mondays and Thursdays 17:00 at the "
+            "Wola sports hall.",
+        ),
         # a person named by her short name in one line and in full in the other
         (
             "Sam decided to take the Lisbon secondment, April to June.",
