@@ -49,11 +49,12 @@ _FACT = LazyPattern(
 )
 _LEADING = LazyPattern(r"^(?:@[^\W\d_][\w.-]*[ \t,]*)+:?[ \t]*|^:[ \t]*")
 # "@Ana Lindqvist: …": a leading mention whose capitalised words run on to the colon.
-# "@Ó Dálaigh Stone & Lime:", "@Friends of the Marsh:": "&" and small joining words between.
+# "@Ó Dálaigh Stone & Lime:", "@Friends of the Marsh:": "&" and small joining words between;
+# "@Clarke's Providers:", "@Clarke's:": a name's own "'s".
 _FULL_NAME = LazyPattern(
-    r"^@([^\W\d_][\w.-]*(?:[ \t]+(?:&|and|of|the|de|du|la|na|van|von|der)(?=[ \t]))*"
+    r"^@([^\W\d_][\w.-]*(?:['’]s\b)?(?:[ \t]+(?:&|and|of|the|de|du|la|na|van|von|der)(?=[ \t]))*"
     r"(?:[ \t]+[^\W\d_a-zß-ÿ][\w.'’-]*(?:[ \t]+(?:&|and|of|the|de|du|la|na|van|von|der)"
-    r"(?=[ \t]))*){1,4})[ \t]*:[ \t]*"
+    r"(?=[ \t]))*){0,4})[ \t]*:[ \t]*"
 )
 _HEADING = LazyPattern(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 _FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")

@@ -147,6 +147,8 @@ def is_entity_name(name: str) -> bool:
     words = name.lstrip("@").replace("-", " ").replace("_", " ").split()
     if len(words) > 1 and _fold(words[0]) == "the":
         words = words[1:]  # "The Castle" is named by "Castle"
+    if len(words) > 1 and len(words[0]) == 1 and words[0].isupper() and not words[0].isascii():
+        words = words[1:]  # "Ó Dálaigh Stone & Lime" is named by "Dálaigh"
     if not words or _refused(words[0]):
         return False
     return not (len(words) == 1 and _fold(words[0]).endswith(("ing", "ed")) and name.islower())

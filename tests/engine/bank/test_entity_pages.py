@@ -11,6 +11,7 @@ from dreamd.engine.bank.reflect import plan_reflect
 from dreamd.engine.bank.retain import parse_fact
 from dreamd.engine.bank.validity import Validity, plan_validity
 from dreamd.engine.snapshot import BankFiles, NoteStat, TextFile
+from dreamd.engine.text.entities import is_entity_name
 from dreamd.engine.text.snippets import content_hash
 
 NOTES = {
@@ -61,6 +62,10 @@ def test_a_full_name_before_the_colon_is_one_entity() -> None:
             "Friends of the Fenwick Marsh",
         ),
         ("- W @Ní Bhriain and Daughters: the joinery in Ennis.", "Ní Bhriain and Daughters"),
+        # a name's own "'s", and an Irish "Ó" before it
+        ("- W @Murphy's Hardware: sells the NHL 5 in Gort.", "Murphy's Hardware"),
+        ("- O(c=0.8) @Murphy's: never short of sand.", "Murphy's"),
+        ("- B @Ó Briain Roofing & Slate: took on the chapel roof.", "Ó Briain Roofing & Slate"),
     ],
 )
 def test_a_name_joined_by_and_or_of_is_one_entity(line: str, entity: str) -> None:
@@ -69,6 +74,7 @@ def test_a_name_joined_by_and_or_of_is_one_entity(line: str, entity: str) -> Non
     fact = parse_fact(line)
     assert fact is not None
     assert fact.entities[0] == entity
+    assert is_entity_name(entity)
 
 
 def test_a_replaced_fact_holds_until_the_day_of_the_one_that_replaced_it() -> None:
