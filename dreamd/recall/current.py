@@ -62,7 +62,10 @@ Reader = Callable[[Sequence[str]], Sequence["Statement"]]
 _NOW = LazyPattern(
     r"\b(?:now|currently|current|still|these\s+days|nowadays|at\s+the\s+moment|at\s+present"
     r"|any\s?more|jetzt|aktuell|derzeit|zurzeit|maintenant|actuellement|d[ée]sormais|ahora"
-    r"|actualmente|todav[ií]a)\b",
+    r"|actualmente|todav[ií]a)\b"
+    # our plans as they stand: "what are we doing over spring break?", "what's the plan for …"
+    r"|\b(?:what|where|when|how)\s+(?:are|'re)\s+we\s+(?:doing|going|having|staying|getting)\b"
+    r"|\bwhat(?:'s|’s|\s+is)\s+(?:the|our)\s+plan\b",
     re.IGNORECASE,
 )
 # A question about a state in the past: what something was, not what someone did (an event is

@@ -305,3 +305,29 @@ def test_a_now_question_puts_a_line_that_only_ends_below_the_current_value() -> 
     )
     assert [h.source for h in who] == [current.source, ending.source]
     assert [h.source for h in still] == [ending.source, current.source]
+
+
+@pytest.mark.parametrize("verb", ["search", "recall"])
+def test_a_question_about_our_plans_answers_with_the_plan_as_it_stands(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, verb: str
+) -> None:
+    """ "What are we doing over half-term?" asks for the plan as it stands: the line that
+    cancelled Lisbon and says what happens instead comes first, though it never says
+    "half-term", and the booked trip shows as what it was."""
+    root = tmp_path / "ws"
+    write(
+        root,
+        "memory/2026-09-20.md",
+        "# 2026-09-20\n\n- Half-term: Lisbon 26–30 October, flights from Bristol.\n",
+    )
+    write(
+        root,
+        "memory/2026-10-12.md",
+        "# 2026-10-12\n\nDecided over dinner: Lisbon is cancelled. Oskar plays the regional "
+        "chess final in Exeter on the 28th and we all go.\n",
+    )
+    found = answer(capsys, root, verb, "What are we doing over half-term?")
+    assert "Lisbon is cancelled" in shown(found[0])
+    assert any("Half-term: Lisbon" in shown(e) for e in found[0]["was"])
+    assert tense_of("What's the plan for Christmas?", None, TODAY) == "now"
+    assert tense_of("What did we do over Easter?", None, TODAY) is None

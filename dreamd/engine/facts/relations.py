@@ -133,6 +133,11 @@ _REFUSED = LazyPattern(
     re.IGNORECASE,
 )
 _WORDS = LazyPattern(r"[^\W_]+(?:['’-][^\W_]+)*")  # a word, folded by the caller
+# A plan called off in so many words; not "is off", which is also "off sick", "off today".
+_CALLED_OFF = LazyPattern(
+    r"\bcancel(?:l)?ed\b|\bcalled\s+off\b|\bscrapped\b|\babandoned\b|\bwithdr(?:ew|awn)\b",
+    re.IGNORECASE,
+)
 _NOT_FIRST = LazyPattern(r"\s*not\s+\S+\s*[:,—–]", re.IGNORECASE)  # "Not Phelan: I misheard"
 
 
@@ -639,6 +644,8 @@ def _only_the_word(newer: Statement, older: Statement) -> bool:
     it stands under) only the word it turns down, and does not name that someone."""
     if newer.values & older.values or (newer.topic & older.topic) - newer.replaced:
         return False
+    if newer.subject is not None and newer.subject in older.topic:
+        return False  # it names the older's thing: "Okinawa is cancelled"
     subject = older.subject
     if subject is not None and f"name:{subject}" in older.values:
         return subject not in _names(newer) and newer.subject != subject
@@ -670,7 +677,13 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     if newer.retain == "B" and older.retain != "B" and newer.change in (None, "instead"):
         return False  # an episode: "the lesson went in at 15:30 instead of 16:30" happened once
     common = newer.topic & older.topic or newer.values & older.values or newer.replaced
-    if not common and (newer.subject is None or newer.subject != older.subject):
+    # "Okinawa is cancelled" after "Spring break: Okinawa 24–28 March": the subject the
+    # cancellation names is a word of the older's slot
+    called_off = newer.change == "cancelled" and _found(_CALLED_OFF, newer.text)
+    subject_named = (
+        called_off and newer.subject not in (None, "we") and newer.subject in older.topic
+    )
+    if not (common or subject_named) and (newer.subject is None or newer.subject != older.subject):
         return False  # nothing in common: no slot to share
     # A named someone else's line must share more than the word it turns down: "Gordon says
     # the insurance is renewed through the club, not by e-mail" shares only "e-mail" with "his
@@ -719,7 +732,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
     cancels = newer.change in ("cancelled", "reversed") and planned
-    named = _names(newer)
+    named = _names(newer) | ({newer.subject or ""} if subject_named else set())
     context = newer.subject and newer.subject not in _words_of(newer.text)
     if newer.change == "reversed" and context:
         # "Quoyfield: decision reversed …: the Rayburn comes out" reverses the Rayburn decision;

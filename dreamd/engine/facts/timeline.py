@@ -86,6 +86,7 @@ def _keys(statement: Statement) -> set[str]:
     keys.update(f"v:{value}" for value in statement.values if value.startswith(("name:", "id:")))
     if statement.subject and statement.subject != "we":
         keys.add(f"v:name:{statement.subject}")
+        keys.add(f"t:{statement.subject}")  # "Lisbon is cancelled", "Half-term: Lisbon 26–30 …"
     return keys
 
 

@@ -977,6 +977,11 @@ def test_a_start_day_before_a_change_is_not_what_it_replaces() -> None:
             "We booked the Ardèche gîte for the first week of August.",
             "We pulled out of the Ardèche gîte: the owner double-booked.",
         ),
+        # a trip cancelled by its place's name, which the older says as a word of its slot
+        (
+            "Easter break: Lisbon 2–6 April, flights from Gatwick.",
+            "Decided last night: Lisbon is cancelled. We stay home and paint the hall.",
+        ),
         # a class moved to other days in another venue: the hall and the gym are one slot
         (
             "Tomek Nowak: volleyball training Tuesdays and Fridays 18:00 in the school gym.",
@@ -997,6 +1002,8 @@ def test_corrections_refusals_and_withdrawals_end_what_they_name(older: str, new
 @pytest.mark.parametrize(
     ("older", "newer"),
     [
+        # someone off sick is no plan called off
+        ("Maja races the county finals at Carlow on 26 March.", "Maja is off sick today."),
         # money taken out is no plan given up
         ("We booked the Ardèche gîte for August.", "Withdrew €300 for the Ardèche trip."),
         # a rate going up from a day names no fee of someone else's due that month
