@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -160,12 +161,19 @@ def _slot_with_work(fleet: Fleet, lead: float) -> datetime:
     """The next slot at least ``lead`` seconds away, once new work is fed for it.
 
     When another slot begins first, the work is fed after that one began, ``lead`` seconds
-    before this one: fed at once, the earlier slot's sweeps would take it and this slot's would
-    find nothing to do (and write no event to count).
+    before this one, and once its sweeps are recorded: fed at once, the earlier slot's sweeps
+    would take it and this slot's would find nothing to do (and write no event to count).
     """
     slot = _next_slot(lead)
     if slot - datetime.now(UTC) > timedelta(minutes=1):
         _sleep_until(slot - timedelta(seconds=lead))
+    # On a loaded machine the slot that began last may still be sweeping (or not yet have
+    # begun to): wait for it, or it takes the work too.
+    began = datetime.now(UTC).replace(second=0, microsecond=0)
+    wait_until(lambda: fleet.done(began), 30, every=0.5)
+    while slot - datetime.now(UTC) < timedelta(seconds=2):  # too late for this one: let it
+        wait_until(partial(fleet.done, slot), 30, every=0.5)  # pass with nothing new, and
+        slot += timedelta(minutes=1)  # take the next
     fleet.feed()
     return slot
 
