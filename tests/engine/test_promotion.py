@@ -491,28 +491,6 @@ def test_a_line_that_only_ends_days_retires_the_entry_and_is_not_written() -> No
     assert plan.memory_text is not None and "Tuesdays and Thursdays" not in plan.memory_text
 
 
-def test_a_line_that_denies_one_part_and_says_what_holds_now_waits_to_be_written() -> None:
-    """ "Classes in the upstairs room on Bridge Street; the Corn Exchange no longer available"
-    ends the Corn Exchange and says where classes are now: it replaces the entry once it is
-    written itself, never as a denial with nothing in its place (the entry's other facts, who
-    she teaches for and at what rate, would be lost)."""
-    memory = (
-        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
-        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
-        "- Hereford Arts: Ines teaches the pottery evenings for Bea at 40 GBP a night; studio "
-        "at the Corn Exchange. (2026-11-02.md#L4)\n"
-    )
-    moved = builders.entry(
-        "memory/2026-11-20.md",
-        6,
-        6,
-        "- W @Hereford Arts: evening classes in the upstairs room of the Bridge Street shop; "
-        "the Corn Exchange no longer available on weekdays.",
-    )
-    plan = _night_without_candidates(memory, {moved.key: moved})
-    assert plan.leaving == ()
-
-
 def test_a_fuller_account_of_an_entry_takes_its_place() -> None:
     """ "Ilka's days off are Monday and Tuesday; the other five she is at the bakery" says all
     that "Ilka Varga: new rota, off Monday and Tuesday" says, and more: it is written and the

@@ -16,9 +16,8 @@ account: it names nothing it replaces, the fact is the same), retires the genera
 they leave for the archive with "replaced by", the new entry carries their lineage marker and
 says what it replaces, and the
 row's provenance names the first as ``supersedesKey``. A person's line is never moved: the new
-entry says it updates it. A generated entry a later note only denies or cancels ("no longer",
-an opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place
-(a note that also says what holds now replaces it once that note is written itself),
+entry says it updates it. A generated entry a later note denies or cancels ("no longer", an
+opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place,
 and so does one a newer current entry replaces (written on another night, or before the rule
 relating the two was known), or one ended by a line that a newer current entry (or tonight's
 candidate) replaced in turn: "40.5 cm body" ended by "changed to 41 cm", which "deposit paid;
@@ -243,9 +242,7 @@ def _denied(
         if entry.key is None or ending is None or ending.by not in rows:
             continue
         ends = currency.parts.get(ending.by, ())
-        # a pure denial; a line that also says what holds now ("classroom evenings upstairs
-        # in Echoland; Wing 21 no longer available") replaces the entry once it is written
-        if ends and all(s.polarity < 0 or s.change in _ENDINGS for s in ends):
+        if any(s.polarity < 0 or s.change in _ENDINGS for s in ends):
             retired[entry.key] = ending.by
             said[ending.by] = fact_text(rows[ending.by].snippet)
     _replaced_in_memory(currency, retired, said)
