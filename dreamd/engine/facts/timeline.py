@@ -106,6 +106,9 @@ def plan_timeline(
     seen: dict[str, list[int]] = {}
     for index, later in enumerate(ordered):
         keys = _keys(later.statement)
+        # a repeat is compared only with a line that says a change: a plain line that states
+        # it again already repeats its first, and most lines are plain (a long store's cost)
+        changes = later.statement.change is not None or later.statement.polarity < 0
         near = sorted({i for key in keys for i in seen.get(key, ())})
         for key in keys:
             bucket = seen.setdefault(key, [])
@@ -113,7 +116,7 @@ def plan_timeline(
             if len(bucket) > MAX_PEERS:
                 del bucket[0]
         for earlier in (ordered[i] for i in near):
-            if earlier.ref == later.ref:
+            if earlier.ref == later.ref or (earlier.ref in repeats and not changes):
                 continue
             if later.ref in fixed and earlier.ref in fixed:
                 continue
