@@ -21,9 +21,9 @@ NOTES = {
 TABLES = ("files", "chunks", "graph_nodes", "graph_edges", "graph_episodes")
 
 
-def write_all(root: Path) -> None:
-    """The notes of :data:`NOTES` under ``root``."""
-    for rel, text in NOTES.items():
+def write_all(root: Path, notes: dict[str, str] = NOTES) -> None:
+    """``notes`` (:data:`NOTES` by default) under ``root``."""
+    for rel, text in notes.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
 
@@ -113,10 +113,12 @@ RICH = {
 }
 
 
-def write_rich(root: Path) -> None:
-    for rel, text in RICH.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+def cold_build(root: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The index a first build over :data:`RICH` at ``root`` makes, dumped."""
+    write_all(root, RICH)
+    with RecallIndex.open(root) as index:
+        index.update()
+        return dump(index)
 
 
 def count_chunking(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -137,12 +139,9 @@ def test_a_rebuild_takes_chunk_rows_from_the_cache(
 ) -> None:
     """Cleaned MEMORY.md entries, Retain labels, CJK grams, code blocks and redacted text all
     come back from the cache exactly as a cold build makes them, without chunking again."""
-    warm, cold = tmp_path / "warm", tmp_path / "cold"
-    write_rich(warm)
-    write_rich(cold)
-    with RecallIndex.open(cold) as index:
-        index.update()
-        built = dump(index)
+    warm = tmp_path / "warm"
+    write_all(warm, RICH)
+    built = cold_build(tmp_path / "cold")
     with RecallIndex.open(warm) as index:
         index.update()
         chunked = count_chunking(monkeypatch)
@@ -157,7 +156,7 @@ def test_a_rebuild_takes_chunk_rows_from_the_cache(
 
 def test_cached_rows_hold_no_second_copy_of_the_notes(tmp_path: Path) -> None:
     """Only a chunk whose text is not its lines (a cleaned MEMORY.md entry) keeps its text."""
-    write_rich(tmp_path)
+    write_all(tmp_path, RICH)
     with RecallIndex.open(tmp_path) as index:
         index.update()
         cached = index.read(
@@ -175,12 +174,9 @@ def test_rows_the_code_in_force_did_not_make_are_chunked_again(
 ) -> None:
     """Rows made by other code, rows that do not decode and line ranges past the text's end are
     not used: the file is chunked again and the index is what a cold build gives."""
-    warm, cold = tmp_path / "warm", tmp_path / "cold"
-    write_rich(warm)
-    write_rich(cold)
-    with RecallIndex.open(cold) as index:
-        index.update()
-        built = dump(index)
+    warm = tmp_path / "warm"
+    write_all(warm, RICH)
+    built = cold_build(tmp_path / "cold")
     with RecallIndex.open(warm) as index:
         index.update()
         if spoil == "other code":

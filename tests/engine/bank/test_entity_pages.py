@@ -38,6 +38,18 @@ def _reflect(notes: dict[str, str]) -> dict[str, str]:
     return {w.path: w.text for w in plan_reflect(bank, stats).writes}
 
 
+def _reflect_with_memory(notes: dict[str, str], memory: str) -> dict[str, str]:
+    """The pages one reflection writes over ``notes`` and the person's ``MEMORY.md``."""
+    stats = {path: NoteStat(path, path[7:17], 0.0, len(text)) for path, text in notes.items()}
+    bank = BankFiles(
+        {},
+        TextFile("x", "", None),
+        {p: _file(p, t) for p, t in notes.items()},
+        _file("MEMORY.md", memory),
+    )
+    return {w.path: w.text for w in plan_reflect(bank, stats).writes}
+
+
 def _block(page: str) -> list[str]:
     body = page.split("<!-- dreamd:bank:begin -->\n", 1)[1].split("<!-- dreamd:bank:end -->")[0]
     return [line for line in body.split("\n") if line]
@@ -262,14 +274,7 @@ def test_the_persons_own_memory_lines_name_and_describe_people() -> None:
         "- W Tomás is on the night ferry all week.\n"
         "- W Nena's workshop is closed on Mondays.\n",
     }
-    stats = {path: NoteStat(path, path[7:17], 0.0, len(text)) for path, text in notes.items()}
-    bank = BankFiles(
-        {},
-        TextFile("x", "", None),
-        {p: _file(p, t) for p, t in notes.items()},
-        _file("MEMORY.md", memory),
-    )
-    pages = {w.path: w.text for w in plan_reflect(bank, stats).writes}
+    pages = _reflect_with_memory(notes, memory)
     ines = _block(pages["bank/entities/Ines-Carvalho.md"])
     tomas = _block(pages["bank/entities/Tomás-Reis.md"])
     assert ines[0].startswith("Ines Carvalho — the person this memory belongs to.")
@@ -292,14 +297,7 @@ def test_family_named_by_a_first_name_alone_get_a_page() -> None:
         "- W @Liis Tamm: swimming on Thursdays at 17:00.\n"
         "- B Arvo visits at Easter, 17–21 April; he takes the bus.\n",
     }
-    stats = {path: NoteStat(path, path[7:17], 0.0, len(text)) for path, text in notes.items()}
-    bank = BankFiles(
-        {},
-        TextFile("x", "", None),
-        {p: _file(p, t) for p, t in notes.items()},
-        _file("MEMORY.md", memory),
-    )
-    pages = {w.path: w.text for w in plan_reflect(bank, stats).writes}
+    pages = _reflect_with_memory(notes, memory)
     arvo = _block(pages["bank/entities/Arvo.md"])
     assert arvo[0].startswith("Arvo — father")
     assert any("Easter" in line for line in arvo)
