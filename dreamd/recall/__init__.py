@@ -1,7 +1,7 @@
 """Recall: the derived FTS5 index over a workspace's Markdown, search, and recording traces.
 
 Lives here: the index (``index``, ``schema``, ``sources``, ``chunking``, ``labels``), the query
-side (``analysis``, ``stemming``, ``query``, ``dates``, ``candidates``, ``ranking``, ``rerank``:
+side (``analysis``, ``query``, ``dates``, ``candidates``, ``ranking``, ``rerank``:
 the second stage, ``current``: one result per fact, what is true now first, ``search``,
 ``retain``), the long-term layer's queries (``longterm``), ``record`` (a search's hits into the
 recall store, under the lock) and ``audit`` (the health of all of it, read-only). What recall

@@ -4,7 +4,7 @@ Rules:
 
 - Words are runs of letters and digits (``[^\\W_]+``) after lowercasing and stripping Latin
   diacritics, as the index's ``unicode61 remove_diacritics 2`` tokenizer splits them; each word
-  is then stemmed like FTS5's ``porter`` wrapper does (:mod:`dreamd.recall.stemming`), so a term
+  is then stemmed like FTS5's ``porter`` wrapper does (:mod:`dreamd.engine.text.stemming`), so a term
   here is a term in the index.
 - CJK text has no spaces: a run of kana, ideographs or Hangul is one token to unicode61, so the
   index also stores every CJK character and every pair of adjacent ones (:func:`cjk_grams`), and
@@ -22,7 +22,7 @@ import unicodedata
 from functools import lru_cache
 
 from dreamd.patterns import LazyPattern
-from dreamd.recall.stemming import stem
+from dreamd.engine.text.stemming import stem
 
 __all__ = ["STOP_WORDS", "cjk_grams", "fold", "query_grams", "stems", "words"]
 

@@ -189,7 +189,7 @@ def _quoted(word: str) -> str:
 def read_frequency(conn: sqlite3.Connection, stems: Iterable[str]) -> dict[str, int]:
     """How many chunks hold each stemmed term: counted up to :data:`EXACT_FREQUENCY`, estimated
     above it (see the module rules)."""
-    from dreamd.recall.stemming import stem as stem_of
+    from dreamd.engine.text.stemming import stem as stem_of
 
     frequency: dict[str, int] = {}
     for stem in stems:
