@@ -73,8 +73,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
-from dreamd.engine.facts.statement import GAVE_UP_ROLE, Statement, change_clause
+from dreamd.engine.facts.statement import GAVE_UP_ROLE, OPENERS, Statement, change_clause
 from dreamd.engine.facts.values import kind_of
+from dreamd.engine.text.stemming import stem
 from dreamd.patterns import LazyPattern
 
 __all__ = [
@@ -157,16 +158,11 @@ def _field(word: str) -> str:
     return f"field:{field}" if field else _root(word)
 
 
-@lru_cache(maxsize=8192)
 def _root(word: str) -> str:
-    """A topic word without its "-ing": "training" is what "train" is about, "swimming" what
-    "swim" is (the statement reader's stems keep it)."""
-    if len(word) <= 5 or not word.endswith("ing"):
-        return word
-    base = word[:-3]
-    if base[-1] == base[-2] and base[-1] not in "lsz":
-        base = base[:-1]  # "swimming", "shopping"
-    return base
+    """A topic word's Porter stem: "training" is what "train" is about, "swimming" what "swim"
+    is, and a "rehearsal" what "rehearses" (the statement reader's own stems only drop a
+    plural)."""
+    return stem(word)
 
 
 def _rooted(topic: frozenset[str]) -> frozenset[str]:
@@ -249,6 +245,13 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         # value; a line with neither topic nor value ("Same here!") speaks of no slot.
         return named and bool(left or a.values) and bool(right or b.values)
     shared = _rooted(a.topic) & _rooted(b.topic)
+    if shared and not strict:
+        # "Fana kulturhus" and "Skeie skole" are places, not what the line is about: leave a
+        # name's trailing common word out of both, when a shared word no name spells is left
+        mine = a.topic - _name_tails(a.text, a.topic, _names(a))
+        theirs = b.topic - _name_tails(b.text, b.topic, _names(b))
+        if (_rooted(mine) & _rooted(theirs)) - _capitalised(a.text) - _capitalised(b.text):
+            left, right = _fielded(mine), _fielded(theirs)
     if (
         not shared
         and not (_found(_LIKING, a.text) and _found(_LIKING, b.text))
@@ -259,6 +262,31 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
     return _containment(left, right) >= 2 / 3
+
+
+_NAME_THEN_WORD = LazyPattern(r"\b([A-ZÀ-ÖØ-Þ][\w-]+) ([a-zà-öø-ÿ][\w-]+)")
+_CAPITALISED = LazyPattern(r"\b[A-ZÀ-ÖØ-Þ][\w-]+")
+
+
+@lru_cache(maxsize=16384)
+def _capitalised(text: str) -> frozenset[str]:
+    return frozenset(_root(word.casefold()) for word in _CAPITALISED.findall(text))
+
+
+@lru_cache(maxsize=16384)
+def _name_tails(text: str, topic: frozenset[str], names: frozenset[str]) -> frozenset[str]:
+    """Topic words that stand right after one of ``names`` ("Fana kulturhus", "Skeie skole",
+    "Hjellestad grendahus"): the rest of a place's name, as languages that write a place's
+    common noun in lower case name it ("Choir rehearses" opens a sentence: no name)."""
+    tails = set()
+    for name, word in _NAME_THEN_WORD.findall(text):
+        if name.casefold() not in names:
+            continue
+        bare = word.casefold()
+        bare = bare[:-1] if bare.endswith("s") and bare[:-1] in topic else bare
+        if bare in topic:
+            tails.add(bare)
+    return frozenset(tails)
 
 
 def _attends(statement: Statement) -> bool:
@@ -525,10 +553,12 @@ def relation(newer: Statement, older: Statement) -> str | None:
     if _same_terms(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
     if not _subjects_agree(newer, older):
-        return "replaces" if _takes_role(newer, older) else None
+        if _takes_role(newer, older) or _succeeds(newer, older) or _misspelt(newer, older):
+            return "replaces"
+        return None
     if choice(newer, older) == "opposes":
         return "replaces"  # "prefers in-ears now; wedges are out" after "wedges, not in-ears"
-    if _takes_role(newer, older):
+    if _takes_role(newer, older) or _succeeds(newer, older) or _misspelt(newer, older):
         return "replaces"  # "Marta is head coach now that Pavel has moved away"
     if same_fact(newer, older):
         # the same fact said with more: "moved to room 108, ground floor, on 18 March" after
@@ -627,6 +657,68 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     if not places & _names(newer) and len(places) > 1:
         return False
     return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
+
+
+_SUCCESSOR = LazyPattern(
+    r"\b(?:successor|succeed(?:s|ed|ing)?|(?:takes|taking|took|taken) over from|in (?:his|her|"
+    r"their) place|in place of)\b",
+    re.IGNORECASE,
+)
+
+
+def _succeeds(newer: Statement, older: Statement) -> bool:
+    """The newer names someone as the successor of the older's named subject, whose line only
+    says what they are ("Hanne Leirvåg: named as Bjørn's successor" after "Bjørn Tveit:
+    losoldermann at Fedje"): the role passes on, whatever its word. A line with a number, a day
+    or a time is something the predecessor does, not what they are, and stays."""
+    person = older.subject
+    if person is None or person == "we" or f"name:{person}" not in older.values:
+        return False
+    if newer.subject in (None, "we", person) or person not in _names(newer):
+        return False
+    if older.polarity < 0 or newer.polarity < 0 or _exact(older) or len(older.topic) > 3:
+        return False
+    return _found(_SUCCESSOR, newer.text) and _is_what(older)
+
+
+def _misspelt(newer: Statement, older: Statement) -> bool:
+    """A correction that spells a name of the older another way ("Kalvestad. With a v." after
+    "Trude Kaldestad: chair of the sauna club"): the same first letter, five letters or more,
+    one or two letters apart, and the older says who that is."""
+    if newer.change != "correction" or _exact(older) or not _is_what(older):
+        return False  # a line that tells what they did keeps its fact, whatever the spelling
+    spelled = _names(newer) | ({newer.subject} - {None, "we"})
+    theirs = _names(older) - spelled
+    if not theirs:
+        return False
+    from rapidfuzz.distance import Levenshtein  # imported when a correction names someone
+
+    return any(
+        new[0] == old[0]
+        and min(len(new), len(old)) >= 5
+        and Levenshtein.distance(new, old, score_cutoff=2) <= 2
+        for new in spelled
+        if new
+        for old in theirs
+    )
+
+
+_BODY_WORDS = LazyPattern(r"[^\W\d_][\w'’-]*")
+_LINKS = frozenset("is was the a an our their his her its also still".split())
+
+
+def _is_what(statement: Statement) -> bool:
+    """The line says what its subject is, a noun first ("losoldermann at Fedje", "is the club's
+    treasurer"), not what they do or like ("likes fishing", "retires in May")."""
+    words = [w.casefold() for w in _BODY_WORDS.findall(statement.text)]
+    while words and f"name:{words[0]}" in statement.values:
+        words = words[1:]  # the subject's own name opens a plain sentence
+    words = [w for w in words if w not in _LINKS]
+    if not words:
+        return False
+    first = words[0].removesuffix("'s").removesuffix("’s")
+    verb = first in OPENERS or first.endswith(("ed", "ing"))
+    return not verb and (first in statement.topic or first.removesuffix("s") in statement.topic)
 
 
 def replaces(newer: Statement, older: Statement) -> bool:

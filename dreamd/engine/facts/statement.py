@@ -64,6 +64,7 @@ __all__ = [
     "CATEGORY_HEADINGS",
     "CUE_HEADS",
     "GAVE_UP_ROLE",
+    "OPENERS",
     "RETAIN",
     "SUBJECT_VERBS",
     "Statement",
@@ -88,7 +89,7 @@ CATEGORY_HEADINGS = frozenset(
     business finances household errands shopping house
     """.split()
 )
-_OPENERS = frozenset(
+OPENERS = frozenset(
     """
     the a an this that these those there here it its we i our my us you your he she they
     his her their when what who why how if and or but so then also not no yes ok okay
@@ -167,6 +168,9 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"\bactually\b|\bcorrected\b|\bmisspell|\bmishe(?:ard|aring)\b|\bmisread\b|"
             r"\bwrongly\b|\bmistakenly\b|"
             r"\b(?:is|was|that's|it's|are|were)\s+(?:wrong|a\s+typo)\b|\bnot\s+\w+\s+but\b|"
+            # "Kalvestad. With a v. It's been wrong in your notes all week"
+            r"\b(?:it'?s|has|have|had)\s+been\s+(?:wrong|misspelt)\b|"
+            r"\bwith\s+an?\s+(?-i:[a-zæøåäöü])\s*(?:[.,;!]|$)|"
             r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b|"
             r"(?:^|[.;!?]\s+)not\s+[^\W\d_][\w'’-]*\s*[:,—–]",  # "Not Farrant, that was a typo"
         ),
@@ -440,7 +444,7 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
     bare = folded[:-2] if folded.endswith("'s") else folded
     if bare in known:
         return bare
-    opener = bare in _OPENERS or bare in STOP_WORDS or bare.endswith(("ed", "ing"))
+    opener = bare in OPENERS or bare in STOP_WORDS or bare.endswith(("ed", "ing"))
     opener = opener or bare in DAYS or bare in MONTHS or bare in _MOMENTS  # "March's fee"
     if first[:1].isupper() and not opener:
         following = (words[1] if len(words) > 1 else "").casefold()
@@ -450,7 +454,7 @@ def _subject(body: str, heading: str | None, known: Set[str]) -> str | None:
         return _heading_subject(heading)  # "Niamh Phelan: locum from VetStaff Ireland"
     for value in values_of(" ".join(words[:5]), known=known):
         name = value.token[5:]
-        if value.token.startswith("name:") and name not in _OPENERS and name not in CUE_HEADS:
+        if value.token.startswith("name:") and name not in OPENERS and name not in CUE_HEADS:
             return name
     if _is_label(heading):
         return None  # "Bin day: Tuesdays": a label, not someone
@@ -471,7 +475,7 @@ def _names_someone(heading: str | None) -> bool:
     if not 1 <= len(words) <= 3 or not all(w[:1].isupper() for w in words):
         return False
     lead = words[0].casefold()
-    return lead not in CATEGORY_HEADINGS and lead not in CUE_HEADS and lead not in _OPENERS
+    return lead not in CATEGORY_HEADINGS and lead not in CUE_HEADS and lead not in OPENERS
 
 
 def _heading_subject(heading: str | None) -> str | None:
@@ -480,7 +484,7 @@ def _heading_subject(heading: str | None) -> str | None:
     words = [str(w).casefold() for w in re.findall(r"[^\W_][\w'’-]*", heading)]
     if not words or all(w in CATEGORY_HEADINGS or w in STOP_WORDS for w in words):
         return None
-    if _PRONOUN_WE.match(words[0]) or words[0] in _OPENERS:
+    if _PRONOUN_WE.match(words[0]) or words[0] in OPENERS:
         return None  # "My mix-up: ..." names no one
     if not heading[:1].isupper():
         return None
@@ -594,7 +598,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     slot: str | None = None  # a heading naming a thing: "Work party: Sundays 10:00"
     if heading is not None and heading.casefold() not in CATEGORY_HEADINGS:
         lead = heading.split()[0].casefold()
-        plain = lead in _OPENERS or lead in STOP_WORDS or _PRONOUN_WE.match(lead)
+        plain = lead in OPENERS or lead in STOP_WORDS or _PRONOUN_WE.match(lead)
         known_lead = names if plain or _is_label(heading) else names | {lead}
         context = values_of(heading, known=known_lead)
         value_set |= {v.token for v in context}  # "Index note 102.5: ..." is about 102.5

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.lasting import Lasting, lasting
 from dreamd.engine.facts.parts import fact_parts, lasting_line, mentioned, statements_of
 from dreamd.engine.facts.relations import relation, replaces
 from dreamd.engine.facts.statement import Statement, read_statement
@@ -97,8 +97,17 @@ def lasting_parts(text: str) -> tuple[Statement, ...]:
     read = [(part, read_statement(part, known=names)) for part in parts]
     if letter is not None:
         read = [(part, s if s.retain else s.replace(retain=letter)) for part, s in read]
-    kept = tuple(s for part, s in read if lasting(part, s).durable)
+    kept = tuple(s for part, s in read if _counts(lasting(part, s)))
     return kept or tuple(s for _, s in read)
+
+
+_ENDS_ONLY = ("denial", "ending")  # kinds that end a fact without being one
+
+
+def _counts(verdict: Lasting) -> bool:
+    """A sentence the timeline reads: one that lasts, or one that only ends another ("the
+    Geilo weekend is cancelled", beside "Solveig goes to Florø on the 16th")."""
+    return verdict.durable or verdict.kind in _ENDS_ONLY
 
 
 def plan_currency(memory_text: str, rows: Mapping[str, RecallEntry]) -> Currency:
@@ -144,8 +153,7 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
     for key, snippet, day, line in rows:
         if key in parts:
             continue
-        verdict = lasting_line(snippet, read_statement(snippet))
-        if not verdict.durable and verdict.kind not in ("denial", "ending"):
+        if not _counts(lasting_line(snippet, read_statement(snippet))):
             continue  # what only happened neither ends a fact nor is promoted
         add(key, day, lasting_parts(snippet), line)
     people = frozenset(part for part, ref in owners.items() if ref.startswith(HUMAN_PREFIX))

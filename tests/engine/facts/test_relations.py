@@ -1085,3 +1085,93 @@ def test_the_same_fact_told_fuller_is_not_a_second_one(older: str, newer: str) -
 def test_taking_over_from_someone_ends_what_they_did(older: str, newer: str, ends: bool) -> None:
     found = any(replaces(n, o) for n in lasting_parts(newer) for o in lasting_parts(older))
     assert found is ends
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "ends"),
+    [
+        # a successor named takes over what the predecessor is, whatever the role's word
+        (
+            "- W @Matthias Krüger: Hüttenwart of the Alpenverein hut on the Zugspitze.",
+            "- W @Lena Vogt: named as Matthias's successor from 1 May.",
+            True,
+        ),
+        (
+            "Caoimhe Walsh is the parish sacristan.",
+            "Father Dunne says Aoife Byrne succeeds Caoimhe from Easter.",
+            True,
+        ),
+        # ... not what the predecessor likes or does on a day
+        (
+            "- W @Matthias Krüger: likes the early ferry.",
+            "- W @Lena Vogt: Matthias's successor.",
+            False,
+        ),
+        (
+            "- W @Matthias Krüger: opens the hut on 1 June.",
+            "- W @Lena Vogt: Matthias's successor from 1 May.",
+            False,
+        ),
+    ],
+)
+def test_a_named_successor_takes_over_what_the_predecessor_is(
+    older: str, newer: str, ends: bool
+) -> None:
+    assert replaces(read_statement(newer), read_statement(older)) is ends
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "ends"),
+    [
+        (
+            "- W @Grzegorz Wilczek: treasurer of the allotment society.",
+            "Wilczak. With an a. The notes have had it wrong since spring.",
+            True,
+        ),
+        (
+            "Ilona Szabados: our accountant in Szeged.",
+            "It's Szabadosi, it's been wrong in the contacts for months.",
+            True,
+        ),
+        # a line that says what they did keeps its fact; another name is someone else
+        (
+            "- W @Grzegorz Wilczek: brought the seed potatoes on Saturday.",
+            "Wilczak. With an a. The notes have had it wrong since spring.",
+            False,
+        ),
+        (
+            "Ilona Szabados: our accountant in Szeged.",
+            "It's Horváth, it's been wrong in the contacts for months.",
+            False,
+        ),
+    ],
+)
+def test_a_name_spelled_again_as_a_correction_replaces_who_they_are(
+    older: str, newer: str, ends: bool
+) -> None:
+    assert replaces(read_statement(newer), read_statement(older)) is ends
+
+
+def test_a_place_named_with_a_common_noun_is_not_the_slot() -> None:
+    """ "Sala Gimnastyczna" or "Fana kulturhus": the place's trailing word is no topic."""
+    older = read_statement(
+        "- W @Zosia: Choir rehearses Wednesdays 17:00–18:30 at Szkoła Podstawowa; fee 120 zł."
+    )
+    newer = read_statement(
+        "- W @Zosia: rehearsals move to Thursdays 17:30 at Dom kultury from 4 March."
+    )
+    assert replaces(newer, older)
+    piano = read_statement("- W Mia piano on Tuesdays")
+    assert not replaces(read_statement("- W Mia swimming moved to Thursdays"), piano)
+
+
+def test_a_cancellation_beside_a_lasting_sentence_still_ends_the_plan() -> None:
+    """The sentence that only ends something is read with the line's lasting ones."""
+    plan = lasting_parts("- W Lake Bled weekend 9–11 May, Vila Triglav, €200 deposit.")
+    line = (
+        "Sorted at dinner: the Lake Bled weekend is cancelled. Anja flies to Split on Friday "
+        "9 May to help her father move house, and stays until the 14th."
+    )
+    told = lasting_parts(line)
+    assert any(s.change == "cancelled" for s in told)
+    assert any(replaces(n, o) for n in told for o in plan)
