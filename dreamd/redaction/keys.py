@@ -53,7 +53,12 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   digits; Thai ``รหัส`` with a qualifier (ATM, card, entry, door) before ``คือ``/``เป็น``; a
   ``code`` beside an intercom, a buzzer or a key box. A PIN may be typed a digit at a time
   (``6 0 9 2``), hold a ``#`` or a ``*`` (``71#48``) or a keypad's letter (a digicode's
-  ``12B47``).
+  ``12B47``, ``1984B``; ``*2847#``).
+* A door's code said the way each language says it: a code word (``code``, ``codice``,
+  ``kod``, ``код``, ``kode``, ``رمز``) and up to four words naming a door, a gate, an alarm
+  (``codice del cancello``, ``kod do bramy garażowej``, ``код от подъезда``, ``kode pintu
+  kos``), then the digits; a password word after a door word (``kapı şifresi``, ``현관
+  비밀번호``) names the door's code.
 * A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
   ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
   ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``,
@@ -278,12 +283,15 @@ _HEAD_WORDS: tuple[str, ...] = (
     "pasvorto",
     "wachtwurd",
     "psw",
+    "код",
+    "kode",
+    "رمز",
 )
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
     " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
-    " cryptogramme prüfnummer kod kód psw".split()
+    " cryptogramme prüfnummer kod kód psw код kode رمز".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
 # Where a lock word may stand after a combination: its stems (lockers, Zahlenschloss, kłódka).
@@ -291,7 +299,7 @@ _LOCK_STEMS = ("lock", "safe", "padlock", "schloss", "tresor", "kłódk", "caden
 _DIAL = re.compile(r"[ \t]*(?:is|was|[:=])?[ \t]*\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
 # Code words that name a PIN only beside a door, a lock or a preposition (``code du portail``,
 # ``kod do bramy``).
-_CODE_HEADS = frozenset("code código codigo codice kod kód קוד הקוד".split())
+_CODE_HEADS = frozenset("code código codigo codice kod kód קוד הקוד код kode رمز".split())
 # The last word of a PIN's name in other languages (PIN-koodi, Pinkoden, PIN-kood, PIN-Nummer).
 _CODE_ENDINGS = ("code", "kod", "kód", "koden", "kode", "koodi", "kood", "קוד")
 _NUMBER_ENDINGS = frozenset("nummer number numer numero número nr no".split())
@@ -393,7 +401,8 @@ _DOORS = frozenset(
     "door gate garage alarm entry building house front portail porte entrée alarme immeuble"
     " puerta portal acceso alarma garaje portão portao entrada portone cancello ingresso"
     " tür haustür tor eingang intercom buzzer interphone citofono portero keysafe lockbox"
-    " keybox".split()
+    " keybox kapı kapi 현관 подъезда подъезд домофона домофон двери ворот калитки brama bramy"
+    " drzwi domofonu furtki pintu gerbang باب الباب البوابة duress disarm tresor".split()
     + list(_HEBREW_DOORS)
 )
 _PREPOSITIONS = frozenset(
@@ -480,7 +489,7 @@ _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
 # ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
 _PIN_VALUE = re.compile(
     r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])|\d{1,6}[#*]\d{1,6}#?"
-    r"|(?=(?:[A-D]?\d){3})\d{1,5}[A-D]\d{1,5}"
+    r"|(?=(?:[A-D]?\d){3})\d{1,5}[A-D]\d{1,5}|[*#]\d{3,8}#?|\d{3,6}[A-D]"
 )
 # A PIN typed one digit at a time: ``6 0 9 2``.
 _SPACED_DIGITS = re.compile(r"\d(?: \d){3,7}#?(?!\S)")
@@ -836,6 +845,33 @@ def _bridged(text: str, name_end: int, value_at: int) -> int:
     return value_at
 
 
+def _door_digits(text: str, before: str, value_at: int) -> bool:
+    """A password word after a door word (``kapı şifresi``), then a keypad's code."""
+    door = before.split()[-1:]
+    if not door or door[0].lower() not in _DOORS or value_at < 0:
+        return False
+    token = _TOKEN_VALUE.match(text, value_at)
+    return token is not None and _PIN_VALUE.fullmatch(token.group(0).rstrip(_TRAILING)) is not None
+
+
+def _door_bridge(text: str, name_end: int) -> int | None:
+    """Where the digits of ``codice del cancello 4471`` or ``kod do bramy garażowej 5821``
+    start: up to four words naming a door, a gate or an alarm, then the code."""
+    pos, door = name_end, False
+    for _ in range(5):
+        word = _WORD.match(text, pos)
+        if word is None:
+            return None
+        value = word.group(1)
+        if value[:1].isdigit() or (value[:1] in "*#" and value[1:2].isdigit()):
+            return word.start(1) if door else None
+        if any(c.isdigit() for c in value):
+            return None
+        door = door or value.lower().strip(",:") in _DOORS
+        pos = word.end()
+    return None
+
+
 def _thai_codes(text: str) -> list[Finding]:
     """Thai ``รหัส`` (code) and a qualifier (ATM, บัตร card, เข้า entry, ประตู door…), then
     ``คือ``/``เป็น`` (is) or a colon, then four to eight digits; no space between words, so a
@@ -900,6 +936,12 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             continue
         words = ["mot de passe"] if "mot de passe" in head else _words(name)
         kind = _kind_of(words, before)
+        if kind == "password" and _door_digits(text, before, value_at):
+            kind = "pin"  # kapı şifresi 190734, 현관 비밀번호 *2847#: a door's password is a code
+        if not separated and head in _CODE_HEADS and kind in (None, "pin"):
+            door_code = _door_bridge(text, name_end)
+            if door_code is not None:
+                kind, value_at = "pin", door_code
         if kind is None and words[-1:] in (["code"], ["código"], ["codigo"], ["codice"]):
             doors = {w.lower().strip(":") for w in owner} & _DOORS
             kind = "pin" if doors else None
