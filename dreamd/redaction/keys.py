@@ -41,8 +41,11 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   (``_ga=GA1.2.184….173…``), unless the cookie's name names a secret (``sid``, ``session``,
   ``auth``, a ``…sessionid`` such as ``jsessionid``).
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
-  value with three kinds of characters, counts; an upper-case ``PIN`` may have one or two
-  words before its digits (``PIN kartu debit 551274``).
+  value with three kinds of characters or a word and a number (``şifresi lale2019``,
+  ``पासवर्ड chandni77 है``: languages that put no verb there; not a technical name such as
+  ``sha256``), counts; an upper-case ``PIN`` may have one or two words before its digits
+  (``PIN kartu debit 551274``). An access code (``code d'accès``, ``Zugangscode``, ``kod
+  dostępu``) and a network's code (``code wifi``, ``clé wifi``) are passwords.
 * A card's security code, by any of its names (``CVV``, ``CVC2``, ``CID``,
   ``Kartenprüfnummer``, ``cryptogramme``, ``código de seguridad``, ``güvenlik kodu``,
   ``セキュリティコード``, ``보안코드``, ``安全码``, ``öryggisnúmer``, ``codi de seguretat``,
@@ -286,6 +289,25 @@ _HEAD_WORDS: tuple[str, ...] = (
     "код",
     "kode",
     "رمز",
+    "पासवर्ड",
+    "parolayı",
+    "parolayi",
+    "şifreyi",
+    "sifreyi",
+    "şifrem",
+    "parolam",
+    "code d'accès",
+    "code d'acces",
+    "código de acceso",
+    "codice d'accesso",
+    "access code",
+    "zugangscode",
+    "kod dostępu",
+    "код доступа",
+    "code wifi",
+    "code wi-fi",
+    "clé wifi",
+    "clé wi-fi",
 )
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
@@ -311,7 +333,13 @@ _PASSWORD = frozenset(
     " schlussel 비번 palavra-passe lösenordet losenordet şifresi sifresi парола паролата лозинка"
     " лозинката lozinka lozinku zaporka slaptažodis slaptazodis parool salasõna salasona"
     " lykilorð lykilord lykilorðið contrasenya pasahitza contrasinal fjalëkalimi fjalekalimi"
-    " şifrə wagwoord cyfrinair pasfhocal passwuert pasvorto wachtwurd psw".split()
+    " şifrə wagwoord cyfrinair pasfhocal passwuert pasvorto wachtwurd psw पासवर्ड parolayı"
+    " parolayi şifreyi sifreyi şifrem parolam".split()
+)
+# Codes that open an account or a network rather than a door: letters as well as digits.
+_ACCESS_CODES = frozenset(
+    "code d'accès;code d'acces;código de acceso;codice d'accesso;access code;zugangscode"
+    ";kod dostępu;код доступа;code wifi;code wi-fi;clé wifi;clé wi-fi".split(";")
 )
 _PIN = frozenset("pin pins pincode pin-code geheimzahl puk keypad السري سري".split())
 # A card's security code: three or four digits, by any of its names.
@@ -409,7 +437,7 @@ _PREPOSITIONS = frozenset(
     "for of to on at in de del du des da do di von für vom zum zur od от для per van voor".split()
 )
 _WORD_SEPARATORS = frozenset(
-    "is was are = est ist es é è är er jest to je это是 ist: is: est: takes accepts הוא היא"
+    "is was are = est ist es é è är er jest to je это是 ist: is: est: takes accepts הוא היא c'est"
     " هو هي е је yra ir és ay është hija yw ass estas".split()
 )
 _PROSE = frozenset(
@@ -422,7 +450,8 @@ _PROSE = frozenset(
     " n/a na tbd todo xxx placeholder example changeme redacted secret password token value"
     " ist im wird wurde neu alt geändert siehe kommt gleich est dans oublié réinitialisé"
     " changé voir le la les es en el cambiada caduca ver é no na alterada nel cambiata"
-    " gewijzigd vergeten basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm pass pwd"
+    " gewijzigd vergeten steht liegt hängt findest está fica sta staat ligt"
+    " basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm pass pwd"
     " passwd pw key creds pregunta pregúntale pide frag frage fragen demande demander chiedi"
     " chiedere pergunte pergunta vraag zapytaj spytaj спроси спросите sor tanya"
     " str string int integer bool boolean float double bytes dict list tuple object any void"
@@ -532,6 +561,13 @@ _THAI_CODE = re.compile(
     r"รหัส(?!ไปรษณีย์)(?P<gap>[^\n.!?:=]{0,30}?)(?:คือ|เป็น|[:=])[ \t]*(?P<value>\d{4,8})(?!\d)"
 )
 _THAI_QUALIFIERS = ("atm", "pin", "บัตร", "เข้า", "ประตู", "ล็อค", "ล็อก", "เซฟ", "กุญแจ", "ลับ", "ผ่าน")
+# A password right after its word with no verb (``şifresi girassol341``, ``पासवर्ड citron140
+# है``): a word and a number, not a technical name (``password sha256``, ``utf8``).
+_WORD_AND_NUMBER = re.compile(r"[^\W\d_]{3,}\d{2,}|\d{2,}[^\W\d_]{3,}")
+_TECHNICAL = re.compile(
+    r"(?i)(?:sha|md|utf|base|aes|rsa|ecdsa|ed|x|arm|ipv|win|pbkdf|argon|crc|tls|ssl|http|des)"
+    r"-?\d+[a-z]*$"
+)
 _SQL = re.compile(r"identified\s+by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
 
 
@@ -563,6 +599,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return None
     if len(words) > 1 and words[0] in _REFERRING:
         return None
+    if joined in _ACCESS_CODES:
+        return "password"
     if joined in ("authorization", "proxy authorization"):
         return "header"
     if joined in ("cookie", "set cookie"):
@@ -654,7 +692,10 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         return False
     if kind == "password":
         if not separated:
-            return len(plain) >= 6 and character_classes(plain) >= 3
+            return len(plain) >= 6 and (
+                character_classes(plain) >= 3
+                or (_WORD_AND_NUMBER.fullmatch(plain) is not None and not _TECHNICAL.match(plain))
+            )
         if name.lower() == "pass" and _NUMBER.fullmatch(plain) and len(plain) < 4:
             return False
         return len(plain) >= 4 or (plain.isdigit() and len(plain) >= 4)
