@@ -8,7 +8,8 @@ name listed after a comma holds neither). The password is masked when it looks l
 holds a digit, a symbol or an upper-case letter after the first, or it repeats the user
 (``admin / admin``). A pair of plain
 words is a choice, not a secret (``login options: google / github``); a path is a path
-(``login page: /admin / settings``), and numbers over numbers are dates or
+(``login page: /admin / settings``), a resource name is a name (``arn:aws:iam::…``), and
+numbers over numbers are dates or
 ratios (``the account is 12/2026 overdue``). A network's password said in passing (``the wifi at
 the cabin is moonlight-Otter-42``, ``the wifi one is literally …``) is masked when the word
 after the verb is shaped like one:
@@ -128,6 +129,8 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
         user, secret = pair.group("user"), pair.group("secret").rstrip(".,;)")
         if user.startswith(("http", "www")) or "://" in secret or user.isdigit():
             continue
+        if text[max(0, pair.start("user") - 4) : pair.start("user")].lower() == "arn:":
+            continue  # arn:aws:iam::1234…:role/deploy names a resource, not a login
         if _PLAIN_WORD.fullmatch(secret) and secret != user.lower():
             continue
         if pair.group("loose") and not _NOT_A_NAME.search(secret):
