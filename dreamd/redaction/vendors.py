@@ -86,7 +86,7 @@ _SHAPES = (
     r"SCW[A-Z0-9]{17}",
     r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}",
     # Payments and commerce
-    r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{20,}",
+    r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}",  # pk_…: publishable, made for web pages
     r"whsec_[A-Za-z0-9]{20,}",
     r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
     r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{20,}",
