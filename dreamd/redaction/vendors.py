@@ -137,6 +137,7 @@ _SHAPES = (
     r"napi_[a-z0-9]{60,}",
     r"bb_live_[A-Za-z0-9_-]{20,}",
     r"oauth2:[A-Za-z0-9_-]{20,}",
+    r"oauth:[a-z0-9]{30}(?![A-Za-z0-9])",  # a Twitch chat token as IRC clients take it
     r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
 )
 
