@@ -20,7 +20,11 @@ FHIR, HL7, GEDCOM and LDIF, eighteen more national numbers, written before the r
 measured on it) and the round-six corpus (``tests/redaction_corpus_round6.py``: fifty more
 languages and scripts, spelled passwords, door codes, pipelines, manifests and config files,
 headers, cookies, quoted keys, one-time codes, recovery phrases, accounts, tax and health
-numbers, cards and disguises, written before the rules were measured on it).
+numbers, cards and disguises, written before the rules were measured on it) and the
+round-seven corpus (``tests/redaction_corpus_round7.py``: Wi-Fi keys, door codes and PINs,
+passwords in the everyday prose of the big languages, forty vendors' keys, connection strings,
+accounts, cards, passports, licences and national numbers, birth dates and phones, setups moved
+between machines and disguises, written before the rules were measured on it).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -86,6 +90,7 @@ from tests import (
     redaction_corpus_round4,
     redaction_corpus_round5,
     redaction_corpus_round6,
+    redaction_corpus_round7,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -190,6 +195,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round six": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round6.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round6.lookalikes()],
+        ),
+        "round seven": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round7.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round7.lookalikes()],
         ),
     }
 
@@ -484,7 +493,16 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-four corpus", every["round four"][0], show=show)
         end_to_end("round-five corpus", every["round five"][0], show=show)
         end_to_end("round-six corpus", every["round six"][0], show=show)
-        later = ("project", "round two", "round three", "round four", "round five", "round six")
+        end_to_end("round-seven corpus", every["round seven"][0], show=show)
+        later = (
+            "project",
+            "round two",
+            "round three",
+            "round four",
+            "round five",
+            "round six",
+            "round seven",
+        )
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]
         end_to_end("the earlier corpora", joined, show=show)

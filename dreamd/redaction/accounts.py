@@ -7,9 +7,12 @@
   ``számlaszám``, ``tilinumero``, ``р/с``, ``расчётный счёт``, ``номер рахунку``, ``رقم
   الحساب``, ``מספר חשבון``, ``खाता संख्या``, ``口座番号``, ``계좌``…; perhaps a label (``numer
   konta do przelewu:``) that is not a balance's, a date's or a holder's, a bank's name
-  (``계좌: 국민은행 …``) or ``N°``; then six digits or more, in groups joined by spaces,
-  dashes or dots (``1503.66.40933``, ``00-141-87255-10``), perhaps with a bank's code after a
-  slash (``2008917189/2010``). Not a date, not a thousands-grouped amount.
+  (``계좌: 국민은행 …``), a purpose (``номер счёта для перевода``, ``numer konta do
+  przelewu``), a bank's initials (``no rek BCA``) or ``N°``; then six digits or more, in
+  groups joined by spaces, dashes or dots (``1503.66.40933``, ``00-141-87255-10``), perhaps
+  with a bank's code after a slash (``2008917189/2010``). Not a date, not a
+  thousands-grouped amount, not a cloud provider's account (``AWS account 1234…``: its id
+  is in every resource name).
 * **A PIX key.** After ``chave PIX`` or ``chave aleatória``, the random key (a UUID: random
   ids are public elsewhere, not here).
 
@@ -31,7 +34,8 @@ _WORDS = (
     r"|a/c(?:\s*(?:no\.?|#))?|dda|kontonummer|konto(?:-?nr\.?)?|kontonr\.?|postkonto|pc-konto"
     r"|numéro de compte|compte postal|número de cuenta|cuenta corriente|cuenta de ahorros?"
     r"|cuenta vista|conto(?: corrente| postale)?|conta(?: corrente| poupança)?|nº da conta|clabe"
-    r"|clabe interbancaria|nuban|rekeningnummer|(?:nomor |no\. ?)?rekening|numer konta|nr konta"
+    r"|clabe interbancaria|nuban|rekeningnummer|(?:nomor |no\. ?)?rekening|no\.? ?rek\.?"
+    r"|numer konta|nr konta"
     r"|numer rachunku|nr rachunku|hesap (?:numarası|numarasi|numaram|no\.?)|số tài khoản"
     r"|so tai khoan|číslo účtu|cislo uctu|účet|ucet|bankszámlaszám|számlaszám|szamlaszam"
     r"|tilinumero|номер сч[её]та|номер рахунку|рахунок|сч[её]т|р/сч?|расч[её]тный сч[её]т"
@@ -39,13 +43,15 @@ _WORDS = (
 )
 _ANCHORS = (
     "acc", "a/c", "dda", "konto", "konta", "compte", "cuenta", "conto", "conta", "clabe",
-    "nuban", "rekening", "rachunku", "hesap", "tài khoản", "tai khoan", "účtu", "účet", "uctu",
-    "ucet", "számla", "szamla", "tilinumero", "сч", "рахун", "р/с", "л/с", "الحساب", "חשבון",
-    "खाता", "口座", "계좌",
+    "nuban", "rekening", "no rek", "no. rek", "rachunku", "hesap", "tài khoản", "tai khoan",
+    "účtu", "účet", "uctu", "ucet", "számla", "szamla", "tilinumero", "сч", "рахун", "р/с",
+    "л/с", "الحساب", "חשבון", "खाता", "口座", "계좌",
 )  # fmt: skip
 _ACCOUNT = re.compile(
     rf"(?i:(?<![^\W\d_])(?:{_WORDS})(?![^\W\d_]))"
     r"(?:(?P<label>[^\n:\d]{0,40}?[:：])(?P<bank>(?:[ \t]+[^\W\d_][^\s\d:,]*){1,3}?)??)?"
+    r"(?:[ \t]+(?i:for|для|do|pour|para|per|für|voor|untuk|için)(?:[ \t]+[^\W\d_]+){1,2})?"
+    r"(?:[ \t]+[A-Z]{2,5}(?=[ \t]+\d))?"
     r"[ \t]*[:#]?[ \t]*(?:(?i:n[°º.o]|no\.|nr\.)[ \t]*)?"
     r"(?P<value>\d[\d .-]{4,34}\d(?:/\d{4})?)(?![\w/])"
 )
@@ -54,6 +60,8 @@ _NOT_ACCOUNT_LABEL = re.compile(
     r"(?i:balance|saldo|limit|total|created|opened|closed|expires|since|manager|owner|holder"
     r"|name|type|status|fee|interest|kwota|stan|bakiye|założon|otwart|số dư)"
 )
+# A cloud provider's account, whose id is in every resource name (``AWS account 1234…``).
+_CLOUD = re.compile(r"(?i:\b(?:aws|amazon|gcp|azure|google\s+cloud|cloudflare)[ \t]+)$")
 _SIX_DIGITS = re.compile(r"\d(?:[ .-]?\d){5}")
 _DIGITS = re.compile(r"\d[\d .-]{4,34}\d")
 _THOUSANDS = re.compile(r"\d{1,3}(?:[ .]\d{3})+")
@@ -96,7 +104,7 @@ def find_account_numbers(text: str, low: str) -> list[Finding]:
             if not _account_like(match.group("value")):
                 continue
             label = (match.group("label") or "") + (match.group("bank") or "")
-            if _NOT_ACCOUNT_LABEL.search(label):
+            if _NOT_ACCOUNT_LABEL.search(label) or _CLOUD.search(text, 0, match.start()):
                 continue
             found.append(Finding("bank-account", *match.span("value")))
     return found

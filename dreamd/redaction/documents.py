@@ -78,7 +78,8 @@ _BORN_WORDS = (
 ).split(";")
 _DOCUMENT_WORDS = (
     "passport;passeport;pasaporte;passaporto;passaporte;reisepass;paspoort;paszport;pasaport"
-    ";паспорт;passnummer;旅券;护照;護照;여권;パスポート;driving licence;driving license"
+    ";паспорт;загранпаспорт;загран;passnummer;旅券;护照;護照;여권;パスポート;driving licence"
+    ";driving license"
     ";driver's licence;driver's license;drivers licence;drivers license;driver license"
     ";driver licence;licence no;license no;licence number;license number;dl#;dl #;führerschein"
     ";permis de conduire;carnet de conducir;permiso de conducir;carta de condução"

@@ -104,11 +104,13 @@ _PASSWORD_SHAPED = re.compile(r"(?=.*[^\W\d_])(?=.*\d)\S{8,64}")
 # A type's name and a long number: an API's global id (``Package-57089116``), no secret.
 _TYPED_ID = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*[-:_/]\d{5,}")
 # The ids of public objects, random but no secret: a payment API's price, product or
-# customer (``price_1Ox…``, ``cus_Q8x…``), a spreadsheet database's base, table or record
-# (``appQ8xL2mN4r7TzY``); and a piece right after the word that names such an object
-# (``Spotify track 4uLU6h…``, ``YouTube video …``, ``Airtable base …``).
+# customer (``price_1Ox…``, ``cus_Q8x…``) and its publishable key (``pk_live_…``, made to be
+# put in web pages), a spreadsheet database's base, table or record (``appQ8xL2mN4r7TzY``);
+# and a piece right after the word that names such an object (``Spotify track 4uLU6h…``,
+# ``YouTube video …``, ``Airtable base …``).
 _OBJECT_ID = re.compile(
     r"(?:price|prod|cus|sub|in|pi|ch|pm|txn|evt|acct|seti|po|plink|inv)_[A-Za-z0-9]{8,40}"
+    r"|pk_(?:live|test)_[A-Za-z0-9]{20,120}"
     r"|(?:app|tbl|fld|rec|viw|wsp)[A-Za-z0-9]{14}"
 )
 _OBJECT_BEFORE = re.compile(

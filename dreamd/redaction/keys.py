@@ -41,8 +41,11 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   (``_ga=GA1.2.184….173…``), unless the cookie's name names a secret (``sid``, ``session``,
   ``auth``, a ``…sessionid`` such as ``jsessionid``).
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
-  value with three kinds of characters, counts; an upper-case ``PIN`` may have one or two
-  words before its digits (``PIN kartu debit 551274``).
+  value with three kinds of characters or a word and a number (``şifresi lale2019``,
+  ``पासवर्ड chandni77 है``: languages that put no verb there; not a technical name such as
+  ``sha256``), counts; an upper-case ``PIN`` may have one or two words before its digits
+  (``PIN kartu debit 551274``). An access code (``code d'accès``, ``Zugangscode``, ``kod
+  dostępu``) and a network's code (``code wifi``, ``clé wifi``) are passwords.
 * A card's security code, by any of its names (``CVV``, ``CVC2``, ``CID``,
   ``Kartenprüfnummer``, ``cryptogramme``, ``código de seguridad``, ``güvenlik kodu``,
   ``セキュリティコード``, ``보안코드``, ``安全码``, ``öryggisnúmer``, ``codi de seguretat``,
@@ -53,7 +56,12 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   digits; Thai ``รหัส`` with a qualifier (ATM, card, entry, door) before ``คือ``/``เป็น``; a
   ``code`` beside an intercom, a buzzer or a key box. A PIN may be typed a digit at a time
   (``6 0 9 2``), hold a ``#`` or a ``*`` (``71#48``) or a keypad's letter (a digicode's
-  ``12B47``).
+  ``12B47``, ``1984B``; ``*2847#``).
+* A door's code said the way each language says it: a code word (``code``, ``codice``,
+  ``kod``, ``код``, ``kode``, ``رمز``) and up to four words naming a door, a gate, an alarm
+  (``codice del cancello``, ``kod do bramy garażowej``, ``код от подъезда``, ``kode pintu
+  kos``), then the digits; a password word after a door word (``kapı şifresi``, ``현관
+  비밀번호``) names the door's code.
 * A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
   ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
   ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``,
@@ -278,12 +286,34 @@ _HEAD_WORDS: tuple[str, ...] = (
     "pasvorto",
     "wachtwurd",
     "psw",
+    "код",
+    "kode",
+    "رمز",
+    "पासवर्ड",
+    "parolayı",
+    "parolayi",
+    "şifreyi",
+    "sifreyi",
+    "şifrem",
+    "parolam",
+    "code d'accès",
+    "code d'acces",
+    "código de acceso",
+    "codice d'accesso",
+    "access code",
+    "zugangscode",
+    "kod dostępu",
+    "код доступа",
+    "code wifi",
+    "code wi-fi",
+    "clé wifi",
+    "clé wi-fi",
 )
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
     " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
-    " cryptogramme prüfnummer kod kód psw".split()
+    " cryptogramme prüfnummer kod kód psw код kode رمز".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
 # Where a lock word may stand after a combination: its stems (lockers, Zahlenschloss, kłódka).
@@ -291,7 +321,7 @@ _LOCK_STEMS = ("lock", "safe", "padlock", "schloss", "tresor", "kłódk", "caden
 _DIAL = re.compile(r"[ \t]*(?:is|was|[:=])?[ \t]*\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
 # Code words that name a PIN only beside a door, a lock or a preposition (``code du portail``,
 # ``kod do bramy``).
-_CODE_HEADS = frozenset("code código codigo codice kod kód קוד הקוד".split())
+_CODE_HEADS = frozenset("code código codigo codice kod kód קוד הקוד код kode رمز".split())
 # The last word of a PIN's name in other languages (PIN-koodi, Pinkoden, PIN-kood, PIN-Nummer).
 _CODE_ENDINGS = ("code", "kod", "kód", "koden", "kode", "koodi", "kood", "קוד")
 _NUMBER_ENDINGS = frozenset("nummer number numer numero número nr no".split())
@@ -303,7 +333,13 @@ _PASSWORD = frozenset(
     " schlussel 비번 palavra-passe lösenordet losenordet şifresi sifresi парола паролата лозинка"
     " лозинката lozinka lozinku zaporka slaptažodis slaptazodis parool salasõna salasona"
     " lykilorð lykilord lykilorðið contrasenya pasahitza contrasinal fjalëkalimi fjalekalimi"
-    " şifrə wagwoord cyfrinair pasfhocal passwuert pasvorto wachtwurd psw".split()
+    " şifrə wagwoord cyfrinair pasfhocal passwuert pasvorto wachtwurd psw पासवर्ड parolayı"
+    " parolayi şifreyi sifreyi şifrem parolam".split()
+)
+# Codes that open an account or a network rather than a door: letters as well as digits.
+_ACCESS_CODES = frozenset(
+    "code d'accès;code d'acces;código de acceso;codice d'accesso;access code;zugangscode"
+    ";kod dostępu;код доступа;code wifi;code wi-fi;clé wifi;clé wi-fi".split(";")
 )
 _PIN = frozenset("pin pins pincode pin-code geheimzahl puk keypad السري سري".split())
 # A card's security code: three or four digits, by any of its names.
@@ -393,14 +429,15 @@ _DOORS = frozenset(
     "door gate garage alarm entry building house front portail porte entrée alarme immeuble"
     " puerta portal acceso alarma garaje portão portao entrada portone cancello ingresso"
     " tür haustür tor eingang intercom buzzer interphone citofono portero keysafe lockbox"
-    " keybox".split()
+    " keybox kapı kapi 현관 подъезда подъезд домофона домофон двери ворот калитки brama bramy"
+    " drzwi domofonu furtki pintu gerbang باب الباب البوابة duress disarm tresor".split()
     + list(_HEBREW_DOORS)
 )
 _PREPOSITIONS = frozenset(
     "for of to on at in de del du des da do di von für vom zum zur od от для per van voor".split()
 )
 _WORD_SEPARATORS = frozenset(
-    "is was are = est ist es é è är er jest to je это是 ist: is: est: takes accepts הוא היא"
+    "is was are = est ist es é è är er jest to je это是 ist: is: est: takes accepts הוא היא c'est"
     " هو هي е је yra ir és ay është hija yw ass estas".split()
 )
 _PROSE = frozenset(
@@ -413,7 +450,8 @@ _PROSE = frozenset(
     " n/a na tbd todo xxx placeholder example changeme redacted secret password token value"
     " ist im wird wurde neu alt geändert siehe kommt gleich est dans oublié réinitialisé"
     " changé voir le la les es en el cambiada caduca ver é no na alterada nel cambiata"
-    " gewijzigd vergeten basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm pass pwd"
+    " gewijzigd vergeten steht liegt hängt findest está fica sta staat ligt"
+    " basic oauth oauth2 sso saml ldap bearer digest negotiate ntlm pass pwd"
     " passwd pw key creds pregunta pregúntale pide frag frage fragen demande demander chiedi"
     " chiedere pergunte pergunta vraag zapytaj spytaj спроси спросите sor tanya"
     " str string int integer bool boolean float double bytes dict list tuple object any void"
@@ -480,7 +518,7 @@ _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
 # ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
 _PIN_VALUE = re.compile(
     r"\d{3,12}(?:[ -]\d{2,6}){0,3}#?|\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])|\d{1,6}[#*]\d{1,6}#?"
-    r"|(?=(?:[A-D]?\d){3})\d{1,5}[A-D]\d{1,5}"
+    r"|(?=(?:[A-D]?\d){3})\d{1,5}[A-D]\d{1,5}|[*#]\d{3,8}#?|\d{3,6}[A-D]"
 )
 # A PIN typed one digit at a time: ``6 0 9 2``.
 _SPACED_DIGITS = re.compile(r"\d(?: \d){3,7}#?(?!\S)")
@@ -523,6 +561,13 @@ _THAI_CODE = re.compile(
     r"รหัส(?!ไปรษณีย์)(?P<gap>[^\n.!?:=]{0,30}?)(?:คือ|เป็น|[:=])[ \t]*(?P<value>\d{4,8})(?!\d)"
 )
 _THAI_QUALIFIERS = ("atm", "pin", "บัตร", "เข้า", "ประตู", "ล็อค", "ล็อก", "เซฟ", "กุญแจ", "ลับ", "ผ่าน")
+# A password right after its word with no verb (``şifresi girassol341``, ``पासवर्ड citron140
+# है``): a word and a number, not a technical name (``password sha256``, ``utf8``).
+_WORD_AND_NUMBER = re.compile(r"[^\W\d_]{3,}\d{2,}|\d{2,}[^\W\d_]{3,}")
+_TECHNICAL = re.compile(
+    r"(?i)(?:sha|md|utf|base|aes|rsa|ecdsa|ed|x|arm|ipv|win|pbkdf|argon|crc|tls|ssl|http|des)"
+    r"-?\d+[a-z]*$"
+)
 _SQL = re.compile(r"identified\s+by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
 
 
@@ -554,6 +599,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return None
     if len(words) > 1 and words[0] in _REFERRING:
         return None
+    if joined in _ACCESS_CODES:
+        return "password"
     if joined in ("authorization", "proxy authorization"):
         return "header"
     if joined in ("cookie", "set cookie"):
@@ -645,7 +692,10 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         return False
     if kind == "password":
         if not separated:
-            return len(plain) >= 6 and character_classes(plain) >= 3
+            return len(plain) >= 6 and (
+                character_classes(plain) >= 3
+                or (_WORD_AND_NUMBER.fullmatch(plain) is not None and not _TECHNICAL.match(plain))
+            )
         if name.lower() == "pass" and _NUMBER.fullmatch(plain) and len(plain) < 4:
             return False
         return len(plain) >= 4 or (plain.isdigit() and len(plain) >= 4)
@@ -836,6 +886,33 @@ def _bridged(text: str, name_end: int, value_at: int) -> int:
     return value_at
 
 
+def _door_digits(text: str, before: str, value_at: int) -> bool:
+    """A password word after a door word (``kapı şifresi``), then a keypad's code."""
+    door = before.split()[-1:]
+    if not door or door[0].lower() not in _DOORS or value_at < 0:
+        return False
+    token = _TOKEN_VALUE.match(text, value_at)
+    return token is not None and _PIN_VALUE.fullmatch(token.group(0).rstrip(_TRAILING)) is not None
+
+
+def _door_bridge(text: str, name_end: int) -> int | None:
+    """Where the digits of ``codice del cancello 4471`` or ``kod do bramy garażowej 5821``
+    start: up to four words naming a door, a gate or an alarm, then the code."""
+    pos, door = name_end, False
+    for _ in range(5):
+        word = _WORD.match(text, pos)
+        if word is None:
+            return None
+        value = word.group(1)
+        if value[:1].isdigit() or (value[:1] in "*#" and value[1:2].isdigit()):
+            return word.start(1) if door else None
+        if any(c.isdigit() for c in value):
+            return None
+        door = door or value.lower().strip(",:") in _DOORS
+        pos = word.end()
+    return None
+
+
 def _thai_codes(text: str) -> list[Finding]:
     """Thai ``รหัส`` (code) and a qualifier (ATM, บัตร card, เข้า entry, ประตู door…), then
     ``คือ``/``เป็น`` (is) or a colon, then four to eight digits; no space between words, so a
@@ -900,6 +977,12 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             continue
         words = ["mot de passe"] if "mot de passe" in head else _words(name)
         kind = _kind_of(words, before)
+        if kind == "password" and _door_digits(text, before, value_at):
+            kind = "pin"  # kapı şifresi 190734, 현관 비밀번호 *2847#: a door's password is a code
+        if not separated and head in _CODE_HEADS and kind in (None, "pin"):
+            door_code = _door_bridge(text, name_end)
+            if door_code is not None:
+                kind, value_at = "pin", door_code
         if kind is None and words[-1:] in (["code"], ["código"], ["codigo"], ["codice"]):
             doors = {w.lower().strip(":") for w in owner} & _DOORS
             kind = "pin" if doors else None

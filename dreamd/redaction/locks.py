@@ -10,9 +10,10 @@ bike is set to 83051``, ``hotel safe — I set it to 271190``, ``keysafe by the 
   ``padlock``, ``U-lock``, ``locker``, ``door``, ``gate``, ``garage``, ``intercom``,
   ``keypad``, an ``unlock pattern``; ``Schlüsseltresor``, ``Zahlenschloss``, ``coffre``,
   ``cadenas``, ``candado``, ``caja fuerte``, ``cassaforte``, ``lucchetto``, ``kluis``,
-  ``cadeado``, ``kłódka``…), at most six words of the same sentence with no digit, then what
-  sets or opens it (``opens with``, ``unlocks with``, ``set to``, ``set it to``, ``:``,
-  ``=``), at most two plain words (``L shape``), then the code.
+  ``cadeado``, ``kłódka``, an ``alarm panel``…), at most six words of the same sentence with
+  no digit, then what sets, opens or disarms it (``opens with``, ``unlocks with``, ``set
+  to``, ``set it to``, ``disarm with``, ``geht mit … auf``, ``:``, ``=``), at most two plain
+  words (``L shape``), then the code.
 * **A lock set to a code.** ``set the wall safe to 906113``, ``changed the padlock code to …``.
 * **A keypad's verb, then the code, beside a door.** ``buzz``, ``dial``, ``punch in``,
   ``key in``, ``tap in`` (``tippe``, ``composez``, ``digita``…) and the code, in a sentence
@@ -42,7 +43,7 @@ _CONTAINERS = tuple(
     ";schlüsselkasten;schlüsseltresor;tresor;zahlenschloss;fahrradschloss;vorhängeschloss"
     ";entsperrmuster;coffre;coffre-fort;boîte à clés;cadenas;schéma de déverrouillage;candado"
     ";caja fuerte;cajetín;cassaforte;lucchetto;kluis;sleutelkluis;hangslot;cofre;cadeado;sejf"
-    ";kłódka".split(";")
+    ";kłódka;alarm;alarm panel;alarmanlage".split(";")
 )
 _PASSAGES = tuple("door;front door;gate;garage;locker;tür;haustür;portail;porte;portal".split(";"))
 # Stems every lock word and door word holds (a keypad's verb counts beside a door only): the
@@ -53,10 +54,11 @@ _ANCHORS = (
     "cadenas", "candado", "caja", "cajetín", "cassaforte", "lucchetto", "kluis", "hangslot",
     "cofre", "cadeado", "sejf", "kłódk", "porta", "porte", "déverrouillage", "entrance",
     "lobby", "eingang", "interphone", "puerta", "portone", "cancello", "citofono", "deur",
-    "poort",
+    "poort", "alarm",
 )  # fmt: skip
 _OPENERS = (
     r"opens?\s+with|unlocks?\s+with|(?:is\s+|was\s+)?set\s+(?:it\s+)?to|öffnet\s+mit"
+    r"|(?:dis)?arms?\s+with|geht\s+mit|lässt\s+sich\s+mit"
     r"|s'ouvre\s+avec|se\s+abre\s+con|si\s+apre\s+con|gaat\s+open\s+met|abre\s+com"
 )
 _KEYPAD_VERBS = (
@@ -71,7 +73,8 @@ _CODE = r"(?P<code>\d{4,8}#?|\d(?: \d){3,7}#?|\d(?:-\d){3,8}|\d{1,6}[#*]\d{1,6}#
 # What may follow a code: the clause ends, or a word that starts the next one.
 _CLAUSE_END = (
     r"(?=[ \t]*(?:$|[,.;!?)(\n—–]|(?i:at|on|by|then|and|to|for|und|dann|puis|et|y|e|luego"
-    r"|yesterday|today|tonight|now|again|last|this|since|but|so|gestern|heute|hier)\b))"
+    r"|yesterday|today|tonight|now|again|last|this|since|but|so|gestern|heute|hier|auf|öffnen"
+    r")\b))"
 )
 _SENTENCE = re.compile(r"[.!?\n]")
 

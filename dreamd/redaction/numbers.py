@@ -6,12 +6,16 @@
   ``06 12 34 56 78``, ``(11) 91234-5678``), or follow a word that says it is a phone
   (``call``, ``mobile``, ``Handy``, ``móvil``, ``携帯``, ``sími``, ``মোবাইল``…), in which case
   a possible number is enough, and digits in groups (seven or more) are one in any country.
-  ``SKU 123-456-7890``, dates, IP addresses and version strings never qualify.
+  ``SKU 123-456-7890``, dates, IP addresses and version strings never qualify, nor a number
+  after an order's or a postcode's word (``pedido``, ``Bestellnummer``, ``CEP``), a
+  business's line (``hotline``, ``Kundenservice``, ``service client``) or a toll-free or
+  shared-cost number (``0800 …``, ``1-800-…``).
 * Payment cards: 13 to 19 digits that pass python-stdnum's Luhn check and start with an
   issuer's prefix (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro, Mir,
   Troy, Napas, BC Card), separated by spaces, dashes or dots or not at all; after a card and
   its expiry (``10/27``), three or four digits standing alone in the same line are its
-  security code, whatever word names them (``الرمز 016``).
+  security code, whatever word names them (``الرمز 016``). A number said to be a test card
+  (``Stripe's test card 4242 …``, ``Testkarte``, ``sandbox``) is no one's.
 * IBANs in any case and spacing: python-stdnum's ``iban`` (country format and mod 97); a
   known country's IBAN whose check digits hold counts even when its account part does not;
   one broken over two lines counts when the two pieces make it.
@@ -82,8 +86,19 @@ _WEAK_CUE = re.compile(
 _NOT_PHONE_CUE = re.compile(
     r"(?i:\b(?:isbn|issn|sku|order|invoice|ticket|po|case|build|version|pid|port|epoch"
     r"|serial|tracking|id|ref|iban|ports|imei|account|routing|konto|ssn|sin|bsn|nhs|pesel|cpf"
-    r"|aadhaar|steuer|population|visitors)\b)[^\n]{0,12}$"
+    r"|aadhaar|steuer|population|visitors|pedido|commande|bestell\w*|auftrag\w*|ordine"
+    r"|bestelling|encomenda|zamówieni\w*|заказ\w*|sipariş\w*|rastreio|zip|postcode|postal"
+    r"|plz)\b)[^\n]{0,12}$"
 )
+# A line a business answers (a hotline, customer service): public, printed on its letters.
+_SERVICE_LINE = re.compile(
+    r"(?i:hotline|helpline|customer\s+(?:service|care|support)"
+    r"|kundenservice|kundendienst|service\s+client|atención\s+al\s+cliente|servicio\s+al"
+    r"\s+cliente|atendimento|servizio\s+clienti|klantenservice|biuro\s+obsługi|müşteri"
+    r"\s+hizmetleri|служба\s+поддержки|горячая\s+линия|toll[- ]free)|客服|カスタマー"
+)
+# Brazil's CEP (01310-100) is a postcode; no phone is written five digits, a dash, three.
+_CEP = re.compile(r"\d{5}-\d{3}")
 _REGIONS = (
     "US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "JP", "IN", "AU", "CN", "MX", "PL", "TR",
     "VN", "ID",
@@ -383,6 +398,13 @@ def _national_ids(text: str, low: str, spans: list[tuple[int, int]]) -> list[Fin
     return found
 
 
+# Words that say a card's number is one published for testing (no one's card).
+_TEST_CARD_CUE = re.compile(
+    r"(?i:test(?:ing)?[ \t-]*(?:card|number|mode|karte|kaart)|sandbox|testkarte|carte\s+de\s+test"
+    r"|tarjeta\s+de\s+prueba|cartão\s+de\s+teste|carta\s+di\s+test)[^\n]{0,24}$"
+)
+
+
 @cache
 def _card_ranges() -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
     ranges = []
@@ -414,7 +436,9 @@ def _is_phone(text: str, start: int, value: str, digits: str) -> bool:
     """A valid or possible number with a phone word before it, or written as a phone is: in
     the groups of a national format, or after ``+``. Bare digits need a phone word."""
     before = text[max(text.rfind("\n", 0, start) + 1, start - 40) : start]
-    if _NOT_PHONE_CUE.search(before):
+    if _NOT_PHONE_CUE.search(before) or _CEP.fullmatch(value):
+        return False
+    if _SERVICE_LINE.search(before) or _toll_free(value):
         return False
     bare = value.isdigit()
     cue = _PHONE_CUE.search(before) is not None or (
@@ -426,6 +450,25 @@ def _is_phone(text: str, start: int, value: str, digits: str) -> bool:
     if grouped and len(digits) >= 7 and _PHONE_CUE.search(before) is not None:
         return True  # "sími 665 3954": a phone word, then digits in groups, in any country
     return _phone_number(value, digits, cue=cue)
+
+
+@lru_cache(maxsize=4096)
+def _toll_free(value: str) -> bool:
+    """A free or shared-cost service number (0800 …, 1-800-…): a business's, never a
+    person's."""
+    import phonenumbers
+
+    free = (phonenumbers.PhoneNumberType.TOLL_FREE, phonenumbers.PhoneNumberType.SHARED_COST)
+    international = value.startswith(("+", "00"))
+    candidate = value.replace("00", "+", 1) if value.startswith("00") else value
+    for region in (None,) if international else _REGIONS:
+        try:
+            number = phonenumbers.parse(candidate, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            return phonenumbers.number_type(number) in free
+    return False
 
 
 @lru_cache(maxsize=4096)
@@ -491,7 +534,10 @@ def find_numbers(text: str) -> list[Finding]:
     for start, value in candidates:
         digits = re.sub(r"\D", "", value)
         card = _card_at(start, value) if len(digits) >= 12 else None
-        if card is not None and _NOT_CARD_CUE.search(text[max(0, start - 30) : start]):
+        if card is not None and (
+            _NOT_CARD_CUE.search(text[max(0, start - 30) : start])
+            or _TEST_CARD_CUE.search(text, max(0, start - 40), start)
+        ):
             card = None
         if card is not None:
             found.append(card)

@@ -1,11 +1,15 @@
 """Credentials jotted down as people do: ``login for the router: admin / Zx9!qLm2``.
 
-A word that announces a login (``login``, ``creds``, ``credentials``, ``sign-in``, ``account``…),
-then within a few words a separator (``:``, ``=``, ``is``, ``are``), then ``USER / PASSWORD`` or
-``USER : PASSWORD``. The password is masked when it looks like one: it holds a digit, a symbol or
-an upper-case letter after the first, or it repeats the user (``admin / admin``). A pair of plain
+A word that announces a login (``login``, ``creds``, ``credentials``, ``sign-in``, ``account``,
+``Zugangsdaten``, ``identifiants``, ``credenziali``, ``acesso``…), then within a few words a
+separator (``:``, ``=``, ``is``, ``are``), then ``USER / PASSWORD`` or ``USER : PASSWORD``, or
+``USER, PASSWORD`` and ``USER + PASSWORD`` when the password holds a digit or a symbol (a
+name listed after a comma holds neither). The password is masked when it looks like one: it
+holds a digit, a symbol or an upper-case letter after the first, or it repeats the user
+(``admin / admin``). A pair of plain
 words is a choice, not a secret (``login options: google / github``); a path is a path
-(``login page: /admin / settings``), and numbers over numbers are dates or
+(``login page: /admin / settings``), a resource name is a name (``arn:aws:iam::…``), and
+numbers over numbers are dates or
 ratios (``the account is 12/2026 overdue``). A network's password said in passing (``the wifi at
 the cabin is moonlight-Otter-42``, ``the wifi one is literally …``) is masked when the word
 after the verb is shaped like one:
@@ -33,13 +37,18 @@ __all__ = ["find_credential_pairs"]
 
 _ANNOUNCE = re.compile(
     r"(?<![\w-])(?:log[- ]?ins?|sign[- ]?ins?|creds|credentials?|account|user(?:name)?"
-    r"\s*(?:and|&|/)\s*pass(?:word)?)(?![\w-])"
+    r"\s*(?:and|&|/)\s*pass(?:word)?|acesso|accesso|credenziali|credenciales|credenciais"
+    r"|zugangsdaten|identifiants|inloggegevens|dane\s+logowania|giriş\s+bilgileri"
+    r"|данные\s+для\s+входа|учётные\s+данные|учетные\s+данные)(?![\w-])"
 )
 _PAIR = re.compile(
     r"[^\n:=]{0,40}?(?:\s*[:=]|\s+(?:is|are|was|were))\s*"
-    r"(?P<user>[\w.@+-]{1,64})[ \t]*(?:/|:|\s\|\s)[ \t]*(?P<secret>[^\s/][^\s]{3,63})"
+    r"(?P<user>[\w.@+-]{1,64})(?:[ \t]*(?:/|:|\s\|\s)|(?P<loose>[ \t]+\+|,))[ \t]*"
+    r"(?P<secret>[^\s/][^\s]{3,63})"
 )
 _PLAIN_WORD = re.compile(r"[a-z]+")
+# What a password given after a comma or a plus holds and a listed name does not.
+_NOT_A_NAME = re.compile(r"[\d!@#$%^&*?~]")
 # What stands where a value would: a note in brackets, a mask, a placeholder, a variable, a
 # call (``pwd: passwordPrompt()``).
 _NO_VALUE = re.compile(
@@ -100,7 +109,7 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
         ):
             start = network.start("secret")
             found.append(Finding("secret-assignment", start, start + len(secret)))
-    if "/" not in text and ":" not in text:
+    if "/" not in text and ":" not in text and " + " not in text:
         return found
     for short in _SHORT_PAIR.finditer(text) if _SHORT_P.search(low) else ():
         secret, start = short.group("secret").rstrip(".,;)"), short.start("secret")
@@ -120,8 +129,13 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
         user, secret = pair.group("user"), pair.group("secret").rstrip(".,;)")
         if user.startswith(("http", "www")) or "://" in secret or user.isdigit():
             continue
+        if text[max(0, pair.start("user") - 4) : pair.start("user")].lower() == "arn:":
+            continue  # arn:aws:iam::1234…:role/deploy names a resource, not a login
         if _PLAIN_WORD.fullmatch(secret) and secret != user.lower():
             continue
+        if pair.group("loose") and not _NOT_A_NAME.search(secret):
+            continue  # "login: Ana, Maria": after a comma or a plus, a name is listed
+
         start = pair.start("secret")
         found.append(Finding("secret-assignment", start, start + len(secret)))
     return found

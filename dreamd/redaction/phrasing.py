@@ -7,7 +7,8 @@
   A product and its version (``try Python3.12?``) is no value.
 * **The value before its word.** ``X is the password for …``, ``X — that's the new
   passphrase``, ``X ist das Passwort``, ``X est le mot de passe``, ``X es la contraseña``;
-  and in the same sentence after one of them, ``Y is the one for …``.
+  and in the same sentence after one of them, ``Y is the one for …``; the value made one:
+  ``j'ai mis X comme mdp``, ``puse X como contraseña``, ``X als Passwort``.
 * **A chat spoiler.** ``||X||`` (Discord, Telegram), ``>!X!<`` (Reddit).
 * **A lone word that can only be a password**, whatever is said around it (``same as the old
   laptop, …, don't judge``): 8 to 40 characters of letters, digits and the symbols passwords
@@ -136,6 +137,14 @@ _BEFORE_WORD = (
     r"\s+){0,2}(?:password|passphrase|passcode|passwort|kennwort|mot\s+de\s+passe|contraseña"
     r"|clave|senha|wachtwoord|pin|pw))(?P<after>\W+\w+)?"
 )
+# "j'ai mis X comme mdp", "puse X como contraseña", "X als Passwort gesetzt": the value, then
+# the word for what it was made.
+_AS_WORD = (
+    r"(?<!\S)(?P<value>\S{6,64}?)\s+(?i:comme|como|come|als|as|jako|как)\s+"
+    r"(?i:(?:the|my|new|mon|le|nouveau|mi|la|nueva|mein|neues|het|nieuwe|nowe|новый)\s+){0,2}"
+    r"(?i:mdp|mot\s+de\s+passe|contraseña|clave|senha|password|passwort|kennwort|wachtwoord"
+    r"|hasło|пароль|pw|pin)(?!\w)(?P<after>\W+\w+)?"
+)
 _THE_ONE = r"(?<!\S)(?P<value>\S{6,64}?)\s+(?:is|was)\s+the\s+one\s+(?:for|to|on)\b"
 _SPOILER = r"(?<!\|)\|\|(?P<value>[^\s|]{6,64})\|\|(?!\|)|>!(?P<reddit>[^\s!<][^\s<]{4,62}[^\s!])!<"
 _DESCRIBING = frozenset(
@@ -144,13 +153,16 @@ _DESCRIBING = frozenset(
 )
 _SENTENCE_END = re.compile(r"[.!?;\n](?:\s|$)")
 _CLAUSE_END = re.compile(r"\s*(?:$|[,.;:!?)(—–-]|\b(?:and|then|but|or)\b)")
-_WORDS = ("pass", "kennwort", "contraseña", "clave", "senha", "wachtwoord", "pin", " pw")
+_WORDS = (
+    "pass", "kennwort", "contraseña", "clave", "senha", "wachtwoord", "pin", " pw", "mdp",
+    "hasło", "пароль",
+)  # fmt: skip
 
 
 @cache
-def _patterns() -> tuple[tuple[re.Pattern[str], ...], re.Pattern[str], re.Pattern[str]]:
+def _patterns() -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...], re.Pattern[str]]:
     access = tuple(re.compile(pattern) for pattern, _, _, _, _ in _ACCESS)
-    return access, re.compile(_BEFORE_WORD), re.compile(_THE_ONE)
+    return access, (re.compile(_BEFORE_WORD), re.compile(_AS_WORD)), re.compile(_THE_ONE)
 
 
 @cache
@@ -175,7 +187,7 @@ def find_phrased_secrets(text: str, low: str) -> list[Finding]:
     """Values given to a verb of access, named after the value, or spoilered (``low``:
     ``text`` in lower case)."""
     found: list[Finding] = []
-    access, before_word, the_one = _patterns()
+    access, before_words, the_one = _patterns()
     for index, (_, anchors, before, after, needs) in enumerate(_ACCESS):
         if needs and not any(word in low for word in needs):
             continue
@@ -190,7 +202,7 @@ def find_phrased_secrets(text: str, low: str) -> list[Finding]:
                 ):
                     found.append(Finding("secret-assignment", *match.span(group)))
     for start, end in windows(low, _WORDS, before=90, after=40):
-        for match in before_word.finditer(text, start, end):
+        for match in (m for pattern in before_words for m in pattern.finditer(text, start, end)):
             following = (match.group("after") or "").strip(" \t,.:;!?—–-").lower()
             if following in _DESCRIBING or not password_shaped(match.group("value")):
                 continue

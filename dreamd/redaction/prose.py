@@ -225,7 +225,8 @@ _CHANGES = LazyPattern(
     r"|смен\w*|промен\w*|ndrysho\w*|değiştirdim)"
 )
 _TO_WORDS = frozenset(
-    "to auf in en a para на naar na till på into zu menjadi jadi kepada ke u į uz sa në в v".split()
+    "to auf in en a para pra на naar na till på into zu menjadi jadi kepada ke u į uz sa në"
+    " в v".split()
 )
 _DESCRIBING = frozenset(
     "policy policies length rules rule requirements requirement manager managers reset hint"

@@ -65,7 +65,7 @@ _QUOTES = "`'\""
 @cache
 def _column_kind(header: str) -> str | None:
     """What the cells of a column headed ``header`` hold, or None."""
-    name = header.strip().strip("*_`").strip()
+    name = header.strip().strip("*_`\"'").strip()
     low = name.lower()
     if low in _BIRTH:
         return "date-of-birth"

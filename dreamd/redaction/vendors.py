@@ -86,7 +86,7 @@ _SHAPES = (
     r"SCW[A-Z0-9]{17}",
     r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}",
     # Payments and commerce
-    r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{20,}",
+    r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}",  # pk_…: publishable, made for web pages
     r"whsec_[A-Za-z0-9]{20,}",
     r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
     r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{20,}",
@@ -137,6 +137,7 @@ _SHAPES = (
     r"napi_[a-z0-9]{60,}",
     r"bb_live_[A-Za-z0-9_-]{20,}",
     r"oauth2:[A-Za-z0-9_-]{20,}",
+    r"oauth:[a-z0-9]{30}(?![A-Za-z0-9])",  # a Twitch chat token as IRC clients take it
     r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
 )
 
