@@ -4,8 +4,8 @@ Rules:
 
 - Words are runs of letters and digits (``[^\\W_]+``) after lowercasing and stripping Latin
   diacritics, as the index's ``unicode61 remove_diacritics 2`` tokenizer splits them; each word
-  is then stemmed like FTS5's ``porter`` wrapper does (:mod:`dreamd.engine.text.stemming`), so a term
-  here is a term in the index.
+  is then stemmed like FTS5's ``porter`` wrapper does (:mod:`dreamd.engine.text.stemming`), so a
+  term here is a term in the index.
 - CJK text has no spaces: a run of kana, ideographs or Hangul is one token to unicode61, so the
   index also stores every CJK character and every pair of adjacent ones (:func:`cjk_grams`), and
   a query's CJK run is searched as its pairs (a single character as itself).
@@ -21,8 +21,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from dreamd.patterns import LazyPattern
 from dreamd.engine.text.stemming import stem
+from dreamd.patterns import LazyPattern
 
 __all__ = ["STOP_WORDS", "cjk_grams", "fold", "query_grams", "stems", "words"]
 

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dreamd.engine.text.stemming import stem
 from dreamd.recall.analysis import cjk_grams, fold, query_grams, stems
 from dreamd.recall.dates import DayWindow, day_bound, find_window
 from dreamd.recall.query import Query, Term, parse_query
 from dreamd.recall.schema import TOKENIZER
-from dreamd.engine.text.stemming import stem
 from tests.builders import NOW
 
 TODAY = date(2023, 10, 25)
