@@ -144,7 +144,9 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"carpenter|tiler|painter|decorator|gardener|cleaner|childminder|optician|"
             r"pharmacist|hairdresser|caretaker|treasurer|solicitor|surveyor|installer|fitter|"
             r"mason|welder|coordinator|officer|pilot|skipper|driver|courier)\b|"
-            r"^[^\W\d_][\w'’-]+(?:\s+[^\W\d_][\w'’-]*){0,3}:\s+(?:[\w-]+\s+){0,2}(?:reviewer|translator|"
+            # names before the colon ("Trude Kalvestad:", "Dr de Vries:"), not "Solveig told her:"
+            r"^[^\W\d_][\w'’-]+(?:\s+(?:(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*|(?-i:[a-zó]{1,3})(?=\s)))"
+            r"{0,3}:\s+(?:[\w-]+\s+){0,2}(?:reviewer|translator|"
             r"bookkeeper|accountant|manager|engineer|lawyer|doctor|dentist|contact|client|"
             r"teacher|coach|designer|developer|consultant|editor|vet|nurse|owner|founder|"
             r"roofer|builder|joiner|plumber|electrician|mechanic|tiler|gardener|cleaner|"
@@ -346,11 +348,17 @@ _STANDING = re.compile(
 # A line that leans on the one before it: its subject is a pronoun ("It's right there in Spond
 # now", "She agreed", "They're coming Thursday"), and no heading or Retain entity says who.
 _LEANS = re.compile(
-    r"^(?:it|it's|it’s|that's|that’s|they|they're|they’re|he|he's|he’s|she|"
+    # or it goes on from it: "Not to the family, not to anyone.", "Nor on the radio."
+    r"^(?:(?:not|nor|or|and|but)\s+(?:to|for|with|in|on|at|even|from|by|about)\b|"
+    r"it|it's|it’s|that's|that’s|they|they're|they’re|he|he's|he’s|she|"
     r"she's|she’s|them|(?:that|this)\s+(?:is|was|isn't|isn’t|wasn't|wasn’t)\b|"
     r"(?:these|those)\s+(?:are|were)\b)\b",
     _I,
 )
+# A habit's one occasion, told in the past: "Solveig rang Mamma at 19:00, as every Sunday".
+_AS_USUAL = re.compile(r"\bas\s+(?:every|each|always|usual|ever)\b|\blike\s+every\b", _I)
+# Words quoted: a rule cue said inside them is what someone said, not a rule of ours.
+_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»")
 # Nothing settled yet: "Nothing decided.", "Not decided yet", "no decision on the van".
 _UNDECIDED = re.compile(
     r"\b(?:nothing|not|never|hasn't|haven't|hasn’t|haven’t|isn't|isn’t)\s+(?:yet\s+|been\s+)?"
@@ -363,7 +371,9 @@ _UNDECIDED = re.compile(
 _UNSURE = re.compile(
     r"\b(?:may\s+not\s+be|might|probably|perhaps|maybe|possibly|not\s+sure|unsure|unclear|"
     r"tbc|to\s+be\s+confirmed|tentative(?:ly)?|provisional(?:ly)?|will\s+decide|"
-    r"(?:decides|votes)\s+on|to\s+be\s+decided|tbd)\b",
+    r"(?:decides|votes)\s+on|to\s+be\s+decided|tbd|"
+    # hearsay: "Word is she's been at the Haugesund office for years", "apparently"
+    r"word\s+is|rumou?r\s+(?:is|has\s+it)|apparently|supposedly|allegedly|i\s+heard)\b",
     _I,
 )
 # A change that waits on something: "they'll move him to a ground-floor room as soon as one is
@@ -441,6 +451,18 @@ def _told_never(rule: re.Pattern[str], body: str) -> bool:
     if cues != {"never"} or _FORWARD.search(body):
         return False
     return _NEVER_AGAIN.search(body) is not None and _PAST.search(body) is not None
+
+
+def _told_once(cue: re.Pattern[str], body: str) -> bool:
+    """A line told in the past whose cue is only in words it quotes ("I answered with Reply
+    All, and it carried her note: \"don't put me on Saturdays\"") or that marks one occasion
+    of a habit ("rang Mamma at 19:00, as every Sunday"): what happened, not the rule or the
+    arrangement itself."""
+    unquoted = _QUOTED.sub(" ", body)
+    habit = _AS_USUAL.search(unquoted) is not None
+    if _PAST.search(unquoted) is None or _FORWARD.search(_AS_USUAL.sub(" ", unquoted)):
+        return False
+    return habit or cue.search(unquoted) is None
 
 
 def _one_off_spend(body: str) -> bool:
@@ -523,6 +545,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         if pattern.search(body):
             if kind == "rule" and _told_never(pattern, body):
                 return Lasting(False, "event")  # "got through bar 34 once, then never again"
+            if _told_once(pattern, full):
+                return Lasting(False, "event")  # "I answered with Reply All: \"don't …\""
             # "Fixed in ezyVet and on the rota"; "Mum came up on Thursday and Friday to do the
             # pickups": a schedule word told in the past, once
             one_off = bool(moment or _ACTIVITY.match(body)) or (

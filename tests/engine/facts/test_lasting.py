@@ -291,3 +291,41 @@ def test_a_question_without_its_mark_is_not_kept(text: str) -> None:
 
 def test_which_is_why_is_no_question() -> None:
     assert lasting("The van leaks, which is why it is parked under the roof every night.").durable
+
+
+@pytest.mark.parametrize(
+    ("text", "durable"),
+    [
+        # one occasion of a habit, told in the past
+        ("Fiona phoned her sister at 20:00, as every Thursday, from the ward office.", False),
+        ("We walked the dogs at six, as always, along the canal.", False),
+        # the habit itself lasts
+        ("Fiona phones her sister at 20:00 every Thursday.", True),
+        # a rule cue only in quoted words of a story
+        (
+            'I sent the minutes to everyone, and her aside went with them: "never seat me near '
+            'the door again".',
+            False,
+        ),
+        ('Piotr wrote back: "don\'t book me for Sundays".', False),
+        # a rule of our own beside a quotation stays
+        ('Mari said "never stack it wet"; always stack the logs dry.', True),
+    ],
+)
+def test_a_habit_s_one_occasion_or_a_quoted_rule_is_not_kept(text: str, durable: bool) -> None:
+    assert lasting(text).durable is durable
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Word is he has run the depot in Nowa Huta since 2019.", "uncertain"),
+        ("Apparently the new caretaker is from Os.", "uncertain"),
+        ("Not to the neighbours, not to the press.", "context"),
+        ("Nor on the group chat.", "context"),
+        ("Aoife showed me: the valve under the sink.", "trivia"),
+        ("Dr van Dijk: our dentist in Utrecht.", "identity"),
+    ],
+)
+def test_hearsay_fragments_and_a_told_line_are_not_facts(text: str, kind: str) -> None:
+    assert lasting(text).kind == kind
