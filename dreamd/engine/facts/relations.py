@@ -270,7 +270,12 @@ _CAPITALISED = LazyPattern(r"\b[A-ZÀ-ÖØ-Þ][\w-]+")
 
 @lru_cache(maxsize=16384)
 def _capitalised(text: str) -> frozenset[str]:
-    return frozenset(_root(word.casefold()) for word in _CAPITALISED.findall(text))
+    """Words written with a capital where no sentence starts: names, not "Rehearsals move"."""
+    return frozenset(
+        _root(found.group(0).casefold())
+        for found in _CAPITALISED.finditer(text)
+        if text[: found.start()].rstrip()[-1:] not in ("", ".", "!", "?", ":", ";")
+    )
 
 
 @lru_cache(maxsize=16384)
@@ -734,7 +739,9 @@ def _bare(values: frozenset[str]) -> frozenset[str]:
 def _only_the_word(newer: Statement, older: Statement) -> bool:
     """The newer shares with an older line about a named someone (its own subject, or the name
     it stands under) only the word it turns down, and does not name that someone."""
-    if newer.values & older.values or (newer.topic & older.topic) - newer.replaced:
+    if newer.values & older.values or (_rooted(newer.topic) & _rooted(older.topic)) - _rooted(
+        newer.replaced
+    ):
         return False
     if newer.subject is not None and newer.subject in older.topic:
         return False  # it names the older's thing: "Okinawa is cancelled"
@@ -768,7 +775,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     """:func:`replaces` once :func:`same_fact` said no and the subjects agree."""
     if newer.retain == "B" and older.retain != "B" and newer.change in (None, "instead"):
         return False  # an episode: "the lesson went in at 15:30 instead of 16:30" happened once
-    common = newer.topic & older.topic or newer.values & older.values or newer.replaced
+    common = _rooted(newer.topic) & _rooted(older.topic) or newer.values & older.values
+    common = common or newer.replaced  # "rehearsals move" shares "rehearses"
     # "Okinawa is cancelled" after "Spring break: Okinawa 24–28 March": the subject the
     # cancellation names is a word of the older's slot
     called_off = newer.change == "cancelled" and _found(_CALLED_OFF, newer.text)

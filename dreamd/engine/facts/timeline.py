@@ -8,7 +8,9 @@ states the same fact as an earlier one (:func:`~dreamd.engine.facts.relations.sa
 repeats it: the earlier stays the one that speaks for both, and a later change ends both (a
 change that names only the repeat, in words the first does not share, ends the repeat).
 Same-day items are ordered by their place in the day. Only items that share a subject, a topic
-word or a name are compared (nothing else can relate), and for each shared word only the
+word's stem or a name are compared (nothing else can relate; a correction also meets the lines
+whose names begin with the same three letters as one of its own, for a name spelled another
+way), and for each shared word only the
 :data:`MAX_PEERS` most recent earlier items: a store of hundreds of near-identical lines stays
 cheap, and what replaces a fact is rarely more than a few dozen similar lines after it. Pure.
 """
@@ -19,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from dreamd.engine.facts.relations import relation
 from dreamd.engine.facts.statement import Statement
+from dreamd.engine.text.stemming import stem
 from dreamd.value import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
@@ -81,13 +84,23 @@ class Timeline(Value):
 
 
 def _keys(statement: Statement) -> set[str]:
-    """What two related statements share at least one of: subject, a topic word, a name."""
-    keys = {f"t:{word}" for word in statement.topic}
+    """What two related statements share at least one of: subject, a topic word (by its stem:
+    "rehearsal" and "rehearses"), a name."""
+    keys = {f"t:{stem(word)}" for word in statement.topic}
     keys.update(f"v:{value}" for value in statement.values if value.startswith(("name:", "id:")))
     if statement.subject and statement.subject != "we":
         keys.add(f"v:name:{statement.subject}")
-        keys.add(f"t:{statement.subject}")  # "Lisbon is cancelled", "Half-term: Lisbon 26–30 …"
+        keys.add(f"t:{stem(statement.subject)}")  # "Lisbon is cancelled", "Half-term: Lisbon …"
     return keys
+
+
+def _spellings(statement: Statement) -> set[str]:
+    """A key each of its longer names shares with the same name spelled another way
+    ("Kaldestad", "Kalvestad"): what a correction of a spelling is compared by."""
+    names = {v[5:] for v in statement.values if v.startswith("name:")}
+    if statement.subject and statement.subject != "we":
+        names.add(statement.subject)
+    return {f"s:{name[:3]}" for name in names if len(name) >= 5}
 
 
 def plan_timeline(
@@ -106,11 +119,13 @@ def plan_timeline(
     seen: dict[str, list[int]] = {}
     for index, later in enumerate(ordered):
         keys = _keys(later.statement)
+        spellings = _spellings(later.statement)
         # a repeat is compared only with a line that says a change: a plain line that states
         # it again already repeats its first, and most lines are plain (a long store's cost)
         changes = later.statement.change is not None or later.statement.polarity < 0
-        near = sorted({i for key in keys for i in seen.get(key, ())})
-        for key in keys:
+        asked = keys | spellings if later.statement.change == "correction" else keys
+        near = sorted({i for key in asked for i in seen.get(key, ())})
+        for key in keys | spellings:
             bucket = seen.setdefault(key, [])
             bucket.append(index)
             if len(bucket) > MAX_PEERS:

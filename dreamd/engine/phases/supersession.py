@@ -25,6 +25,7 @@ from functools import lru_cache
 from dreamd.engine.facts.lasting import Lasting, lasting
 from dreamd.engine.facts.parts import fact_parts, lasting_line, mentioned, statements_of
 from dreamd.engine.facts.relations import relation, replaces
+from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.facts.timeline import Dated, Ending, Timeline, plan_timeline
 from dreamd.engine.state import RecallEntry
@@ -153,9 +154,13 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
     for key, snippet, day, line in rows:
         if key in parts:
             continue
-        if not _counts(lasting_line(snippet, read_statement(snippet))):
-            continue  # what only happened neither ends a fact nor is promoted
-        add(key, day, lasting_parts(snippet), line)
+        if _counts(lasting_line(snippet, read_statement(snippet))):
+            add(key, day, lasting_parts(snippet), line)
+            continue
+        whole = read_statement(fact_text(snippet))
+        if whole.change == "correction":  # "Kalvestad. With a v. It's been wrong all week."
+            add(key, day, (whole,), line)
+        # what only happened neither ends a fact nor is promoted
     people = frozenset(part for part, ref in owners.items() if ref.startswith(HUMAN_PREFIX))
     timeline = plan_timeline(items, fixed=people, owners=owners)
     endings: dict[str, Ending] = {}
