@@ -359,11 +359,11 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return True  # the same day, time and place in other words: "needs it by Wednesday noon"
     if same_one and exact and exact == other and a.topic & b.topic:
         return True  # "Mamma's room number is 118" and "Mamma's room is 118, not 108"
+    if (a.change in _UNDOES) != (b.change in _UNDOES):
+        return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
     if (not a.topic or not b.topic) and names_a and names_b:  # "It's Karin Hald, not Holm"
         # "Correction: Hald, not Holm" inside "Karin Hald: baker (correction: Hald, not Holm)"
         return a.replaced == b.replaced and (names_a == names_b or bool(a.replaced))
-    if (a.change in _UNDOES) != (b.change in _UNDOES):
-        return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
     comparable = 3 * min(len(a.topic), len(b.topic)) >= max(len(a.topic), len(b.topic))
     if (
         _containment(_rooted(a.topic), _rooted(b.topic)) >= 2 / 3  # "running it", "runs it"
@@ -672,18 +672,48 @@ _SUCCESSOR = LazyPattern(
 
 
 def _succeeds(newer: Statement, older: Statement) -> bool:
-    """The newer names someone as the successor of the older's named subject, whose line only
-    says what they are ("Hanne Leirvåg: named as Bjørn's successor" after "Bjørn Tveit:
-    losoldermann at Fedje"): the role passes on, whatever its word. A line with a number, a day
-    or a time is something the predecessor does, not what they are, and stays."""
+    """The newer names someone as the successor of the older's subject, whose line says what
+    they are ("Hanne Leirvåg: named as Bjørn's successor" after "Bjørn Tveit: losoldermann at
+    Fedje"): the role passes on, whatever its word. When the newer names the role ("the dugnad
+    coordinator, taking over from Solveig"), only a line of that role ends; a bare successor
+    ends a short line of what they are. A line with a number, a day or a time is something the
+    predecessor does, not what they are, and stays."""
     person = older.subject
-    if person is None or person == "we" or f"name:{person}" not in older.values:
+    if person is None or person == "we" or newer.subject in (None, "we", person):
         return False
-    if newer.subject in (None, "we", person) or person not in _names(newer):
+    if person not in _names(newer) or older.polarity < 0 or newer.polarity < 0 or _exact(older):
         return False
-    if older.polarity < 0 or newer.polarity < 0 or _exact(older) or len(older.topic) > 3:
+    if not _found(_SUCCESSOR, newer.text) or not _is_what(older):
         return False
-    return _found(_SUCCESSOR, newer.text) and _is_what(older)
+    named = _rooted(newer.topic) - _SUCCESSION_WORDS
+    if not named:
+        return f"name:{person}" in older.values and len(older.topic) <= 3
+    return len(named & _rooted(older.topic)) >= min(2, len(named))
+
+
+_SUCCESSION_WORDS = frozenset(
+    stem(word)
+    for word in """successor succeed named appointed taking taken took take over says said tell
+    told announced confirmed wrote writes""".split()
+)
+
+
+_NAME_RUN = LazyPattern(r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*")
+
+
+def _whole_names(shared: frozenset[str], newer: str, older: str) -> frozenset[str]:
+    """``shared`` without the words that are only part of a longer name in ``newer`` whose
+    other words ``older`` does not have: "Fana Ved dropped" drops the firewood supplier, not
+    the rehearsals at Fana kulturhus."""
+    if not shared:
+        return shared
+    said = _words_of(older)
+    kept = set(shared)
+    for run in _NAME_RUN.findall(newer):
+        words = [w.casefold() for w in run.split()]
+        if len(words) > 1 and not set(words) <= said:
+            kept -= set(words)
+    return frozenset(kept)
 
 
 def _misspelt(newer: Statement, older: Statement) -> bool:
@@ -716,12 +746,12 @@ def _is_what(statement: Statement) -> bool:
     """The line says what its subject is, a noun first ("losoldermann at Fedje", "is the club's
     treasurer"), not what they do or like ("likes fishing", "retires in May")."""
     words = [w.casefold() for w in _BODY_WORDS.findall(statement.text)]
-    while words and f"name:{words[0]}" in statement.values:
+    while words and (f"name:{words[0]}" in statement.values or words[0] == statement.subject):
         words = words[1:]  # the subject's own name opens a plain sentence
     words = [w for w in words if w not in _LINKS]
     if not words:
         return False
-    first = words[0].removesuffix("'s").removesuffix("’s")
+    first = words[0].removesuffix("'s").removesuffix("’s").rstrip("'’")  # "the korps' …"
     verb = first in OPENERS or first.endswith(("ed", "ing"))
     return not verb and (first in statement.topic or first.removesuffix("s") in statement.topic)
 
@@ -841,7 +871,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         named -= {newer.subject or ""}
     if ended is not None:  # a reversal names what it reverses after: "reversed: …"
         named &= ended
-    overlap = (older_names | older.topic) & named
+    overlap = _whole_names((older_names | older.topic) & named, newer.text, older.text)
     elsewhere = older.subject in older_names and _places(overlap, older.text)
     if cancels and overlap and (_about(newer, older, named) or not elsewhere):
         return True  # "the Trados switch is off" ends the decision to switch to Trados

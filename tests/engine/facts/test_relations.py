@@ -1101,6 +1101,17 @@ def test_taking_over_from_someone_ends_what_they_did(older: str, newer: str, end
             "Father Dunne says Aoife Byrne succeeds Caoimhe from Easter.",
             True,
         ),
+        # a role the newer names passes on alone
+        (
+            "Maja is the choir's librarian this year: scores, the cupboard, the loans book.",
+            "- W @Ingrid Lie: the choir's librarian from 2 May, taking over from Maja.",
+            True,
+        ),
+        (
+            "- W @Maja Berg: harbour pilot at Fedje.",
+            "- W @Ingrid Lie: the choir's librarian from 2 May, taking over from Maja.",
+            False,
+        ),
         # ... not what the predecessor likes or does on a day
         (
             "- W @Matthias Krüger: likes the early ferry.",
@@ -1175,3 +1186,15 @@ def test_a_cancellation_beside_a_lasting_sentence_still_ends_the_plan() -> None:
     told = lasting_parts(line)
     assert any(s.change == "cancelled" for s in told)
     assert any(replaces(n, o) for n in told for o in plan)
+
+
+def test_dropping_a_name_of_several_words_ends_only_that_name() -> None:
+    """A dropped "Lund Trä" is the timber yard, not what happens at Lund Konserthus."""
+    drop = lasting_parts(
+        "Decided: larch from Skog & Såg in Vittsjö, 640 kr a metre; Lund Trä dropped."
+    )
+    rehearsals = lasting_parts("Rehearsals move to Wednesdays 19:00 at Lund Konserthus from 3 May.")
+    assert not any(replaces(n, o) for n in drop for o in rehearsals)
+    # ... and a drop is no repeat of the line that named the supplier
+    supplier = lasting_parts("Larch from Lund Trä, 590 kr a metre.")
+    assert any(replaces(n, o) for n in lasting_parts("Lund Trä dropped.") for o in supplier)
