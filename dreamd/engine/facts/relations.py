@@ -75,6 +75,7 @@ from types import MappingProxyType
 
 from dreamd.engine.facts.statement import GAVE_UP_ROLE, OPENERS, Statement, change_clause
 from dreamd.engine.facts.values import kind_of
+from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.stemming import stem
 from dreamd.patterns import LazyPattern
 
@@ -711,6 +712,7 @@ def _whole_names(shared: frozenset[str], newer: str, older: str) -> frozenset[st
     kept = set(shared)
     for run in _NAME_RUN.findall(newer):
         words = [w.casefold() for w in run.split()]
+        words = [w for w in words if w not in STOP_WORDS and w not in OPENERS]  # "The Debrecen"
         if len(words) > 1 and not set(words) <= said:
             kept -= set(words)
     return frozenset(kept)
