@@ -702,13 +702,13 @@ _SUCCESSION_WORDS = frozenset(
 _NAME_RUN = LazyPattern(r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*")
 
 
-def _whole_names(shared: frozenset[str], newer: str, older: str) -> frozenset[str]:
+def _whole_names(shared: frozenset[str], newer: str, older: Statement) -> frozenset[str]:
     """``shared`` without the words that are only part of a longer name in ``newer`` whose
     other words ``older`` does not have: "Fana Ved dropped" drops the firewood supplier, not
     the rehearsals at Fana kulturhus."""
     if not shared:
         return shared
-    said = _words_of(older)
+    said = _words_of(older.text) | _names(older) | older.topic | {older.subject or ""}
     kept = set(shared)
     for run in _NAME_RUN.findall(newer):
         words = [w.casefold() for w in run.split()]
@@ -873,7 +873,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         named -= {newer.subject or ""}
     if ended is not None:  # a reversal names what it reverses after: "reversed: …"
         named &= ended
-    overlap = _whole_names((older_names | older.topic) & named, newer.text, older.text)
+    overlap = _whole_names((older_names | older.topic) & named, newer.text, older)
     elsewhere = older.subject in older_names and _places(overlap, older.text)
     if cancels and overlap and (_about(newer, older, named) or not elsewhere):
         return True  # "the Trados switch is off" ends the decision to switch to Trados

@@ -1198,6 +1198,15 @@ def test_dropping_a_name_of_several_words_ends_only_that_name() -> None:
     # a sentence's opening word is no part of the name after it
     trip = lasting_parts("Christmas in Lund at Britt and Olle's, 24–27 December.")
     assert any(replaces(n, o) for n in lasting_parts("The Lund trip is off.") for o in trip)
+    # a name said in full where the older gives it only as its subject still counts
+    captain = statements_of(
+        "Ferenc Tóth: captain of the rowing club; says he'll stand down at the AGM on 9 March."
+    )
+    stood = lasting_parts(
+        "Rowing club AGM: 40 members there. Ferenc Tóth stood down after 12 years and was made "
+        "honorary captain; a long speech."
+    )
+    assert any(replaces(n, o) for n in stood for o in captain)
     # ... and a drop is no repeat of the line that named the supplier
     supplier = lasting_parts("Larch from Lund Trä, 590 kr a metre.")
     assert any(replaces(n, o) for n in lasting_parts("Lund Trä dropped.") for o in supplier)
