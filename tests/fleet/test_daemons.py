@@ -173,7 +173,9 @@ def _slot_with_work(fleet: Fleet, lead: float) -> datetime:
     wait_until(lambda: fleet.done(began), 30, every=0.5)
     while slot - datetime.now(UTC) < timedelta(seconds=2):  # too late for this one: let it
         wait_until(partial(fleet.done, slot), 30, every=0.5)  # pass with nothing new, and
-        slot += timedelta(minutes=1)  # take the next
+        # take the next that is still ``lead`` seconds away (a wait that ran out on a loaded
+        # machine took as long as a slot: one more minute would be too late again, for ever)
+        slot = max(slot + timedelta(minutes=1), _next_slot(lead))
     fleet.feed()
     return slot
 
