@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dreamd.chat.router import COMMANDS, POLICY, Actor, command_key, parse
@@ -154,6 +154,8 @@ def test_promotion_marker_round_trips_its_key(
 
 
 @SLOW
+@example(existing="\x0c", entries=[("0", "0")], max_chars=130, max_loss=0.0)  # a form feed alone
+@example(existing="  \n", entries=[("0", "0")], max_chars=130, max_loss=0.0)
 @given(
     st.one_of(strategies.note, blocky_text, st.text(max_size=200)),
     st.lists(

@@ -254,7 +254,7 @@ def _section_text(
 
 
 def _join(existing: str, section: str, newline: str) -> str:
-    if not existing.strip():
+    if not existing.strip("\r\n"):  # empty; spaces or a form feed are the person's: kept
         return MEMORY_HEADER + newline + newline + section
     glue = "" if existing.endswith(("\n", "\r")) else newline
     return existing + glue + newline + section
