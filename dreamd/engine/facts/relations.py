@@ -559,12 +559,10 @@ def relation(newer: Statement, older: Statement) -> str | None:
     if _same_terms(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
     if not _subjects_agree(newer, older):
-        if _takes_role(newer, older) or _succeeds(newer, older) or _misspelt(newer, older):
-            return "replaces"
-        return None
+        return "replaces" if _hands_over(newer, older) else None
     if choice(newer, older) == "opposes":
         return "replaces"  # "prefers in-ears now; wedges are out" after "wedges, not in-ears"
-    if _takes_role(newer, older) or _succeeds(newer, older) or _misspelt(newer, older):
+    if _hands_over(newer, older):
         return "replaces"  # "Marta is head coach now that Pavel has moved away"
     if same_fact(newer, older):
         # the same fact said with more: "moved to room 108, ground floor, on 18 March" after
@@ -663,6 +661,13 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     if not places & _names(newer) and len(places) > 1:
         return False
     return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
+
+
+def _hands_over(newer: Statement, older: Statement) -> bool:
+    """Who the older says someone is passes on: another in the role, a named successor, or the
+    name itself spelled again ("Marta is head coach now", "Bjørn's successor", "Kalvestad.
+    With a v.")."""
+    return _takes_role(newer, older) or _succeeds(newer, older) or _misspelt(newer, older)
 
 
 _SUCCESSOR = LazyPattern(

@@ -119,13 +119,13 @@ def plan_timeline(
     seen: dict[str, list[int]] = {}
     for index, later in enumerate(ordered):
         keys = _keys(later.statement)
-        spellings = _spellings(later.statement)
+        every = keys | _spellings(later.statement)
         # a repeat is compared only with a line that says a change: a plain line that states
         # it again already repeats its first, and most lines are plain (a long store's cost)
         changes = later.statement.change is not None or later.statement.polarity < 0
-        asked = keys | spellings if later.statement.change == "correction" else keys
+        asked = every if later.statement.change == "correction" else keys
         near = sorted({i for key in asked for i in seen.get(key, ())})
-        for key in keys | spellings:
+        for key in every:
             bucket = seen.setdefault(key, [])
             bucket.append(index)
             if len(bucket) > MAX_PEERS:
