@@ -15,7 +15,7 @@ import asyncio
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -160,24 +160,30 @@ def _next_slot(lead: float) -> datetime:
 def _slot_with_work(fleet: Fleet, lead: float) -> datetime:
     """The next slot at least ``lead`` seconds away, once new work is fed for it.
 
-    When another slot begins first, the work is fed after that one began, ``lead`` seconds
-    before this one, and once its sweeps are recorded: fed at once, the earlier slot's sweeps
-    would take it and this slot's would find nothing to do (and write no event to count).
+    The work is fed only once the slot before it is recorded as done, and still two seconds
+    before this one begins: fed while an earlier slot is still being swept, that sweep would
+    take it, and this slot's sweeps would find nothing to do (and write no event to count). On
+    a loaded machine the earlier slot can run long: then the next slot is tried, until the
+    hosts have caught up.
     """
-    slot = _next_slot(lead)
-    if slot - datetime.now(UTC) > timedelta(minutes=1):
-        _sleep_until(slot - timedelta(seconds=lead))
-    # On a loaded machine the slot that began last may still be sweeping (or not yet have
-    # begun to): wait for it, or it takes the work too.
-    began = datetime.now(UTC).replace(second=0, microsecond=0)
-    wait_until(lambda: fleet.done(began), 30, every=0.5)
-    while slot - datetime.now(UTC) < timedelta(seconds=2):  # too late for this one: let it
-        wait_until(partial(fleet.done, slot), 30, every=0.5)  # pass with nothing new, and
-        # take the next that is still ``lead`` seconds away (a wait that ran out on a loaded
-        # machine took as long as a slot: one more minute would be too late again, for ever)
-        slot = max(slot + timedelta(minutes=1), _next_slot(lead))
-    fleet.feed()
-    return slot
+    deadline = time.monotonic() + scaled(300)
+    while True:
+        slot = _next_slot(lead)
+        if slot - datetime.now(UTC) > timedelta(minutes=1):
+            _sleep_until(slot - timedelta(seconds=lead))
+        if _until(partial(fleet.done, slot - timedelta(minutes=1)), slot - timedelta(seconds=2)):
+            fleet.feed()
+            return slot
+        assert time.monotonic() < deadline, ("the hosts never caught up", fleet.status())
+
+
+def _until(predicate: Callable[[], bool], moment: datetime) -> bool:
+    """Whether ``predicate()`` is true before ``moment`` (checked twice a second)."""
+    while datetime.now(UTC) < moment:
+        if predicate():
+            return datetime.now(UTC) < moment
+        time.sleep(0.5)
+    return False
 
 
 def _sleep_until(moment: datetime) -> None:
