@@ -9,7 +9,10 @@ Rules, over the ranked hits of a search (best first):
 - **Current first.** Dated hits are read as a timeline (:mod:`dreamd.engine.facts.timeline`;
   a hit's day is its note's, a ``MEMORY.md`` entry's the day of the note it cites). A hit that a
   newer one replaces is not a result of its own: it is folded into the newest line of its chain
-  as ``was`` ("was …, until <day>"), and that line takes the better of their places.
+  as ``was`` ("was …, until <day>"), and that line takes the better of their places. A line
+  of several clauses that the newer one changes only in part ("rehearses Thursdays; director
+  Joan Puig" before "rehearsals moved to Wednesdays") is also a result of its own, at its own
+  place, saying only the clauses nothing replaced.
 - **"Now" questions** ("now", "currently", "still", "these days"...: :func:`tense_of`) never
   answer with a superseded line; the newer lines about the slot the best hits speak of are looked
   for even when they miss the question's words ("Swimming moved to Thursdays" for "when is the
@@ -230,6 +233,7 @@ class _Chains:
     def __init__(self, size: int) -> None:
         self.group = list(range(size))  # the best-ranked hit stating the same fact
         self.ended: dict[int, tuple[int, str]] = {}  # hit -> (the hit that replaced it, day)
+        self.rest: dict[int, str] = {}  # a hit replaced in part -> what still holds of it
 
     def head(self, index: int) -> int:
         """The newest line of ``index``'s chain, as the hit that speaks for it."""
@@ -305,6 +309,7 @@ def one_per_fact(
     timeline = plan_timeline(dated)
     for ref, ending in timeline.ended.items():
         chains.ended[int(ref)] = (int(ending.by), ending.day)
+    chains.rest = _remains(pool, chains, found)
     newest = _newest(pool, found) if tense == "now" else None
     if newest is not None and not _YES_NO.match(question):
         own, recent = newest
@@ -327,6 +332,30 @@ def _only_ends(statement: Statement) -> bool:
     now", it answers less than the line that gives the current value."""
     ending = statement.polarity < 0 or statement.change in ("cancelled", "no-longer")
     return ending and not statement.taken
+
+
+def _remains(pool: Sequence[Hit], chains: _Chains, found: int) -> dict[int, str]:
+    """The hits a newer line replaced in part: a line of several clauses or sentences
+    ("conductor Lars Mjelde; rehearses Mondays at Skeie; fee 1,900 kr") of which the newer
+    changes one. Hit -> the words of the clauses nothing in the newer line touches."""
+    from dreamd.engine.facts.parts import remaining_text, statements_of
+    from dreamd.engine.facts.relations import relation
+
+    rest: dict[int, str] = {}
+    for index, (by, _) in chains.ended.items():
+        if index >= found:
+            continue
+        text = _claim(pool[index].snippet)
+        mine = statements_of(text)
+        if len(mine) < 2:
+            continue
+        newer = statements_of(_claim(pool[by].snippet))
+        left = remaining_text(
+            text, [not any(relation(n, m) is not None for n in newer) for m in mine]
+        )
+        if left is not None:
+            rest[index] = left
+    return rest
 
 
 def _newest(pool: Sequence[Hit], found: int) -> tuple[list[float], list[float]]:
@@ -363,15 +392,20 @@ def _assemble(
         head = chains.head(index)
         place.setdefault(head, index)
         members.setdefault(head, []).append(index)
-    later = [h for h in place if cutoff is not None and (pool[h].day or "") > cutoff]
+    rests = [i for i in sorted(chains.rest) if i not in place]  # each also its own result
+    later = [h for h in (*place, *rests) if cutoff is not None and (pool[h].day or "") > cutoff]
     if newest is not None:
         own, recent = newest
         value = {h: max(own[i] for i in members[h]) + NOW_RECENCY * recent[h] for h in place}
-        order = sorted(place, key=lambda h: (-value[h], place[h], h))
+        value.update({i: own[i] + NOW_RECENCY * recent[i] for i in rests})
+        order = sorted((*place, *rests), key=lambda h: (-value[h], place.get(h, h), h))
     else:
-        order = sorted(place, key=lambda h: (h in later, place[h], h))
+        order = sorted((*place, *rests), key=lambda h: (h in later, place.get(h, h), h))
     results = []
     for head in order[:limit]:
+        if head not in place:  # what still holds of a line replaced in part
+            results.append(pool[head].replace(snippet=chains.rest[head]))
+            continue
         also: list[Hit] = []
         was: list[Earlier] = []
         for index in members[head]:

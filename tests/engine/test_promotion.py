@@ -519,3 +519,58 @@ def test_a_fuller_account_of_an_entry_takes_its_place() -> None:
         ("memory:memory/2026-11-09.md:4:4", row.key)
     ]
     assert plan.memory_text is not None and "new rota" not in plan.memory_text
+
+
+def _night(memory: str, line: str, day: str = "2026-11-20") -> PromotionPlan:
+    """The plan of a night that promotes ``line``, from the note of ``day``, into ``memory``."""
+    row = builders.entry(f"memory/{day}.md", 3, 3, line, recall_count=3)
+    scored = Scored(row, Components(1, 1, 1, 1, 1, 1), 0.0, 0.9, 3, 3, 2.0)
+    return plan_promotions(
+        [scored],
+        memory=TextFile("MEMORY.md", memory, "m"),
+        texts={f"memory/{day}.md": TextFile(f"memory/{day}.md", f"# {day}\n\n{line}\n", "n")},
+        day="2026-11-26",
+        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
+        max_snippet_chars=400,
+        max_chars=10_000,
+        max_loss=0.25,
+        rows={row.key: row},
+    )
+
+
+_FUTSAL = (
+    "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+    "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+    "- Tomás Ruiz: futsal on Wednesdays 20:00 at Parque Sur; captain Iker Sanz; "
+    "subs 30 EUR a season. (2026-11-02.md#L4)\n"
+)
+
+
+def test_an_entry_changed_in_one_clause_keeps_the_others() -> None:
+    """A newer line moves the futsal night; the captain and the subs of the same entry did not
+    change: the entry stays under its marker saying only those, its whole old line goes to the
+    archive as replaced, and the new line is written beside it."""
+    plan = _night(_FUTSAL, "- Tomás Ruiz: futsal moved to Thursdays 21:00 at Parque Sur.")
+    assert plan.memory_text is not None
+    assert (
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Tomás Ruiz: captain Iker Sanz; subs 30 EUR a season. (2026-11-02.md#L4)\n"
+    ) in plan.memory_text
+    assert "Wednesdays" not in plan.memory_text.split("replaces:")[0]
+    assert "futsal moved to Thursdays 21:00" in plan.memory_text
+    leaving = {item.key: (item.reason, item.line) for item in plan.leaving}
+    assert leaving == {"memory:memory/2026-11-02.md:4:4": ("superseded", _FUTSAL.splitlines()[-1])}
+
+
+def test_an_entry_whose_every_clause_changed_leaves_whole() -> None:
+    """A newer line that gives the night, the captain and the subs anew ends every clause of
+    the entry: it leaves whole, with nothing of it kept."""
+    newer = (
+        "- Tomás Ruiz: futsal moved to Thursdays 21:00 at Parque Sur; captain now Raúl Gil; "
+        "subs raised to 35 EUR a season."
+    )
+    plan = _night(_FUTSAL, newer)
+    assert plan.memory_text is not None
+    assert "promotion:memory:memory/2026-11-02.md:4:4 -->" not in plan.memory_text
+    assert plan.memory_text.count("Iker Sanz") == 1  # in the words of what it replaces
+    assert [item.key for item in plan.leaving] == ["memory:memory/2026-11-02.md:4:4"]

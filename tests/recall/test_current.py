@@ -331,3 +331,29 @@ def test_a_question_about_our_plans_answers_with_the_plan_as_it_stands(
     assert any("Half-term: Lisbon" in shown(e) for e in found[0]["was"])
     assert tense_of("What's the plan for Christmas?", None, TODAY) == "now"
     assert tense_of("What did we do over Easter?", None, TODAY) is None
+
+
+CHOIR = {
+    "memory/2026-09-03.md": "# 2026-09-03\n\n## Retain\n"
+    "- W @Aitana Roig: the choir rehearses Thursdays 19:30 at Sant Pere hall; director Joan "
+    "Puig; dues 40 EUR a term.\n- B Bought a new folder for the scores.\n",
+    "memory/2026-10-08.md": "# 2026-10-08\n\n"
+    "- Choir rehearsals moved to Wednesdays 20:00 at Casal del Barri from 14 October.\n",
+}
+
+
+@pytest.mark.parametrize("verb", ["search", "recall"])
+def test_a_line_changed_in_one_clause_still_answers_with_the_others(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, verb: str
+) -> None:
+    """The choir's rehearsal night moved; its director and dues, said on the same line, did
+    not: who directs it is still answered (by what holds of that line), and when it rehearses
+    now is answered by the move, with no result saying Thursdays."""
+    root = tmp_path / "ws"
+    for rel, text in CHOIR.items():
+        write(root, rel, text)
+    who = answer(capsys, root, verb, "Who directs Aitana's choir?")
+    assert any("Joan Puig" in shown(item) for item in who[:3]), [shown(i) for i in who]
+    now = answer(capsys, root, verb, "When does Aitana's choir rehearse now?")
+    assert "Wednesdays 20:00" in shown(now[0]), [shown(i) for i in now]
+    assert not any("Thursdays" in shown(item) for item in now), [shown(i) for i in now]

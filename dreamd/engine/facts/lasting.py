@@ -52,12 +52,16 @@ event. Pure."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.text.salience import is_noise
 from dreamd.engine.text.snippets import collapse, strip_list_marker
+from dreamd.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["LASTING_KINDS", "SITUATIONAL_REASONS", "Lasting", "lasting"]
 
@@ -239,12 +243,16 @@ _ACTIVITY = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Lasting:
+class Lasting(Value):
     """The verdict on one statement: lasting (with its kind) or situational (with why)."""
 
-    durable: bool
-    kind: str  # one of LASTING_KINDS when durable, else one of SITUATIONAL_REASONS
+    __match_args__ = ("durable", "kind")
+    __slots__ = __match_args__
+    durable: Final[bool]
+    kind: Final[str]  # one of LASTING_KINDS when durable, else one of SITUATIONAL_REASONS
+
+    def __init__(self, durable: bool, kind: str) -> None:
+        self.durable, self.kind = durable, kind
 
     @property
     def reason(self) -> str:

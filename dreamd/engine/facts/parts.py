@@ -21,7 +21,7 @@ line lasts when one of its sentences does, and only then. Pure.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Set
+from collections.abc import Callable, Sequence, Set
 
 from dreamd.engine.facts.lasting import Lasting, lasting
 from dreamd.engine.facts.render import fact_text
@@ -35,6 +35,7 @@ __all__ = [
     "lasting_line",
     "lasting_text",
     "mentioned",
+    "remaining_text",
     "statements_of",
 ]
 
@@ -142,6 +143,34 @@ def _joined(parts: list[str]) -> str:
         said.append(part)
         last = head or last
     return " ".join(said)
+
+
+def remaining_text(text: str, standing: Sequence[bool]) -> str | None:
+    """What ``text`` still says when only some of its statements hold (``standing``: one flag
+    per statement of :func:`statements_of`, true where nothing replaced it): those sentences
+    and clauses, a heading said once, clauses joined by semicolons. ``None`` when every one or
+    none of them stands (the line is kept or ends whole), or when ``standing`` does not fit."""
+    parts = fact_parts(text, clauses=True)
+    if len(parts) != len(standing) or all(standing) or not any(standing):
+        return None
+    out = ""
+    last = ""
+    for part, kept in zip(parts, standing, strict=True):
+        if not kept:
+            continue
+        found = _CLAUSE_HEAD.match(part)
+        head = part[: found.end(1) + 1] if found else ""
+        if out and head and head == last:
+            part = part[len(head) :].lstrip()
+        last = head or last
+        if not out:
+            out = part
+        elif out.endswith((".", "!", "?")):
+            out += " " + part[:1].upper() + part[1:]
+        else:
+            out += "; " + part
+    out = out.rstrip(" ;,:")
+    return out if out.endswith((".", "!", "?")) else out + "."
 
 
 def lasting_line(text: str, statement: Statement | None = None) -> Lasting:

@@ -632,7 +632,8 @@ _ROLE_NOUNS = frozenset(
     head lead captain skipper master principal headteacher editor officer warden supervisor
     foreman owner landlord landlady caretaker rep representative liaison administrator
     coordinator organiser organizer doctor gp dentist vet physio teacher tutor instructor
-    trainer receptionist deputy president ceo cto cfo worker keyworker
+    trainer receptionist deputy president ceo cto cfo worker keyworker conductor bandmaster
+    choirmaster chairperson
     """.split()
 )
 _ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}
@@ -661,6 +662,17 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     if not places & _names(newer) and len(places) > 1:
         return False
     return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
+
+
+def _other_holder(newer: Statement, older: Statement) -> bool:
+    """A role both name is held by someone else now, under one heading: "Tomás Ruiz: captain
+    now Raúl Gil" after "Tomás Ruiz: captain Iker Sanz" (the heading is whose team it is, and
+    the names beside it are who holds the role)."""
+    if not {w.removesuffix("s") for w in newer.topic & older.topic} & _ROLE_NOUNS:
+        return False
+    mine = _names(newer) - _full_name(newer)
+    theirs = _names(older) - _full_name(older)
+    return bool(mine) and bool(theirs) and not mine & theirs
 
 
 def _hands_over(newer: Statement, older: Statement) -> bool:
@@ -899,7 +911,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return topical and not _other_value_ended(newer, older)
         if newer.change == "now" and older.change in ("moved", "now") and _restates(newer, older):
             return False  # "visits are on Sundays now" after "visits move to Sundays"
-        return _differs(newer, older) or newer.change in ("cancelled", "reversed")
+        changed = _differs(newer, older) or _other_holder(newer, older)
+        return changed or newer.change in ("cancelled", "reversed")
     if _names(newer) != _names(older):
         return False  # without a cue, other names are other things ("Service r3a", "r4a")
     if newer.polarity != older.polarity:

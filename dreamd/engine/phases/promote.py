@@ -14,9 +14,11 @@ written as one readable fact
 newer statement of the same slot), or tells a generated entry's every fact and more (a fuller
 account: it names nothing it replaces, the fact is the same), retires the generated ones:
 they leave for the archive with "replaced by", the new entry carries their lineage marker and
-says what it replaces, and the
-row's provenance names the first as ``supersedesKey``. A person's line is never moved: the new
-entry says it updates it. A generated entry a later note denies or cancels ("no longer", an
+says what it replaces, and the row's provenance names the first as ``supersedesKey``. A
+generated entry of several clauses whose replacement changes only some ("captain Iker Sanz;
+subs 30 EUR" beside the futsal night that moved) stays under its marker saying the others, and
+its whole old line goes to the archive. A person's line is never moved: the new entry says it
+updates it. A generated entry a later note denies or cancels ("no longer", an
 opinion with ``c < 0.5``, "the trip is off") leaves the same way, with no entry in its place,
 and so does one a newer current entry replaces (written on another night, or before the rule
 relating the two was known), or one ended by a line that a newer current entry (or tonight's
@@ -52,7 +54,8 @@ from msgspec.structs import replace
 from dreamd.clock import format_instant
 from dreamd.engine.facts.events import expired, said_on
 from dreamd.engine.facts.lasting import lasting
-from dreamd.engine.facts.parts import lasting_text, statements_of
+from dreamd.engine.facts.parts import lasting_text, remaining_text, statements_of
+from dreamd.engine.facts.relations import relation
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.phases.promotion import (
@@ -307,6 +310,30 @@ def _replaced_in_memory(currency: Currency, retired: dict[str, str], said: dict[
                 said[newest.key] = fact_text(newest.text)
 
 
+def _trims(
+    currency: Currency, retired: Mapping[str, str], enders: Mapping[str, tuple[Statement, ...]]
+) -> dict[str, str]:
+    """For retired entries of several statements that their replacement changed only in part
+    ("conductor Lars Mjelde; fee 1,900 kr" beside the rehearsal day a newer line moved): key ->
+    what still holds of them. Nothing of what the timeline or the replacing line ends, or the
+    replacing line says again, stays."""
+    found: dict[str, str] = {}
+    for entry in currency.entries:
+        by = retired.get(entry.key or "")
+        if entry.key is None or by is None or by.startswith(PAST):
+            continue
+        parts = currency.parts.get(entry.key, ())
+        newer = enders.get(by) or currency.parts.get(by, ())
+        standing = [
+            holds and not any(relation(n, part) is not None for n in newer)
+            for holds, part in zip(currency.standing(entry.key), parts, strict=True)
+        ]
+        text = remaining_text(entry.text, standing)
+        if text is not None:
+            found[entry.key] = text
+    return found
+
+
 MAX_CHAIN = 8  # a fact changed more often than this in one store is read no further
 
 
@@ -354,6 +381,7 @@ def plan_promotions(
     notes: list[str] = []
     generated = generated_entries(memory.text.splitlines(keepends=True))
     written = {_said(g.text) for g in generated}
+    enders: dict[str, tuple[Statement, ...]] = {}  # tonight's candidates' statements by key
     for scored in candidates:
         entry = scored.entry
         claims = tuple(c for c in (entry.claim_hash, openclaw_claim_hash(entry.snippet)) if c)
@@ -390,6 +418,7 @@ def plan_promotions(
         if len(keys) > MAX_REPLACED:
             keys, said = (), None  # it has misread what it changes: both stay
         retired.update(dict.fromkeys(keys, entry.key))
+        enders[entry.key] = tuple(statements_of(text))
         provenance = entry.provenance or Provenance()
         live = replace(
             entry,
@@ -433,6 +462,7 @@ def plan_promotions(
         brand=brand,
         said=ended_by,
         worth=worths,
+        trim=_trims(currency, retired, enders),
     )
     appended = set(result.appended)
     applied = []

@@ -15,7 +15,8 @@ not in the file an agent loads every session. The entry line never carries a sec
 passes the one redaction (:mod:`dreamd.redaction`).
 
 :func:`compose_memory` applies one night's change to the text: entries it *retires* leave (a
-newer fact replaced them), the new section is appended, and when the file would pass
+newer fact replaced them; one replaced in part stays, rewritten to what still holds of it
+under its own source), the new section is appended, and when the file would pass
 ``max_chars`` generated entries leave by value, never by age alone: an entry that only states
 what happened first, then the least used since it was promoted (older first among equals),
 and a candidate worth less than the entry it would push out waits instead;
@@ -294,6 +295,7 @@ def compose_memory(
     brand: str = "dreamd",
     said: Mapping[str, str] | None = None,
     worth: Mapping[str, float] | None = None,
+    trim: Mapping[str, str] | None = None,
 ) -> AppendResult:
     """Apply one night's change to MEMORY.md (see the module rules).
 
@@ -303,9 +305,12 @@ def compose_memory(
     for the budget to the last (keys it does not list leave after the listed ones, oldest
     first). With ``worth`` (what each key is worth keeping), a candidate worth less than the
     first entry that would leave for it is deferred instead: a full budget trades an entry only
-    for a better one.
+    for a better one. ``trim`` gives, for a retired key, what of its fact still holds (a
+    replacement changed one clause of several): the entry stays under its marker, saying only
+    that, and its whole line still leaves for the archive as replaced.
     """
     retire = dict(retire or {})
+    trim = dict(trim or {})
     newline = "\r\n" if "\r\n" in existing else "\n"
     lines = existing.splitlines(keepends=True)
     generated = {entry.key: entry for entry in generated_entries(lines)}
@@ -330,11 +335,15 @@ def compose_memory(
         return {key: by for key, by in retire.items() if by in kept or by not in tonight}
 
     while True:
+        kept_lines = _trimmed(lines, {k: generated[k] for k in retired() if k in trim}, trim)
         drop = {
-            i for key in retired() for i in range(generated[key].first, generated[key].line + 1)
+            i
+            for key in retired()
+            if key not in trim
+            for i in range(generated[key].first, generated[key].line + 1)
         }
         gone = drop | {i for g in evicted for i in range(g.first, g.line + 1)}
-        base = _without(lines, gone) if gone else existing
+        base = _without(kept_lines, gone) if gone or kept_lines != lines else existing
         section = _section_text(candidates, day, newline, brand)
         text = _join(base, section, newline) if candidates else base
         if len(text) <= max_chars:
@@ -372,6 +381,26 @@ def compose_memory(
         return AppendResult(existing, (), deferred)
     days = tuple(sorted({g.day for g in evicted if g.day}))
     return AppendResult(text, appended, deferred, days, tuple(leaving))
+
+
+_LABEL = re.compile(r"\s\(((?:chat \d{4}-\d{2}-\d{2}|[^()\s]+)#L\d+(?:-L\d+)?)(?:; [^()]*)?\)\s*$")
+
+
+def _trimmed(
+    lines: list[str], entries: Mapping[str, GeneratedEntry], trim: Mapping[str, str]
+) -> list[str]:
+    """``lines`` with each of ``entries`` saying only what ``trim`` says still holds of it,
+    under its own source label."""
+    if not entries:
+        return lines
+    out = list(lines)
+    for key, entry in entries.items():
+        old = out[entry.line]
+        ending = old[len(old.rstrip("\r\n")) :]
+        label = _LABEL.search(entry.text)
+        note = f" ({_safe(label.group(1))})" if label else ""
+        out[entry.line] = f"- {_safe(collapse(redact(trim[key])))}{note}{ending}"
+    return out
 
 
 def _least(

@@ -82,6 +82,11 @@ class Currency:
         """What replaced ``ref`` (one of its statements), if anything did."""
         return self.endings.get(ref)
 
+    def standing(self, ref: str) -> tuple[bool, ...]:
+        """For each statement of ``ref``, whether nothing replaced it."""
+        ended = self.timeline.ended
+        return tuple(f"{ref}{_PART}{i}" not in ended for i in range(len(self.parts.get(ref, ()))))
+
 
 def _trusted(row: RecallEntry) -> bool:
     origin = row.provenance.origin_class if row.provenance else "agent"

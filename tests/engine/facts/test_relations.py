@@ -1210,3 +1210,23 @@ def test_dropping_a_name_of_several_words_ends_only_that_name() -> None:
     # ... and a drop is no repeat of the line that named the supplier
     supplier = lasting_parts("Larch from Lund Trä, 590 kr a metre.")
     assert any(replaces(n, o) for n in lasting_parts("Lund Trä dropped.") for o in supplier)
+
+
+@pytest.mark.parametrize(
+    ("newer", "older", "expected"),
+    [
+        ("Tomás Ruiz: captain now Raúl Gil", "Tomás Ruiz: captain Iker Sanz", "replaces"),
+        (
+            "Brass band: the conductor is now Inés Moll",
+            "Brass band: conductor Pau Roca",
+            "replaces",
+        ),
+        # the same holder said again, and another role: no change of hands
+        ("Tomás Ruiz: captain is now Iker Sanz", "Tomás Ruiz: captain Iker Sanz", "same"),
+        ("Tomás Ruiz: keeper now Raúl Gil", "Tomás Ruiz: captain Iker Sanz", None),
+    ],
+)
+def test_a_role_under_a_heading_changes_hands(newer: str, older: str, expected: str) -> None:
+    """Under one heading (whose team or band it is), a role that now names someone else is
+    the role changing hands; the same holder again, or another role, is not."""
+    assert relation(read_statement(newer), read_statement(older)) == expected
