@@ -240,3 +240,39 @@ def test_a_plan_told_again_with_its_numbers_is_no_duplicate() -> None:
     screened = picked(table([strong("k-done", done, path="memory/2026-11-09.md")]), memory)
     assert "k-done" not in screened.duplicates
     assert [s.entry.key for s in screened.ranking.candidates] == ["k-done"]
+
+
+PERSONAL = (
+    "# About me\n\n"
+    "- I'm Ana Duarte, 38. Crane operator with APDL at the Leixões terminal: mostly container "
+    "ships, some bulk carriers.\n"
+    "- Four nights on, four off. On my nights I sleep at my sister's in Matosinhos.\n"
+    "- I'm the secretary of the Associação Cultural da Pasteleira.\n"
+)
+
+
+def test_what_a_persons_own_lines_already_say_is_a_duplicate() -> None:
+    """MEMORY.md is the person's own, in the first person: the agent's line about Ana that
+    tells only what she wrote of herself reinforces her line instead of standing beside it;
+    a line that says more, or a change, is picked."""
+    rows = [
+        strong(
+            "k-job",
+            "- W @Ana Duarte: crane operator with APDL at the Leixões terminal; four nights on, "
+            "four off.",
+        ),
+        strong("k-sec", "Ana Duarte is secretary of the Associação Cultural da Pasteleira."),
+        strong("k-new", "- W @Ana Duarte: switched to day shifts at Leixões from January."),
+        strong("k-more", "- W @Ana Duarte: sings alto in the Coro de Matosinhos."),
+    ]
+    screened = picked(table(rows), PERSONAL)
+    assert set(screened.duplicates) == {"k-job", "k-sec"}
+    assert {s.entry.key for s in screened.ranking.candidates} == {"k-new", "k-more"}
+
+
+def test_a_line_about_someone_else_is_not_what_the_person_said_of_herself() -> None:
+    """The person's "I" is the name her own lines give, also in a fragment after it ("Crane
+    operator with APDL …"): Rui's crane job, said in the same words, is no repeat of Ana's."""
+    row = strong("k-rui", "- W @Rui Costa: crane operator with APDL at the Leixões terminal.")
+    screened = picked(table([row]), PERSONAL)
+    assert screened.duplicates == {}

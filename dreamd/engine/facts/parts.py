@@ -31,11 +31,14 @@ from dreamd.engine.text.snippets import collapse
 
 __all__ = [
     "MAX_SENTENCES",
+    "as_speaker",
     "fact_parts",
+    "in_first_person",
     "lasting_line",
     "lasting_text",
     "mentioned",
     "remaining_text",
+    "speaker_names",
     "statements_of",
 ]
 
@@ -107,6 +110,62 @@ def mentioned(text: str) -> frozenset[str]:
         words = retain.group("entity").split()[1:]
         names.update(w.casefold() for w in words if w[:1].islower() and w.isalpha())
     return frozenset(names)
+
+
+_SELF_NAMED = re.compile(
+    r"(?:^|[\s(\"'])(?:I'm|I’m|I am|[Mm]y name is|[Mm]y name's)\s+"
+    r"([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?)"
+)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|[Mm]y|[Mm]e|[Mm]ine)\b")
+
+
+def speaker_names(lines: Sequence[str]) -> tuple[str, ...]:
+    """The folded names of whoever writes ``lines`` in the first person, in order, from the
+    first line that introduces them ("I'm Solveig Brekke, 47.", "My name is Ana Duarte");
+    capitalised words only, so "I'm the treasurer" names no one."""
+    for line in lines:
+        found = _SELF_NAMED.search(line)
+        if found is None:
+            continue
+        words = [w for w in found.group(1).split() if w[:1].isupper()]
+        if words and words == found.group(1).split()[: len(words)]:
+            return tuple(word.casefold() for word in words)
+    return ()
+
+
+def as_speaker(statements: Sequence[Statement], names: Sequence[str]) -> list[Statement]:
+    """``statements`` of a line written in the first person by the one ``names`` names: what
+    speaks of "I" or of no one ("Harbour crane operator at Leixões" after "My name is Ana
+    Duarte.") speaks of them, so it is not anyone else's fact."""
+    if not names:
+        return list(statements)
+    me = names[0]
+    values = frozenset(f"name:{name}" for name in names)
+    return [
+        s.replace(subject=me, values=s.values | values) if _of_speaker(s) else s for s in statements
+    ]
+
+
+def _of_speaker(statement: Statement) -> bool:
+    """Whether a statement of a first-person line speaks of the writer: it names "I" or no
+    one, or it is a fragment whose subject was only a name further on ("Crane operator with
+    APDL at Leixões"), not "Ricardo is …", "the Braga ferry …" or "my brother Ricardo …"."""
+    if statement.subject in (None, "we"):
+        return True
+    text = statement.text.casefold()
+    at = text.find(statement.subject or "")
+    before = text[:at].split() if at > 0 else []
+    if not before or before[0] in _ARTICLES:
+        return False
+    return not _FIRST_PERSON.search(statement.text[:at])
+
+
+_ARTICLES = frozenset({"the", "a", "an", "our", "their", "his", "her"})
+
+
+def in_first_person(text: str) -> bool:
+    """Whether ``text`` speaks as "I" ("I ring her every Sunday", "my mother")."""
+    return _FIRST_PERSON.search(text) is not None
 
 
 def statements_of(text: str, *, known: Set[str] = frozenset()) -> list[Statement]:

@@ -69,7 +69,7 @@ hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -88,6 +88,7 @@ __all__ = [
     "retells",
     "same_fact",
     "same_slot",
+    "told_within",
 ]
 
 PARAPHRASE_RATIO = 72.0
@@ -168,6 +169,25 @@ def _root(word: str) -> str:
 
 def _rooted(topic: frozenset[str]) -> frozenset[str]:
     return frozenset(_root(word) for word in topic)
+
+
+def told_within(statement: Statement, whole: Statement, speaker: Set[str] = frozenset()) -> bool:
+    """Whether ``whole`` (a longer line, read whole) already tells all ``statement`` says:
+    its subject, every topic word (by its stem), name, number, day and time are there, and it
+    names no change and turns nothing down. ``speaker``: the names of whoever says "I" in
+    ``whole`` ("I'm Solveig Brekke … state pilot with Kystverket" tells "Solveig Brekke: state
+    pilot with Kystverket")."""
+    if statement.change is not None or statement.polarity < 0 or whole.polarity < 0:
+        return False
+    if statement.replaced or len(statement.topic) + len(statement.values) < 3:
+        return False
+    values = whole.values | {f"name:{name}" for name in speaker}
+    if not statement.values <= values:
+        return False
+    words = _rooted(whole.topic) | {_root(name) for name in _names_of(values)}
+    if not _rooted(statement.topic) <= words:
+        return False
+    return statement.subject in (None, "we") or _root(statement.subject) in words
 
 
 def family_values(statement: Statement) -> Mapping[str, frozenset[str]]:

@@ -6,7 +6,10 @@ promotion could come from is read as a dated statement (:mod:`dreamd.engine.fact
 * a row's day is its note's day (a daily note's or a transcript corpus file's date), else the
   day it was first recalled; its place in the day is its first line;
 * a promoted entry's day is its source note's day (from its key), else the day of the section
-  it stands in; a person's line has no day and counts as older than anything dated.
+  it stands in; a person's line has no day and counts as older than anything dated. A person
+  who writes in the first person and says who they are ("I'm Ana Duarte, 38.") is the subject
+  of their lines' "I" and of their fragments ("Crane operator with APDL at Leixões"), so
+  another person's line in the same words is not theirs.
 
 Rows from an ``untrusted`` or ``system`` origin, contaminated rows and forgotten rows take no
 part (a guest cannot end a fact), nor rows that state no lasting fact
@@ -23,7 +26,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from dreamd.engine.facts.lasting import Lasting, lasting
-from dreamd.engine.facts.parts import fact_parts, lasting_line, mentioned, statements_of
+from dreamd.engine.facts.parts import (
+    as_speaker,
+    fact_parts,
+    in_first_person,
+    lasting_line,
+    mentioned,
+    speaker_names,
+    statements_of,
+)
 from dreamd.engine.facts.relations import relation, replaces
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement, read_statement
@@ -148,6 +159,7 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
             items.append(Dated(part, day, statement, order * 16 + index))
 
     sources = {key: snippet for key, snippet, _, _ in rows}
+    speaker = speaker_names([entry.text for entry in entries if entry.key is None])
     for entry in entries:
         day = ""
         known: frozenset[str] = frozenset()
@@ -155,7 +167,10 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
             day = _key_day(entry.key) or sections.get(entry.line, "")
             # the names its source line tags ("W @Stigbergets församlingshem: …")
             known = mentioned(sources.get(entry.key, ""))
-        add(entry_ref(entry), day, tuple(statements_of(entry.text, known=known)), entry.line)
+        statements = statements_of(entry.text, known=known)
+        if entry.key is None and in_first_person(entry.text):  # the person speaks as "I"
+            statements = as_speaker(statements, speaker)
+        add(entry_ref(entry), day, tuple(statements), entry.line)
     for key, snippet, day, line in rows:
         if key in parts:
             continue
