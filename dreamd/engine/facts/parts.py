@@ -208,15 +208,20 @@ def remaining_text(text: str, standing: Sequence[bool]) -> str | None:
     """What ``text`` still says when only some of its statements hold (``standing``: one flag
     per statement of :func:`statements_of`, true where nothing replaced it): those sentences
     and clauses, a heading said once, clauses joined by semicolons. ``None`` when every one or
-    none of them stands (the line is kept or ends whole), or when ``standing`` does not fit."""
+    none of them stands (the line is kept or ends whole), when ``standing`` does not fit, or
+    when what stands cannot stand alone: a clause that names no one without the one before it
+    ("closed on Sundays"), or one that only says what no longer holds."""
     parts = fact_parts(text, clauses=True)
     if len(parts) != len(standing) or all(standing) or not any(standing):
         return None
+    kept = [part for part, holds in zip(parts, standing, strict=True) if holds]
+    if not (kept[0][:1].isupper() or _CLAUSE_HEAD.match(kept[0])):
+        return None  # "closed on Sundays." says nothing of whom without its first clause
+    if any(_ends_only(read_statement(part)) for part in kept):
+        return None  # "Brian no longer takes the van" without what took its place
     out = ""
     last = ""
-    for part, kept in zip(parts, standing, strict=True):
-        if not kept:
-            continue
+    for part in kept:
         found = _CLAUSE_HEAD.match(part)
         head = part[: found.end(1) + 1] if found else ""
         if out and head and head == last:
@@ -230,6 +235,10 @@ def remaining_text(text: str, standing: Sequence[bool]) -> str | None:
             out += "; " + part
     out = out.rstrip(" ;,:")
     return out if out.endswith((".", "!", "?")) else out + "."
+
+
+def _ends_only(statement: Statement) -> bool:
+    return statement.polarity < 0 or statement.change in ("no-longer", "cancelled", "reversed")
 
 
 def lasting_line(text: str, statement: Statement | None = None) -> Lasting:

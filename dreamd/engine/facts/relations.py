@@ -684,10 +684,29 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
 
 
+_AUXILIARY = LazyPattern(
+    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|will|won't|has|have|had|does|doesn't|"
+    r"did|didn't|not|no longer)\b",
+    re.IGNORECASE,
+)
+
+
+def _actor(statement: Statement) -> frozenset[str]:
+    """The stems of the words before a statement's first auxiliary or negation: who does or
+    does not do something ("The Roskilde rowing club" of "… is not renting the boathouse")."""
+    found = _AUXILIARY.search(statement.text)
+    if found is None:
+        return frozenset()
+    return frozenset(_root(w.casefold()) for w in _WORDS.findall(statement.text[: found.start()]))
+
+
 def _other_holder(newer: Statement, older: Statement) -> bool:
     """A role both name is held by someone else now, under one heading: "Tomás Ruiz: captain
     now Raúl Gil" after "Tomás Ruiz: captain Iker Sanz" (the heading is whose team it is, and
     the names beside it are who holds the role)."""
+    heading = (newer.heading or "").casefold()
+    if not heading or heading != (older.heading or "").casefold():
+        return False
     if not {w.removesuffix("s") for w in newer.topic & older.topic} & _ROLE_NOUNS:
         return False
     mine = _names(newer) - _full_name(newer)
@@ -912,7 +931,13 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         named &= ended
     overlap = _whole_names((older_names | older.topic) & named, newer.text, older)
     elsewhere = older.subject in older_names and _places(overlap, older.text)
-    if cancels and overlap and (_about(newer, older, named) or not elsewhere):
+    # "The rowing club is not renting the boathouse after all" names who calls off what: the
+    # club is the one acting, and its other plans and facts stand
+    actor = _actor(newer)
+    both = {_root(word) for word in overlap} | (_rooted(newer.topic) & _rooted(older.topic))
+    acting = newer.polarity < 0 and bool(actor) and both <= actor
+    acting = acting and bool(_rooted(newer.topic) - actor)
+    if cancels and overlap and not acting and (_about(newer, older, named) or not elsewhere):
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     taken_back = newer.change == "reversed" and newer.polarity != older.polarity
     taken_back = taken_back and (older.change == "cancelled" or _found(_REFUSED, older.text))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dreamd.engine.facts.parts import lasting_text
+import pytest
+
+from dreamd.engine.facts.parts import lasting_text, remaining_text
 
 
 def test_the_lasting_sentences_are_kept_and_their_heading_said_once() -> None:
@@ -22,3 +24,39 @@ def test_a_sentence_already_held_is_left_out_when_another_remains() -> None:
     line = "- W @Tadhg Ó Broin: harbour pilot at Castletownbere. Works two weeks on, two weeks off."
     kept = lasting_text(line, known=lambda statement: "pilot" in statement.text)
     assert kept == "Tadhg Ó Broin: Works two weeks on, two weeks off."
+
+
+@pytest.mark.parametrize(
+    ("text", "standing", "expected"),
+    [
+        # the heading said once, clauses joined again
+        (
+            "Kofi Mensah: the band rehearses Fridays 19:00 at Adum; leader Ama Owusu; "
+            "dues GH₵ 50 a month.",
+            [False, True, True],
+            "Kofi Mensah: leader Ama Owusu; dues GH₵ 50 a month.",
+        ),
+        (
+            "Efua Boateng: head nurse at Komfo Anokye. Works four nights on. Lives in Bantama.",
+            [True, False, True],
+            "Efua Boateng: head nurse at Komfo Anokye. Lives in Bantama.",
+        ),
+        # all or nothing stands: no rewrite
+        ("Kofi Mensah: the band rehearses Fridays; leader Ama Owusu.", [True, True], None),
+        ("Kofi Mensah: the band rehearses Fridays; leader Ama Owusu.", [False, False], None),
+        # what cannot stand alone: a clause that names no one, an ending alone
+        (
+            "Kwame opens the shop in Adum at 07:00, Monday to Saturday; closed on Sundays.",
+            [False, True],
+            None,
+        ),
+        (
+            "From today Yaw no longer takes the trotro. The driver keeps the month's fare.",
+            [True, False],
+            None,
+        ),
+    ],
+)
+def test_what_still_holds_of_a_line(text: str, standing: list[bool], expected: str | None) -> None:
+    """The clauses and sentences nothing replaced, as one line that can stand alone."""
+    assert remaining_text(text, standing) == expected

@@ -1230,3 +1230,32 @@ def test_a_role_under_a_heading_changes_hands(newer: str, older: str, expected: 
     """Under one heading (whose team or band it is), a role that now names someone else is
     the role changing hands; the same holder again, or another role, is not."""
     assert relation(read_statement(newer), read_statement(older)) == expected
+
+
+@pytest.mark.parametrize(
+    ("older", "expected"),
+    [
+        ("The Roskilde rowing club will rent the Kaj 4 boathouse from March.", "replaces"),
+        ("Decided: the Roskilde rowing club rents the Kaj 4 boathouse.", "replaces"),
+        # the club's other facts and plans stand: it is the one calling off, not what is off
+        ("Roskilde rowing club: training moves to Tuesdays 18:00 from 3 March.", None),
+        ("Correction: the Roskilde rowing club has 64 members, not 46.", None),
+    ],
+)
+def test_who_calls_something_off_keeps_its_other_plans(older: str, expected: str | None) -> None:
+    """ "The club is not renting the boathouse after all" ends the boathouse plan, not every
+    line with a plan or a correction about the club."""
+    newer = read_statement(
+        "The Roskilde rowing club is not renting the Kaj 4 boathouse after all (the lease)."
+    )
+    assert relation(newer, read_statement(older)) == expected
+
+
+def test_a_counted_thing_is_not_a_role_of_the_same_word() -> None:
+    """ "… it buys 40 chairs for hire instead" says nothing of who chairs the council."""
+    older = statements_of("Rahel Tesfaye: chairs Sankt Jørgen Forældreråd.")
+    newer = statements_of(
+        "Sankt Jørgen Forældreråd is not buying the laptops after all; it buys 40 chairs for "
+        "hire from Møbelhuset instead, about 9,000 kr."
+    )
+    assert [relation(n, older[0]) for n in newer] == [None, None]
