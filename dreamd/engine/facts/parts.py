@@ -209,14 +209,16 @@ def remaining_text(text: str, standing: Sequence[bool]) -> str | None:
     per statement of :func:`statements_of`, true where nothing replaced it): those sentences
     and clauses, a heading said once, clauses joined by semicolons. ``None`` when every one or
     none of them stands (the line is kept or ends whole), when ``standing`` does not fit, or
-    when what stands cannot stand alone: a clause that names no one without the one before it
-    ("closed on Sundays"), or one that only says what no longer holds."""
+    when what stands cannot stand alone: only the facts of a record under a name's heading are
+    kept apart ("Eirik Haugland: …; conductor Lars Mjelde"), never a clause that names no one
+    ("closed on Sundays"), a sentence of a story, what someone said, or only what no longer
+    holds."""
     parts = fact_parts(text, clauses=True)
     if len(parts) != len(standing) or all(standing) or not any(standing):
         return None
     kept = [part for part, holds in zip(parts, standing, strict=True) if holds]
-    if not (kept[0][:1].isupper() or _CLAUSE_HEAD.match(kept[0])):
-        return None  # "closed on Sundays." says nothing of whom without its first clause
+    if not all(_headed(part) for part in kept):
+        return None  # "closed on Sundays." or "The room takes 25." alone says nothing lasting
     if any(_ends_only(read_statement(part)) for part in kept):
         return None  # "Brian no longer takes the van" without what took its place
     out = ""
@@ -235,6 +237,24 @@ def remaining_text(text: str, standing: Sequence[bool]) -> str | None:
             out += "; " + part
     out = out.rstrip(" ;,:")
     return out if out.endswith((".", "!", "?")) else out + "."
+
+
+def _headed(part: str) -> bool:
+    """A fact of a record about someone or something named: "Eirik Haugland: conductor Lars
+    Mjelde" (the name's heading of a line of several facts), not a sentence of a story, a
+    clause that names no one, or what someone said ("Eirik: "Tuesday is fine"")."""
+    found = _CLAUSE_HEAD.match(part)
+    if found is None:
+        return False
+    head = found.group(1)
+    body = part[found.end(1) + 1 :].lstrip()
+    quoted = body[:1] in "\"'“‘«„"
+    return (
+        head[:1].isupper()
+        and len(head.split()) <= 5
+        and not quoted
+        and (head.casefold() not in CUE_HEADS)
+    )
 
 
 def _ends_only(statement: Statement) -> bool:

@@ -55,6 +55,18 @@ def test_a_sentence_already_held_is_left_out_when_another_remains() -> None:
             [True, False],
             None,
         ),
+        # a sentence of a story, or what someone said, is no fact of its own
+        ("The yard takes 30 standing. He wants the church hall instead.", [True, False], None),
+        (
+            'Yaw: "Friday is fine, I never liked Thursdays". Ama drives on Fridays.',
+            [True, False],
+            None,
+        ),
+        (
+            "Yaw Darko: Ama drives him on Fridays; he pays the fuel.",
+            [True, False],
+            "Yaw Darko: Ama drives him on Fridays.",
+        ),
     ],
 )
 def test_what_still_holds_of_a_line(text: str, standing: list[bool], expected: str | None) -> None:
