@@ -210,6 +210,11 @@ def _names(statement: Statement) -> frozenset[str]:
 
 
 @lru_cache(maxsize=16384)
+def _valued(statement: Statement) -> bool:
+    """It gives a value that is no name: a day, a time, a date, a number."""
+    return any(kind_of(v) not in ("name", "id") for v in statement.values)
+
+
 def _names_of(values: frozenset[str]) -> frozenset[str]:
     return frozenset(v.split(":", 1)[1] for v in values if kind_of(v) in ("name", "id"))
 
@@ -263,7 +268,11 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
     named = a.subject is not None and a.subject == b.subject and a.subject != "we"
     if not left or not right:
         # "Invoices go out on the 15th": the subject is the slot, when the line gives it a
-        # value; a line with neither topic nor value ("Same here!") speaks of no slot.
+        # value; a line with neither topic nor value ("Same here!") speaks of no slot. With
+        # no topic on either side, names alone are no slot: "Solveig no longer does." is not
+        # about her age in "I'm Solveig Brekke, 47."
+        if not left and not right:
+            return named and _valued(a) and _valued(b)
         return named and bool(left or a.values) and bool(right or b.values)
     shared = _rooted(a.topic) & _rooted(b.topic)
     if shared and not strict:

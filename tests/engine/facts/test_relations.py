@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamd.engine.facts.parts import statements_of
+from dreamd.engine.facts.parts import as_speaker, statements_of
 from dreamd.engine.facts.relations import relation, replaces, same_fact
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
@@ -1259,3 +1259,11 @@ def test_a_counted_thing_is_not_a_role_of_the_same_word() -> None:
         "hire from Møbelhuset instead, about 9,000 kr."
     )
     assert [relation(n, older[0]) for n in newer] == [None, None]
+
+
+def test_a_bare_no_longer_ends_no_line_that_only_names_the_same_person() -> None:
+    """ "Nana no longer does." (the rota, said in the clause before) has no slot of its own: it
+    does not end the person's own "I'm Nana Asante, 52." though both are about Nana."""
+    me = as_speaker(statements_of("I'm Nana Asante, 52."), ("nana", "asante"))
+    newer = statements_of("Choir: from today Efua Mensah keeps the rota; Nana no longer does.")
+    assert [relation(n, m) for n in newer for m in me] == [None, None]
