@@ -574,3 +574,18 @@ def test_an_entry_whose_every_clause_changed_leaves_whole() -> None:
     assert "promotion:memory:memory/2026-11-02.md:4:4 -->" not in plan.memory_text
     assert plan.memory_text.count("Iker Sanz") == 1  # in the words of what it replaces
     assert [item.key for item in plan.leaving] == ["memory:memory/2026-11-02.md:4:4"]
+
+
+def test_what_stands_of_an_entry_is_not_kept_when_the_persons_own_line_says_it() -> None:
+    """The group's size changed; that Kojo is its secretary is all that is left of the entry,
+    and Kojo's own first-person line says so already: the entry leaves whole."""
+    memory = (
+        "# About me\n\n- I'm Kojo Mensah. I'm the secretary of the Adum Traders' Susu.\n\n"
+        "## Promoted From Short-Term Memory (2026-11-03)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Adum Traders' Susu: 22 members; Kojo is the secretary. (2026-11-02.md#L4)\n"
+    )
+    plan = _night(memory, "- Correction: Adum Traders' Susu has 24 members, not 22.")
+    assert plan.memory_text is not None
+    assert "promotion:memory:memory/2026-11-02.md:4:4 -->" not in plan.memory_text
+    assert [item.key for item in plan.leaving] == ["memory:memory/2026-11-02.md:4:4"]

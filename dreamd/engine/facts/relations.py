@@ -273,6 +273,8 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         # about her age in "I'm Solveig Brekke, 47."
         if not left and not right:
             return named and _valued(a) and _valued(b)
+        if left and not right and {kind_of(v) for v in b.values} <= {"name", "id", "num"}:
+            return False  # her swapped shifts are not what "I'm Beatrice Okoth, 41." says
         return named and bool(left or a.values) and bool(right or b.values)
     shared = _rooted(a.topic) & _rooted(b.topic)
     if shared and not strict:

@@ -329,8 +329,9 @@ def _trims(
             for holds, part in zip(currency.standing(entry.key), parts, strict=True)
         ]
         text = remaining_text(entry.text, standing)
-        if text is not None:
-            found[entry.key] = text
+        left = [part for part, holds in zip(parts, standing, strict=True) if holds]
+        if text is not None and not all(currency.told_by_person(part) for part in left):
+            found[entry.key] = text  # what the person's own lines already say is not kept
     return found
 
 

@@ -21,7 +21,7 @@ first one it fails is its rejection category, and the next entry in line takes i
                     OpenClaw's or a person's line) or as a candidate kept before it tonight:
                     the same text (:mod:`dreamd.engine.text.claims`) or a paraphrase with the
                     same names and numbers (:func:`dreamd.engine.facts.relations.same_fact`),
-                    or all it says is in one line a person wrote (``told_within``),
+                    or all it says is in one line a person wrote (``Currency.told_by_person``),
                     or a line of the same note that tells again of the same subject (a note's
                     prose and its Retain line: :func:`~dreamd.engine.facts.relations.retells`)
 8. ``superseded``   a later note, transcript line or entry replaced what it says
@@ -56,8 +56,8 @@ from msgspec.structs import replace
 
 from dreamd.clock import format_instant
 from dreamd.engine.facts.events import expired, said_on
-from dreamd.engine.facts.parts import in_first_person, lasting_line, speaker_names
-from dreamd.engine.facts.relations import retells, told_within
+from dreamd.engine.facts.parts import lasting_line
+from dreamd.engine.facts.relations import retells
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
 from dreamd.engine.phases.scoring import Scored
@@ -222,12 +222,6 @@ class _Facts:
         self.currency = currency
         self.entries = {entry_ref(e): e for e in currency.entries}
         self.kept: list[tuple[str, tuple[Statement, ...]]] = []
-        own = [e for e in currency.entries if e.key is None]
-        speaker = speaker_names([e.text for e in own])
-        self.person = [  # a person's lines, read whole, and who "I" is in each
-            (entry_ref(e), read_statement(e.text), speaker if in_first_person(e.text) else None)
-            for e in own
-        ]
 
     def _parts(self, entry: RecallEntry) -> tuple[Statement, ...]:
         found = self.currency.parts.get(entry.key)
@@ -243,21 +237,12 @@ class _Facts:
                 return ref
             if _note_of(ref) == entry.path and _retold(self.currency.parts[ref], told):
                 return ref
-        said = [self._told_by_person(t) for t in told]
+        said = [self.currency.told_by_person(t) for t in told]
         if said and all(said):
             return said[0]
         for key, other in self.kept:
             if covers(other, told) or (_note_of(key) == entry.path and _retold(other, told)):
                 return key
-        return None
-
-    def _told_by_person(self, statement: Statement) -> str | None:
-        """The person's line of MEMORY.md that already tells all ``statement`` says, read whole
-        ("I'm Solveig Brekke, 47. State pilot with Kystverket …" tells "Solveig Brekke: state
-        pilot with Kystverket"); "I" is whoever the file's own lines say they are."""
-        for ref, whole, speaker in self.person:
-            if told_within(statement, whole, frozenset(speaker or ())):
-                return ref
         return None
 
     def superseded(self, entry: RecallEntry) -> tuple[str, str] | None:

@@ -35,7 +35,7 @@ from dreamd.engine.facts.parts import (
     speaker_names,
     statements_of,
 )
-from dreamd.engine.facts.relations import relation, replaces
+from dreamd.engine.facts.relations import relation, replaces, told_within
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.facts.timeline import Dated, Ending, Timeline, plan_timeline
@@ -88,10 +88,21 @@ class Currency:
     days: Mapping[str, str]  # ref -> its day ("" for a person's line)
     entries: tuple[MemoryEntry, ...]
     endings: Mapping[str, Ending]  # ref -> what replaced one of its statements
+    # a person's lines, read whole, with the names of who "I" is in each
+    person: tuple[tuple[str, Statement, frozenset[str]], ...] = ()
 
     def ended(self, ref: str) -> Ending | None:
         """What replaced ``ref`` (one of its statements), if anything did."""
         return self.endings.get(ref)
+
+    def told_by_person(self, statement: Statement) -> str | None:
+        """The person's line of MEMORY.md that already tells all ``statement`` says, read
+        whole ("I'm Solveig Brekke, 47. State pilot with Kystverket …" tells "Solveig Brekke:
+        state pilot with Kystverket"); "I" is whoever the file's own lines say they are."""
+        for ref, whole, names in self.person:
+            if told_within(statement, whole, names):
+                return ref
+        return None
 
     def standing(self, ref: str) -> tuple[bool, ...]:
         """For each statement of ``ref``, whether nothing replaced it."""
@@ -187,7 +198,13 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
     for part, ending in sorted(timeline.ended.items(), key=lambda item: item[1].day):
         ref = owners[part]
         endings.setdefault(ref, Ending(owners.get(ending.by, ending.by), ending.day))
-    return Currency(timeline, parts, days, entries, endings)
+    me = frozenset(speaker)
+    person = tuple(
+        (entry_ref(e), read_statement(e.text), me if in_first_person(e.text) else frozenset())
+        for e in entries
+        if e.key is None
+    )
+    return Currency(timeline, parts, days, entries, endings, person)
 
 
 def _section_days(text: str) -> dict[int, str]:

@@ -1267,3 +1267,13 @@ def test_a_bare_no_longer_ends_no_line_that_only_names_the_same_person() -> None
     me = as_speaker(statements_of("I'm Nana Asante, 52."), ("nana", "asante"))
     newer = statements_of("Choir: from today Efua Mensah keeps the rota; Nana no longer does.")
     assert [relation(n, m) for n in newer for m in me] == [None, None]
+
+
+def test_a_line_about_someone_is_not_about_what_their_bare_introduction_gives() -> None:
+    """ "I'm Akosua Frimpong, 44." gives a name and an age; a swap of her shifts, with a day
+    that is called off, is about her shifts: it ends nothing of the introduction."""
+    me = as_speaker(statements_of("I'm Akosua Frimpong, 44."), ("akosua", "frimpong"))
+    swap = statements_of(
+        "One-off swap: Akosua works Saturday 14 March for Esi and is off Monday 16 March instead."
+    )
+    assert [relation(n, m) for n in swap for m in me] == [None]
