@@ -249,12 +249,8 @@ def _headed(part: str) -> bool:
     head = found.group(1)
     body = part[found.end(1) + 1 :].lstrip()
     quoted = body[:1] in "\"'“‘«„"
-    return (
-        head[:1].isupper()
-        and len(head.split()) <= 5
-        and not quoted
-        and (head.casefold() not in CUE_HEADS)
-    )
+    named = all(word[:1].isupper() for word in head.split())  # not "New rota:" or "Decided:"
+    return named and len(head.split()) <= 5 and not quoted and head.casefold() not in CUE_HEADS
 
 
 def _ends_only(statement: Statement) -> bool:

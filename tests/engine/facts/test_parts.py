@@ -55,6 +55,8 @@ def test_a_sentence_already_held_is_left_out_when_another_remains() -> None:
             [True, False],
             None,
         ),
+        # a category's label is no name: its facts are no record of someone
+        ("New rota: Ama's rota is out; Kofi works nights.", [True, False], None),
         # a sentence of a story, or what someone said, is no fact of its own
         ("The yard takes 30 standing. He wants the church hall instead.", [True, False], None),
         (
