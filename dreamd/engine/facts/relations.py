@@ -898,6 +898,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     if newer.replaced & (older.values | older.topic) and (shared or named_subject):
         if _other_role(newer, older, named_subject):
             return False  # "preceptor rather than Jesper" leaves Jesper's swap of nights
+        if older.polarity < 0:
+            return False  # "stayed instead of going to Nairobi" agrees with "isn't in Nairobi"
         named = newer.replaced & {v for vs in _current(older).values() for v in vs}
         # all it turns down is in the older, a name said there as a word of its slot included
         whole = _bare(newer.replaced) <= _bare(older.values) | older.topic

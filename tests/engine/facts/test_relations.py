@@ -1277,3 +1277,15 @@ def test_a_line_about_someone_is_not_about_what_their_bare_introduction_gives() 
         "One-off swap: Akosua works Saturday 14 March for Esi and is off Monday 16 March instead."
     )
     assert [relation(n, m) for n in swap for m in me] == [None]
+
+
+def test_turning_down_what_an_older_line_already_denies_agrees_with_it() -> None:
+    """ "… covering the clinic instead of going to Tamale" says no to Tamale, as "Kwabena isn't
+    at the Tamale workshop" did: it agrees, and replaces nothing."""
+    older = read_statement(
+        "The first day of the Tamale workshop, which Kwabena isn't at. The clinic was busy."
+    )
+    newer = read_statement(
+        "The team thanked Kwabena for covering the clinic instead of going to Tamale."
+    )
+    assert relation(newer, older) is None
