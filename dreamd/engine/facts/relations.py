@@ -791,7 +791,9 @@ def _misspelt(newer: Statement, older: Statement) -> bool:
     one or two letters apart, and the older says who that is."""
     if newer.change != "correction" or _exact(older) or not _is_what(older):
         return False  # a line that tells what they did keeps its fact, whatever the spelling
-    spelled = _names(newer) | ({newer.subject} - {None, "we"})
+    # the right spelling is what the correction is about ("Also it's Odero. … You have been
+    # writing Odera"), else every name it gives
+    spelled = ({newer.subject} - {None, "we"}) or _names(newer)
     theirs = _names(older) - spelled
     if not theirs:
         return False

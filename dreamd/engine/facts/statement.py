@@ -170,7 +170,11 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"\b(?:is|was|that's|it's|are|were)\s+(?:wrong|a\s+typo)\b|\bnot\s+\w+\s+but\b|"
             # "Kalvestad. With a v. It's been wrong in your notes all week"
             r"\b(?:it'?s|has|have|had)\s+been\s+(?:wrong|misspelt)\b|"
-            r"\bwith\s+an?\s+(?-i:[a-zæøåäöü])\s*(?:[.,;!]|$)|"
+            r"\bwith\s+an?\s+(?-i:[a-zæøåäöü])(?:\s+at\s+the\s+(?:end|start|beginning))?"
+            r"\s*(?:[.,;!]|$)|"
+            # "You have been writing Odera all week"
+            r"\b(?:you'?ve|you\s+have|we'?ve|we\s+have|i'?ve)\s+been\s+(?:writing|spelling|"
+            r"calling\s+(?:her|him|them))\b|"
             r"\bkorrektur\b|\beigentlich\b|\ben\s+fait\b|\ben\s+realidad\b|"
             r"(?:^|[.;!?]\s+)not\s+[^\W\d_][\w'’-]*\s*[:,—–]",  # "Not Farrant, that was a typo"
         ),

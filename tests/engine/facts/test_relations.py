@@ -1289,3 +1289,22 @@ def test_turning_down_what_an_older_line_already_denies_agrees_with_it() -> None
         "The team thanked Kwabena for covering the clinic instead of going to Tamale."
     )
     assert relation(newer, older) is None
+
+
+@pytest.mark.parametrize(
+    ("older", "expected"),
+    [
+        ("- W @Kwesi Ampofa: treasurer of the Adum Susu.", "replaces"),
+        # the line already spelled right, and a line of what he does, stay
+        ("- W @Kwesi Ampofo: treasurer of the Adum Susu.", None),
+        ("- W Kwesi Ampofa collects the contributions on Fridays at 17:00.", None),
+    ],
+)
+def test_a_spelling_put_right_in_chat_names_the_right_one(older: str, expected: str) -> None:
+    """The correction names both spellings ("it's Ampofo … you have been writing Ampofa"):
+    what it is about is the right one, so only the line with the old spelling ends."""
+    correction = read_statement(
+        "Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have been writing Ampofa "
+        "all week."
+    )
+    assert [relation(correction, o) for o in lasting_parts(older)] == [expected]
