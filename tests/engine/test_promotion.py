@@ -589,3 +589,33 @@ def test_what_stands_of_an_entry_is_not_kept_when_the_persons_own_line_says_it()
     assert plan.memory_text is not None
     assert "promotion:memory:memory/2026-11-02.md:4:4 -->" not in plan.memory_text
     assert [item.key for item in plan.leaving] == ["memory:memory/2026-11-02.md:4:4"]
+
+
+def test_a_name_spelled_right_in_chat_is_written_right_in_the_entry() -> None:
+    """A chat correction of a surname ends the entry that spelled it wrong, and nothing new is
+    promoted for it: the entry stays under its marker with the name spelled right, its old
+    line goes to the archive, and an entry of someone else is untouched."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Kwesi Ampofa: treasurer of the Adum Susu. (2026-11-02.md#L4)\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:5:5 -->\n"
+        "- Abena Ampofa: chair of the Adum Susu. (2026-11-02.md#L5)\n"
+    )
+    chat = builders.entry(
+        "memory/.dreams/session-corpus/2026-11-20.txt",
+        3,
+        3,
+        "[main/main#L20] User: Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have "
+        "been writing Ampofa all week.",
+    )
+    plan = _night_without_candidates(memory, {chat.key: chat})
+    assert plan.memory_text is not None
+    assert (
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Kwesi Ampofo: treasurer of the Adum Susu. (2026-11-02.md#L4)\n"
+    ) in plan.memory_text
+    assert "- Abena Ampofa: chair of the Adum Susu." in plan.memory_text
+    assert [(item.key, item.by) for item in plan.leaving] == [
+        ("memory:memory/2026-11-02.md:4:4", chat.key)
+    ]

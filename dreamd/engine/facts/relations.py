@@ -85,6 +85,7 @@ __all__ = [
     "family_values",
     "relation",
     "replaces",
+    "respelt",
     "retells",
     "same_fact",
     "same_slot",
@@ -791,22 +792,41 @@ def _misspelt(newer: Statement, older: Statement) -> bool:
     one or two letters apart, and the older says who that is."""
     if newer.change != "correction" or _exact(older) or not _is_what(older):
         return False  # a line that tells what they did keeps its fact, whatever the spelling
-    # the right spelling is what the correction is about ("Also it's Odero. … You have been
-    # writing Odera"), else every name it gives
-    spelled = ({newer.subject} - {None, "we"}) or _names(newer)
+    return bool(respelt(newer, older))
+
+
+_WRONG_SPELLING = LazyPattern(
+    r"\b(?:writing|wrote|written|spell(?:ed|ing|t)?|calling\s+(?:her|him|them)|not)\s+"
+    r"(?-i:([A-ZÀ-ÖØ-Þ][\w'’-]+))",
+    re.IGNORECASE,
+)
+
+
+def respelt(newer: Statement, older: Statement) -> dict[str, str]:
+    """The names of ``older`` that the correction ``newer`` spells another way, each with the
+    right spelling (folded): the same first letter, five letters or more, one or two letters
+    apart. A name the correction says was written ("you have been writing Odera", "not
+    Odera") is the wrong one."""
+    if newer.change != "correction":
+        return {}
+    wrong = {m.group(1).casefold() for m in _WRONG_SPELLING.finditer(newer.text)}
+    spelled = (set(_names(newer)) | ({newer.subject} - {None, "we"})) - wrong
     theirs = _names(older) - spelled
     if not theirs:
-        return False
+        return {}
     from rapidfuzz.distance import Levenshtein  # imported when a correction names someone
 
-    return any(
-        new[0] == old[0]
+    found = {
+        old: new
+        for new in sorted(name for name in spelled if name)
+        for old in theirs
+        if new[0] == old[0]
         and min(len(new), len(old)) >= 5
         and Levenshtein.distance(new, old, score_cutoff=2) <= 2
-        for new in spelled
-        if new
-        for old in theirs
-    )
+    }
+    # "Kwesi Ampofo, with an o": a line of someone else of that name (Abena) is not his
+    others = spelled - set(found.values())
+    return found if not others or others & _names(older) else {}
 
 
 _BODY_WORDS = LazyPattern(r"[^\W\d_][\w'’-]*")

@@ -42,6 +42,7 @@ can refuse a stale plan. Pure.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,7 +56,7 @@ from dreamd.clock import format_instant
 from dreamd.engine.facts.events import expired, said_on
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.parts import lasting_text, remaining_text, statements_of
-from dreamd.engine.facts.relations import relation
+from dreamd.engine.facts.relations import relation, respelt
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.phases.promotion import (
@@ -235,21 +236,39 @@ _ENDINGS = frozenset({"cancelled", "reversed", "no-longer"})
 
 def _denied(
     currency: Currency, rows: Mapping[str, RecallEntry]
-) -> tuple[dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """Generated entries a later note denies or cancels (no new value to write in their
-    place): key -> the row that ends them, and what each such row says."""
+    place), or whose name it spells right: key -> the row that ends them, what each such row
+    says, and (for a name spelled right) the entry's words with the right spelling."""
     retired: dict[str, str] = {}
     said: dict[str, str] = {}
+    respelled: dict[str, str] = {}
     for entry in currency.entries:
         ending = currency.ended(entry_ref(entry))
         if entry.key is None or ending is None or ending.by not in rows:
             continue
         ends = currency.parts.get(ending.by, ())
-        if any(s.polarity < 0 or s.change in _ENDINGS for s in ends):
+        spelling = {
+            old: new
+            for s in ends
+            for part in currency.parts.get(entry.key, ())
+            for old, new in respelt(s, part).items()
+        }
+        if spelling or any(s.polarity < 0 or s.change in _ENDINGS for s in ends):
             retired[entry.key] = ending.by
             said[ending.by] = fact_text(rows[ending.by].snippet)
+        if spelling:
+            respelled[entry.key] = _spelled(entry.text, spelling)
     _replaced_in_memory(currency, retired, said)
-    return _believable(retired), said
+    believable = _believable(retired)
+    return believable, said, {k: v for k, v in respelled.items() if k in believable}
+
+
+def _spelled(text: str, spelling: Mapping[str, str]) -> str:
+    """``text`` with each misspelt name (folded) written the right way, capitalised."""
+    for old, new in spelling.items():
+        text = re.sub(rf"\b{re.escape(old)}\b", new[:1].upper() + new[1:], text, flags=re.I)
+    return text
 
 
 def _expired(currency: Currency, day: str, retired: dict[str, str], said: dict[str, str]) -> None:
@@ -372,7 +391,7 @@ def plan_promotions(
     existing = promoted_identities(promoted_keys(memory.text))
     room = None if day_limit is None else max(0, day_limit - promoted_on(memory.text, day))
     currency = plan_currency(memory.text, rows)
-    retired, ended_by = _denied(currency, rows)
+    retired, ended_by, respelled = _denied(currency, rows)
     _expired(currency, day, retired, ended_by)
     rejected: Counter[str] = Counter()
     updated: dict[str, RecallEntry] = {}
@@ -463,7 +482,7 @@ def plan_promotions(
         brand=brand,
         said=ended_by,
         worth=worths,
-        trim=_trims(currency, retired, enders),
+        trim={**_trims(currency, retired, enders), **respelled},
     )
     appended = set(result.appended)
     applied = []
