@@ -712,6 +712,12 @@ def _actor(statement: Statement) -> frozenset[str]:
     return frozenset(_root(w.casefold()) for w in _WORDS.findall(statement.text[: found.start()]))
 
 
+def _too_small(older: Statement, newer: Statement) -> bool:
+    """A bare clause ("not at home.": one topic word, no value) is no slot that a long line
+    sharing its one word changes ("the pilot coming off doesn't drive home in the dark")."""
+    return not older.values and len(older.topic) <= 1 and len(newer.topic) >= 4
+
+
 def _other_holder(newer: Statement, older: Statement) -> bool:
     """A role both name is held by someone else now, under one heading: "Tomás Ruiz: captain
     now Raúl Gil" after "Tomás Ruiz: captain Iker Sanz" (the heading is whose team it is, and
@@ -982,7 +988,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     if said_no and planned and overlap and newer.topic & older.topic:
         return True  # "not going on the Thredbo exchange" after "decided to go on the exchange"
     if newer.change is not None:
-        if not same_slot(newer, older):
+        if not same_slot(newer, older) or _too_small(older, newer):
             return False
         if newer.polarity != older.polarity:
             # a clause with no topic of its own ("stopped by Aileen on 22 Feb" under the club's

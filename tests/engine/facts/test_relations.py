@@ -1308,3 +1308,18 @@ def test_a_spelling_put_right_in_chat_names_the_right_one(older: str, expected: 
         "all week."
     )
     assert [relation(correction, o) for o in lasting_parts(older)] == [expected]
+
+
+def test_a_bare_clause_is_no_slot_for_a_long_line_sharing_its_one_word() -> None:
+    """ "not at home." (the party is in a hall) is not changed by a long mail about the rota
+    whose one shared word is "home"."""
+    older = statements_of(
+        "Reversed: Kofi's naming ceremony is at the Adum community hall, 9 May from 13:00, "
+        "hall hire 900 cedis; not at home."
+    )
+    newer = statements_of(
+        "New rota: mail from the matron to all ward staff: from the next cycle the handover "
+        "moves from Wednesday 12:00 to Thursday 08:00, so the nurse coming off doesn't drive "
+        "home in the dark."
+    )
+    assert [relation(n, o) for n in newer for o in older] == [None, None]
