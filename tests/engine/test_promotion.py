@@ -619,3 +619,27 @@ def test_a_name_spelled_right_in_chat_is_written_right_in_the_entry() -> None:
     assert [(item.key, item.by) for item in plan.leaving] == [
         ("memory:memory/2026-11-02.md:4:4", chat.key)
     ]
+
+
+def test_an_entry_spelled_right_that_reads_as_another_leaves_whole() -> None:
+    """Once the surname is put right, the old entry would say word for word what a newer entry
+    already says: it leaves whole instead of standing twice."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Kwesi Ampofa: treasurer of the Adum Susu. (2026-11-02.md#L4)\n\n"
+        "## Promoted From Short-Term Memory (2026-11-13)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-12.md:7:7 -->\n"
+        "- Kwesi Ampofo: treasurer of the Adum Susu. (2026-11-12.md#L7)\n"
+    )
+    chat = builders.entry(
+        "memory/.dreams/session-corpus/2026-11-20.txt",
+        3,
+        3,
+        "[main/main#L20] User: Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have "
+        "been writing Ampofa all week.",
+    )
+    plan = _night_without_candidates(memory, {chat.key: chat})
+    assert plan.memory_text is not None
+    assert plan.memory_text.count("Kwesi Ampofo: treasurer of the Adum Susu.") == 1
+    assert "Ampofa" not in plan.memory_text

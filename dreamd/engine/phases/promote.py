@@ -401,6 +401,9 @@ def plan_promotions(
     notes: list[str] = []
     generated = generated_entries(memory.text.splitlines(keepends=True))
     written = {_said(g.text) for g in generated}
+    # a name spelled right can make an entry read as another one does: it then leaves whole
+    standing = {_said(g.text) for g in generated if g.key not in retired}
+    respelled = {key: text for key, text in respelled.items() if _said(text) not in standing}
     enders: dict[str, tuple[Statement, ...]] = {}  # tonight's candidates' statements by key
     for scored in candidates:
         entry = scored.entry
