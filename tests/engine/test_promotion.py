@@ -643,3 +643,37 @@ def test_an_entry_spelled_right_that_reads_as_another_leaves_whole() -> None:
     assert plan.memory_text is not None
     assert plan.memory_text.count("Kwesi Ampofo: treasurer of the Adum Susu.") == 1
     assert "Ampofa" not in plan.memory_text
+
+
+def test_an_entry_spelled_right_the_night_the_right_line_is_promoted_leaves_whole() -> None:
+    """The correction and the line that spells the name right reach the same night: the new
+    line is written, and the old entry leaves instead of being spelled right beside it."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-03)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
+        "- Kwesi Ampofa: treasurer of the Adum Susu. (2026-11-02.md#L4)\n"
+    )
+    chat = builders.entry(
+        "memory/.dreams/session-corpus/2026-11-20.txt",
+        3,
+        3,
+        "[main/main#L20] User: Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have "
+        "been writing Ampofa all week.",
+    )
+    line = "- W @Kwesi Ampofo: treasurer of the Adum Susu."
+    row = builders.entry("memory/2026-11-21.md", 3, 3, line, recall_count=3)
+    scored = Scored(row, Components(1, 1, 1, 1, 1, 1), 0.0, 0.9, 3, 3, 2.0)
+    plan = plan_promotions(
+        [scored],
+        memory=TextFile("MEMORY.md", memory, "m"),
+        texts={"memory/2026-11-21.md": TextFile("memory/2026-11-21.md", f"# x\n\n{line}\n", "n")},
+        day="2026-11-26",
+        now=datetime(2026, 11, 26, 3, tzinfo=UTC),
+        max_snippet_chars=400,
+        max_chars=10_000,
+        max_loss=0.25,
+        rows={row.key: row, chat.key: chat},
+    )
+    assert plan.memory_text is not None
+    entries = [ln for ln in plan.memory_text.splitlines() if ln.startswith("- ")]
+    assert [ln.split(" (")[0] for ln in entries] == ["- Kwesi Ampofo: treasurer of the Adum Susu."]

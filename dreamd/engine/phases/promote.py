@@ -264,6 +264,16 @@ def _denied(
     return believable, said, {k: v for k, v in respelled.items() if k in believable}
 
 
+def _apart(
+    respelled: Mapping[str, str], ready: Sequence[tuple[Scored, PromotionEntry, RecallEntry]]
+) -> dict[str, str]:
+    """``respelled`` without the entries that would read word for word as one of tonight's
+    (the line that spelled the name right all along, promoted the same night): those leave
+    whole."""
+    tonight = {_said(promotion.text) for _, promotion, _ in ready}
+    return {key: text for key, text in respelled.items() if _said(text) not in tonight}
+
+
 def _spelled(text: str, spelling: Mapping[str, str]) -> str:
     """``text`` with each misspelt name (folded) written the right way, capitalised."""
     for old, new in spelling.items():
@@ -485,7 +495,7 @@ def plan_promotions(
         brand=brand,
         said=ended_by,
         worth=worths,
-        trim={**_trims(currency, retired, enders), **respelled},
+        trim={**_trims(currency, retired, enders), **_apart(respelled, ready)},
     )
     appended = set(result.appended)
     applied = []
