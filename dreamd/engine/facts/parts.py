@@ -23,11 +23,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence, Set
 
-from dreamd.engine.facts.lasting import Lasting, lasting
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import CUE_HEADS, RETAIN, Statement, read_statement
 from dreamd.engine.text.sentences import sentences
 from dreamd.engine.text.snippets import collapse
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time
+if TYPE_CHECKING:  # the lasting rules are imported where used: recall reads parts without them
+    from dreamd.engine.facts.lasting import Lasting
 
 __all__ = [
     "MAX_SENTENCES",
@@ -181,6 +184,8 @@ def lasting_text(text: str, *, known: Callable[[Statement], bool] | None = None)
     parts = fact_parts(text)
     if len(parts) <= 1:
         return parts[0] if parts else fact_text(text)
+    from dreamd.engine.facts.lasting import lasting
+
     kept = [part for part in parts if lasting(part).durable]
     if known is not None:
         kept = [part for part in kept if not known(read_statement(part))] or kept
@@ -262,6 +267,8 @@ def lasting_line(text: str, statement: Statement | None = None) -> Lasting:
     lasts when one of them does (its verdict read whole, or that sentence's), and not when none
     does (the first sentence's reason). One sentence is read whole (``statement``: the line
     read whole, when the caller has it)."""
+    from dreamd.engine.facts.lasting import lasting
+
     whole = lasting(fact_text(text), statement or read_statement(text))
     parts = fact_parts(text)
     if len(parts) < 2:
