@@ -210,12 +210,12 @@ def _names(statement: Statement) -> frozenset[str]:
     return _names_of(statement.values)
 
 
-@lru_cache(maxsize=16384)
 def _valued(statement: Statement) -> bool:
     """It gives a value that is no name: a day, a time, a date, a number."""
     return any(kind_of(v) not in ("name", "id") for v in statement.values)
 
 
+@lru_cache(maxsize=16384)
 def _names_of(values: frozenset[str]) -> frozenset[str]:
     return frozenset(v.split(":", 1)[1] for v in values if kind_of(v) in ("name", "id"))
 
