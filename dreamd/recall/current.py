@@ -339,7 +339,7 @@ def _remains(pool: Sequence[Hit], chains: _Chains, found: int) -> dict[int, str]
     ("conductor Lars Mjelde; rehearses Mondays at Skeie; fee 1,900 kr") of which the newer
     changes one. Hit -> the words of the clauses nothing in the newer line touches."""
     from dreamd.engine.facts.parts import remaining_text, statements_of
-    from dreamd.engine.facts.relations import relation
+    from dreamd.engine.facts.relations import untouched
 
     rest: dict[int, str] = {}
     for index, (by, _) in chains.ended.items():
@@ -349,10 +349,7 @@ def _remains(pool: Sequence[Hit], chains: _Chains, found: int) -> dict[int, str]
         mine = statements_of(text)
         if len(mine) < 2:
             continue
-        newer = statements_of(_claim(pool[by].snippet))
-        left = remaining_text(
-            text, [not any(relation(n, m) is not None for n in newer) for m in mine]
-        )
+        left = remaining_text(text, untouched(statements_of(_claim(pool[by].snippet)), mine))
         if left is not None:
             rest[index] = left
     return rest

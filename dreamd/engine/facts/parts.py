@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the lasting rules are imported where used: recall reads par
 __all__ = [
     "MAX_SENTENCES",
     "as_speaker",
+    "ends_only",
     "fact_parts",
     "in_first_person",
     "lasting_line",
@@ -224,7 +225,7 @@ def remaining_text(text: str, standing: Sequence[bool]) -> str | None:
     kept = [part for part, holds in zip(parts, standing, strict=True) if holds]
     if not all(_headed(part) for part in kept):
         return None  # "closed on Sundays." or "The room takes 25." alone says nothing lasting
-    if any(_ends_only(read_statement(part)) for part in kept):
+    if any(ends_only(read_statement(part)) for part in kept):
         return None  # "Brian no longer takes the van" without what took its place
     out = ""
     last = ""
@@ -258,7 +259,8 @@ def _headed(part: str) -> bool:
     return named and len(head.split()) <= 5 and not quoted and head.casefold() not in CUE_HEADS
 
 
-def _ends_only(statement: Statement) -> bool:
+def ends_only(statement: Statement) -> bool:
+    """It says what no longer holds: a denial, "no longer", a cancellation or a reversal."""
     return statement.polarity < 0 or statement.change in ("no-longer", "cancelled", "reversed")
 
 

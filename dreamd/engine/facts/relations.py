@@ -90,6 +90,7 @@ __all__ = [
     "same_fact",
     "same_slot",
     "told_within",
+    "untouched",
 ]
 
 PARAPHRASE_RATIO = 72.0
@@ -189,6 +190,12 @@ def told_within(statement: Statement, whole: Statement, speaker: Set[str] = froz
     if not _rooted(statement.topic) <= words:
         return False
     return statement.subject in (None, "we") or _root(statement.subject) in words
+
+
+def untouched(newer: Sequence[Statement], older: Sequence[Statement]) -> list[bool]:
+    """For each statement of ``older``, whether no statement of ``newer`` says it again or
+    replaces it (what of a line a newer one leaves standing)."""
+    return [not any(relation(n, o) is not None for n in newer) for o in older]
 
 
 def family_values(statement: Statement) -> Mapping[str, frozenset[str]]:

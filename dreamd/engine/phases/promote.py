@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import partial
@@ -55,8 +55,8 @@ from msgspec.structs import replace
 from dreamd.clock import format_instant
 from dreamd.engine.facts.events import expired, said_on
 from dreamd.engine.facts.lasting import lasting
-from dreamd.engine.facts.parts import lasting_text, remaining_text, statements_of
-from dreamd.engine.facts.relations import relation, respelt
+from dreamd.engine.facts.parts import ends_only, lasting_text, remaining_text, statements_of
+from dreamd.engine.facts.relations import respelt, untouched
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement
 from dreamd.engine.phases.promotion import (
@@ -231,9 +231,6 @@ def _held(currency: Currency, statement: Statement) -> bool:
     )
 
 
-_ENDINGS = frozenset({"cancelled", "reversed", "no-longer"})
-
-
 def _denied(
     currency: Currency, rows: Mapping[str, RecallEntry]
 ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
@@ -254,7 +251,7 @@ def _denied(
             for part in currency.parts.get(entry.key, ())
             for old, new in respelt(s, part).items()
         }
-        if spelling or any(s.polarity < 0 or s.change in _ENDINGS for s in ends):
+        if spelling or any(ends_only(s) for s in ends):
             retired[entry.key] = ending.by
             said[ending.by] = fact_text(rows[ending.by].snippet)
         if spelling:
@@ -265,13 +262,15 @@ def _denied(
 
 
 def _apart(
-    respelled: Mapping[str, str], ready: Sequence[tuple[Scored, PromotionEntry, RecallEntry]]
+    respelled: Mapping[str, str],
+    standing: Set[str],
+    ready: Sequence[tuple[Scored, PromotionEntry, RecallEntry]],
 ) -> dict[str, str]:
-    """``respelled`` without the entries that would read word for word as one of tonight's
-    (the line that spelled the name right all along, promoted the same night): those leave
-    whole."""
-    tonight = {_said(promotion.text) for _, promotion, _ in ready}
-    return {key: text for key, text in respelled.items() if _said(text) not in tonight}
+    """``respelled`` without the entries that, spelled right, would read word for word as an
+    entry that stays (``standing``: their words) or one of tonight's (the line that spelled
+    the name right all along, promoted the same night): those leave whole."""
+    taken = set(standing) | {_said(promotion.text) for _, promotion, _ in ready}
+    return {key: text for key, text in respelled.items() if _said(text) not in taken}
 
 
 def _spelled(text: str, spelling: Mapping[str, str]) -> str:
@@ -354,8 +353,10 @@ def _trims(
         parts = currency.parts.get(entry.key, ())
         newer = enders.get(by) or currency.parts.get(by, ())
         standing = [
-            holds and not any(relation(n, part) is not None for n in newer)
-            for holds, part in zip(currency.standing(entry.key), parts, strict=True)
+            holds and free
+            for holds, free in zip(
+                currency.standing(entry.key), untouched(newer, parts), strict=True
+            )
         ]
         text = remaining_text(entry.text, standing)
         left = [part for part, holds in zip(parts, standing, strict=True) if holds]
@@ -411,9 +412,7 @@ def plan_promotions(
     notes: list[str] = []
     generated = generated_entries(memory.text.splitlines(keepends=True))
     written = {_said(g.text) for g in generated}
-    # a name spelled right can make an entry read as another one does: it then leaves whole
     standing = {_said(g.text) for g in generated if g.key not in retired}
-    respelled = {key: text for key, text in respelled.items() if _said(text) not in standing}
     enders: dict[str, tuple[Statement, ...]] = {}  # tonight's candidates' statements by key
     for scored in candidates:
         entry = scored.entry
@@ -495,7 +494,7 @@ def plan_promotions(
         brand=brand,
         said=ended_by,
         worth=worths,
-        trim={**_trims(currency, retired, enders), **_apart(respelled, ready)},
+        trim={**_trims(currency, retired, enders), **_apart(respelled, standing, ready)},
     )
     appended = set(result.appended)
     applied = []

@@ -171,6 +171,8 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
 
     sources = {key: snippet for key, snippet, _, _ in rows}
     speaker = speaker_names([entry.text for entry in entries if entry.key is None])
+    me = frozenset(speaker)
+    person: list[tuple[str, Statement, frozenset[str]]] = []
     for entry in entries:
         day = ""
         known: frozenset[str] = frozenset()
@@ -179,8 +181,12 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
             # the names its source line tags ("W @Stigbergets församlingshem: …")
             known = mentioned(sources.get(entry.key, ""))
         statements = statements_of(entry.text, known=known)
-        if entry.key is None and in_first_person(entry.text):  # the person speaks as "I"
-            statements = as_speaker(statements, speaker)
+        if entry.key is None:  # a person's line, read whole too; "I" is the writer
+            first = in_first_person(entry.text)
+            statements = as_speaker(statements, speaker) if first else statements
+            person.append(
+                (entry_ref(entry), read_statement(entry.text), me if first else frozenset())
+            )
         add(entry_ref(entry), day, tuple(statements), entry.line)
     for key, snippet, day, line in rows:
         if key in parts:
@@ -198,13 +204,7 @@ def _currency(memory_text: str, rows: tuple[tuple[str, str, str, int], ...]) -> 
     for part, ending in sorted(timeline.ended.items(), key=lambda item: item[1].day):
         ref = owners[part]
         endings.setdefault(ref, Ending(owners.get(ending.by, ending.by), ending.day))
-    me = frozenset(speaker)
-    person = tuple(
-        (entry_ref(e), read_statement(e.text), me if in_first_person(e.text) else frozenset())
-        for e in entries
-        if e.key is None
-    )
-    return Currency(timeline, parts, days, entries, endings, person)
+    return Currency(timeline, parts, days, entries, endings, tuple(person))
 
 
 def _section_days(text: str) -> dict[int, str]:
