@@ -591,6 +591,17 @@ def test_what_stands_of_an_entry_is_not_kept_when_the_persons_own_line_says_it()
     assert [item.key for item in plan.leaving] == ["memory:memory/2026-11-02.md:4:4"]
 
 
+def _ampofo_said_in_chat() -> RecallEntry:
+    """The owner's chat line that spells Kwesi's surname right ("Ampofo", not "Ampofa")."""
+    return builders.entry(
+        "memory/.dreams/session-corpus/2026-11-20.txt",
+        3,
+        3,
+        "[main/main#L20] User: Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have "
+        "been writing Ampofa all week.",
+    )
+
+
 def test_a_name_spelled_right_in_chat_is_written_right_in_the_entry() -> None:
     """A chat correction of a surname ends the entry that spelled it wrong, and nothing new is
     promoted for it: the entry stays under its marker with the name spelled right, its old
@@ -602,13 +613,7 @@ def test_a_name_spelled_right_in_chat_is_written_right_in_the_entry() -> None:
         "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:5:5 -->\n"
         "- Abena Ampofa: chair of the Adum Susu. (2026-11-02.md#L5)\n"
     )
-    chat = builders.entry(
-        "memory/.dreams/session-corpus/2026-11-20.txt",
-        3,
-        3,
-        "[main/main#L20] User: Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have "
-        "been writing Ampofa all week.",
-    )
+    chat = _ampofo_said_in_chat()
     plan = _night_without_candidates(memory, {chat.key: chat})
     assert plan.memory_text is not None
     assert (
@@ -632,13 +637,7 @@ def test_an_entry_spelled_right_that_reads_as_another_leaves_whole() -> None:
         "<!-- dreamd-memory-promotion:memory:memory/2026-11-12.md:7:7 -->\n"
         "- Kwesi Ampofo: treasurer of the Adum Susu. (2026-11-12.md#L7)\n"
     )
-    chat = builders.entry(
-        "memory/.dreams/session-corpus/2026-11-20.txt",
-        3,
-        3,
-        "[main/main#L20] User: Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have "
-        "been writing Ampofa all week.",
-    )
+    chat = _ampofo_said_in_chat()
     plan = _night_without_candidates(memory, {chat.key: chat})
     assert plan.memory_text is not None
     assert plan.memory_text.count("Kwesi Ampofo: treasurer of the Adum Susu.") == 1
@@ -653,13 +652,7 @@ def test_an_entry_spelled_right_the_night_the_right_line_is_promoted_leaves_whol
         "<!-- dreamd-memory-promotion:memory:memory/2026-11-02.md:4:4 -->\n"
         "- Kwesi Ampofa: treasurer of the Adum Susu. (2026-11-02.md#L4)\n"
     )
-    chat = builders.entry(
-        "memory/.dreams/session-corpus/2026-11-20.txt",
-        3,
-        3,
-        "[main/main#L20] User: Also it's Ampofo. Kwesi Ampofo, with an o at the end. You have "
-        "been writing Ampofa all week.",
-    )
+    chat = _ampofo_said_in_chat()
     line = "- W @Kwesi Ampofo: treasurer of the Adum Susu."
     row = builders.entry("memory/2026-11-21.md", 3, 3, line, recall_count=3)
     scored = Scored(row, Components(1, 1, 1, 1, 1, 1), 0.0, 0.9, 3, 3, 2.0)
