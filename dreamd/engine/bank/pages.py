@@ -18,7 +18,8 @@ Rules:
   replaced (:mod:`dreamd.engine.bank.validity`) is labelled ``superseded on <day>``.
 - An entity page's summary leads with who or what it is now, under the name its current facts
   give (``Ana Lindgren — our accountant since 2024.``); a name a correction replaced is named
-  after it, as superseded.
+  after it, as superseded. The page a misspelt or corrected name already had keeps one line,
+  the name it became with a link to that page (:mod:`dreamd.engine.bank.spellings`).
 - In ``bank/opinions.md`` each opinion is one bullet ``- <statement> (c=0.82, updated
   2026-11-27)``, then the entities it is about and its supporting and contradicting evidence
   as links to the facts' lines.
@@ -108,16 +109,24 @@ def _href(fact: Fact, page: str) -> str:
 
 
 class Names(Value):
-    """The entities known: key -> title, and key -> the page it already has (if any)."""
+    """The entities known: key -> title, key -> the page it already has (if any), and the key
+    of a name found misspelt or corrected -> the name it became."""
 
-    __match_args__ = ("titles", "files")
+    __match_args__ = ("titles", "files", "renamed")
     __slots__ = __match_args__
     titles: Final[Mapping[str, str]]
     files: Final[Mapping[str, str]]
+    renamed: Final[Mapping[str, str]]
 
-    def __init__(self, titles: Mapping[str, str], files: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        titles: Mapping[str, str],
+        files: Mapping[str, str],
+        renamed: Mapping[str, str] | None = None,
+    ) -> None:
         self.titles = titles
         self.files = files
+        self.renamed = renamed or {}
 
     def page(self, key: str) -> str | None:
         """Where the entity's page is, or would be."""
@@ -283,6 +292,15 @@ def _entity(
     return PagePlan(path, "entity", title, tuple(lines), tuple(f.id for f in facts))
 
 
+def _pointer(path: str, title: str, name: str, names: Names) -> PagePlan:
+    """The page of a name found misspelt or corrected: one line naming the name it became and
+    linking its page, where everything about the entity now goes."""
+    target = names.page(entity_key(name)) or entity_page(name)
+    link = f"[{name}]({target.rsplit('/', 1)[1]})"
+    text = f"{title} is {name}, as later notes spell it: see {link}."
+    return PagePlan(path, "entity", title, (_summary(text),), ())
+
+
 def plan_pages(
     facts: Sequence[Fact],
     opinions: Sequence[Opinion],
@@ -326,6 +344,9 @@ def plan_pages(
     for key in sorted(set(about) | set(names.files)):
         label, page = names.titles.get(key), names.page(key)
         if not key or label is None or page is None:
+            continue
+        if key not in about and key in names.renamed:
+            plans.append(_pointer(page, label, names.renamed[key], names))
             continue
         plans.append(_entity(page, label, about.get(key, []), held_by.get(key, []), names, valid))
     return tuple(plans)

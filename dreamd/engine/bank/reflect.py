@@ -9,18 +9,19 @@
    without a Retain section), those replace the deterministic ones of their notes;
 2. links entities: a fact's ``@mentions`` that pass the one entity rule
    (:func:`~dreamd.engine.text.entities.is_entity_name`: no "@April", "@Correction"; a first
-   name alone, "@Ana", read as the one full
-   name it opens, "Ana Lindqvist"; a name whose surname a correction replaced read as the
-   corrected one: after "correction: surname Kuusik, not Kuusk", "Sirje Kuusk" is "Sirje
-   Kuusik" when the bank knows both) plus the names its text says (as whole words): of pages
+   name alone, "@Ana", read as the one full name it opens, "Ana Lindqvist"; a name whose surname
+   a correction replaced read as the corrected one: after "correction: surname Kuusik, not
+   Kuusk", "Sirje Kuusk" is "Sirje Kuusik" when the bank knows both, and so is a name the notes
+   stopped writing once a spelling a letter away took over,
+   :mod:`~dreamd.engine.bank.spellings`) plus the names its text says (as whole words): of pages
    the workspace already has under ``bank/entities/``, of mentions, and full names (two to four
    capitalised words, not a mention's tail, not a code in capitals) that facts of
    :data:`NAMED_NOTES` notes or more say, whole or by a first word that opens only one name
    ("Kadri Põder sent them" one day, "Kadri's Google Form" another); a person's own lines of
-   ``MEMORY.md`` count as facts of one more note ("my partner Gergő Lakatos"), a
-   parenthesis after a full name gives what it is called ("Orsolya Kertész (Orsi)"), and family
-   named by a first name alone ("my mother Fumiko") that facts of as many notes say are people
-   of their own, unless the name is a word of a name already known;
+   ``MEMORY.md`` count as facts of one more note ("my partner Gergő Lakatos"), a parenthesis
+   after a full name gives what it is called ("Orsolya Kertész (Orsi)"), and family named by a
+   first name alone ("my mother Fumiko") that facts of as many notes say are people of their
+   own, unless the name is a word of a name already known;
 3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
    (:mod:`dreamd.engine.bank.validity`: from its day, until a later fact replaced it) and the pages
    (:mod:`dreamd.engine.bank.pages`), each block merged around a person's edits
@@ -43,6 +44,7 @@ from dreamd.engine.bank.facts import Fact, extract_facts, is_fact_source, make_f
 from dreamd.engine.bank.ledger import Ledger, NoteFacts, PageRecord, decode_ledger, encode_ledger
 from dreamd.engine.bank.opinions import Opinion, plan_opinions
 from dreamd.engine.bank.pages import ENTITIES_DIR, Names, entity_key, plan_pages, title_of
+from dreamd.engine.bank.spellings import respelled
 from dreamd.engine.bank.validity import plan_validity
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.plan import FileWrite
@@ -126,18 +128,20 @@ def _entity_pages(pages: Mapping[str, TextFile]) -> tuple[dict[str, str], dict[s
     return titles, files
 
 
-def _aliases(facts: list[Fact], titles: dict[str, str]) -> dict[str, str]:
-    """What a name stands for: a name whose surname a correction replaced -> the corrected
-    name; a one-word name -> the one longer name it opens ("Ana" -> "Ana Lindqvist")."""
+def _aliases(facts: list[Fact], titles: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """What a name stands for: a name whose surname a correction replaced, or that the notes
+    stopped writing for a spelling a letter away (:mod:`~dreamd.engine.bank.spellings`) -> the
+    corrected name; a one-word name -> the one longer name it opens ("Ana" -> "Ana
+    Lindqvist"). Returned whole, and the renamed ones alone."""
     known = {entity_key(t): title_of(t) for t in [*titles.values(), *_mentioned(facts)]}
-    corrected = _corrected(facts, known)
+    corrected = {**respelled(facts, known), **_corrected(facts, known)}
     longer: dict[str, set[str]] = {}
     for key, title in known.items():
         words = title.split()
         if len(words) > 1 and key not in corrected:
             longer.setdefault(entity_key(words[0]), set()).add(title)
     aliases = {key: next(iter(names)) for key, names in longer.items() if len(names) == 1}
-    return {**aliases, **corrected}
+    return {**aliases, **corrected}, corrected
 
 
 def _mentioned(facts: list[Fact]) -> list[str]:
@@ -172,11 +176,12 @@ def _corrected(facts: list[Fact], known: Mapping[str, str]) -> dict[str, str]:
     return {key: next(iter(names)) for key, names in renamed.items() if len(names) == 1}
 
 
-def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
+def _link(facts: list[Fact], titles: dict[str, str]) -> tuple[list[Fact], dict[str, str]]:
     """Every fact with its entities: mentions (a first name alone read as the one full name it
     opens), then the names its text says: pages', mentions' and full names facts of several
-    notes say, whole or by a first word that opens only one of them."""
-    aliases = _aliases(facts, titles)
+    notes say, whole or by a first word that opens only one of them; a renamed one (misspelt,
+    corrected) read as the name it became. Returned with the renamed keys -> their names."""
+    aliases, renamed = _aliases(facts, titles)
     named = []
     for fact in facts:
         kept = (aliases.get(entity_key(e), e) for e in fact.entities if is_entity_name(e))
@@ -191,13 +196,17 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
     for key, name in _kin_named(facts, titles).items():
         titles.setdefault(key, name)
     said = {title: title for title in titles.values() if title}
-    for word, title in _first_words(titles).items():
+    for key, title in renamed.items():
+        if titles.get(key):
+            said[titles[key]] = title  # "Jacinta Odera was at the lands office": Odero
+    named_now = {key: title for key, title in titles.items() if key not in renamed}
+    for word, title in _first_words(named_now).items():
         said.setdefault(word, title)
     for alias, key in _called(facts).items():
         if titles.get(key):
             said.setdefault(alias, titles[key])  # "Orsi" is Orsolya Kertész
     if not said:
-        return facts
+        return facts, renamed
     names = sorted(said, key=len, reverse=True)
     spoken = re.compile(r"(?<![\w@-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
     linked = []
@@ -211,7 +220,7 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> list[Fact]:
                 seen.add(key)
                 extra.append(title)
         linked.append(replace(fact, entities=(*fact.entities, *extra)) if extra else fact)
-    return linked
+    return linked, renamed
 
 
 def _first_words(titles: Mapping[str, str]) -> dict[str, str]:
@@ -374,10 +383,10 @@ def plan_reflect(
     raw = [fact for entry in by_note.values() for fact in entry.facts]
     raw += _memory_facts(bank.memory)
     raw.sort(key=lambda f: (f.day or "", f.path, f.line, f.id))
-    facts = _link(raw, titles)
+    facts, renamed = _link(raw, titles)
     opinions = plan_opinions(facts)
     validity = plan_validity(facts)
-    plans = plan_pages(facts, opinions, Names(titles, files), bank.pages, validity)
+    plans = plan_pages(facts, opinions, Names(titles, files, renamed), bank.pages, validity)
     if not plans and not bank.ledger.exists:
         return BankPlan(facts=tuple(facts), read=tuple(read), warnings=tuple(warnings))
     writes: list[FileWrite] = []

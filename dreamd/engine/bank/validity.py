@@ -11,7 +11,10 @@ Rules:
   that says so: "is our accountant", "works at …", a sentence that opens with the entity's
   name and defines it ("The Castle is the home server in the attic"), a Retain world fact that
   opens with the role
-  ("our accountant since 2024", "locum vet through VetStaff Ireland"). A current fact that
+  ("our accountant since 2024", "locum vet through VetStaff Ireland") or with what the entity
+  does ("chairs Tich Maber", "runs the lending library") when it is about the
+  entity first (``@Library: the atlases are by Ottilie's desk`` is no line for Ottilie's
+  page). A current fact that
   corrects the surname ("surname is Whelan") gives the name the line opens with.
 
 Pure.
@@ -38,6 +41,12 @@ _ROLE_AFTER = re.compile(
 )
 _WORKS = re.compile(r"\b((?:works|lives)\s+(?:at|for|in)\s+[^.;:,—()]{2,60})", re.IGNORECASE)
 _ROLE_FIRST = re.compile(r"^((?:my|our|his|her|their|the|a|an)\s+[^.;:,—()]{2,70})", re.I)
+# A role said by what the entity does, first: "chairs Tich Maber", "runs the lending library".
+_DOES_FIRST = re.compile(
+    r"^((?:runs|chairs|owns|manages|leads|heads|teaches|coaches|trains|coordinates|directs|"
+    r"organi[sz]es|founded|represents|captains|conducts|supervises|treats)\s+[^.;:,—()]{2,60})",
+    re.IGNORECASE,
+)
 _NOUN_FIRST = re.compile(r"^([a-z][\w-]*(?:\s+[\w-]+){0,5}?)\s*(?:[,.;—(]|$)")
 _SURNAME = re.compile(r"\b(?i:surname)\s+(?i:is)\s+([A-ZÀ-Þ][\w'’-]+)")
 
@@ -93,6 +102,10 @@ def _strip_name(text: str, title: str) -> str:
     return text
 
 
+def _key(name: str) -> str:
+    return " ".join(name.replace("-", " ").casefold().split())
+
+
 def _identity(text: str) -> bool:
     verdict = lasting(text)
     return verdict.durable and verdict.kind == "identity"
@@ -109,10 +122,15 @@ def _role(fact: Fact, title: str) -> str | None:
             return _clip(found.group(1))
     if fact.origin != "retain" or fact.kind not in ("world", "observation"):
         return None
+    if fact.entities and _key(fact.entities[0]) != _key(title):
+        return None  # "@Library: the atlases are by Ottilie's desk" says what the library is
     body = _strip_name(text, title)
     first = _ROLE_FIRST.match(body)
-    if first is not None:
-        return _clip(first.group(1))
+    if first is not None and lasting(f"{title} is {first.group(1)}").kind != "schedule":
+        return _clip(first.group(1))  # not "the library opens Thursdays 15:00-18:00"
+    does = _DOES_FIRST.match(body)
+    if does is not None:
+        return _clip(does.group(1))
     noun = _NOUN_FIRST.match(body)
     if noun is not None and lasting(f"{title} is a {noun.group(1)}").kind == "identity":
         return _clip(noun.group(1))  # "locum vet through VetStaff Ireland, covering …"
