@@ -483,6 +483,12 @@ def grade_entities(
             if _slug(name.removesuffix(".md")) in slugs
             or _title(text) in {n.lower() for n in names}
         ]
+        # the page under the entity's own name first; an alias's page (an old spelling's,
+        # pointing to it) only when there is none
+        own = _slug(entity["name"])
+        found.sort(
+            key=lambda item: own not in {_slug(item[0].removesuffix(".md")), _slug(_title(item[1]))}
+        )
         if not found:
             failures.append({"entity": entity["name"], "why": "no page in bank/entities/"})
             continue

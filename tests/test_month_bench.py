@@ -19,6 +19,7 @@ from month_grade import (  # noqa: E402  (bench/ is not a package)
     Night,
     diary_entries,
     grade_diary,
+    grade_entities,
     grade_memory,
     grade_opinions,
     grade_patterns,
@@ -242,6 +243,28 @@ def test_opinion_passes_only_when_every_old_statement_fell() -> None:
     )
     fell = {"orders": {"Prefers orders by phone.": 0.8, "Happy to take a call.": 0.9}}
     assert grade_opinions(key, bank, fell)["passed"] == 1
+
+
+def test_the_page_under_the_entitys_own_name_is_graded_before_an_aliases() -> None:
+    """An old spelling's page that points to the right one is not read as her page."""
+    key = {
+        "entities": [
+            {
+                "name": "Ida Varga",
+                "aliases": ["Ida Barga"],
+                "current_match": ["varga"],
+                "not_current": ["barga"],
+            }
+        ],
+        "not_entities": [],
+    }
+    pages = {
+        "Ida-Barga.md": "# Ida Barga\n\nIda Barga is Ida Varga: see [Ida Varga](Ida-Varga.md).\n",
+        "Ida-Varga.md": "# Ida Varga\n\nIda Varga — keeps the club's books.\n",
+    }
+    assert grade_entities(key, pages, [])["passed"] == 1
+    del pages["Ida-Varga.md"]
+    assert grade_entities(key, pages, [])["failures"][0]["page"] == "Ida-Barga.md"
 
 
 def test_one_catch_all_pattern_file_answers_for_one_pattern() -> None:
