@@ -22,6 +22,9 @@ Rules:
   injected order), a lead-in line that ends with ":" ("… walked me through the home server so I
   can help with it:"), an order for the agent
   (:func:`~dreamd.engine.text.instructions.is_instruction`).
+- A plain line that takes back a view ("she had Hanne wrong", "I take back every word about
+  the solar": :mod:`dreamd.engine.bank.retractions`) is an opinion fact of origin
+  ``retraction``, in a note with a Retain section too.
 - Only daily notes under ``memory/`` yield facts; session transcripts never do.
 
 Pure; never raises on any input.
@@ -37,6 +40,7 @@ from dataclasses import dataclass
 
 from dreamd.engine.bank.kinds import FACT_KINDS, infer_kind
 from dreamd.engine.bank.retain import mentions, parse_retain
+from dreamd.engine.bank.retractions import retracts
 from dreamd.engine.grounded.cues import CATEGORIES, Cues, is_sensitive, read_cues
 from dreamd.engine.intake import is_guest_line
 from dreamd.engine.text.blocks import blank_managed
@@ -48,6 +52,7 @@ from dreamd.redaction import redact
 
 __all__ = [
     "FACT_KINDS",
+    "FACT_RULES",
     "MAX_FACT_CHARS",
     "Fact",
     "extract_facts",
@@ -58,6 +63,9 @@ __all__ = [
 ]
 
 MAX_FACT_CHARS = 400
+# Raised whenever these rules change what a note yields: the bank's ledger keeps a note's facts
+# with its digest and this number, so a note read under older rules is read again.
+FACT_RULES = 2
 MIN_LINE_CHARS = 8
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(\[[ xX]\]\s+)?")
@@ -84,7 +92,8 @@ _note_day = functools.lru_cache(maxsize=65_536)(daily_note_day)
 @dataclass(frozen=True, slots=True)
 class Fact:
     """One fact: ``origin`` is ``retain`` (a Retain bullet), ``claim`` (a durable-claim
-    statement) or ``model`` (proposed by a model and checked)."""
+    statement), ``retraction`` (a plain line taking back a view), ``memory`` (a person's own
+    line of ``MEMORY.md``) or ``model`` (proposed by a model and checked)."""
 
     id: str
     kind: str
@@ -133,9 +142,9 @@ def make_fact(
     return Fact(fact_id(path, kind, clean, entities), kind, clean, entities, c, path, line, origin)
 
 
-def _claims(text: str) -> Iterator[tuple[int, str, Cues]]:
-    """(line, text, cues) of each durable-claim line: a list item or a line of prose outside
-    code, comments, tables, quotes and managed blocks, under the heading that lends it cues."""
+def _lines(text: str) -> Iterator[tuple[int, str, str | None]]:
+    """(line, text, heading above) of each list item or line of prose outside code, comments,
+    tables, quotes and managed blocks: no open task, no guest's logged message."""
     heading: str | None = None
     fence = False
     for number, line in enumerate(blank_managed(text).split("\n"), start=1):
@@ -154,13 +163,27 @@ def _claims(text: str) -> Iterator[tuple[int, str, Cues]]:
         item = _ITEM.match(line)
         if item is not None and item.group(1) is not None and "[ ]" in item.group(1):
             continue  # an open task is not a fact yet
-        body = collapse(line[item.end() :] if item is not None else line)
+        yield number, collapse(line[item.end() :] if item is not None else line), heading
+
+
+def _claims(text: str) -> Iterator[tuple[int, str, Cues]]:
+    """(line, text, cues) of each durable-claim line, under the heading that lends it cues."""
+    for number, body, heading in _lines(text):
         cues = read_cues(body, heading)
         own = any(CATEGORIES[name][0] == "durable" for name in cues.categories)
         if cues.lean != "likely_durable" or not (own or cues.durable >= 3):
             continue
         if not is_contaminated(body) and not _refused(body):
             yield number, body, cues
+
+
+def _retractions(path: str, text: str, taken: set[int]) -> Iterator[Fact | None]:
+    """A plain line that takes back a view (:mod:`~dreamd.engine.bank.retractions`), not on a
+    line already read as a fact: an opinion fact of origin ``retraction``."""
+    for number, body, _ in _lines(text):
+        if number in taken or not retracts(body) or is_contaminated(body) or _refused(body):
+            continue
+        yield make_fact(path, "opinion", body, mentions(body), None, number, "retraction")
 
 
 def is_fact_source(path: str) -> bool:
@@ -192,6 +215,8 @@ def extract_facts(path: str, text: str) -> tuple[Fact, ...]:
         for number, body, cues in _claims(text):
             kind = infer_kind(body, cues.categories)
             found.append(make_fact(path, kind, body, mentions(body), None, number, "claim"))
+    taken = {fact.line for fact in found if fact is not None}
+    found.extend(_retractions(path, text, taken | {item.line for item in retained}))
     facts: dict[str, Fact] = {}
     for fact in found:
         if fact is not None:

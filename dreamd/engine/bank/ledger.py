@@ -1,11 +1,12 @@
 """The bank's machine state, ``memory/.dreams/bank.json``: facts per note, lines per page.
 
-``{"version": 1, "notes": {"memory/2026-11-27.md": {"digest": "<sha256 of the note>",
+``{"version": 1, "notes": {"memory/2026-11-27.md": {"digest": "<sha256 of the note>+r<rules>",
 "facts": [[id, kind, text, entities, confidence, line, origin], ...]}}, "pages":
 {"bank/world.md": {"digest": "<body digest>", "lines": [line hashes], "keys": [keys]}}}``
 
 Rules: it is derived and rebuildable: the facts of a note are kept until the note changes (its
-digest) or goes, so a sweep reflects only the notes it reads; the page records are what
+digest), the rules that read it change (:data:`~dreamd.engine.bank.facts.FACT_RULES`) or it
+goes, so a sweep reflects only the notes it reads; the page records are what
 :func:`dreamd.engine.bank.block.merge` needs to tell dreamd's lines from a person's. Encoding is
 canonical (sorted keys, no whitespace), so an unchanged ledger is byte-identical. A ledger that
 does not decode is treated as empty and named in the warnings (the next reflection rewrites it).

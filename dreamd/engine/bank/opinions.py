@@ -38,6 +38,12 @@ voice notes`` both deny "Prefers voice notes"; a low fact never supports anythin
   whose choice agrees with the opinion's is for it, one whose choice opposes it is against
   it, whatever their polarity words say.
 
+A *retraction* (an opinion fact with entities that takes back its writer's view: "she had
+Hanne wrong", "I take back every word about the solar"; :mod:`dreamd.engine.bank.retractions`)
+contradicts every earlier opinion of its entities that it does not say again (a share of
+content words below :data:`MATCH`), and founds its own: what follows the retraction is the
+view now held.
+
 Then, for a fact that is neither low nor negating (it *affirms*): it supports the opinion that
 says the same thing with the same polarity (the closest one), and contradicts every opinion that
 says the same thing with the other polarity and every rival. A negating fact supports the
@@ -73,6 +79,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dreamd.engine.bank.facts import Fact
+from dreamd.engine.bank.retractions import retracts
 from dreamd.engine.facts.relations import choice, family_values, relation, same_slot
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.text.tokens import token_set
@@ -186,6 +193,7 @@ class Reading:
     keys: frozenset[str]
     view: bool = False  # an opinion fact (Retain O), not a world fact or an episode
     judged: bool = False  # a judgement of its subject in a word: "hype", "worth the money"
+    retracts: bool = False  # takes back its writer's earlier view: "I had Hanne wrong"
 
 
 def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
@@ -229,7 +237,8 @@ def read_fact(fact: Fact) -> Reading:
     judged = whole and (bool(_FAULTED.search(head)) or bool(_TOO.search(head + " x"))) != bool(
         _PRAISED.search(_NOT_PRAISE.sub(" ", head)) and statement.polarity > 0
     )
-    return Reading(statement, words, against, low, keys, view, judged)
+    retraction = view and bool(keys) and retracts(fact.text)
+    return Reading(statement, words, against, low, keys, view, judged, retraction)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
@@ -323,6 +332,11 @@ def _agrees(fact: Reading, held: Reading, kind: str) -> bool:
 def _weigh(fact: Fact, reading: Reading, held: list[_Held], near: Iterable[int]) -> bool:
     """Add ``fact`` as evidence to the opinions it bears on; True when it founds none of its
     own (it supports one, or it is a denial)."""
+    if reading.retracts:
+        for index in near:  # every earlier view of its entities it does not repeat
+            if _share(reading.words, held[index].reading.words) < MATCH:
+                held[index].against.append(fact)
+        return False  # and the view it holds now is one of its own
     same: list[tuple[float, int]] = []
     rivals: list[int] = []
     kinds: dict[int, str] = {}

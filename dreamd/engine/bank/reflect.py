@@ -40,7 +40,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dreamd.engine.bank.block import body_digest, compose_page, merge, split_page
-from dreamd.engine.bank.facts import Fact, extract_facts, is_fact_source, make_fact
+from dreamd.engine.bank.facts import (
+    FACT_RULES,
+    Fact,
+    extract_facts,
+    is_fact_source,
+    make_fact,
+)
 from dreamd.engine.bank.ledger import Ledger, NoteFacts, PageRecord, decode_ledger, encode_ledger
 from dreamd.engine.bank.opinions import Opinion, plan_opinions
 from dreamd.engine.bank.pages import ENTITIES_DIR, Names, entity_key, plan_pages, title_of
@@ -354,7 +360,7 @@ def _note_facts(
             if old is not None:
                 kept[path] = old
             continue
-        digest = text.digest or ""
+        digest = f"{text.digest or ''}+r{FACT_RULES}"  # read again under newer rules
         if proposals is not None and path in proposals:
             kept[path] = NoteFacts(digest, proposals[path])
             continue
@@ -363,7 +369,7 @@ def _note_facts(
             continue
         facts = extract_facts(path, text.text)
         read.append(path)
-        if facts and all(f.origin == "claim" for f in facts):
+        if facts and all(f.origin in ("claim", "retraction") for f in facts):
             claims[path] = text.text
         kept[path] = NoteFacts(digest, facts)
     return kept, read, claims
