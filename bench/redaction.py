@@ -24,7 +24,13 @@ numbers, cards and disguises, written before the rules were measured on it) and 
 round-seven corpus (``tests/redaction_corpus_round7.py``: Wi-Fi keys, door codes and PINs,
 passwords in the everyday prose of the big languages, forty vendors' keys, connection strings,
 accounts, cards, passports, licences and national numbers, birth dates and phones, setups moved
-between machines and disguises, written before the rules were measured on it).
+between machines and disguises, written before the rules were measured on it) and the
+round-eight corpus (``tests/redaction_corpus_round8.py``: unit files, crontabs, backup tools,
+config files, proxies, app passwords, command lines and SQL, keys pasted in part, signed URLs,
+SAS tokens, chat hooks, bot tokens and OAuth clients, link fragments, sixty more vendors,
+passwords in the inflected prose of Swahili to Amharic, mobile-money PINs, health, national and
+tax numbers, birth dates in other calendars, phones, voice-note transcripts, traces, logs, diffs,
+nested JSON, mail, chat exports and disguises, written before the rules were measured on it).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -91,6 +97,7 @@ from tests import (
     redaction_corpus_round5,
     redaction_corpus_round6,
     redaction_corpus_round7,
+    redaction_corpus_round8,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -118,7 +125,9 @@ def _project_family(text: str) -> str:
 
 def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
     """Each corpus as (family, text, secrets) samples and (family, text) look-alikes."""
-    project = [(_project_family(t), t, (s,)) for t, s in redaction_corpus.secret_samples()]
+    project: list[Secret] = [
+        (_project_family(t), t, (s,)) for t, s in redaction_corpus.secret_samples()
+    ]
     return {
         "project": (project, [("look-alike", t) for t in redaction_corpus.lookalikes()]),
         "fresh": (
@@ -199,6 +208,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round seven": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round7.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round7.lookalikes()],
+        ),
+        "round eight": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round8.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round8.lookalikes()],
         ),
     }
 
@@ -382,8 +395,8 @@ def end_to_end(name: str, samples: list[Secret], *, show: bool = False) -> tuple
             print(f"  leak {secret!r} in {', '.join(sorted(paths))}")
     if files:
         print("\n| file | planted items in it |\n| --- | --- |")
-        for path, count in sorted(files.items()):
-            print(f"| {path} | {count} |")
+        for file, count in sorted(files.items()):
+            print(f"| {file} | {count} |")
     return len(items), len(leaked), len(in_memory)
 
 
@@ -460,7 +473,7 @@ def sweep_cost(runs: int = 5) -> None:
         year(template)
         with_redaction = _cold_sweep_ms(template, scratch, runs)
         detect = redaction._detect
-        redaction._detect = lambda text, depth: []  # type: ignore[assignment]
+        redaction._detect = lambda text, depth: []
         try:
             without = _cold_sweep_ms(template, scratch, runs)
         finally:
@@ -494,6 +507,7 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-five corpus", every["round five"][0], show=show)
         end_to_end("round-six corpus", every["round six"][0], show=show)
         end_to_end("round-seven corpus", every["round seven"][0], show=show)
+        end_to_end("round-eight corpus", every["round eight"][0], show=show)
         later = (
             "project",
             "round two",
@@ -502,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
             "round five",
             "round six",
             "round seven",
+            "round eight",
         )
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]
