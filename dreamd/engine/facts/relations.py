@@ -74,7 +74,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from dreamd.engine.facts.statement import GAVE_UP_ROLE, OPENERS, Statement, change_clause
-from dreamd.engine.facts.values import kind_of
+from dreamd.engine.facts.values import CURRENCIES, kind_of
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.stemming import stem
 from dreamd.patterns import LazyPattern
@@ -284,7 +284,9 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         if left and not right and {kind_of(v) for v in b.values} <= {"name", "id", "num"}:
             return False  # her swapped shifts are not what "I'm Beatrice Okoth, 41." says
         return named and bool(left or a.values) and bool(right or b.values)
-    shared = _rooted(a.topic) & _rooted(b.topic)
+    # a currency both count in is no slot both speak of: "KSh 3,000 to Dorothy on the 5th" and
+    # "KSh 429,800 moved from Equity to the Sacco"
+    shared = (_rooted(a.topic) & _rooted(b.topic)) - CURRENCIES
     if shared and not strict:
         # "Fana kulturhus" and "Skeie skole" are places, not what the line is about: leave a
         # name's trailing common word out of both, when a shared word no name spells is left

@@ -513,6 +513,25 @@ def _change(text: str) -> str | None:
 
 
 _ASIDE = LazyPattern(r"\([^()]*\)")
+# "No patient's name goes into anything I write, not in notes, not in drafts": a list of what
+# a "no" covers, said for emphasis after it, turns nothing down ("Thursdays, not Tuesdays" and
+# "at Café Central, not at the Landtmann, not at the station" do).
+_EMPHASIS = LazyPattern(r"(?:,\s*not\s+[^.;,]{1,40}){2,}", _I)
+_NO = LazyPattern(
+    r"\b(?:no|never|nothing|nowhere|nobody|none|don't|doesn't|won't|mustn't)\b[^.;]*$", _I
+)
+
+
+def _unstressed(text: str) -> str:
+    """``text`` with a list of ", not …" after a "no" blanked by spaces (offsets kept)."""
+
+    def blank(found: re.Match[str]) -> str:
+        said = found.group(0)
+        return " " * len(said) if _NO.search(text, 0, found.start()) else said
+
+    return _EMPHASIS.sub(blank, text)
+
+
 # A from-span that is a time or a list, not the thing moved away from: "from today, every
 # message to the parents goes through Spond".
 _NOT_A_PLACE = LazyPattern(
@@ -612,6 +631,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     # any more: three hours late"): its negation and its change cue are the line's.
     clause = heading if heading is not None and len(heading.split()) >= 3 else ""
     unended = _WHEN_ENDED.sub(" ", body) if _WHEN_ENDED.search(body) else body
+    unended = _unstressed(unended) if ", not" in unended else unended
     change = _change(unended) or (_change(clause) if clause else None)
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
     # what the body's own words name: a heading's or entity's name said in lowercase in the
@@ -622,7 +642,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     replaced: set[str] = set()
     spans = _REPLACED_OR_GONE if _GONE_WORD.search(body) else _REPLACED_SPANS
     inside: list[tuple[int, int]] = []
-    for span in spans.finditer(body):
+    for span in spans.finditer(_unstressed(body) if ", not" in body else body):
         if span.lastgroup == "from" and change is None:
             continue  # "the piano from Sala 1 on OLX for €2,200, to pay for…": no change
         group = next((g for g in span.groups() if g), "")

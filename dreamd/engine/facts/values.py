@@ -35,7 +35,17 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run t
 if TYPE_CHECKING:
     from typing import Final
 
-__all__ = ["DAYS", "DAY_MONTH", "MONTHS", "MONTH_DAY", "PARTS", "Value", "kind_of", "values_of"]
+__all__ = [
+    "CURRENCIES",
+    "DAYS",
+    "DAY_MONTH",
+    "MONTHS",
+    "MONTH_DAY",
+    "PARTS",
+    "Value",
+    "kind_of",
+    "values_of",
+]
 
 _DAY_WORDS = {
     "mon": "monday mondays mon montag montags mo lundi lundis lunes lunedì lunedi maandag "
@@ -91,15 +101,18 @@ PARTS = {
     "mañana": "morning",
     "tarde": "afternoon",
 }
-_NOT_NAMES = frozenset(
+# Currency codes and signs: "450 SEK per evening", "KSh 3,000 by M-Pesa" name no one.
+CURRENCIES = frozenset(
+    "sek nok dkk eur usd gbp chf pln czk huf isk jpy cny rmb inr aud cad nzd zar try brl mxn ft kr"
+    " kn kč zł lei ron bgn rsd uah rub ksh kes ugx tzs rwf etb ngn ghs krw pkr lkr bdt npr idr"
+    " myr thb vnd php sgd hkd twd ars clp cop pen aed sar qar egp mad tnd ils".split()
+)
+_NOT_NAMES = CURRENCIES | frozenset(
     "i i'm i've i'd i'll we we're our us you your he she they it it's its the a an this that these "
     "those my his her their there here when what who why how if and or but so then also not no "
     "ok okay yes mr mrs ms dr prof re fw fwd todo tbd n/a am pm utc gmt cet cest eu us uk"
-    # currency codes and signs, and the names of a sales tax: "450 SEK per evening", "22 000 Ft
-    # with ÁFA" name no one
-    " sek nok dkk eur usd gbp chf pln czk huf isk jpy cny inr aud cad nzd zar try brl mxn ft kr"
-    " kn kč zł lei ron bgn rsd uah rub vat áfa afa mwst tva iva btw moms gst hst alv pvm dph"
-    " ddv".split()
+    # the names of a sales tax: "22 000 Ft with ÁFA" names no one
+    " vat áfa afa mwst tva iva btw moms gst hst alv pvm dph ddv".split()
 )
 _GROUP = r"[ \u00a0\u202f](?=\d{3}(?![\d:.,]\d|\d))"  # "22 000": a space between thousands
 _TIME = LazyPattern(

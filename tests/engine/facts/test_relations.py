@@ -1323,3 +1323,42 @@ def test_a_bare_clause_is_no_slot_for_a_long_line_sharing_its_one_word() -> None
         "home in the dark."
     )
     assert [relation(n, o) for n in newer for o in older] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Grandma Nakato: UGX 50,000 by mobile money on the 10th of every month.",
+            "UGX 2,400,000 moved from Stanbic to the Sacco on 2 May; the Stanbic account is "
+            "closing.",
+        ),
+        (
+            "Annual meeting (one-off): Dues: raised from UGX 10,000 to UGX 15,000 a month, "
+            "from May.",
+            "Treasurer's report, Okello's first: balance UGX 2,310,000, plus May dues 21 × "
+            "15,000 = 315,000, less the hall deposit 200,000, is UGX 2,425,000.",
+        ),
+    ],
+)
+def test_a_currency_both_count_in_is_no_slot_they_share(older: str, newer: str) -> None:
+    """A transfer of the group's savings ends no monthly gift to a grandmother, and a
+    treasurer's sums that use the new dues end no decision to raise them: both count in UGX,
+    which is no name and no topic they share."""
+    assert not any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+    assert "name:ugx" not in read_statement(newer).values
+
+
+def test_a_list_of_nots_after_a_no_turns_nothing_down() -> None:
+    """ "No client's address goes into anything I send, not in e-mails, not in chat" stresses
+    the "no"; it does not turn e-mails down, and ends no line about e-mails. A list of nots
+    after a place still turns each one down."""
+    rule = read_statement(
+        "No client's address goes into anything you send, not in e-mails, not in chat, not in "
+        "drafts."
+    )
+    assert rule.replaced == frozenset() and rule.change is None
+    older = read_statement("Rosa's own notes. Please don't edit these e-mails.")
+    assert not replaces(rule, older)
+    place = read_statement("We meet at the Old Mill, not at the station, not at the Anchor.")
+    assert {"name:anchor", "station"} <= place.replaced
