@@ -1362,3 +1362,15 @@ def test_a_list_of_nots_after_a_no_turns_nothing_down() -> None:
     assert not replaces(rule, older)
     place = read_statement("We meet at the Old Mill, not at the station, not at the Anchor.")
     assert {"name:anchor", "station"} <= place.replaced
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("Late cancellations fell from 12 % to 5 % after the texts.", ["num:12", "num:5"]),
+        ("Occupancy is up from 8 % this spring.", ["num:8"]),
+        ("Calls only after 4 pm, never from 9 on a Sunday.", ["time:16:00", "time:09:00"]),
+    ],
+)
+def test_a_percentage_after_from_is_no_hour(text: str, tokens: list[str]) -> None:
+    assert [v.token for v in values_of(text) if not v.token.startswith("day:")] == tokens
