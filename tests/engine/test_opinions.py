@@ -260,3 +260,45 @@ def test_a_thing_judged_again_the_other_way_in_a_word_is_a_reversal() -> None:
     )
     first = next(o for o in plan_opinions(apart) if o.founder.id == apart[0].id)
     assert first.confidence == first.start
+
+
+def _held_after(bullets: list[str]) -> dict[str, float]:
+    """Each opinion's statement -> its confidence, one note a day, one bullet each."""
+    facts = [
+        fact
+        for day, bullet in enumerate(bullets, start=1)
+        for fact in extract_facts(f"memory/2026-04-{day:02d}.md", f"## Retain\n{bullet}\n")
+    ]
+    return {o.statement: o.confidence for o in plan_opinions(facts)}
+
+
+def test_a_view_that_picks_another_of_the_same_kind_lowers_the_old_pick() -> None:
+    """ "Nowak's rye is better" after "Kowalski's rye is the best in town" (one entity), and
+    "Dale Motors is the better garage" after "Fenwick's is the best garage for the van" (two):
+    the old pick falls and the new one is a view of its own, at its start."""
+    held = _held_after(
+        [
+            "- O(c=0.8) @Bakery: Kowalski's rye is the best in town.",
+            "- O(c=0.7) @Fenwick Garage: Fenwick's is the best garage for the van.",
+            "- O(c=0.75) @Bakery: Nowak's rye is better, and it keeps a week.",
+            "- O(c=0.7) @Dale Motors: Dale Motors is the better garage: quicker and cheaper.",
+        ]
+    )
+    assert held["Kowalski's rye is the best in town."] < 0.8
+    assert held["Fenwick's is the best garage for the van."] < 0.7
+    assert held["Nowak's rye is better, and it keeps a week."] == 0.75
+    assert held["Dale Motors is the better garage: quicker and cheaper."] == 0.7
+
+
+def test_a_view_that_picks_the_same_one_or_names_the_old_leaves_it() -> None:
+    """The same rye praised again, a newer pick that names the old one beside it, and a pick
+    of another kind of thing lower nothing."""
+    held = _held_after(
+        [
+            "- O(c=0.8) @Bakery: Kowalski's rye is the best in town.",
+            "- O(c=0.7) @Bakery: Kowalski's rye is better toasted.",
+            "- O(c=0.7) @Bakery: Nowak's rye is the best for toast; Kowalski's rye for sandwiches.",
+            "- O(c=0.7) @Dale Motors: Dale Motors' tyres are the better buy.",
+        ]
+    )
+    assert held["Kowalski's rye is the best in town."] >= 0.8

@@ -32,6 +32,11 @@ voice notes`` both deny "Prefers voice notes"; a low fact never supports anythin
 - it is a *rival* when it speaks of the same slot with another value of a family both give
   ("prefers calls after 4pm" after "prefers calls in the morning"; "prefers written messages"
   after "prefers voice notes");
+- two views that each pick the best of one kind of thing (a word both share: "best",
+  "better", "suits", "prefer") and name another one, by the capitalised word before that
+  word, are rivals too ("WhatsApp reminders work better" after "SMS reminders suit them best";
+  "Campanar is the better lab" after "Turia's lab is slow but the best fit we've had"), when
+  the newer does not name the older's (of any two entities: the labs are two);
 - a *choice* between two things is read whole, before the rest
   (:func:`~dreamd.engine.facts.relations.choice`: "Wedges, not in-ears"; "won't get on with
   in-ears; keep her on wedges"; "prefers in-ears now; wedges are out of her mix"): a fact
@@ -251,6 +256,48 @@ def _other_value(new: Statement, old: Statement) -> bool:
     return any(left[f] - new.replaced != right[f] for f in (left.keys() & right.keys()) - {"name"})
 
 
+# "the best", "works better", "suits them best", "prefer": a view that picks one thing of a kind
+_PICKS = re.compile(r"\b(?:best|better|suits?|prefer(?:s|red)?|go-to)\b", re.I)
+_TOKEN = re.compile(r"[\w'’-]+")
+
+
+def _option(text: str, noun: str) -> str | None:
+    """The name a view gives the thing of kind ``noun`` it speaks of: the capitalised word
+    nearest before it ("SMS reminders", "Turia's lab", "Campanar is the better lab")."""
+    words = _TOKEN.findall(text)
+    for at, word in enumerate(words):
+        if _singular(word.casefold()) != noun:
+            continue
+        for before in reversed(words[max(0, at - 4) : at]):
+            if before[:1].isupper():
+                return _APOSTROPHE_S.sub("", before).casefold()
+    return None
+
+
+_APOSTROPHE_S = re.compile(r"['’]s$")
+
+
+def _whole(statement: Statement) -> str:
+    """The line a statement was read from, a heading it opened with included."""
+    return f"{statement.heading}: {statement.text}" if statement.heading else statement.text
+
+
+def _picks_another(fact: Reading, held: Reading) -> bool:
+    """Both views pick the best of one kind of thing, and name another one ("WhatsApp reminders
+    work better" after "SMS reminders suit them best"; "Campanar is the better lab" after
+    "Turia's lab is slow but worth the wait; the best fit we've had")."""
+    new, old = _whole(fact.statement), _whole(held.statement)
+    if not (_PICKS.search(new) and _PICKS.search(old)):
+        return False
+    for noun in _words(new)[0] & _words(old)[0]:  # the entities' names too: "Fenwick Garage"
+        if noun in _COMPARED or _PICKS.fullmatch(noun) or _PRAISED.fullmatch(noun):
+            continue  # "better" is how both pick, not what they pick
+        mine, theirs = _option(new, noun), _option(old, noun)
+        if mine and theirs and mine != theirs and mine not in old.casefold():
+            return True
+    return False
+
+
 def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
     """``("same", closeness)`` or ``("rival", 0)`` when ``fact`` bears on the opinion ``held``."""
     if fact.keys != held.keys and not (fact.keys and held.keys):
@@ -267,6 +314,7 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
     rival = same_slot(fact.statement, held.statement) and _other_value(
         fact.statement, held.statement
     )
+    rival = rival or (fact.view and held.view and _picks_another(fact, held))
     if not flips and (rival or found == "replaces" or ends):
         return "rival", 0.0  # "prefers written messages" after "prefers voice notes"
     if found == "replaces":
@@ -386,6 +434,10 @@ def plan_opinions(facts: Iterable[Fact]) -> tuple[Opinion, ...]:
             continue
         near = sorted({i for key in reading.keys or {""} for i in by_entity.get(key, ())})
         done = _weigh(fact, reading, held, near)
+        if reading.view and not reading.negates and _PICKS.search(fact.text):
+            for index in set(range(len(held))) - set(near):  # another entity's pick
+                if held[index].reading.view and _picks_another(reading, held[index].reading):
+                    held[index].against.append(fact)
         if not done and fact.kind == "opinion":
             held.append(_Held(fact, reading))
             for key in reading.keys or {""}:
