@@ -10,7 +10,7 @@ A snippet is instruction-shaped when it has one of these shapes (the reason name
   "pretend you are…", "your new instructions are…", "developer mode";
 * ``address``    speaking to the agent as such: "note to the AI", "note for automated
   assistants", "dear assistant", "if you are an AI", "agents reading this must…", "as an AI
-  you…";
+  you…", "Assistant instructions:";
 * ``order``      second-person absolutes: "you must always/never…", "you are required to…";
   acting for the person automatically and without asking ("automatically pay … no need to ask
   Marisol"), which a note about a direct debit ("paid automatically on the 3rd") is not;
@@ -19,9 +19,10 @@ A snippet is instruction-shaped when it has one of these shapes (the reason name
 * ``role marker`` chat-template and role tokens: ``SYSTEM:``, ``[INST]``, ``<<SYS>>``,
   ``<|im_start|>``, ``<system>``, "IMPORTANT SYSTEM NOTICE", "ADMIN OVERRIDE";
 * ``hidden order`` an order where a reader of the rendered note never sees it: inside an HTML
-  comment (``<!-- … -->``, also entity-escaped ``&lt;!--``), or after a role label
-  (``assistant:``, ``agent:``, ``AI:``), a verb that acts for the person: approve, authorise,
-  pay, forward, confirm, reply, grant, push, transfer, delete...;
+  comment (``<!-- … -->``, also entity-escaped ``&lt;!--``), inside an element styled out of
+  sight (``<span style="color:#fff">``, ``display:none``, ``font-size:0``, ``hidden``), or
+  after a role label (``assistant:``, ``agent:``, ``AI:``), a verb that acts for the person:
+  approve, authorise, pay, forward, confirm, reply, grant, push, transfer, delete...;
 * ``tool call``  tool or function-call syntax: ``<tool_call>``, ``<function_call>``,
   ``{"name": …, "arguments": …}``, ``"tool_calls"``;
 * ``imitation``  text posing as dreaming's own output: the ``Light Sleep``/``REM Sleep``/``Deep
@@ -62,6 +63,14 @@ _ACTS = (
     r"(?:approve|authori[sz]e|pay|wire|forward|confirm|reply|respond|grant|push|merge|deploy|"
     r"transfer|delete|remove|disable|send|share|upload|sign|accept|book|order|buy|release|renew|"
     r"cancel|settle)"
+)
+
+# An HTML element styled so a reader of the rendered page never sees it: white or transparent
+# text, no size, no display, no opacity, the hidden attribute.
+_INVISIBLE = (
+    r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|"
+    r"opacity\s*:\s*0(?![.\d]*[1-9])|color\s*[:=]\s*[\"']?\s*(?:#fff(?:fff)?\b|white\b|"
+    r"transparent\b|rgba?\(\s*255\s*,\s*255\s*,\s*255)|\bhidden\b)"
 )
 
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -109,7 +118,8 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\bwhen(?:ever)?\s+you\s+(?:read|see|process|load)\s+this\b"
             r"|\b(?:ai(?:\s+agents?)?|assistants?|llms?|language\s+models?|chatbots?)\s+"
             r"(?:must|shall)\b"
-            r"|^(?:hey\s+)?(?:ai|assistant|model|bot|llm)\s*,\s",
+            r"|^(?:hey\s+)?(?:ai|assistant|model|bot|llm)\s*,\s"
+            rf"|\b{_AGENT}s?\s+(?:instructions?|orders|directives?)\s*:",
             _I,
         ),
     ),
@@ -156,7 +166,8 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "hidden order",
         re.compile(
             rf"(?:<|&lt;|&#0*60;)!--(?:(?!-->|--&gt;).){{0,200}}?\b{_ACTS}\b"
-            rf"|(?:^|[>\s(\[])(?:ai|assistant|agent|bot|model|llm)\s*:\s*(?:please\s+)?{_ACTS}\b",
+            rf"|(?:^|[>\s(\[])(?:ai|assistant|agent|bot|model|llm)\s*:\s*(?:please\s+)?{_ACTS}\b"
+            rf"|<[a-z][a-z0-9]*\b[^>]*{_INVISIBLE}[^>]*>(?:(?!</).){{0,300}}?\b{_ACTS}\b",
             _I,
         ),
     ),
