@@ -276,6 +276,10 @@ _REPLACED_SPANS = LazyPattern(
     # "up from £40" (to £46 is the new value); not "set-up from 16:45"
     r"|(?<![\w-])(?:up|down)\s+from\s+(?P<upfrom>[£$€¥₹₩]?\d(?:(?!\s+to\b)[^.;,]){0,30})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"
+    # "lives in Trelew now (moved from Gaiman on 30 September)": no "to" after it, Gaiman is gone
+    r"|\b(?:moved|moving|relocated|relocating)\s+(?:out\s+|away\s+)?from\s+"
+    r"(?P<movedfrom>(?-i:[A-ZÀ-Þ])[^.;,()]{0,40}?)(?=\s+(?:on|in|at|since|after|last|this|back|to|for)"
+    r"\b|\s*[.;,)]|\s*$)"
     # "Kopia has taken over from Linnétryck for this concert": Linnétryck is gone
     r"|\b(?:taken|took|takes|taking)\s+over\s+from\s+(?P<over>[^.;,]{1,40}?)"
     r"(?=\s+(?:for|as|at|on|in|from|since|after|and)\b|[.;,]|$)"

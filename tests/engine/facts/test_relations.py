@@ -1374,3 +1374,13 @@ def test_a_list_of_nots_after_a_no_turns_nothing_down() -> None:
 )
 def test_a_percentage_after_from_is_no_hour(text: str, tokens: list[str]) -> None:
     assert [v.token for v in values_of(text) if not v.token.startswith("day:")] == tokens
+
+
+def test_moved_from_a_place_without_a_to_ends_where_she_lived() -> None:
+    """ "(moved from Vika on 2 March)" turns Vika down though no "to" follows it: the line
+    about her living at Vika is replaced; "moved from Leeds to York" still turns down Leeds
+    only."""
+    older = "Granny Elna: 84, lives on her own in the farmhouse at Vika."
+    newer = "Granny Elna: lives in Åndalsnes now, in a flat over the chemist (moved from Vika on 2 March)."
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+    assert read_statement("The office moved from Leeds to York in May.").replaced == {"name:leeds"}
