@@ -303,6 +303,13 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         # not "Orsi's on-call weekend" and "Orsi's own notes for the agent"
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
+    if len(shared) == 1 and min(len(left), len(right)) == 1 and not a.values & b.values:
+        # one word shared by a one-word line and a line under another heading, and no value:
+        # "Calendar: M-10 training Mondays 18:30" is not "Tomás's GWO refresher: 17–19 October
+        # at the training centre"
+        headings = (a.heading or "").casefold(), (b.heading or "").casefold()
+        if all(headings) and headings[0] != headings[1]:
+            return False
     return _containment(left, right) >= 2 / 3
 
 
@@ -697,7 +704,11 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     if None in subjects or "we" in subjects or newer.subject in _names(older):
         return False
     again = {word.removesuffix("s") for word in newer.topic | _names(newer)}
-    if not roles <= again or not older.topic <= newer.topic:
+    # "Gonzalo Paz: head coach of the M-10; Tomás assists", then "Tomás is head coach": the
+    # one who assisted is named in the older's words, and assisting is no part of the role
+    rest = _rooted(older.topic) - _rooted(newer.topic) - _DEPUTY_WORDS
+    rest -= {_root(newer.subject or "")}
+    if not roles <= again or rest:
         return False
     places = _names(older) - {older.subject} - _names_of(frozenset(newer.replaced))
     if not places & _names(newer) and len(places) > 1:
@@ -705,6 +716,7 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
 
 
+_DEPUTY_WORDS = frozenset(_root(w) for w in "assist assists assistant helps deputy vice".split())
 _AUXILIARY = LazyPattern(
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|will|won't|has|have|had|does|doesn't|"
     r"did|didn't|not|no longer)\b",

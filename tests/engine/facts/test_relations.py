@@ -1384,3 +1384,19 @@ def test_moved_from_a_place_without_a_to_ends_where_she_lived() -> None:
     newer = "Granny Elna: lives in Åndalsnes now, in a flat over the chemist (moved from Vika on 2 March)."
     assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
     assert read_statement("The office moved from Leeds to York in May.").replaced == {"name:leeds"}
+
+
+def test_the_one_who_assisted_taking_the_role_ends_the_old_holders_line() -> None:
+    """ "Marit is head of the U-12 at Nordstrand IL from 1 March; Jens assists" after "Ola Berg:
+    head of the U-12 at Nordstrand IL; Marit assists": the role passed to the one who
+    assisted."""
+    older = "Ola Berg: head of the U-12 at Nordstrand IL; Marit assists."
+    newer = "Marit is head of the U-12 at Nordstrand IL from 1 March; Jens assists."
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+
+
+def test_one_word_shared_across_two_headings_is_no_slot() -> None:
+    """A calendar line about training ends no course at a training centre."""
+    older = "Ane's first-aid refresher: 4–6 May at the training centre in Bodø; expires 31 May."
+    newer = "Calendar: U-12 training Mondays and Wednesdays 17:30 from 2 April."
+    assert not any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
