@@ -1400,3 +1400,15 @@ def test_one_word_shared_across_two_headings_is_no_slot() -> None:
     older = "Ane's first-aid refresher: 4–6 May at the training centre in Bodø; expires 31 May."
     newer = "Calendar: U-12 training Mondays and Wednesdays 17:30 from 2 April."
     assert not any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+
+
+@pytest.mark.parametrize(
+    "newer",
+    [
+        "The Albin Vega is not for sale after all: Siri buys a third of her for 2,000 EUR.",
+        "Albin Vega listing taken down on Sunday; she stays with us.",
+    ],
+)
+def test_a_boat_not_for_sale_after_all_ends_the_decision_to_sell(newer: str) -> None:
+    older = "Jon has decided to sell the Albin Vega, the 27 ft sloop on the pontoon at Hovik."
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
