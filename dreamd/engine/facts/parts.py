@@ -12,7 +12,8 @@ reviewer. Needs the batch by Wednesday.") is the subject of its later sentences 
 :func:`lasting_text` gives what MEMORY.md keeps of a line: its lasting sentences
 (:mod:`dreamd.engine.facts.lasting`), at most :data:`MAX_SENTENCES`, in their order; the whole
 line when no sentence lasts on its own (the line as a whole may still); a sentence whose fact
-MEMORY.md already holds is left out when another one remains. :func:`lasting_line` judges a
+MEMORY.md already holds is left out when another one remains, and one that says "there" of a
+place keeps the sentence before it that names the place. :func:`lasting_line` judges a
 line of several sentences by them: read whole, "He noticed because the breeds were wrong.
 Second time with the two Dunnes." mixes a correction word with values of another sentence; a
 line lasts when one of its sentences does, and only then. Pure.
@@ -190,8 +191,30 @@ def lasting_text(text: str, *, known: Callable[[Statement], bool] | None = None)
     kept = [part for part in parts if lasting(part).durable]
     if known is not None:
         kept = [part for part in kept if not known(read_statement(part))] or kept
-    kept = kept[:MAX_SENTENCES]
+    kept = _with_place(parts, kept)[:MAX_SENTENCES]
     return _joined(kept) if kept else _joined(parts)
+
+
+# "The crew meets there now": a place named by the sentence before ("there" of a place, not
+# "there is", "there are").
+_THERE = re.compile(
+    r"\bthere\b(?!\s+(?:is|are|was|were|will|would|has|have|had|isn't|aren't|wasn't|weren't|'s|"
+    r"must|may|might|can|could|should|seems?|used)\b)",
+    re.IGNORECASE,
+)
+
+
+def _with_place(parts: list[str], kept: list[str]) -> list[str]:
+    """``kept`` with the sentence before each one that says "there" of a place, where that
+    sentence was left out: "First morning at the new base in the Parque Industrial. The crew
+    meets there now" keeps both, or "there" names nowhere."""
+    found: list[str] = []
+    for part in kept:
+        at = parts.index(part)
+        if at and _THERE.search(part) and parts[at - 1] not in kept + found:
+            found.append(parts[at - 1])
+        found.append(part)
+    return found
 
 
 def _joined(parts: list[str]) -> str:

@@ -74,3 +74,15 @@ def test_a_sentence_already_held_is_left_out_when_another_remains() -> None:
 def test_what_still_holds_of_a_line(text: str, standing: list[bool], expected: str | None) -> None:
     """The clauses and sentences nothing replaced, as one line that can stand alone."""
     assert remaining_text(text, standing) == expected
+
+
+def test_a_sentence_that_says_there_keeps_the_place_before_it() -> None:
+    """ "The choir rehearses there now" names no place alone: the sentence before it, which
+    does, is kept with it; "there is" names none and takes nothing along."""
+    line = (
+        "First evening in the new hall behind St Olav's church. The choir rehearses there now, "
+        "Tuesdays 19:00. Coffee was cold."
+    )
+    assert lasting_text(line).startswith("First evening in the new hall behind St Olav's church.")
+    alone = "Coffee was cold. There is a new rota: the choir rehearses on Tuesdays at 19:00."
+    assert not lasting_text(alone).startswith("Coffee")
