@@ -33,9 +33,10 @@ with no heading or entity to say who, "It's right there in Spond now", or only a
 agrees; it's cheaper"; a correction naming the right name stands: "It's Karin Hald, not Holm"),
 ``greeting`` (a greeting or acknowledgement), ``uncertain`` (not settled yet: "the hall may not be
 ours after February", "probably", "to be confirmed"),
-``log`` (a command, a stack line, a time-stamped run log), ``status`` (how something went or
+``log`` (a command, a stack line, a time-stamped run log, a line under a log's heading, an
+inbox count), ``status`` (how something went or
 stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged", "Finn's ankle
-is fine now"), ``event``
+is fine now", "the new rota is out"), ``event``
 (bound to the moment: "today", "this morning", "tonight", "next Saturday", one weekday as the
 heading, "Sat: Shona runs it", an activity opener such
 as "had lunch", "spent", something under way: "is coming over", or told in the past: "the invoice
@@ -182,8 +183,20 @@ _LOG = re.compile(
     r"\b(?:exit\s+code|exit\s+status|stdout|stderr|pid\s+\d+|\d+\s+passed|\d+\s+failed)\b",
     _I,
 )
+# A line under a log's heading ("Run log: custody calendar updated"), and an inbox count.
+_LOG_HEADING = re.compile(
+    r"^(?:(?:run|work|activity|daily|agent|sync|change)\s*-?\s*log|log|logbook|changelog)$", _I
+)
+_INBOX = re.compile(r"^\s*(?:inbox|mail|e-?mail)\s+\d{1,2}[:.]\d{2}\b", _I)
+# "Nelly's rota is out": published, the news of a day, whatever the word for what came out
+_PUBLISHED = re.compile(
+    r"\b(?:rota|roster|schedule|timetable|results?|fixtures?|minutes|newsletter|draft|list)\s+"
+    r"(?:is|are)\s+(?:now\s+)?out\s*(?:[.!;,]|$)",
+    _I,
+)
 _STATUS = re.compile(
     r"\bwent\s+(?:well|fine|ok|okay|great|badly|smoothly)\b|\bin\s+progress\b|\bon\s+track\b|"
+
     r"\bworked\s+on\b|\bworking\s+on\b|\bfinished\b|\bwrapped\s+up\b|\bstill\s+(?:waiting|"
     r"pending|open)\b|\bwaiting\s+(?:for|on)\b|\bblocked\s+on\b|\bdone\b|\bcompleted\b|"
     r"\bsent\b|\bsubmitted\b|\bcaught\s+up\b|\bno\s+news\b|\bnothing\s+new\b|\bstatus\b|"
@@ -514,6 +527,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "ending")  # "No more Monday and Wednesday sessions at the gym"
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
+    if (read.heading is not None and _LOG_HEADING.match(read.heading)) or _INBOX.match(full):
+        return Lasting(False, "log")  # "Run log: custody calendar: handovers on Mondays"
     if body.rstrip(_CLOSERS).endswith(("?", "？")) or _ASKED.search(body):
         return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'
     if _UNDECIDED.search(body):
@@ -528,7 +543,7 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     if _leans(read, body):  # "She spotted it because ...": what happened, told as such
         told = _PAST.search(body) or _MOMENT.search(body) or _ACTIVITY.match(body)
         return Lasting(False, "event" if told else "context")
-    if _BETTER.search(body):
+    if _BETTER.search(body) or _PUBLISHED.search(body):
         return Lasting(False, "status")
     if read.heading is not None and _ONE_DAY.match(read.heading) and not _RECURS.search(body):
         return Lasting(False, "event")  # "Sat: Shona runs it, Morag's aboard."

@@ -329,3 +329,19 @@ def test_a_habit_s_one_occasion_or_a_quoted_rule_is_not_kept(text: str, durable:
 )
 def test_hearsay_fragments_and_a_told_line_are_not_facts(text: str, kind: str) -> None:
     assert lasting(text).kind == kind
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Run log: calendar: swim club moved to Wednesdays from 4 March.",
+        "Work log: invoice reminder set for the 28th.",
+        "Inbox 06:12, 9 new (two from the school, the rest newsletters)",
+        "The new duty roster is out.",
+        "Match fixtures are out!",
+    ],
+)
+def test_log_lines_inbox_counts_and_news_that_something_is_out_are_not_kept(line: str) -> None:
+    """A line under a log's heading is what was done that day, whatever it says; so is a
+    count of new mail, and the news that a roster or the fixtures came out."""
+    assert not lasting(line).durable
