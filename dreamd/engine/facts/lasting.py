@@ -196,7 +196,6 @@ _PUBLISHED = re.compile(
 )
 _STATUS = re.compile(
     r"\bwent\s+(?:well|fine|ok|okay|great|badly|smoothly)\b|\bin\s+progress\b|\bon\s+track\b|"
-
     r"\bworked\s+on\b|\bworking\s+on\b|\bfinished\b|\bwrapped\s+up\b|\bstill\s+(?:waiting|"
     r"pending|open)\b|\bwaiting\s+(?:for|on)\b|\bblocked\s+on\b|\bdone\b|\bcompleted\b|"
     r"\bsent\b|\bsubmitted\b|\bcaught\s+up\b|\bno\s+news\b|\bnothing\s+new\b|\bstatus\b|"
