@@ -16,6 +16,12 @@
   ``String.fromCharCode(…)``, ``chr``, ``bytes([…])`` or ``char[]`` (``83,117,110,…``), and
   four or more bytes written in binary (``01001000 01110101 …``), are decoded the same way
   and judged as hex is.
+* **Morse, Braille and ascii85.** A run of four or more Morse letters (``-.... .-.. -....``),
+  of Braille cells (``⠚⠁⠙⠋``; the number sign and the capital sign read), or an ascii85
+  block (``<~…~>``) is decoded. It is a secret when what it spells is a credential (as hex
+  is judged), when the rules find a secret in its line with the run read as it spells, or
+  when a word naming a secret stands before it on the line (``pw in morse: …``,
+  ``passphrase ⠏⠺ …``): nobody writes a note in Morse or Braille but to hide what it says.
 
 Base64 is :mod:`dreamd.redaction.entropy`'s. One level deep: what a decoded text holds is not
 decoded again. Pure.
@@ -135,9 +141,101 @@ _BITS_HINT = re.compile(r"0[01]{7}[ \t]+0[01]{7}")
 _BITS = re.compile(r"(?<![01])(?P<bits>(?:[01]{8}[ \t]+){3,}[01]{8})(?![01])")
 
 
+_MORSE = dict(
+    zip(
+        ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...-"
+        " .-- -..- -.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
+        "abcdefghijklmnopqrstuvwxyz0123456789",
+        strict=True,
+    )
+)
+_MORSE_RUN = re.compile(r"(?<!\S)(?:[.-]{1,5}[ ]{1,3}(?:/[ ]+)?){3,}[.-]{1,5}(?!\S)")
+# Braille cells (six dots, Unicode's patterns) of the letters; a number sign makes a-j digits.
+_BRAILLE = dict(zip("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵", "abcdefghijklmnopqrstuvwxyz", strict=True))
+_BRAILLE_RUN = re.compile(r"[\u2800-\u28ff](?:[ ]?[\u2800-\u28ff]){3,}")
+_ASCII85 = re.compile(r"<~[!-u\s]{5,400}?~>")
+# A word before a run on its line that names a secret (the run is what it names).
+_SECRET_WORD = re.compile(
+    r"(?i:pass|pw|pwd|pin\b|code|key|token|secret|kennwort|mdp|clave|senha|contrase|parol|hasło"
+    r"|heslo|salasana|пароль|credential)"
+)
+
+
+def _morse(run: str) -> str | None:
+    letters = [_MORSE.get(code) for code in run.replace("/", " ").split()]
+    return None if None in letters else "".join(filter(None, letters))
+
+
+def _braille(run: str) -> str | None:
+    out, number, capital = [], False, False
+    for cell in run:
+        if cell == " ":
+            out.append(" ")
+            number = False
+        elif cell == "⠼":
+            number = True
+        elif cell == "⠠":
+            capital = True
+        elif cell in _BRAILLE:
+            letter = _BRAILLE[cell]
+            if number and letter in "abcdefghij":
+                out.append("1234567890"["abcdefghij".index(letter)])
+            else:
+                out.append(letter.upper() if capital else letter)
+            capital = False
+        else:
+            return None
+    return "".join(out)
+
+
+def _ascii85(run: str) -> str | None:
+    import base64
+    import binascii
+
+    try:
+        return _readable(base64.a85decode(run, adobe=True))
+    except (ValueError, binascii.Error):
+        return None
+
+
+def _spelled_runs(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, what it spells) of each Morse, Braille and ascii85 run of ``text``."""
+    decoded: list[tuple[int, int, str]] = []
+    if ".-" in text or "-." in text:
+        for match in _MORSE_RUN.finditer(text):
+            plain = _morse(match.group(0))
+            if plain and "." in match.group(0) and "-" in match.group(0):
+                decoded.append((*match.span(), plain))
+    if any("\u2800" <= c <= "\u28ff" for c in text):
+        for match in _BRAILLE_RUN.finditer(text):
+            plain = _braille(match.group(0))
+            if plain and plain.strip():
+                decoded.append((*match.span(), plain))
+    if "<~" in text:
+        for match in _ASCII85.finditer(text):
+            plain = _ascii85(match.group(0))
+            if plain:
+                decoded.append((*match.span(), plain))
+    return decoded
+
+
+def _spelled_secrets(text: str, detect: Detect) -> list[Finding]:
+    found = []
+    for start, end, plain in _spelled_runs(text):
+        line = text.rfind("\n", 0, start) + 1
+        before = text[line:start]
+        read = before + plain
+        named = _SECRET_WORD.search(before) is not None
+        inside = any(f.end > len(before) for f in detect(read))
+        if named or inside or is_wrapped_secret(plain, lambda t: bool(detect(t))):
+            found.append(Finding("encoded-credential", start, end))
+    return found
+
+
 def find_character_codes(text: str, detect: Detect) -> list[Finding]:
-    """Secrets written as character codes or in binary (see the module rules)."""
-    found: list[Finding] = []
+    """Secrets written as character codes, in binary, in Morse, in Braille or in ascii85 (see
+    the module rules)."""
+    found: list[Finding] = _spelled_secrets(text, detect)
     decoded: list[tuple[int, int, str]] = []
     if "," in text and any(call in text for call in _CODE_CALLS):
         for match in _CODES.finditer(text):

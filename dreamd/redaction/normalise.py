@@ -17,7 +17,16 @@ pattern: ``p\\u200bassword`` (a zero-width space inside), ``pаssword`` (a Cyril
   (no-break, ideographic, thin); a base letter and its combining marks are composed;
 * inside a word that also holds ASCII letters, a Cyrillic, Greek or Armenian letter that looks
   like a Latin one is read as that letter (a word wholly in another script is left alone:
-  ``пароль`` stays ``пароль``).
+  ``пароль`` stays ``пароль``);
+* the digits of other scripts are read as ASCII digits (Arabic-Indic ``٢٤٧``, Persian ``۱۳۸``,
+  Devanagari ``२०४४``, Bengali ``৬৩০``, Thai ``๒๕``…), one for one, so a number rule reads a
+  PIN or an id whatever script its digits are written in; a keycap's frame (``8️⃣``) is dropped
+  like the variation selector before it;
+* Unicode tag characters (``U+E0020``–``U+E007E``, invisible, made to tag emoji) that spell
+  ASCII are read as the text they spell, after a space: a value hidden behind an emoji;
+* in a text that says it is ``quoted-printable`` (a mail's body as sent), soft line breaks
+  (``=`` at a line's end) join their lines and ``=XX`` escapes are decoded (``=C3=A4`` is
+  ``ä``), so a value broken over two lines is read whole.
 
 ``…`` keeps its form (NFKC would make it ``...``): masks are written with it. Findings on the
 normalised text are mapped back with :meth:`Normalised.span`; a character that came from a
@@ -40,7 +49,7 @@ __all__ = ["Normalised", "normalise"]
 _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 _INVISIBLE = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    "\u2060-\u206f\u20e3\u3164\ufe00-\ufe0f\ufeff\uffa0"
 )
 _COMPATIBLE = (
     "\u00a0\u00b2\u00b3\u00b9\u2000-\u200a\u202f\u205f\u2070-\u209f\u2100-\u214f\u2460-\u24ff"
@@ -53,11 +62,27 @@ _STYLE_TAG = (
     r"|details)>"
 )
 _ESCAPES = r"(?:\\u[0-9a-fA-F]{4}){2,}"  # JavaScript's and JSON's \uXXXX, two or more
-_UNITS = LazyPattern(
+# Decimal digits of other scripts (Arabic-Indic, Persian, N'Ko, the Indic scripts, Thai, Lao,
+# Tibetan, Myanmar, Khmer, Mongolian): each is read as its ASCII digit.
+_DIGITS = (
+    "\u0660-\u0669\u06f0-\u06f9\u07c0-\u07c9\u0966-\u096f\u09e6-\u09ef\u0a66-\u0a6f"
+    "\u0ae6-\u0aef\u0b66-\u0b6f\u0be6-\u0bef\u0c66-\u0c6f\u0ce6-\u0cef\u0d66-\u0d6f"
+    "\u0de6-\u0def\u0e50-\u0e59\u0ed0-\u0ed9\u0f20-\u0f29\u1040-\u1049\u17e0-\u17e9"
+    "\u1810-\u1819"
+)
+# Tag characters that spell printable ASCII (a flag's tags spell a region, a hidden payload
+# anything): three or more in a row.
+_TAGS = "\U000e0020-\U000e007e"
+_UNIT_SOURCE = (
     rf"(?P<entity>{_ENTITY})|(?P<invisible>[{_INVISIBLE}]+)|(?P<compatible>[{_COMPATIBLE}]+)"
     r"|(?P<combined>[^\W\d_][\u0300-\u036f]+)"
-    rf"|(?P<tag>{_STYLE_TAG})|(?P<escape>{_ESCAPES})"
+    rf"|(?P<tag>{_STYLE_TAG})|(?P<escape>{_ESCAPES})|(?P<digits>[{_DIGITS}]+)"
+    rf"|(?P<tags>[{_TAGS}]{{3,}}\U000e007f?)"
 )
+_UNITS = LazyPattern(_UNIT_SOURCE)
+# A quoted-printable body's soft line break and its escaped bytes (read only in a text that
+# says it is quoted-printable: elsewhere a line may well end with "=").
+_QUOTED_PRINTABLE = LazyPattern(_UNIT_SOURCE + r"|(?P<soft>=\r?\n)|(?P<bytes>(?:=[0-9A-F]{2})+)")
 # Combining marks drawn through or under a letter (strikethrough, underline, overline): a
 # disguise, not an accent, so they are dropped (``p̶a̶s̶s̶w̶o̶r̶d̶`` is ``password``).
 _OVERLAYS = dict.fromkeys(map(ord, "\u0305\u0332\u0333\u0334\u0335\u0336\u0337\u0338\u033f"))
@@ -132,17 +157,37 @@ def _replacement(kind: str, unit: str) -> str:
         return "".join(map(chr, points))
     if kind == "combined":
         return unicodedata.normalize("NFKC", unit).translate(_OVERLAYS)
+    if kind == "digits":
+        return "".join(str(unicodedata.decimal(char)) for char in unit)
+    if kind == "tags":
+        return " " + "".join(chr(ord(char) - 0xE0000) for char in unit if char != "\U000e007f")
+    if kind == "soft":
+        return ""
+    if kind == "bytes":
+        try:
+            return bytes.fromhex(unit.replace("=", "")).decode("utf-8")
+        except UnicodeDecodeError:
+            return unit
     return unicodedata.normalize("NFKC", unit)
+
+
+def _quoted_printable(text: str) -> bool:
+    return "=\n" in text and "quoted-printable" in text.lower()
 
 
 def _needs_work(text: str) -> bool:
     if text.isascii():
         return (
-            ("&" in text and re.search(_ENTITY, text) is not None)
+            _quoted_printable(text)
+            or ("&" in text and re.search(_ENTITY, text) is not None)
             or ("<" in text and re.search(_STYLE_TAG, text) is not None)
             or ("\\u" in text and re.search(_ESCAPES, text) is not None)
         )
-    return _UNITS.search(text) is not None or _look_alike_word().search(text) is not None
+    return (
+        _UNITS.search(text) is not None
+        or _look_alike_word().search(text) is not None
+        or _quoted_printable(text)
+    )
 
 
 class _Builder:
@@ -179,7 +224,8 @@ def normalise(text: str) -> Normalised | None:
         return None
     built = _Builder()
     pos = 0
-    for match in _UNITS.finditer(text):
+    units = _QUOTED_PRINTABLE if _quoted_printable(text) else _UNITS
+    for match in units.finditer(text):
         built.add(text[pos : match.start()], pos, match.start() - pos)
         kind, unit, pos = match.lastgroup or "", match.group(0), match.end()
         new = _replacement(kind, unit)
