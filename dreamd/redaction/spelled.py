@@ -11,8 +11,17 @@ People read a password out the way they would on the phone, and notes keep it so
   ``Torino``…), a number word in English, German, French, Italian, Spanish, Dutch or
   Portuguese (``nine``, ``vier``, ``neuf``, ``sette``…), ``the number 5``, or a symbol's name
   (``hash``, ``at sign``, ``star``, ``dièse``, ``chiocciola``, ``Raute``…); the others single
-  letters and digits. Items are parted by commas, spaces, hyphens, ``then`` or ``and``. The
-  items are the secret: ``nine four one seven`` after ``the alarm code is``.
+  letters and digits. Items are parted by commas, spaces, hyphens, an ellipsis, ``then`` or
+  ``and``. The items are the secret: ``nine four one seven`` after ``the alarm code is``.
+* **Dictated.** A voice note's transcript reads a password the same way in any language:
+  a letter's case before it (``iso W``, ``pieni d`` in Finnish, ``velké D``, ``malé h`` in
+  Czech, ``duże``, ``małe``, ``stora``…) or after it (``F kubwa``, ``x ndogo`` in Swahili, ``A
+  besar``), number words (``nolla``, ``tři``, ``sifuri``, ``tano``…) and symbols' names
+  (``huutomerkki``, ``tähti``, ``vykřičník``, ``alama ya kuuliza``…). A question between the
+  secret word and the run (``the router password, ready? capital G, …``) does not end the
+  search; and three letters or more given with their case in a run of four items need no
+  secret word at all (``for the shop laptop it's capital G, lowercase y, capital Z, …``): no
+  one dictates a word letter by letter with its case but a password.
 * **The rest of a value given in pieces.** After a line that gives the first part of a secret
   (``first half of the DB password: …``), a line that gives the rest (``second half``,
   ``other half``, ``the rest``, ``part 2``, ``zweite Hälfte``, ``deuxième moitié``…), then a
@@ -38,7 +47,8 @@ __all__ = ["find_spelled_secrets"]
 _TRIGGER_WORDS = tuple(
     "password;passwords;passwort;kennwort;passphrase;passcode;pw;pwd;pin;code;combo;combination"
     ";mot de passe;contraseña;clave;senha;wachtwoord;parola;hasło;lösenord;codice;código;kod"
-    ";türcode;tür-code;digicode;tresorcode".split(";")
+    ";türcode;tür-code;digicode;tresorcode;salasana;salasanan;salasanaksi;heslo;hesla;nenosiri"
+    ";nywila;neno la siri;jelszó;şifre;пароль;kata sandi".split(";")
 )
 _SPELLING_WORDS = (
     # NATO and ICAO
@@ -60,7 +70,16 @@ _NUMBER_WORDS = (
     "zero one two three four five six seven eight nine null eins zwei zwo drei vier fünf"
     " sechs sieben acht neun zéro un deux trois quatre cinq six sept huit neuf uno due tre"
     " quattro cinque sei sette otto nove cero dos tres cuatro cinco seis siete ocho nueve nul"
-    " een twee drie vijf zes zeven negen um dois três quatro".split()
+    " een twee drie vijf zes zeven negen um dois três quatro"
+    # Finnish, Czech, Swahili, Polish, Swedish, Indonesian
+    " nolla yksi kaksi kolme neljä viisi kuusi seitsemän kahdeksan yhdeksän"
+    " nula jedna jednička dva dvě tři čtyři pět šest sedm osm devět"
+    " sifuri moja mbili tatu nne tano sita saba nane tisa"
+    " jeden trzy cztery pięć sześć siedem osiem dziewięć"
+    " noll ett två fyra fem sex sju åtta nio"
+    " nol satu dua tiga empat lima enam tujuh delapan sembilan"
+    # Hungarian
+    " egy kettő három négy öt hat hét nyolc kilenc".split()
 )
 _SYMBOL_NAMES = (
     "hash;hashtag;pound sign;at sign;at-sign;dollar;dollar sign;percent;ampersand;star;asterisk"
@@ -68,18 +87,33 @@ _SYMBOL_NAMES = (
     ";slash;question mark;tilde;caret;dièse;arobase;étoile;tiret;tiret bas;point d'exclamation"
     ";chiocciola;cancelletto;asterisco;punto esclamativo;trattino;raute;klammeraffe;at-zeichen"
     ";ausrufezeichen;stern;bindestrich;unterstrich;prozent;arroba;almohadilla;guion"
+    ";huutomerkki;tähti;risuaita;ät-merkki;alaviiva;viiva;piste;dollari;prosentti;kysymysmerkki"
+    ";vykřičník;hvězdička;zavináč;mřížka;podtržítko;pomlčka;tečka;dolar;procento;otazník"
+    ";alama ya kuuliza;alama ya mshangao;alama ya hashi;nyota;kistari;nukta;dola"
+    ";wykrzyknik;gwiazdka;małpa;krzyżyk;podkreślnik;utropstecken;stjärna;snabel-a"
+    ";signo de exclamación;signo de interrogación;exclamación;guion bajo;numeral"
+    ";dollárjel;felkiáltójel;kérdőjel;kukac;kettőskereszt;csillag;alulvonás;kötőjel"
 ).split(";")
 _AS_IN = r"(?:as in|like|wie in|wie|comme|come|como|jak)"
-_CASES = r"(?:capital|upper-?case|lower-?case|small|big|cap|großes?|kleines?)"
-_CASES_AFTER = r"(?:majuscule|minuscule|maiuscola|minuscola|mayúscula|minúscula)"
-_SEPARATOR = re.compile(r"[ \t]*(?:,|-|–|/|(?i:then|and|und|et|e|y|dann|puis|poi))?[ \t]*")
+_CASES = (
+    r"(?:capital|upper-?case|lower-?case|small|big|cap|großes?|kleines?|iso|pieni|velké|velká"
+    r"|malé|malá|duże|duża|małe|mała|stora|stort|stor|lilla|litet|liten|nagy|kis)"
+)
+_CASES_AFTER = (
+    r"(?:majuscule|minuscule|maiuscola|minuscola|mayúscula|minúscula|kubwa|ndogo|besar|kecil)"
+)
+_SEPARATOR = re.compile(
+    r"[ \t]*(?:\.{2,}|…|,|-|–|/|(?i:then|and|und|et|e|y|dann|puis|poi|ja|a|na))?[ \t]*"
+)
 # Words after a secret's word that make it name something else than the secret.
 _NOT_THE_SECRET = _DESCRIBING | frozenset(
     "review reviews freeze base style team owners owner conduct name names words sign signs"
     " snippet snippets block blocks editor".split()
 )
 _GIVING = frozenset("is ist est es è é = : lautet was war sono são".split())
-_ENDS = re.compile(r"[.!?;\n]")
+_ENDS = re.compile(r"(?<!\.)\.(?!\.)|[!?;\n]")
+# A short question between a secret word and what it spells (``ready?``, ``got it?``).
+_ASIDE_WORDS = 3
 _GIVEN_IN_PIECES = (
     "first half", "first part", "part 1", "part one", "erste hälfte", "première moitié",
     "prima metà", "primera mitad",
@@ -103,20 +137,23 @@ def _alternatives() -> tuple[str, str]:
     spelling_words = sorted(_SPELLING_WORDS, key=len, reverse=True)
     symbols = sorted(_SYMBOL_NAMES, key=len, reverse=True)
     spelling = (
-        rf"[a-z0-9][ \t]+{_AS_IN}[ \t]+[\w-]+|{_CASES}[ \t]+[a-z](?:[ \t]+{_AS_IN}[ \t]+[\w-]+)?"
-        rf"|[a-z][ \t]+{_CASES_AFTER}|(?:the[ \t]+)?(?:number|digit|zahl|chiffre|numero)[ \t]+\w+"
+        rf"[a-z0-9][ \t]+{_AS_IN}[ \t]+[\w-]+"
+        rf"|(?:the[ \t]+)?(?:number|digit|zahl|chiffre|numero)[ \t]+\w+"
         rf"|(?:{'|'.join(map(re.escape, spelling_words))})|(?:{'|'.join(map(re.escape, symbols))})"
     )
     numbers = "|".join(map(re.escape, sorted(_NUMBER_WORDS, key=len, reverse=True)))
     return numbers, spelling
 
 
+_CASED = rf"{_CASES}[ \t]+[a-z](?:[ \t]+{_AS_IN}[ \t]+[\w-]+)?|[a-z][ \t]+{_CASES_AFTER}"
+
+
 @cache
 def _item() -> re.Pattern[str]:
     numbers, spelling = _alternatives()
     return re.compile(
-        rf"(?i:(?P<number>{numbers})|(?P<spelling>{spelling})|(?P<single>[a-z]|\d{{1,2}}))"
-        r"(?![\w'])"
+        rf"(?i:(?P<number>{numbers})|(?P<cased>{_CASED})|(?P<spelling>{spelling})"
+        r"|(?P<single>[a-z]|\d{1,2}))(?![\w'])"
     )
 
 
@@ -124,16 +161,21 @@ def _item() -> re.Pattern[str]:
 def _spelling() -> re.Pattern[str]:
     """A spelling item or a number word anywhere (a quick test before runs are read)."""
     numbers, spelling = _alternatives()
-    return re.compile(rf"(?i:(?<![\w'])(?:{numbers}|{spelling})(?![\w']))")
+    return re.compile(rf"(?i:(?<![\w'])(?:{numbers}|{_CASED}|{spelling})(?![\w']))")
 
 
-def _run(text: str, pos: int, limit: int, *, given: bool) -> tuple[int, int] | None:
+# A quick test: three words that could give a letter's case.
+_CASE_HINT = re.compile(rf"(?<![\w'])(?:{_CASES}|{_CASES_AFTER})(?![\w'])")
+_CASED_ITEM = re.compile(rf"(?i:(?<![\w'])(?:{_CASED})(?![\w']))")
+
+
+def _run(text: str, pos: int, limit: int, *, given: bool, cased: int = 0) -> tuple[int, int] | None:
     """The span of the spelled items that start at ``pos``, if they are four or more and two
     of them at least are spelling ones; number words alone only right after a word that gives
     a value (``given``: ``is``, ``ist``, a colon), or ``code review: one, two, three, four``
-    would be a code."""
+    would be a code; with no secret word, ``cased`` letters given with their case at least."""
     item = _item()
-    start, end, count, spelling, letters = -1, pos, 0, 0, 0
+    start, end, count, spelling, letters, case = -1, pos, 0, 0, 0, 0
     while True:
         sep = _SEPARATOR.match(text, end, limit)
         at = sep.end() if sep and count else end
@@ -143,8 +185,9 @@ def _run(text: str, pos: int, limit: int, *, given: bool) -> tuple[int, int] | N
         start = match.start() if count == 0 else start
         end, count = match.end(), count + 1
         spelling += match.group("single") is None
-        letters += match.group("spelling") is not None
-    if count < 4 or spelling < 2 or not (letters or given):
+        letters += match.group("spelling") is not None or match.group("cased") is not None
+        case += match.group("cased") is not None
+    if count < 4 or spelling < 2 or not (letters or given) or case < cased:
         return None
     return start, end
 
@@ -162,6 +205,8 @@ def _spelled(text: str, ends: list[int]) -> list[Finding]:
     found: list[Finding] = []
     for trigger_end in ends:
         stop = _ENDS.search(text, trigger_end)
+        if stop and len(text[trigger_end : stop.start()].split()) <= _ASIDE_WORDS:
+            stop = _ENDS.search(text, stop.end())  # "the password, ready? capital G, …"
         limit = min(stop.start() if stop else len(text), trigger_end + 300)
         if len(_spelling().findall(text, trigger_end, limit)) < 2:
             continue  # two spelling items at least, or no run here is spelled
@@ -175,6 +220,31 @@ def _spelled(text: str, ends: list[int]) -> list[Finding]:
             if span is not None:
                 found.append(Finding("secret-assignment", *span))
                 break
+    return found
+
+
+def _dictated(text: str) -> list[Finding]:
+    """Runs holding three letters given with their case, wherever they stand (and the items
+    right before the first: ``five, capital E, …``)."""
+    found: list[Finding] = []
+    end = 0
+    for cased in _CASED_ITEM.finditer(text):
+        if cased.start() < end:
+            continue
+        stop = _ENDS.search(text, cased.start())
+        limit = stop.start() if stop else len(text)
+        span = _run(text, cased.start(), limit, given=False, cased=3)
+        if span is None:
+            continue
+        floor = max(end, text.rfind("\n", 0, cased.start()) + 1, cased.start() - 40)
+        for word in re.finditer(r"(?<![\w'])\w", text[floor : cased.start()]):
+            earlier = _run(text, floor + word.start(), limit, given=False, cased=3)
+            if earlier is not None and earlier[0] == floor + word.start() and earlier[1] >= span[1]:
+                span = earlier
+                break
+        if span is not None:
+            found.append(Finding("secret-assignment", *span))
+            end = span[1]
     return found
 
 
@@ -195,4 +265,7 @@ def _pieces(text: str, low: str, ends: list[int]) -> list[Finding]:
 def find_spelled_secrets(text: str, low: str) -> list[Finding]:
     """Secrets spelled out or given in pieces (see the module rules; ``low``: lower case)."""
     ends = _triggers(low)
-    return _spelled(text, ends) + _pieces(text, low, ends) if ends else []
+    found = _spelled(text, ends) + _pieces(text, low, ends) if ends else []
+    if len(_CASE_HINT.findall(low)) >= 3:
+        found += _dictated(text)
+    return found
