@@ -103,6 +103,13 @@ _SHORT_WORDS = (
     " پارول پارولى پارولی پارولنى পাছৱৰ্ড рамз рамзи рамзҳои сырсөз beassansátni"
     " pasiwedhi pasword phasewete ahintasɛm gronidło ger-tremena passwoort wachwaord passwird"
     " ichtacatlahtolli серһүҙ серһүҙе پاسورڊ ᐃᓯᖅᑯᑎ ꯄꯥꯁꯋꯥꯔꯗ"
+    # inflected as each language inflects it: Finnish cases (salasanaksi "to be the password",
+    # salasanalla "with the password"), Czech instrumental and genitive, Hungarian possessives
+    # and cases, Greek accusative, Romanian articles, Swahili's nywila, Persian رمز ("code":
+    # the password of speech)
+    " salasanaksi salasanalla salasanaa salasanalle salasanat hesle heslem heslu"
+    " jelszavamat jelszavát jelszóval jelszavunk jelszavunkat κωδικό κωδικού κωδικοί"
+    " parolei parolele parolă nywila nywira رمز رمزم رمزش رمزت"
 ).split()
 _PHRASES = (
     "mot de passe",
@@ -181,6 +188,13 @@ _PHRASES = (
     "ᱫᱟᱱᱟᱝ ᱨᱚᱲ",
     "ᠨᠢᠭᠤᠴᠠ ᠦᠭᠡ",
     "ꦠꦼꦩ꧀ꦧꦸꦁ ꦱꦤ꧀ꦝꦶ",
+    "kato sandi",
+    "kata laluan saya",
+    "የይለፍ ቃሌ",
+    "የይለፍ ቃሉ",
+    "የይለፍ ቃሉን",
+    "የይለፍ ቃልህ",
+    "የይለፍ ቃልሽ",
 )
 _CJK_WORDS = (
     "密码",
@@ -193,6 +207,8 @@ _CJK_WORDS = (
     "비번",
     "비밀 번호",
     "รหัสผ่าน",
+    "พาสเวิร์ด",
+    "รหัสเข้า",
     "ㄇㄧˋ ㄇㄚˇ",
 )
 _COPULAS = frozenset(
@@ -201,7 +217,7 @@ _COPULAS = frozenset(
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
     " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল em hemi ye ndeye ndi"
-    " ke ne enye mooy ezali ca dha".split()
+    " ke ne enye mooy ezali ca dha amo".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -212,7 +228,7 @@ _FILLERS = frozenset(
     "now still currently actually btw just simply also jetzt übrigens immer noch nun neu"
     " derzeit aktuell maintenant toujours désormais actuellement ahora todavía actualmente"
     " agora ainda atualmente ora adesso ancora attualmente nu nog momenteel teraz obecnie"
-    " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ".split()
+    " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ ang".split()
 )
 _CHANGES = LazyPattern(
     r"(?i:chang(?:ed|e)|reset|set|updated|rotated|switched|geändert|ändern|geaendert"
@@ -222,11 +238,12 @@ _CHANGES = LazyPattern(
     r"|diubah|diganti|ditukar|mengubah|mengganti|menukar|ubah|ganti|tukar"
     r"|promijen\w*|promen\w*|zmenil\w*|zmenen\w*|spremen\w*|pakeič\w*|pakeit\w*|nomainī\w*"
     r"|muutsin|muudetud|breytt\w*|canvia\w*|aldatu\w*|cambiei|pinalitan|pinalitan\w*"
-    r"|смен\w*|промен\w*|ndrysho\w*|değiştirdim)"
+    r"|смен\w*|промен\w*|ndrysho\w*|değiştirdim|schimbat|schimbată|modificat|άλλαξ\w*"
+    r"|vaihdoin|vaihdettu|megváltoztattam|změnil\w*|ቀየርኩ\w*|ቀይሬ\w*|nimebadilisha|badilisha)"
 )
 _TO_WORDS = frozenset(
     "to auf in en a para pra на naar na till på into zu menjadi jadi kepada ke u į uz sa në"
-    " в v".split()
+    " в v în σε ወደ kuwa".split()
 )
 _DESCRIBING = frozenset(
     "policy policies length rules rule requirements requirement manager managers reset hint"
@@ -287,7 +304,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     login_words = "|".join(map(re.escape, _LOGIN_WORDS))
     cjk = re.compile(
         rf"(?:{cjk_words}|(?i:password|passwd|pwd|pw|pass)(?={_CJK_LETTER}))"
-        r"[^\x00-\x7f。、\n]{0,12}?[ \t]*(?:[:=][ \t]*)?"
+        r"[^\x00-\x7f。、\n]{0,16}?[ \t]*(?:[:=][ \t]*)?"
         r"(?P<value>[!-~]{4,64})(?![!-~])"
     )
     line_end = re.compile(
@@ -405,6 +422,7 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
     sentence_start = max(text.rfind("\n", 0, head_end), head_end - 60)
     changed = _CHANGES.search(text, max(0, sentence_start), limit) is not None
     early: tuple[int, int] | None = None  # a value before any verb (verb-final languages)
+    early_index = 0
     for index, (start, end) in enumerate(words[:13]):
         word = text[start:end].lower().strip(",")
         if MASK in word:
@@ -421,15 +439,17 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
             if early is None and password_shaped(bare):
                 if not text[start - 1].isspace():
                     return None  # "password@localhost", "password+reset": one word, not two
-                early = _token_at(text, start)
+                early, early_index = _token_at(text, start), index
                 if index > 3 or not strong_password(text[early[0] : early[1]]):
                     return None  # a value came before any verb: not this rule's sentence
                 if index == 0 and early[0] > start:
                     return early  # "mot de passe («…»)": the value in brackets, right after
             continue
         if early is not None:
-            if index + 1 == len(words):
+            if index + 1 == len(words) or text[early[1] : early[1] + 1] == ",":
                 return early  # "şîfreya wifi … e": the verb ends the sentence, after the value
+            if index > early_index + 2:
+                return early  # "salasanalla … ja vaihda se heti": the verb is another clause's
             return None  # "the password for user42 is …": a name, then the verb
         rest = words[index + 1 : index + 5]
         while rest and text[rest[0][0] : rest[0][1]].lower() in _FILLERS:
