@@ -33,6 +33,8 @@ Families, each in its module (most specific first when two overlap):
 ``tables``                      Markdown columns that name a secret or personal data
 ``prose``                       passwords in sentences and on the next line, many languages
 ``locks``                       codes that open a lock, a safe, a key box or a door
+``pins``                        PINs with words between their name and their digits (a
+                                mobile-money wallet's: ``PIN yangu ya M-Pesa ni …``)
 ``spelled``                     secrets spelled out (``K as in kilo``, ``nine four one``) or
                                 given in pieces
 ``phrasing``                    values given to a verb of access (``use X to log in``), named
@@ -188,6 +190,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         pairs,
         personal,
         phrasing,
+        pins,
         prose,
         recovery,
         spelled,
@@ -225,6 +228,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += tables.find_table_secrets(text)
     found += prose.find_prose_passwords(text, low)
     found += locks.find_lock_codes(text, low)
+    found += pins.find_wallet_pins(text, low)
     found += spelled.find_spelled_secrets(text, low)
     found += phrasing.find_phrased_secrets(text, low)
     found += commands.find_command_credentials(text, low)
