@@ -634,7 +634,12 @@ def _same_terms(a: Statement, b: Statement) -> bool:
     ("Coach Tõnu: from 23 March the team trains Tuesdays and Thursdays 18:00–19:30 in the
     Raatuse hall" and "Liisa: from 23 March handball is Tuesdays and Thursdays 18:00–19:30 at
     the Raatuse hall")."""
-    if a.polarity != b.polarity or a.replaced & b.values or b.replaced & a.values:
+    # what one turns down the other may turn down too ("not on Sunday night" and "no more
+    # Sunday 19:00 handover"), never say; a "no more" of what it replaces, beside the values
+    # it gives now, is no "no"
+    if _stance(a) != _stance(b) or a.replaced & (b.values - b.replaced):
+        return False
+    if b.replaced & (a.values - a.replaced):
         return False
     said = _exact_now(a)
     if len(said) < 3 or said != _exact_now(b):
@@ -642,7 +647,19 @@ def _same_terms(a: Statement, b: Statement) -> bool:
     # a name of the place or the thing, not of whom each speaks: Oscar Ward's swimming and Ella
     # Ward's netball at the same hours are two arrangements
     own = _full_name(a) | _full_name(b)
-    return bool((_names(a) & _names(b)) - own)
+    if (_names(a) & _names(b)) - own:
+        return True
+    # one names no one at all: three words of the thing in common say it is the same one ("the
+    # kids change houses on Mondays after school" and "… change houses on Monday after school")
+    unnamed = not _names(a) or not _names(b)
+    return unnamed and len(_rooted(a.topic) & _rooted(b.topic)) >= 3
+
+
+def _stance(statement: Statement) -> int:
+    """Its polarity, a "no more" of only what it replaces read as the yes it gives now."""
+    if statement.polarity < 0 and statement.replaced and _exact_now(statement):
+        return 1
+    return statement.polarity
 
 
 def _full_name(statement: Statement) -> set[str]:

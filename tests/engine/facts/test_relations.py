@@ -1412,3 +1412,18 @@ def test_one_word_shared_across_two_headings_is_no_slot() -> None:
 def test_a_boat_not_for_sale_after_all_ends_the_decision_to_sell(newer: str) -> None:
     older = "Jon has decided to sell the Albin Vega, the 27 ft sloop on the pontoon at Hovik."
     assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+
+
+def test_one_new_arrangement_told_twice_in_other_words_is_one_fact() -> None:
+    """Both lines give the new day and date and both turn Friday down, one with "not", one
+    with "no more" in brackets; the second names no one: the same arrangement."""
+    first = (
+        "Pick-up: new arrangement: Ines and Paulo agreed it today: from Tuesday 3 March the "
+        "kids switch homes on Tuesday after school, not on Friday evening."
+    )
+    second = (
+        "From Tuesday 3 March the kids switch homes on Tuesdays after school: whoever's week "
+        "begins picks them up at school (no more Friday 18:00 pick-up)."
+    )
+    pairs = [(n, o) for n in lasting_parts(second) for o in lasting_parts(first)]
+    assert any(relation(n, o) == "same" for n, o in pairs)
