@@ -156,8 +156,10 @@ def _skipped(daily: Mapping[str, Fragment], ledger: GraphLedger) -> int:
 
 
 def _own(text: str) -> bool:
-    """A line dreamd wrote (its blocks, its staging) or an order: never a lesson."""
-    return is_contaminated(text) or instruction_reason(text) is not None
+    """A line dreamd wrote (its blocks, its staging), an order, or someone else's words quoted
+    in the note ("> Hola, me interesa la lancha …"): never a lesson."""
+    quoted = text.lstrip().startswith(">")
+    return quoted or is_contaminated(text) or instruction_reason(text) is not None
 
 
 def _learned(
