@@ -47,6 +47,8 @@ Families, each in its module (most specific first when two overlap):
 ``mrz``                         machine-readable zones of passports and id cards (ICAO 9303)
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``accounts``                    bank account numbers after their words, PIX keys
+``records``                     medical record, health insurance, national id and tax numbers
+                                after their names, where no check digit tells them apart
 ``wallets``                     wallet recovery phrases (the BIP39 lists and checksum: mnemonic,
                                 and word runs a line names as one)
 ``onetime``                     one-time codes (SMS, e-mail) and authenticator setup keys
@@ -192,6 +194,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         phrasing,
         pins,
         prose,
+        records,
         recovery,
         spelled,
         tables,
@@ -238,6 +241,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += mrz.find_machine_zones(text)
     found += numbers.find_numbers(text)
     found += accounts.find_account_numbers(text, low)
+    found += records.find_named_records(text, low)
     found += wallets.find_seed_phrases(text, low)
     found += onetime.find_one_time_codes(text, low)
     found += recovery.find_recovery_codes(text, low)

@@ -1,0 +1,151 @@
+"""Numbers a hospital, a health insurer or a state gives a person, after the words that name
+them, where no check digit tells them from any other number.
+
+:mod:`dreamd.redaction.numbers` finds national ids whose check digits it can verify
+(python-stdnum); most of the world's health and identity numbers have none that a library
+knows, or none at all, and are known only by the word before them:
+
+* **Medical records**: ``MRN``, ``medical record number``, ``hospital no.``, ``patient
+  number``, ``HN`` (a Thai hospital's), ``UHID``, ``historia clínica``, ``prontuário``,
+  ``dossier médical``, ``Patientennummer``, ``cartella clinica``, ``תיק רפואי``, ``μητρώου
+  ασθενούς``, ``potilasnumero``, ``rekam medis``, ``カルテ番号``, ``病历号``, ``환자번호``…
+* **Health insurance**: ``BPJS``, ``BHXH``/``BHYT``, ``ABHA``, ``NHIF``/``SHIF``, ``NHIS``,
+  ``PhilHealth``, ``member ID``, ``subscriber ID``, ``מספר חבר``, ``card de sănătate``…
+* **National ids**: ``NID``/``এনআইডি``, ``Fayda``/``ፋይዳ``, ``NIDA``, ``NIN``, ``PhilSys``, ``NIC``,
+  ``ΑΔΤ``, ``CCCD``/``CMND``, ``NIK``/``KTP``, ``MyKad``, ``national ID number``…
+* **Tax numbers**: ``TIN``, ``e-TIN``/``ই-টিআইএন``, ``cukai pendapatan``, ``NPWP``, ``KRA
+  PIN``, ``mã số thuế``, ``tax ID``, ``taxpayer number``…
+
+A member's or a subscriber's number is a health insurer's only with a word of insurance or
+health on its line (``insurance card — Member ID …``); a club's or a shop's member number is
+no one's health record.
+
+Then at most three words without a digit (``ng pasyente``, ``ya mama``, ``Kesehatan ibu``, a
+number word such as ``nambari``, ``নম্বর``, ``ቁጥሬ``, ``අංකය``), or a label of up to five
+words ending in a colon, then a code: six letters and digits or more, four digits at least,
+perhaps grouped by spaces, hyphens or slashes (``91-2700-7011-8026``, ``8632 5605 9542``), and
+a series of one to three capitals before it (``ΑΚ 153184``). An abbreviation of four letters or
+fewer counts only in capitals (``tin``, ``nic`` and ``hn`` are words or nothing). Words that
+describe the number instead (``field``, ``format``, ``digits``, ``prefix``) mean none follows;
+a date, a year or a count is none. Pure; standard library only.
+"""
+
+from __future__ import annotations
+
+from dreamd.patterns import LazyPattern
+from dreamd.redaction.finding import Finding
+from dreamd.redaction.scan import find_words
+
+__all__ = ["find_named_records"]
+
+_NAMES = (
+    # medical records
+    "mrn;medical record number;medical record no;medical record;hospital number;hospital no"
+    ";patient number;patient no;patient id;hn;uhid;historia clínica;historia clinica"
+    ";número de historia;prontuário;prontuario;dossier médical;numéro de dossier"
+    ";patientennummer;patienten-nr;cartella clinica;תיק רפואי;מספר תיק;μητρώου ασθενούς"
+    ";αριθμός μητρώου;potilasnumero;pasientnummer;patientnummer;rekam medis;no. rm;nomor rm"
+    ";カルテ番号;診察券番号;病歴番号;病历号;病案号;住院号;환자번호;병록번호;số hồ sơ bệnh án"
+    # health insurance
+    ";bpjs;bhxh;bhyt;abha;nhif;shif;nhis;philhealth;member id;member no;member number"
+    ";subscriber id;mã số bảo hiểm;מספר חבר;card de sănătate;cardului de sănătate"
+    ";cardul de sănătate;cnas;medicaid"
+    # national ids
+    ";nid;এনআইডি;জাতীয় পরিচয়পত্র;fayda;ፋይዳ;nida;nin;philsys;psn;nic;ජාතික හැඳුනුම්පත්;αδτ"
+    ";αριθμός ταυτότητας;cccd;cmnd;căn cước;nik;ktp;mykad;national id;national id number"
+    ";national identification number;kitambulisho"
+    # tax numbers
+    ";tin;e-tin;ই-টিআইএন;টিআইএন;cukai pendapatan;nombor cukai;npwp;kra pin;mã số thuế;tax id"
+    ";taxpayer number;taxpayer id;tax file number;ntn"
+).split(";")
+# Names that are a health insurer's only beside a word of insurance or health.
+_MEMBERS = frozenset("member id;member no;member number;subscriber id".split(";"))
+_INSURANCE = LazyPattern(
+    r"(?i:insur|health|medic|dental|plan\b|versicher|assuran|seguro|bima|ביטוח|asigur|sănăt)"
+)
+_DESCRIBING = frozenset(
+    "field fields format formats digits digit prefix prefixes column columns takes lookup"
+    " search system label validation check length".split()
+)
+_CODE = LazyPattern(
+    r"[A-Z0-9\u0391-\u03a9](?:[A-Z0-9\u0391-\u03a9]|[-/](?=[A-Z0-9])|[ ](?=\d))*[A-Z0-9]"
+)
+_SERIES = LazyPattern(r"[A-Z\u0391-\u03a9]{1,3}[ ]")
+_NOT_SERIES = frozenset("ID NO NR ND".split())
+_DATE = LazyPattern(r"\d{1,4}([-/.])\d{1,2}\1\d{1,4}")
+_COUNTED = LazyPattern(r"[ \t]*(?i:digits?|chars?|characters|%|days?|years?)\b")
+_WORD = LazyPattern(r"\S+")
+_END = frozenset(".!?;\n")
+MAX_WORDS = 3
+MAX_LABEL = 5
+
+
+def _code_after(text: str, pos: int) -> tuple[int, int] | None:
+    """The code the name ending at ``pos`` gives, if any (see the module rules)."""
+    words: list[str] = []
+    label = False
+    for word in _WORD.finditer(text, pos, min(len(text), pos + 100)):
+        raw = word.group(0)
+        ended = any(c in _END for c in text[pos : word.start()]) or raw[-1] in ".!?"
+        if ended and not any(c.isdigit() for c in raw):
+            return None
+        pos = word.end()
+        if any(c.isdigit() for c in raw):
+            return _code_at(text, word.start(), words)
+        bare = raw.strip(",:;()[]—–-\"'").lower()
+        if bare in _DESCRIBING:
+            return None
+        if bare:
+            words.append(raw)
+        label = raw.endswith((":", "："))
+        if len(words) > (MAX_LABEL if label else MAX_WORDS + 1):
+            return None
+    return None
+
+
+def _code_at(text: str, at: int, words: list[str]) -> tuple[int, int] | None:
+    while at < len(text) and not text[at].isalnum():
+        at += 1
+    code = _CODE.match(text, at)
+    if code is None:
+        return None
+    value = code.group(0)
+    digits = sum(c.isdigit() for c in value)
+    if digits < 4 or sum(c.isalnum() for c in value) < 6 or _DATE.fullmatch(value):
+        return None
+    if code.end() < len(text) and (text[code.end()].isalnum() or _COUNTED.match(text, code.end())):
+        return None
+    start = code.start()
+    series = words[-1] if words else ""
+    before = text[max(0, start - len(series) - 1) : start]
+    if value[0].isdigit() and _SERIES.fullmatch(before) and series not in _NOT_SERIES:
+        start -= len(before)  # "ΑΔΤ ΑΚ 153184": the series is the number's
+    return start, code.end()
+
+
+def _short(name: str) -> bool:
+    return len(name) <= 4 and name.isascii() and name.isalpha()
+
+
+def find_named_records(text: str, low: str) -> list[Finding]:
+    """Medical record, health insurance, national id and tax numbers after their names
+    (``low``: ``text`` in lower case)."""
+    found = []
+    for match in find_words(low, tuple(_NAMES), r"(?![\w-])"):
+        start, end = match.span()
+        name = match.group(0)
+        if name[0].isascii() and start and low[start - 1].isalnum():
+            continue  # a Latin name is a whole word; a name of another script takes prefixes
+        if _short(name) and not text[start:end].isupper():
+            continue
+        if name in _MEMBERS:
+            line = text.rfind("\n", 0, start) + 1
+            stop = text.find("\n", end)
+            if _INSURANCE.search(text, line, len(text) if stop < 0 else stop) is None:
+                continue
+        if text[end : end + 1] == ".":
+            end += 1  # "hospital no.": an abbreviation's dot ends no sentence
+        span = _code_after(text, end)
+        if span is not None:
+            found.append(Finding("national-id", *span))
+    return found
