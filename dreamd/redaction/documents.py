@@ -62,7 +62,9 @@ _BIRTH_DATE_WORDS = (
     ";dátum narodenia;gimimo data;dzimšanas datums;sünniaeg;sünnikuupäev;fæðingardagur"
     ";fæðingardagsetning;petsa ng kapanganakan;data de naixement;jaiotze data;data de nacemento"
     ";datëlindja;data e lindjes;doğum tarixi;туған күні;төрсөн огноо;tarehe ya kuzaliwa"
-    ";dyddiad geni;geboortedatum;დაბადების თარიღი;ծննդյան ամսաթիվ"
+    ";dyddiad geni;geboortedatum;დაბადების თარიღი;ծննդյան ամսաթիվ;የትውልድ ቀን;የልደት ቀን"
+    ";जन्म मिति;जन्ममिति;জন্মদিন;születési dátuma;születési ideje;narozen dne;narozena dne"
+    ";ημερομηνία γεννήσεως;তারিখ জন্ম;出生年月日;出生年月"
 ).split(";")
 # Words naming a birthday (the date comes right after them).
 _BIRTHDAY_WORDS = (
@@ -74,7 +76,9 @@ _BORN_WORDS = (
     "born;geboren;né;née;nee;nacido;nacida;nato;nata;nascido;nascida;urodzony;urodzona;ur."
     ";родился;родилась;född;født;doğdu;народився;народилася;נולד;נולדה;γεννήθηκε;lahir"
     ";роден;родена;rođen;rođena;рођен;рођена;rojen;rojena;narodený;narodená;gimęs;gimusi"
-    ";dzimis;dzimusi;sündinud;fæddur;fædd;ipinanganak;nascut;nascuda;jaio"
+    ";dzimis;dzimusi;sündinud;fæddur;fædd;ipinanganak;nascut;nascuda;jaio;alizaliwa"
+    ";amezaliwa;narozen;narozena;született;syntynyt;născut;născută;nascut;gimęs;ተወለደ;ተወለደች"
+    ";জন্ম;जन्मे;जन्मी;เกิด"
 ).split(";")
 _DOCUMENT_WORDS = (
     "passport;passeport;pasaporte;passaporto;passaporte;reisepass;paspoort;paszport;pasaport"
@@ -113,12 +117,35 @@ _NOT_PERSONS = frozenset(
 # (Devanagari, Thai), which are no word characters to a regular expression.
 _TAIL = r"(?:[\w'-]|[\u0300-\u036f\u0900-\u0dff\u0e31\u0e34-\u0e3a\u0e47-\u0e4e])*"
 _MONTH = r"[^\W\d_]{3,12}\.?"
+# Dates of other calendars: a Japanese era's or the Republic of China's year (昭和17年5月21日,
+# 民國74年5月26日), a Thai month's abbreviation and a Buddhist year (24 พ.ค. 2537), a Hebrew
+# date in letters (כ״ח בחשוון תשנ״ב), a Bikram Sambat date with its Nepali month (२०४४ पुस ६,
+# its digits read as ASCII); and the spaced dots of Czech and Hungarian dates (8. 9. 1968,
+# 2001. 03. 13.).
+_ERAS = r"(?:明治|大正|昭和|平成|令和|民國|民国)"
+_THAI_MONTH = r"(?:[ก-ฮ]{1,2}\.[ก-ฮ]{1,2}\.|ม\.ค\.|มี\.ค\.)"
+_HEBREW_MONTH = (
+    r"ב?(?:תשרי|חשוון|חשון|מרחשוון|כסלו|כסליו|טבת|שבט|אדר(?: [אב][׳'])?|ניסן|אייר|סיוון|סיון"
+    r"|תמוז|אב|אלול)"
+)
+_NEPALI_MONTH = (
+    r"(?:बैशाख|वैशाख|जेठ|जेष्ठ|असार|आषाढ|साउन|श्रावण|भदौ|भाद्र|असोज|आश्विन|कात्तिक|कार्तिक"
+    r"|मंसिर|मङ्सिर|पुस|पौष|माघ|फागुन|फाल्गुन|चैत|चैत्र)"
+)
+_OTHER_CALENDARS = (
+    rf"|{_ERAS}\s?(?:\d{{1,2}}|元)\s?年\s?\d{{1,2}}\s?月\s?\d{{1,2}}\s?日"
+    rf"|\d{{1,2}}\s?{_THAI_MONTH}\s?\d{{2,4}}"
+    rf"|[א-ת]{{1,2}}[״\"׳']?[א-ת]?\s+{_HEBREW_MONTH}\s+ה?[א-ת]{{1,3}}[״\"][א-ת]"
+    rf"|(?:वि\.\s?सं\.\s?)?\d{{4}}\s+{_NEPALI_MONTH}\s+\d{{1,2}}"
+    r"|\d{1,2}\.\s\d{1,2}\.\s\d{4}|\d{4}\.\s\d{1,2}\.\s\d{1,2}\.?"
+)
 _DATE = LazyPattern(
     r"(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}(?!\d)"
     r"|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2})(?!\d|\.\d)"
     rf"|\d{{1,2}}(?:st|nd|rd|th|er|e|º|°)?\.?\s+(?:de\s+)?{_MONTH},?\s+(?:de\s+)?\d{{4}}"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-    r"|\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\s?년\s?\d{1,2}\s?월\s?\d{1,2}\s?일)"
+    r"|\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}\s?년\s?\d{1,2}\s?월\s?\d{1,2}\s?일"
+    rf"{_OTHER_CALENDARS})"
 )
 _CODE = LazyPattern(r"[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])|[ ](?=\d))*[A-Z0-9]")
 _DATE_LIKE = LazyPattern(r"\d{4}|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}-\d{1,2}-\d{2,4}")
