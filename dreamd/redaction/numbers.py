@@ -71,12 +71,13 @@ _DATE_OR_ADDRESS = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}"
 )
 _PHONE_CUE = re.compile(
-    r"(?i:phone|tel\b|tél|telef|teléf|téléph|mobile?|móvil|movil|cell|celular|cellulare|handy"
-    r"|portable|fax|whatsapp|signal|call|ring|text me|sms|dial|hotline|helpline|\bbel\b|chiam"
+    r"(?i:phone|tel\b(?![ -]aviv)|tél|telef|teléf|téléph|mobile?|móvil|movil|cell|celular"
+    r"|cellulare|handy|portable|fax|whatsapp|signal|call|ring|text me|sms|dial|hotline|helpline"
+    r"|\bbel\b|chiam"
     r"|llam|ligue|appel|anruf|ruf\b|telep|sđt|sdt\b|điện thoại|dien thoai|(?:no\.?|nomor) hp\b"
     r"|gsm\b|cep\b|mob\b|mobitel|sími|simi\b|farsím|bimbit|simu\b|telefonu|puhelin)"
     r"|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b|моб\b|мобилен|मोबाइल|फ़ोन|फोन|মোবাইল|ফোন|هاتف|جوال"
-    r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร"
+    r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร|ስልክ|ሞባይል"
 )
 # Words that go with phones and with every other kind of number: they count only for a number
 # written the way phones are, in groups ("my number is 0151 2345678"), never for bare digits.
@@ -90,12 +91,14 @@ _NOT_PHONE_CUE = re.compile(
     r"|bestelling|encomenda|zamówieni\w*|заказ\w*|sipariş\w*|rastreio|zip|postcode|postal"
     r"|plz)\b)[^\n]{0,12}$"
 )
-# A line a business answers (a hotline, customer service): public, printed on its letters.
+# A line a business or a public service answers (a hotline, customer service, an emergency or
+# a poison-control line): public, printed on its letters and signs.
 _SERVICE_LINE = re.compile(
     r"(?i:hotline|helpline|customer\s+(?:service|care|support)"
     r"|kundenservice|kundendienst|service\s+client|atención\s+al\s+cliente|servicio\s+al"
     r"\s+cliente|atendimento|servizio\s+clienti|klantenservice|biuro\s+obsługi|müşteri"
-    r"\s+hizmetleri|служба\s+поддержки|горячая\s+линия|toll[- ]free)|客服|カスタマー"
+    r"\s+hizmetleri|служба\s+поддержки|горячая\s+линия|toll[- ]free|notruf\b|giftnotruf"
+    r"|giftinformation\w*|poison\s+(?:control|cent(?:er|re))|centre\s+antipoison)|客服|カスタマー"
 )
 # Brazil's CEP (01310-100) is a postcode; no phone is written five digits, a dash, three.
 _CEP = re.compile(r"\d{5}-\d{3}")
