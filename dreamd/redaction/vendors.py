@@ -4,10 +4,11 @@ A *run* is 16 or more characters without white space (:func:`runs`); only runs a
 vendor shapes, so prose is skipped at the speed of one regular expression. The shapes are our
 own (about 120 prefixes and formats: ``sk-``, ``ghp_``, GitLab's ``glpat-``/``glptt-``/
 ``glsoat-``/``glcbt-``, Stripe's ``sk_``/``rk_``, Azure client secrets, AWS key ids and session
-tokens, JWTs, bot tokens, chat webhooks…): these are the families no library lists, and the
-first place a new vendor is added. A token's shape filled with ``x``, ``*`` or words such as
-``EXAMPLE`` or ``your`` is documentation's placeholder, not a token. A run none of them
-explains goes on to :mod:`dreamd.redaction.entropy`. Pure.
+tokens, JWTs, bot tokens, chat webhooks of hosted services and the incoming hooks of
+self-hosted ones, ``…/hooks/<id>``, ``…/api/webhook/<id>``…): these are the families no library
+lists, and the first place a new vendor is added. A token's shape filled with ``x``, ``*`` or
+words such as ``EXAMPLE`` or ``your`` is documentation's placeholder, not a token. A run none of
+them explains goes on to :mod:`dreamd.redaction.entropy`. Pure.
 """
 
 from __future__ import annotations
@@ -139,6 +140,8 @@ _SHAPES = (
     r"oauth2:[A-Za-z0-9_-]{20,}",
     r"oauth:[a-z0-9]{30}(?![A-Za-z0-9])",  # a Twitch chat token as IRC clients take it
     r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+    # Games: Roblox's session cookie, a warning then the token (the warning is part of it)
+    r"_\|WARNING:-DO-NOT-SHARE-THIS\.[^|\s]{0,200}\|_[A-F0-9]{64,}",
 )
 
 _WEBHOOKS = (
@@ -148,6 +151,11 @@ _WEBHOOKS = (
     r"https://outlook\.office\.com/webhook/\S{20,}",
     r"https://hooks\.zapier\.com/hooks/catch/\d+/[A-Za-z0-9]+/?",
     r"https://maker\.ifttt\.com/(?:trigger/[^/\s]+/with/)?key/[A-Za-z0-9_-]{16,}",
+    r"https://open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[A-Za-z0-9-]{20,}",
+    # A self-hosted chat's incoming hook (Mattermost, Rocket.Chat, Gitea…) and a home
+    # automation's (Home Assistant's /api/webhook/…): whoever holds the address can post.
+    r"https?://[^\s/]+/(?:[\w.-]+/)*?(?:hooks|hook|webhooks?)/(?=[\w-]*\d)(?=[\w-]*[A-Za-z])"
+    r"[A-Za-z0-9_-]{16,}(?:/[A-Za-z0-9_-]{16,})?",
 )
 
 
@@ -181,7 +189,9 @@ def find_vendor_tokens(text: str, start: int, end: int) -> list[Finding]:
     written in a token's shape are not tokens."""
     found = [Finding("webhook", m.start(), m.end()) for m in _webhooks().finditer(text, start, end)]
     for match in _shapes().finditer(text, start, end):
-        if _PLACEHOLDER.search(match.group(0)):
+        value = match.group(0)
+        # A warning inside a token ("…steal-your-ROBUX…") is no placeholder: what follows it is
+        if _PLACEHOLDER.search(value[value.rfind("|_") + 1 :]):
             continue
         if not any(f.start <= match.start() < f.end for f in found):
             kind = "jwt" if match.group(0).startswith("eyJ") else "vendor-token"
