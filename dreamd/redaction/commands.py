@@ -12,7 +12,8 @@
   ``unrar x -pPW``, ``lftp -u user,PW``, Redis's and SMTP's ``AUTH [user] PW``, a setting
   named as a secret given to ``config set``/``secrets set`` (``kaggle config set -n key -v
   KEY``: the key rules judge the name and the value),
-  ``sqlcmd -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``, ``openssl … pass:PW``,
+  ``sqlcmd -P PW``, ``mosquitto_pub -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``,
+  ``openssl … pass:PW``,
   ``htpasswd -b FILE USER PW``, ``rabbitmqctl add_user USER PW``, ``echo PW | sudo -S``,
   ``ssh-keygen -N PW``, ``mc alias set NAME URL KEY SECRET``, ``net use … /user:U PW``,
   ``wpa_passphrase SSID PW``, SNMP's community (``snmp-server community PW``, ``set snmp
@@ -20,6 +21,8 @@
   ``echo PW | gpg --passphrase-fd 0`` (and ``--password-stdin``, ``--stdin``, ``passwd``),
   and ``root/PW`` (a well-known user, a slash, a value with three kinds of characters).
   Long flags (``--password``) are :mod:`dreamd.redaction.keys`'.
+* The password a PHP stack trace prints among the arguments of ``PDO->__construct('dsn',
+  'user', 'PW')``.
 * An ``expect`` script's answer to a password prompt (``expect "assword:"`` then ``send
   "PW\\r"``), and what ``cat`` prints of a file named for a secret (``cat config/master.key``
   then the key on the next line).
@@ -96,6 +99,10 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
         r"(?:-\w+\s+)?" + _V,
     ),
     ("sql", r"\b(?:sqlcmd|bcp|osql|isql)\b" + _REST + r"-P\s*" + _V),
+    # MQTT's clients: mosquitto_pub/_sub/_rr take the password after -P (-p is the port).
+    ("mosquitto", r"\bmosquitto(?:_pub|_sub|_rr|_passwd)?\b" + _REST + r"-P\s+" + _V),
+    # A PHP stack trace prints the arguments PDO was built with: the DSN, the user, the password.
+    ("PDO", r"\bPDO->__construct\('[^'\n]*',\s*'[^'\n]*',\s*'(?P<q1>[^'\n]+)'"),
     ("ldap", r"\bldap\w+\b" + _REST + r"-w\s+" + _V),
     ("mongo", r"\bmongo(?:sh|dump|restore)?\b" + _REST + r"-p\s+" + _V),
     ("-u", r"\b(?:smbclient|rpcclient|smbmap)\b" + _REST + r"-U\s+[^\s%]+%" + _V),

@@ -82,7 +82,13 @@ from dreamd.redaction.finding import MASK, Finding
 from dreamd.redaction.phrases import CLOSERS, is_passphrase
 from dreamd.redaction.scan import find_words
 
-__all__ = ["character_classes", "find_named_values", "kind_of_name", "value_is_secret"]
+__all__ = [
+    "VENDORS",
+    "character_classes",
+    "find_named_values",
+    "kind_of_name",
+    "value_is_secret",
+]
 
 _HEAD_WORDS: tuple[str, ...] = (
     "password",
@@ -250,6 +256,7 @@ _HEAD_WORDS: tuple[str, ...] = (
     "secret answer",
     "first pet",
     "identified by",
+    "identified with",
     "appid",
     "hapikey",
     "비번",
@@ -393,6 +400,7 @@ _VENDORS = frozenset(
     " binance dropbox box asana jira atlassian linear clickup monday intercom amplitude"
     " posthog rollbar bugsnag honeycomb grafana splunk elastic algolia's datadog's".split()
 )
+VENDORS = _VENDORS
 _NOT_SECRET_KEYS = frozenset(
     "public publishable primary foreign sort partition cache hash unique composite row lookup"
     " idempotency dedupe cursor hot music main object dict map registry translation i18n"
@@ -568,7 +576,8 @@ _TECHNICAL = re.compile(
     r"(?i)(?:sha|md|utf|base|aes|rsa|ecdsa|ed|x|arm|ipv|win|pbkdf|argon|crc|tls|ssl|http|des)"
     r"-?\d+[a-z]*$"
 )
-_SQL = re.compile(r"identified\s+by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
+# SQL's IDENTIFIED BY '…', and ClickHouse's IDENTIFIED WITH sha256_password BY '…'.
+_SQL = re.compile(r"identified\s+(?:with\s+\w+\s+)?by\s+(?:'([^'\n]*)'|\"([^\"\n]*)\")")
 
 
 def _heads(low: str) -> list[re.Match[str]]:
@@ -939,7 +948,7 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             low, match.start(), match.end(), head
         ):
             continue
-        if head == "identified by":
+        if head in ("identified by", "identified with"):
             sql = _SQL.match(low, match.start())
             if sql:
                 group = 1 if sql.group(1) is not None else 2
