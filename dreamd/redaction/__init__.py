@@ -23,12 +23,17 @@ Families, each in its module (most specific first when two overlap):
                                 (detect-secrets: plugins, entropy, filters)
 ``encoded``                     hex and percent-encoded runs, character codes and bits,
                                 decoded and checked again
+``fragments``                   keys in a link's fragment (a shared file's, a paste's, a
+                                whiteboard's: ``https://mega.nz/file/…#<key>``)
 ``pairs``                       announced ``user / password`` pairs (our rules)
 ``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…;
                                 credentials in Go, PowerShell, Ruby and login calls; an
                                 ``expect`` script's answer; what ``cat`` prints of a key file
 ``devices``                     key lines of routers, switches and NTP key files
 ``keys``                        values of secret-naming keys, in a dozen languages
+``services``                    keys after the name of the service that issued them
+                                (``gotify app token …``), and vendor shapes under ambiguous
+                                names (PagerDuty's ``routing_key``, an S3 store's key id)
 ``markup``                      XML and HTML elements and attributes that name a secret
 ``tables``                      Markdown columns that name a secret or personal data
 ``prose``                       passwords in sentences and on the next line, many languages
@@ -183,6 +188,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         documents,
         encoded,
         entropy,
+        fragments,
         keys,
         locks,
         markup,
@@ -196,6 +202,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         prose,
         records,
         recovery,
+        services,
         spelled,
         tables,
         vendors,
@@ -226,7 +233,10 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += encoded.find_character_codes(text, lambda decoded: _redetect(decoded, depth))
     if "://" in text:
         found += commands.find_url_credentials(text)
+        if "#" in text:
+            found += fragments.find_fragment_keys(text)
     found += keys.find_named_values(text, low)
+    found += services.find_service_keys(text, low)
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
     found += prose.find_prose_passwords(text, low)
