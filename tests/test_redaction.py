@@ -320,10 +320,11 @@ def test_no_finding_survives_redaction(note: str) -> None:
 
 def test_a_workspace_path_of_words_and_dates_is_not_a_secret() -> None:
     """A log's path (words, numbers, dates between slashes) stays; a secret with slashes in it,
-    its parts random, is still masked."""
+    its parts random, is still masked (not AWS's documented example key: that one is
+    documentation's, and stays)."""
     path = "memory/logs/2026/03/2026-03-05.md#L3-L3"
     assert redact(f"source: {path}") == f"source: {path}"
-    assert "bPxRfiCYEXAMPLEKEY" not in redact("secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+    assert "cYb5Jd0UgAsVf" not in redact("secret t7Q2xVn9LkPw/4HwZmE8Rq/cYb5Jd0UgAsVf")
 
 
 def test_a_value_two_rules_each_see_in_part_is_masked_whole_and_stays_masked() -> None:

@@ -522,6 +522,9 @@ _EXPRESSION = re.compile(
     r"|Invoke|Select|Out|Add|Remove|Start|Test|Join|Format|Resolve)-[A-Z][A-Za-z]+$"
 )
 _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
+# A placeholder glued to a vendor's prefix: ``sk-or-v1-<your key>`` (the prefix is no value).
+_GLUED_PLACEHOLDER = re.compile(r"<[^<>\n]{1,40}>")
+_KEY_PAIR = re.compile(r"[A-Za-z_][\w.-]*=[^=\s]*")
 # A PIN: digits, perhaps grouped; a dialled combination (``17-32-05``); a keypad's entry with
 # ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
 _PIN_VALUE = re.compile(
@@ -534,9 +537,11 @@ _LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$
 _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
 # A value that only stands for one: ``sk-xxxx…``, ``sk-...your-key-here``, ``REPLACE_ME``.
+# Documentation's keys end with EXAMPLE (AWS's ``…/bPxRfiCYEXAMPLEKEY``) or are zeros
+# (``00000000-0000-0000-0000-000000000000``).
 _PLACEHOLDER_PART = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|(?<![a-z])(?:your|replace|insert|changeme|change_me|placeholder"
-    r"|dummy|redacted|todo|tbd)(?![a-z])",
+    r"|dummy|redacted|todo|tbd)(?![a-z])|example(?:key)?$|0{8}-0{4}-0{4}-0{4}-0{12}|0{16,}",
     re.I,
 )
 _BRACKETED = ("(", "[", "{", "<")
@@ -701,6 +706,8 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         return False
     if kind == "password":
         if not separated:
+            if _KEY_PAIR.fullmatch(plain):
+                return False  # "reason=bad_password attempts=3": the next pair of a log line
             return len(plain) >= 6 and (
                 character_classes(plain) >= 3
                 or (_WORD_AND_NUMBER.fullmatch(plain) is not None and not _TECHNICAL.match(plain))
@@ -1019,7 +1026,11 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             )
             if changing:
                 spans += _changed_values(text, kind, name, value_at, origin=origin)
-        found += [Finding(family, start, end) for start, end in spans if end > start]
+        found += [
+            Finding(family, start, end)
+            for start, end in spans
+            if end > start and _GLUED_PLACEHOLDER.match(text, end) is None
+        ]
     return found
 
 

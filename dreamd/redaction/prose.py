@@ -273,6 +273,8 @@ _NOT_A_VALUE = LazyPattern(
     r"|\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?(?:[GMK]Hz|[GMK]B|ms|s|%|px)|[~/.]{0,2}/\S*|\S*/\S*/\S*"
 )
 _CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
+# A key and its value, as a line of a config file or a log gives them (``AutoStart=1``).
+_KEY_LINE = LazyPattern(r"[A-Za-z_][\w.-]*=\S*")
 _DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
 _CJK_PIN = LazyPattern(r"\d{4,12}#?")
 _ITEM = ITEM
@@ -353,9 +355,13 @@ def _heads(low: str) -> list[tuple[int, int, bool]]:
 
 
 def password_shaped(value: str) -> bool:
-    """Looks like a password: 6+ characters, a letter and a digit or a symbol, nothing else."""
+    """Looks like a password: 6+ characters, a letter and a digit or a symbol, nothing else;
+    not a piece of JSON (``changed","user_id":48213``) nor a key's line (``AutoStart=1``)."""
     return (
         6 <= len(value) <= 64
+        and '","' not in value
+        and '":' not in value
+        and _KEY_LINE.fullmatch(value) is None
         and _SHAPE_LETTER.search(value) is not None
         and _SHAPE_OTHER.search(value) is not None
         and _NOT_A_VALUE.fullmatch(value) is None
@@ -383,7 +389,10 @@ def _token_at(text: str, pos: int) -> tuple[int, int]:
 
 def _given(text: str, span: tuple[int, int], *, phrase: bool) -> bool:
     """The value at ``span`` is one a password word gives: shaped like a password, or a
-    passphrase (four joined words, three after a passphrase word or in quotes)."""
+    passphrase (four joined words, three after a passphrase word or in quotes); a JSON
+    object's key (``"token_ttl_s": 3600``) is a name, no value."""
+    if text.startswith('":', span[1]):
+        return False
     value = text[span[0] : span[1]]
     quoted = span[0] > 0 and text[span[0] - 1] in CLOSERS
     if " " in value:
@@ -436,7 +445,7 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
             copula = True  # "email:" ends the key
         if not copula:
             bare = text[start:end].lstrip("".join(CLOSERS)).rstrip(_TRAILING)
-            if early is None and password_shaped(bare):
+            if early is None and password_shaped(bare) and not text.startswith('":', end):
                 if not text[start - 1].isspace():
                     return None  # "password@localhost", "password+reset": one word, not two
                 early, early_index = _token_at(text, start), index
@@ -581,6 +590,8 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
         if line is None:
             continue
         value = line.group("value").rstrip(_TRAILING)
+        if _KEY_LINE.fullmatch(value):
+            continue  # "Pwd=" then "AutoStart=1": an empty value, then the next key's line
         tail = line.group("tail").lower().split()
         if any(word in _DESCRIBING for word in tail):
             continue  # "Password policy" then "12chars!": a rule, not a key and its value
