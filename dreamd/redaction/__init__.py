@@ -57,6 +57,8 @@ Families, each in its module (most specific first when two overlap):
 ``wallets``                     wallet recovery phrases (the BIP39 lists and checksum: mnemonic,
                                 and word runs a line names as one)
 ``onetime``                     one-time codes (SMS, e-mail) and authenticator setup keys
+``published``                   not a family: client keys public by design (a Firebase web
+                                config's, a CAPTCHA's site key, a Sentry DSN), left alone
 ``recovery``                    recovery codes under their heading, grouped recovery and backup
                                 keys, BitLocker recovery keys
 ==============================  ===============================================================
@@ -200,6 +202,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         phrasing,
         pins,
         prose,
+        published,
         records,
         recovery,
         services,
@@ -258,7 +261,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += pairs.find_credential_pairs(text, low)
     found += defaults.find_fallback_secrets(text)
     found += calls.find_defined_secrets(text)
-    return found
+    return published.without_public(text, found)
 
 
 def _redetect(decoded: str, depth: int) -> list[Finding]:

@@ -1,0 +1,53 @@
+"""Client keys that are public by design: made to be put in a web page, where anyone reads them.
+
+A finding inside one of these is dropped:
+
+* a Firebase web config's ``apiKey`` (``AIza…``) in an object that also names its
+  ``authDomain`` or a ``firebaseapp.com`` host: the web SDK's key, restricted by the console's
+  rules, not by being secret (an ``AIza…`` key anywhere else is still masked);
+* a PostHog project key handed to ``posthog.init(…)`` (``phc_…``; a personal key, ``phx_…``,
+  is secret);
+* a CAPTCHA's site key (reCAPTCHA, hCaptcha, Turnstile) in ``data-sitekey`` or ``sitekey:``
+  (its secret key is named ``secret``);
+* a Sentry DSN's key (``https://<key>@o….ingest.sentry.io/…``), which the browser sends with
+  every event.
+
+Pure; standard library only.
+"""
+
+from __future__ import annotations
+
+from dreamd.patterns import LazyPattern
+from dreamd.redaction.finding import Finding
+
+__all__ = ["public_spans", "without_public"]
+
+_FIREBASE = LazyPattern(r"""apiKey["']?\s*:\s*["'](AIza[A-Za-z0-9_-]{35})["']""")
+_POSTHOG = LazyPattern(r"""posthog\.init\(\s*["'](phc_[A-Za-z0-9]{20,})["']""")
+_SITEKEY = LazyPattern(
+    r"""(?i:data-sitekey|sitekey|site_key)["']?\s*[:=]\s*["']([\w-]{20,60})["']"""
+)
+_SENTRY = LazyPattern(r"https?://([0-9a-f]{32})@o?\d*\.?ingest\.(?:[a-z]{2}\.)?sentry\.io/\d+")
+
+
+def public_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the public client keys in ``text``."""
+    spans: list[tuple[int, int]] = []
+    if "AIza" in text and ("authDomain" in text or "firebaseapp.com" in text):
+        spans += [m.span(1) for m in _FIREBASE.finditer(text)]
+    if "posthog.init" in text:
+        spans += [m.span(1) for m in _POSTHOG.finditer(text)]
+    low = text.lower()
+    if "sitekey" in low or "site_key" in low:
+        spans += [m.span(1) for m in _SITEKEY.finditer(text)]
+    if "sentry.io" in text:
+        spans += [m.span(1) for m in _SENTRY.finditer(text)]
+    return spans
+
+
+def without_public(text: str, found: list[Finding]) -> list[Finding]:
+    """``found`` less the findings inside a public client key of ``text``."""
+    spans = public_spans(text)
+    if not spans:
+        return found
+    return [f for f in found if not any(a <= f.start and f.end <= b for a, b in spans)]
