@@ -62,6 +62,11 @@ _NOT_ACCOUNT_LABEL = re.compile(
 )
 # A cloud provider's account, whose id is in every resource name (``AWS account 1234…``).
 _CLOUD = re.compile(r"(?i:\b(?:aws|amazon|gcp|azure|google\s+cloud|cloudflare)[ \t]+)$")
+# A mobile-money payment to a biller names the payer's reference with it (a meter, a
+# policy, a school fee's pupil), no bank account: "sent to KPLC PREPAID for account …".
+_BILLER = re.compile(
+    r"(?i:\b(?:sent|paid|payment)\s+to\b[^\n]{1,40}\bfor\s+account\s*(?:no\.?|number)?\s*)$"
+)
 _SIX_DIGITS = re.compile(r"\d(?:[ .-]?\d){5}")
 _DIGITS = re.compile(r"\d[\d .-]{4,34}\d")
 _THOUSANDS = re.compile(r"\d{1,3}(?:[ .]\d{3})+")
@@ -106,5 +111,7 @@ def find_account_numbers(text: str, low: str) -> list[Finding]:
             label = (match.group("label") or "") + (match.group("bank") or "")
             if _NOT_ACCOUNT_LABEL.search(label) or _CLOUD.search(text, 0, match.start()):
                 continue
+            if _BILLER.search(text, max(0, match.start() - 80), match.start("value")):
+                continue  # "sent to KPLC PREPAID for account …": a bill's reference
             found.append(Finding("bank-account", *match.span("value")))
     return found

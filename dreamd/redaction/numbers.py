@@ -107,7 +107,11 @@ _REGIONS = (
     "VN", "ID",
 )  # fmt: skip
 # Words before a number that make it a product's or a parcel's, never a card's.
-_NOT_CARD_CUE = re.compile(r"(?i:\b(?:ean|gtin|upc|isbn|sku|barcode|tracking|imei)\b)[^\n]{0,12}$")
+# Numbers a shop or a payment gives (a barcode, a transaction's reference): no card.
+_NOT_CARD_CUE = re.compile(
+    r"(?i:\b(?:ean|gtin|upc|isbn|sku|barcode|tracking|imei|ref|reference|txn|trx|transaction"
+    r"|receipt)\b)[^\n]{0,12}$"
+)
 _CARD_PREFIXES = (
     ("4", (13, 16, 19)),
     ("51 52 53 54 55 2221-2720", (16,)),
