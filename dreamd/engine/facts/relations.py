@@ -303,6 +303,8 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         # not "Orsi's on-call weekend" and "Orsi's own notes for the agent"
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
+    if len(shared) == 1 and not a.values & b.values and _named_apart(a, b):
+        return False  # "M-10 training moves to Mondays" is not Lucía's hockey training
     if len(shared) == 1 and min(len(left), len(right)) == 1 and not a.values & b.values:
         # one word shared by a one-word line and a line under another heading, and no value:
         # "Calendar: M-10 training Mondays 18:30" is not "Tomás's GWO refresher: 17–19 October
@@ -653,6 +655,21 @@ def _same_terms(a: Statement, b: Statement) -> bool:
     # kids change houses on Mondays after school" and "… change houses on Monday after school")
     unnamed = not _names(a) or not _names(b)
     return unnamed and len(_rooted(a.topic) & _rooted(b.topic)) >= 3
+
+
+def _named_apart(a: Statement, b: Statement) -> bool:
+    """Both name things (names, ids; not whom they are about: "Gonzalo Paz: training Tuesdays"
+    names no thing), and neither names, or speaks of, one the other names."""
+    mine, theirs = _names(a) - _whom(a), _names(b) - _whom(b)
+    if not mine or not theirs or mine & theirs:
+        return False
+    return not (mine & _rooted(b.topic) or theirs & _rooted(a.topic))
+
+
+def _whom(statement: Statement) -> set[str]:
+    """The name a line stands under as its heading's subject ("Gonzalo Paz: …"), if any."""
+    heading = _words_of(statement.heading or "")
+    return _full_name(statement) if statement.subject in heading else set()
 
 
 def _stance(statement: Statement) -> int:

@@ -235,7 +235,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         ),
         (
             "now",
-            r"(?<!right\s)(?<!just\s)(?<!for\s)(?<!until\s)\bnow\b(?!\s+and\s+then)|"
+            r"(?<!right\s)(?<!just\s)(?<!for\s)(?<!until\s)\bnow\b(?!\s+and\s+then|\s+that\b)|"
             r"\bthese\s+days\b|\bgoing\s+forward\b|\bfrom\s+(?:tonight|tomorrow|today|next\s+\w+)\b|"
             r"\bstarting\s+(?:tonight|tomorrow|today|next\s+\w+)\b|\bwith\s+effect\s+from\b|"
             r"\b(?:as\s+of|from|starting|beginning)\s+(?:the\s+week\s+of\s+)?(?:today\b|"

@@ -1427,3 +1427,34 @@ def test_one_new_arrangement_told_twice_in_other_words_is_one_fact() -> None:
     )
     pairs = [(n, o) for n in lasting_parts(second) for o in lasting_parts(first)]
     assert any(relation(n, o) == "same" for n, o in pairs)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "replaced"),
+    [
+        (
+            "Maya Berg: 11, year 6 at Lindholm School; swimming squad at Aqua Centre, training "
+            "Tuesdays 17:00.",
+            "U-12 football training moves to Thursdays at 18:00 from 3 May.",
+            False,
+        ),
+        (
+            "Erik Nyberg: coach of the U-12. Training Mondays 18:00.",
+            "U-12 training moves to Thursdays at 18:00 from 3 May.",
+            True,
+        ),
+        (
+            "Never read a card PIN out to anyone; the bank never asks for it by phone.",
+            "Change that PIN today, now that it's been said on a call, and ask the bank to "
+            "block the card.",
+            False,
+        ),
+    ],
+)
+def test_one_word_shared_by_lines_that_name_other_things_is_no_slot(
+    older: str, newer: str, replaced: bool
+) -> None:
+    """The U-12's training moving ends no swimming training of a child's, only the training a
+    line of the U-12's coach gives; "now that" is no "now"."""
+    found = any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+    assert found is replaced
