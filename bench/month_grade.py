@@ -67,6 +67,9 @@ _MARKER = re.compile(
 _METADATA = re.compile(r"\s*\[(?:score|confidence)=[^\]]*\]")
 _SOURCE = re.compile(r"\s*Source:\s*\S+#L\d+(?:-L?\d+)?")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+# "(2034-09-29.md#L8; replaces: Gonzalo Paz: head coach …)": what an entry replaced, named as
+# gone; the entry does not state it
+_REPLACED = re.compile(r";\s*replaces:.*\)\s*$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
 _CONFIDENCE = re.compile(r"\(\s*c\s*=\s*([01](?:\.\d+)?)")
 _DIARY_START = re.compile(r"<!--\s*dreamd:dreaming:diary:start\s*-->")
@@ -93,9 +96,10 @@ def matches(patterns: Sequence[str], text: str) -> bool:
 
 
 def clean(text: str) -> str:
-    """``text`` without HTML comments, ``[score=…]`` metadata, a ``Source:`` tail or a list
-    marker, whitespace collapsed."""
+    """``text`` without HTML comments, ``[score=…]`` metadata, a ``Source:`` tail, the words
+    of what it replaced in its source label or a list marker, whitespace collapsed."""
     text = _COMMENT.sub(" ", text)
+    text = _REPLACED.sub(")", text)
     text = _METADATA.sub("", text)
     text = _SOURCE.sub("", text)
     text = _LIST.sub("", text, count=1)

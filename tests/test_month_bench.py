@@ -145,6 +145,23 @@ def test_memory_entries_tell_generated_from_human() -> None:
     ]
 
 
+def test_what_an_entry_replaced_is_not_what_it_states() -> None:
+    """The words after "replaces:" in an entry's source label name what is gone: the grade
+    neither finds the old fact there nor keeps a durable fact by them."""
+    memory = (
+        "<!-- dreamd-memory-promotion:memory:memory/2026-03-09.md:4:4 -->\n"
+        "- Marit is head coach of the U-12 now. (2026-03-09.md#L4; replaces: Ola Berg: head "
+        "coach of the U-12 (since 2024).)\n"
+    )
+    assert memory_entries(memory) == [
+        Entry(
+            "Marit is head coach of the U-12 now. (2026-03-09.md#L4)",
+            True,
+            "memory:memory/2026-03-09.md:4:4",
+        )
+    ]
+
+
 KEY = {
     "durable": [
         {"id": "contact", "fact": "Bent Mark", "match": ["bent", "mark"]},
