@@ -32,7 +32,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   word), or a name compared with (``password == confirm_password``). Tokens, secrets and
   keys must look like tokens (letters and digits, mixed case or symbols); passwords may be
   words; PINs and codes are digits. A literal's prefix (``b"…"``, ``r'…'``) and the escaped
-  quotes of a JSON string (``api_key=\\"…\\"``) are read past.
+  quotes of a JSON string (``api_key=\\"…\\"``) are read past. A value built of literals
+  (``"Kx7#" + "q2Lm" "9vB"``) is masked piece by piece.
 * A key whose first word says where a secret is kept names none: ``existingSecret`` (a
   chart's secret object), ``from_secret`` (a pipeline's). A flag followed by another flag
   (``--ask-password --user=ci``) takes no value. A ``Cookie`` header's values are masked
@@ -524,6 +525,8 @@ _EXPRESSION = re.compile(
 _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
 # A placeholder glued to a vendor's prefix: ``sk-or-v1-<your key>`` (the prefix is no value).
 _GLUED_PLACEHOLDER = re.compile(r"<[^<>\n]{1,40}>")
+# The next literal of a string built of pieces: "…" + "…", "…" . "…", "…" & "…", "…" "…".
+_NEXT_PIECE = re.compile(r"[ \t]*(?:\+|\.|&|\|\|)?[ \t]*\"([^\"\n]*)\"")
 _KEY_PAIR = re.compile(r"[A-Za-z_][\w.-]*=[^=\s]*")
 # A PIN: digits, perhaps grouped; a dialled combination (``17-32-05``); a keypad's entry with
 # ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
@@ -1031,7 +1034,24 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             for start, end in spans
             if end > start and _GLUED_PLACEHOLDER.match(text, end) is None
         ]
+        for _, end in spans if '" ' in text or '"+' in text else ():
+            found += _concatenated(text, end)
     return found
+
+
+def _concatenated(text: str, end: int) -> list[Finding]:
+    """The pieces a quoted value goes on in (``"Kx7#" + "q2Lm" "9vB"``): a string built of
+    literals joined by ``+``, ``.``, ``&`` or set side by side is one value."""
+    found: list[Finding] = []
+    if text[end : end + 1] != '"':
+        return found
+    pos = end + 1
+    while True:
+        piece = _NEXT_PIECE.match(text, pos)
+        if piece is None or not piece.group(1):
+            return found
+        found.append(Finding("secret-assignment", *piece.span(1)))
+        pos = piece.end()
 
 
 def _changed_to(between: Sequence[str], text: str, value_at: int) -> bool:

@@ -40,6 +40,9 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
 * **Named after the value.** ``Gl4ss-Otter-19, the password I mean``, ``v5_uUzpV5oa — ҫакӑ
   ҫӗнӗ вӑрттӑн сӑмах``: a strong password set off by a comma or a dash, then at most six words
   of the same sentence (none describing the password) before the password word.
+* **Pointed at from the next line.** A chat's message that holds one value shaped like a
+  password, and the next line saying what it was with a pointer up (``that's the wifi 👆``,
+  ``^ that's the password``, ``the PIN above``): the value is the password.
 * **Digits after a word of a script without spaces.** ``暗証番号は 31908 です``, ``비밀번호
   1582#``: four to twelve digits (a ``#`` may end them), unless the script goes on right
   after them (``密码2024年``, a year).
@@ -550,10 +553,33 @@ def _late_value(text: str, rest: list[tuple[int, int]], limit: int) -> tuple[int
     return None
 
 
+# A line naming what the line above gave, with a pointer up; the value ends the line above.
+_POINTED = LazyPattern(
+    r"(?P<value>[^\s:]{6,64})[ \t]*\n[^\n]{0,60}?(?i:that'?s|this is|it'?s|is|was)[ \t]+"
+    r"(?:the|my|our)[ \t]+(?i:wi-?fi|password|pw|pin|passcode|code|key|login)\b"
+    r"[^\n]{0,20}?(?:👆|☝|\^|(?i:above))"
+)
+
+
+def _pointed_at(text: str) -> list[Finding]:
+    """Values a next line names with a pointer up (see the module rules)."""
+    found = []
+    for match in _POINTED.finditer(text):
+        start, end = match.span("value")
+        line = text.rfind("\n", 0, start) + 1
+        before = text[line:start]
+        alone = not before.strip() or before.rstrip().endswith(":")  # a chat message's text
+        if alone and password_shaped(text[start:end]):
+            found.append(Finding("secret-assignment", start, end))
+    return found
+
+
 def find_prose_passwords(text: str, low: str) -> list[Finding]:
     """Passwords given in sentences and on the line after their word (``low``: lower case)."""
     cjk, line_end = _patterns()
-    found: list[Finding] = []
+    found: list[Finding] = (
+        _pointed_at(text) if ("👆" in text or "^" in text or "above" in low) else []
+    )
     heads = _heads(low)
     for head_start, head_end, phrase in heads:
         span = _sentence_value(text, head_end, phrase=phrase)

@@ -16,6 +16,9 @@ service, what kind of key, perhaps an aside, and the key with no separator:
   ``access_key_id`` (``accessKeyId``, ``aws_access_key_id``) holding twenty capitals and
   digits is an S3-compatible store's key id (Wasabi, MinIO, Spaces), AWS's shape without its
   prefix. Documentation's values (``…EXAMPLE``) are none.
+* **An app password.** After ``app password`` (``app-specific password``) in the same line,
+  the shape Google and Apple give one: four groups of four lower-case letters, parted by
+  spaces or hyphens (``abcd efgh ijkl mnop``).
 
 Pure; standard library only.
 """
@@ -53,6 +56,10 @@ _SHAPED = LazyPattern(
     r"""(?i:["']?(?P<name>routing_key|routingkey|integration_key|service_key"""
     r"""|(?:aws_)?access_key_id|accesskeyid)["']?)[ \t]*[:=][ \t]*["']?"""
     r"(?P<value>[A-Za-z0-9]{20,32})(?![A-Za-z0-9])"
+)
+_APP_PASSWORD = LazyPattern(
+    r"(?i:app[- ]?(?:specific[- ])?password)[^\n]{0,80}?(?<![\w-])"
+    r"(?P<value>[a-z]{4}(?P<sep>[ -])[a-z]{4}(?P=sep)[a-z]{4}(?P=sep)[a-z]{4})(?![\w-])"
 )
 _HINTS = ("routing", "integration_key", "service_key", "access_key_id", "accesskeyid")
 MAX_KINDS = 4
@@ -102,6 +109,10 @@ def find_service_keys(text: str, low: str) -> list[Finding]:
         span = _after_service(text, match.end())
         if span is not None:
             found.append(Finding("secret-assignment", *span))
+    if "app" in low and "password" in low:
+        found += [
+            Finding("secret-assignment", *m.span("value")) for m in _APP_PASSWORD.finditer(text)
+        ]
     if any(hint in low for hint in _HINTS):
         for shaped in _SHAPED.finditer(text):
             if _shaped(shaped.group("name"), shaped.group("value")):
