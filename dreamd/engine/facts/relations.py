@@ -750,6 +750,13 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
 
 
+# A slip told in the first person and the past: what was done instead of what should have been.
+_SLIPPED = LazyPattern(
+    r"\b(?:I|we)\s+(?:\w+\s+){0,2}?(?:posted|sent|put|wrote|booked|paid|gave|took|forwarded|"
+    r"added|entered|typed|rang|texted|e-?mailed|used|picked|ordered|read|copied|pasted|filed|"
+    r"moved|shared|replied)\b[^.;]{0,80}\binstead\s+of\b",
+    re.IGNORECASE,
+)
 _DEPUTY_WORDS = frozenset(_root(w) for w in "assist assists assistant helps deputy vice".split())
 _AUXILIARY = LazyPattern(
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|will|won't|has|have|had|does|doesn't|"
@@ -957,6 +964,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     """:func:`replaces` once :func:`same_fact` said no and the subjects agree."""
     if newer.retain == "B" and older.retain != "B" and newer.change in (None, "instead"):
         return False  # an episode: "the lesson went in at 15:30 instead of 16:30" happened once
+    if newer.change == "instead" and _found(_SLIPPED, newer.text):
+        return False  # "I posted them to the family group instead of the chama's": a slip
     common = _rooted(newer.topic) & _rooted(older.topic) or newer.values & older.values
     common = common or newer.replaced  # "rehearsals move" shares "rehearses"
     # "Okinawa is cancelled" after "Spring break: Okinawa 24–28 March": the subject the

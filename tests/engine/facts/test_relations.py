@@ -1458,3 +1458,19 @@ def test_one_word_shared_by_lines_that_name_other_things_is_no_slot(
     line of the U-12's coach gives; "now that" is no "now"."""
     found = any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
     assert found is replaced
+
+
+def test_a_slip_told_in_the_past_replaces_nothing_it_names() -> None:
+    """ "I posted it to the Berg family group instead of the Lindholm Choir group" tells a
+    slip: the choir's line stands. A decision said with "instead of" still replaces."""
+    older = read_statement("- W Lindholm Choir subs: 300 NOK a term, paid by the 10th.")
+    slip = read_statement(
+        "Kari asked me at 14:20 to post the subs list (who owes the choir what) for members to "
+        "check. I posted it to the Berg family group instead of the Lindholm Choir group. "
+        "Deleted after four minutes."
+    )
+    assert relation(slip, older) is None
+    assert replaces(
+        read_statement("From May the rota goes out on Saturdays instead of Sundays."),
+        read_statement("The rota goes out on Sundays."),
+    )
