@@ -375,6 +375,7 @@ _LEANS = re.compile(
     r"(?:these|those)\s+(?:are|were)\b)\b",
     _I,
 )
+_IT = re.compile(r"\b(?:it|that|this|them)\b", _I)
 # A habit's one occasion, told in the past: "Solveig rang Mamma at 19:00, as every Sunday".
 _AS_USUAL = re.compile(r"\bas\s+(?:every|each|always|usual|ever)\b|\blike\s+every\b", _I)
 # Words quoted: a rule cue said inside them is what someone said, not a rule of ours.
@@ -455,6 +456,11 @@ def _leans(read: Statement, body: str) -> bool:
         return True  # "We're Thursdays now, from next week": when, but not what
     if _REACTION.match(body) or (read.heading is not None and _REACTION.match(read.heading)):
         return True
+    if read.heading is not None and not read.topic and _IT.search(body):
+        # "Beatrice: take it out, and never again.": who said it, and nothing of what
+        heading = {w.casefold() for w in re.findall(r"[\w'’-]+", read.heading)}
+        if all(v.split(":", 1)[1] in heading for v in read.values):
+            return True
     if read.heading is not None or not _LEANS.match(body):
         return False
     named = any(v.startswith("name:") for v in read.values)

@@ -345,3 +345,10 @@ def test_log_lines_inbox_counts_and_news_that_something_is_out_are_not_kept(line
     """A line under a log's heading is what was done that day, whatever it says; so is a
     count of new mail, and the news that a roster or the fixtures came out."""
     assert not lasting(line).durable
+
+
+def test_who_said_it_and_an_it_is_no_fact() -> None:
+    """ "Halima: take it down, and never again." says who spoke and nothing of what: it leans
+    on the line before it; a rule under a speaker's name that says what stands."""
+    assert lasting("Halima: take it down, and never again.").kind == "context"
+    assert lasting("Halima: always read the group's name back before posting.").durable
