@@ -65,7 +65,7 @@ _NETRC = re.compile(r"\bmachine\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\
 _NEXT_LINE_KEY = re.compile(
     r"(?im)^[ \t>*+-]*(?:[\w .'-]{0,30}\s)?(?:password|passwd|passphrase|pwd|pass|secret"
     r"|token|api[ _-]?key|private[ _-]?key|passwort|kennwort|mot de passe|contraseña|senha)"
-    r"[ \t]*[:=][ \t]*\n[ \t>*+-]*(?![A-Za-z_][\w.-]*=)(\S{6,})[ \t]*$"
+    r"[ \t]*[:=][ \t]*\n[ \t>*+-]*(?![A-Za-z_][A-Za-z_.-]*=[\w.:/-]*[ \t]*$)(\S{6,})[ \t]*$"
 )  # a next line that is a key's own line (``Pwd=`` then ``AutoStart=1``) holds no value
 _PUBLIC_NAMED = re.compile(r"(?i:public[ _-]?key|pubkey)")
 _RUN_END = re.compile(r"([A-Za-z0-9_+/=-]{4,})[ \t]*$")

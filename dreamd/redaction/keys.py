@@ -527,7 +527,7 @@ _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
 _GLUED_PLACEHOLDER = re.compile(r"<[^<>\n]{1,40}>")
 # The next literal of a string built of pieces: "…" + "…", "…" . "…", "…" & "…", "…" "…".
 _NEXT_PIECE = re.compile(r"[ \t]*(?:\+|\.|&|\|\|)?[ \t]*\"([^\"\n]*)\"")
-_KEY_PAIR = re.compile(r"[A-Za-z_][\w.-]*=[^=\s]*")
+_KEY_PAIR = re.compile(r"[A-Za-z_][A-Za-z_.-]*=[\w.:/-]*")
 # A PIN: digits, perhaps grouped; a dialled combination (``17-32-05``); a keypad's entry with
 # ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
 _PIN_VALUE = re.compile(

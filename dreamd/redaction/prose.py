@@ -276,8 +276,9 @@ _NOT_A_VALUE = LazyPattern(
     r"|\d{4}-\d{2}-\d{2}|\d+(?:\.\d+)?(?:[GMK]Hz|[GMK]B|ms|s|%|px)|[~/.]{0,2}/\S*|\S*/\S*/\S*"
 )
 _CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(random_bytes[8:])
-# A key and its value, as a line of a config file or a log gives them (``AutoStart=1``).
-_KEY_LINE = LazyPattern(r"[A-Za-z_][\w.-]*=\S*")
+# A key and its value, as a line of a config file or a log gives them (``AutoStart=1``): a
+# name of letters (a password with "=" in it, ``vB0Z=!3b5``, has digits or symbols before it).
+_KEY_LINE = LazyPattern(r"[A-Za-z_][A-Za-z_.-]*=[\w.:/-]*")
 _DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
 _CJK_PIN = LazyPattern(r"\d{4,12}#?")
 _ITEM = ITEM
