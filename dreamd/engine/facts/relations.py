@@ -981,7 +981,12 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     # quote came by e-mail".
     other = newer.subject not in (None, "we", older.subject)
     aside = newer.replaced if other else frozenset()
-    shared = bool((newer.topic & older.topic) - aside) or bool(
+    common = (newer.topic & older.topic) - aside
+    if common <= CURRENCIES and (_names(older) - _whom(older)) - _names(newer):
+        # a currency is all it shares with a line about something it does not name: "raised
+        # from KSh 2,000" is not the Sacco's entrance fee of KSh 2,000
+        common = frozenset()
+    shared = bool(common) or bool(
         (newer.values & older.values) - newer.replaced
     )
     named_subject = newer.subject is not None and newer.subject == older.subject

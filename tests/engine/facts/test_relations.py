@@ -1474,3 +1474,15 @@ def test_a_slip_told_in_the_past_replaces_nothing_it_names() -> None:
         read_statement("From May the rota goes out on Saturdays instead of Sundays."),
         read_statement("The rota goes out on Sundays."),
     )
+
+
+def test_a_raise_from_one_sum_ends_no_other_fee_of_that_sum() -> None:
+    """ "Dues raised from UGX 20,000 to UGX 25,000" ends the old dues, not a credit union's
+    joining fee that happens to be UGX 20,000 too."""
+    newer = (
+        "Annual meeting (one-off): Dues: raised from UGX 20,000 to UGX 25,000 a month, from May."
+    )
+    fee = "Kampala Teachers' SACCO group account: certificate, minutes and three IDs; joining fee UGX 20,000."
+    dues = "Nakawa Women's Group dues: UGX 20,000 a month, paid into Centenary Bank."
+    assert not any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(fee))
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(dues))
