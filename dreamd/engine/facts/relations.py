@@ -986,9 +986,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         # a currency is all it shares with a line about something it does not name: "raised
         # from KSh 2,000" is not the Sacco's entrance fee of KSh 2,000
         common = frozenset()
-    shared = bool(common) or bool(
-        (newer.values & older.values) - newer.replaced
-    )
+    shared = bool(common) or bool((newer.values & older.values) - newer.replaced)
     named_subject = newer.subject is not None and newer.subject == older.subject
     if _only_the_word(newer, older):
         return False  # "incident reports are no longer on paper" ends no tax adviser's papers
