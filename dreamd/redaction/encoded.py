@@ -206,7 +206,7 @@ def _spelled_runs(text: str) -> list[tuple[int, int, str]]:
             plain = _morse(match.group(0))
             if plain and "." in match.group(0) and "-" in match.group(0):
                 decoded.append((*match.span(), plain))
-    if any("\u2800" <= c <= "\u28ff" for c in text):
+    if not text.isascii() and _BRAILLE_RUN.search(text):
         for match in _BRAILLE_RUN.finditer(text):
             plain = _braille(match.group(0))
             if plain and plain.strip():

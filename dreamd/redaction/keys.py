@@ -948,6 +948,7 @@ def find_named_values(text: str, low: str) -> list[Finding]:
     """Every value a secret-naming key announces in ``text`` (``low`` is its lower case)."""
     found: list[Finding] = _thai_codes(text) if "รหัส" in text else []
     done = -1
+    pieces = '" ' in text or '"+' in text or '".' in text or '"&' in text  # literals joined
     for match in _heads(low):
         if match.start() < done:
             continue
@@ -1034,7 +1035,7 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             for start, end in spans
             if end > start and _GLUED_PLACEHOLDER.match(text, end) is None
         ]
-        for _, end in spans if '" ' in text or '"+' in text else ():
+        for _, end in spans if pieces else ():
             found += _concatenated(text, end)
     return found
 

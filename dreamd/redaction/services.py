@@ -46,6 +46,9 @@ _KINDS = frozenset(
     "api rest app application token key 키 토큰 secret access personal admin server client"
     " integration routing native javascript js".split()
 )
+# A quick test: a key's kind is named somewhere (in ASCII; any other script is read).
+_CHEAP_KINDS = ("key", "token", "secret", "api", "app")
+_KIND_AFTER = r"(?![\w-])[ \t]+(?:" + "|".join(sorted(_KINDS, key=len, reverse=True)) + r")\b"
 _VALUE = LazyPattern(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|[0-9a-fA-F]{24,64}|(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{12,64}"
@@ -103,10 +106,13 @@ def find_service_keys(text: str, low: str) -> list[Finding]:
     """Keys after their service's name, and keys of a vendor's shape under an ambiguous name
     (``low``: ``text`` in lower case)."""
     found = []
-    for match in find_words(low, _SERVICES, r"(?![\w-])"):
+    named = not low.isascii() or any(word in low for word in _CHEAP_KINDS)
+    for match in (
+        find_words(low, _SERVICES, _KIND_AFTER) if named else ()
+    ):  # a kind's word must follow
         if match.start() and low[match.start() - 1].isalnum():
             continue
-        span = _after_service(text, match.end())
+        span = _after_service(text, match.start() + len(match.group(0).split()[0]))
         if span is not None:
             found.append(Finding("secret-assignment", *span))
     if "app" in low and "password" in low:

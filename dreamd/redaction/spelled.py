@@ -95,13 +95,19 @@ _SYMBOL_NAMES = (
     ";dollárjel;felkiáltójel;kérdőjel;kukac;kettőskereszt;csillag;alulvonás;kötőjel"
 ).split(";")
 _AS_IN = r"(?:as in|like|wie in|wie|comme|come|como|jak)"
-_CASES = (
-    r"(?:capital|upper-?case|lower-?case|small|big|cap|großes?|kleines?|iso|pieni|velké|velká"
-    r"|malé|malá|duże|duża|małe|mała|stora|stort|stor|lilla|litet|liten|nagy|kis)"
+# Words that give a letter's case, before it (English, German, Finnish, Czech, Polish, Swedish,
+# Hungarian) and after it (French, Italian, Spanish, Swahili, Indonesian).
+_CASE_WORDS = tuple(
+    "capital uppercase upper-case lowercase lower-case small big cap große großes kleine kleines"
+    " iso pieni velké velká malé malá duże duża małe mała stora stort stor lilla litet liten"
+    " nagy kis".split()
 )
-_CASES_AFTER = (
-    r"(?:majuscule|minuscule|maiuscola|minuscola|mayúscula|minúscula|kubwa|ndogo|besar|kecil)"
+_CASE_WORDS_AFTER = tuple(
+    "majuscule minuscule maiuscola minuscola mayúscula minúscula kubwa ndogo besar kecil".split()
 )
+_ALL_CASE_WORDS = _CASE_WORDS + _CASE_WORDS_AFTER
+_CASES = "(?:" + "|".join(sorted(_CASE_WORDS, key=len, reverse=True)) + ")"
+_CASES_AFTER = "(?:" + "|".join(sorted(_CASE_WORDS_AFTER, key=len, reverse=True)) + ")"
 _SEPARATOR = re.compile(
     r"[ \t]*(?:\.{2,}|…|,|-|–|/|(?i:then|and|und|et|e|y|dann|puis|poi|ja|a|na))?[ \t]*"
 )
@@ -164,8 +170,6 @@ def _spelling() -> re.Pattern[str]:
     return re.compile(rf"(?i:(?<![\w'])(?:{numbers}|{_CASED}|{spelling})(?![\w']))")
 
 
-# A quick test: three words that could give a letter's case.
-_CASE_HINT = re.compile(rf"(?<![\w'])(?:{_CASES}|{_CASES_AFTER})(?![\w'])")
 _CASED_ITEM = re.compile(rf"(?i:(?<![\w'])(?:{_CASED})(?![\w']))")
 
 
@@ -266,6 +270,6 @@ def find_spelled_secrets(text: str, low: str) -> list[Finding]:
     """Secrets spelled out or given in pieces (see the module rules; ``low``: lower case)."""
     ends = _triggers(low)
     found = _spelled(text, ends) + _pieces(text, low, ends) if ends else []
-    if len(_CASE_HINT.findall(low)) >= 3:
+    if len(find_words(low, _ALL_CASE_WORDS, r"(?![\w'])")) >= 3:
         found += _dictated(text)
     return found
