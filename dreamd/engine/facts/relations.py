@@ -1014,7 +1014,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         gone = {v for v in newer.replaced if kind_of(v) in ("name", "id")}
         if gone and gone & older.values and len(newer.replaced & (older.values | older.topic)) >= 2:
             return True  # "Stopped buying lime from Clarke's" ends "our lime comes from Clarke's"
-        if not gone and len(_names(newer) & older_names) >= 2:
+        elsewhere = newer.replaced - older.values - older.topic  # "no longer the containers"
+        if not gone and not elsewhere and len(_names(newer) & older_names) >= 2:
             return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
     ended = _clause_words(newer) if newer.change == "cancelled" else None
     singular = {w.removesuffix("s") for w in ended or ()}

@@ -1486,3 +1486,23 @@ def test_a_raise_from_one_sum_ends_no_other_fee_of_that_sum() -> None:
     dues = "Nakawa Women's Group dues: UGX 20,000 a month, paid into Centenary Bank."
     assert not any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(fee))
     assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(dues))
+
+
+def test_no_longer_of_something_else_ends_no_line_that_shares_names() -> None:
+    """ "The crew meets at the new base in Puerto Madryn (no longer the containers at the
+    gate)" says the containers are gone, not that a line naming Puerto Madryn and the wind
+    farm is; "Southern Vet Labs no longer used" still ends the line about sending bloods
+    there."""
+    who = read_statement(
+        "- W @Ines Duarte: senior technician at Parque Eólico Serra Alta (31 turbines), 20 km "
+        "north of Vila Real."
+    )
+    base = read_statement(
+        "- W Serra Alta crew meets at the new depot in the Parque Industrial, Vila Real; the "
+        "van leaves at 07:15 (no longer the site huts at 07:45)."
+    )
+    assert relation(base, who) is None
+    assert replaces(
+        read_statement("Southern Vet Labs no longer used."),
+        read_statement("Bloods go to Southern Vet Labs in Cork."),
+    )
