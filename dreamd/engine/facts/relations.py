@@ -672,6 +672,14 @@ def _whom(statement: Statement) -> set[str]:
     return _full_name(statement) if statement.subject in heading else set()
 
 
+# A "no" told as a reason or a report: "told the team why Joaquín won't play".
+_REPORTED_NO = LazyPattern(
+    r"\b(?:why|because|since|as)\s+(?:[\w'’-]+\s+){0,3}?(?:won'?t|can'?t|isn'?t|aren'?t|"
+    r"doesn'?t|didn'?t|wasn'?t|couldn'?t|not)\b",
+    re.IGNORECASE,
+)
+
+
 def _stance(statement: Statement) -> int:
     """Its polarity, a "no more" of only what it replaces read as the yes it gives now."""
     if statement.polarity < 0 and statement.replaced and _exact_now(statement):
@@ -1014,8 +1022,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         gone = {v for v in newer.replaced if kind_of(v) in ("name", "id")}
         if gone and gone & older.values and len(newer.replaced & (older.values | older.topic)) >= 2:
             return True  # "Stopped buying lime from Clarke's" ends "our lime comes from Clarke's"
-        elsewhere = newer.replaced - older.values - older.topic  # "no longer the containers"
-        if not gone and not elsewhere and len(_names(newer) & older_names) >= 2:
+        not_its = newer.replaced - older.values - older.topic  # "no longer the containers"
+        if not gone and not not_its and len(_names(newer) & older_names) >= 2:
             return True  # "Southern Vet Labs no longer used" ends "bloods go to Southern Vet Labs"
     ended = _clause_words(newer) if newer.change == "cancelled" else None
     singular = {w.removesuffix("s") for w in ended or ()}
@@ -1053,6 +1061,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     if taken_back and (named_subject or len(newer.topic & older.topic) >= 2):
         return True  # "taking on the limekiln after all" after "turned down the limekiln"
     said_no = newer.change is None and newer.polarity < 0 < older.polarity
+    said_no = said_no and not _found(_REPORTED_NO, newer.text)  # "told them why he won't"
     if said_no and planned and overlap and newer.topic & older.topic:
         return True  # "not going on the Thredbo exchange" after "decided to go on the exchange"
     if newer.change is not None:

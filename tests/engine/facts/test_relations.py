@@ -1506,3 +1506,23 @@ def test_no_longer_of_something_else_ends_no_line_that_shares_names() -> None:
         read_statement("Southern Vet Labs no longer used."),
         read_statement("Bloods go to Southern Vet Labs in Cork."),
     )
+
+
+def test_a_no_told_as_a_reason_ends_no_plan() -> None:
+    """ "Told the squad why Ilse won't race" reports a reason; the story of her fall and what
+    she will do instead stands. "Ilse is not racing on Sunday after all" still calls a plan
+    off."""
+    story = read_statement(
+        "At 09:40 Ilse fell on the ice and hurt her knee; the club rang Per, who drove her to "
+        "A&E and waited three hours. A sprain: splint for ten days, no skating for two weeks. "
+        "So no Vikersund race for Ilse on the 14th; she will help at the start line."
+    )
+    report = read_statement(
+        "17:00, 14 skaters. Told the squad why Ilse won't race; Ilse came to watch with the "
+        "splint, Per with her."
+    )
+    assert relation(report, story) is None
+    assert replaces(
+        read_statement("Ilse is not racing on Sunday after all."),
+        read_statement("Ilse decided to race the 500 m on Sunday."),
+    )
