@@ -11,8 +11,10 @@ Rules:
 - ``@Name`` mentions are entities. A question opening with when / how long / what year (or
   wann, cuándo, quand) is *temporal*: it prefers snippets that say when something happened.
 - ``pairs`` are adjacent terms of the question, for the phrase and proximity signal.
-- The question's *shape*: ``entity`` ("tell me about Alice", "who is Peter", "háblame de X":
-  the ``subject`` is the rest of the question, and only its words are terms), ``opinion``
+- The question's *shape*: ``entity`` ("tell me about Alice", "who is Peter", "háblame de X",
+  and what someone does for a living: "what does Valeria do (for a living)?", "what is Ana's
+  job?", "where does Mariel work?": the ``subject`` is who is asked about, and only its words
+  are terms), ``opinion``
   ("what does Peter prefer?", "Peter's preferences": the subject is who holds it), ``time``
   ("what happened / what was true ...", or a window of days and nothing else to look for; the
   scaffolding words ``happen``, ``true``... are then not terms), else ``general``.
@@ -52,6 +54,13 @@ _ENTITY = LazyPattern(
     r"|qui[eé]n es|parle-moi de|qui est|erz[aä]hl mir von|wer ist)\s+(?P<subject>.+)$",
     re.IGNORECASE,
 )
+# What someone does for a living is who they are: an entity question about them.
+_WORK = LazyPattern(
+    r"^\W*(?:what (?:does|did) (?P<a>.+?) do(?: for (?:a )?(?:living|work|a job|money))?"
+    r"|what (?:is|was) (?P<b>.+?)['’]s? (?:job|work|occupation|profession|line of work)"
+    r"|where (?:does|did) (?P<c>.+?) work)\s*[?.!]*$",
+    re.IGNORECASE,
+)
 _OPINION = LazyPattern(
     r"^\W*(?:what (?:does|do|did) (?P<a>.+?) (?:prefer|like|love|want|think of|dislike|hate"
     r"|enjoy)\b|(?:does|do|did) (?P<b>.+?) (?:prefer|like|want|enjoy|dislike|hate)\b"
@@ -73,6 +82,7 @@ _CUES = {
         "opinion", "views",
     ),
     "entity": ("about", "who", "info", "blame", "qui", "parle", "erz", "wer ist"),
+    "work": (" do", "job", "work", "occupation", "profession"),
     "time": ("what", "anything", "pas"),
 }  # fmt: skip
 _TRAILING = LazyPattern(r"[\s?!.,;:]+$")
@@ -149,12 +159,12 @@ def question_shape(text: str) -> tuple[str, str | None]:
     flat = " ".join(text.split())
     # Case-folded as the patterns' IGNORECASE compares: dotless and dotted I are i there too.
     folded = flat.casefold().replace("ı", "i").replace("\u0307", "")
-    for shape, pattern in (("opinion", _OPINION), ("entity", _ENTITY)):
+    for shape, pattern in (("opinion", _OPINION), ("entity", _ENTITY), ("work", _WORK)):
         found = pattern.match(flat) if _cued(folded, shape) else None
         if found is not None:
             subject = _subject(found)
             if subject:
-                return shape, subject
+                return ("entity" if shape == "work" else shape), subject
     if _cued(folded, "time") and _TIME.match(flat):
         return "time", None
     return "general", None

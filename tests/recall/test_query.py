@@ -36,6 +36,11 @@ TODAY = date(2026, 11, 29)
         ("Ana’s opinions", "opinion", "Ana"),
         ("¿Qué prefiere Lucía?", "opinion", "Lucía"),
         ("what does Peter dislike", "opinion", "Peter"),
+        ("What does Valeria do for a living?", "entity", "Valeria"),
+        ("what does Dr Okafor do", "entity", "Dr Okafor"),
+        ("What is Ana's job?", "entity", "Ana"),
+        ("where does Mariel work?", "entity", "Mariel"),
+        ("what does Peter do on Fridays?", "general", None),  # what he does then, not his work
         ("what happened around Nov 27", "time", None),
         ("What was true during November 2025?", "time", None),
         ("anything new?", "time", None),
@@ -65,7 +70,8 @@ def test_an_entity_question_searches_only_its_subject() -> None:
 def _unfiltered(text: str) -> tuple[str, str | None]:
     """The shape as the patterns alone give it, every one tried (no cue words)."""
     flat = " ".join(text.split())
-    for shape, pattern in (("opinion", query._OPINION), ("entity", query._ENTITY)):
+    patterns = (("opinion", query._OPINION), ("entity", query._ENTITY), ("entity", query._WORK))
+    for shape, pattern in patterns:
         found = pattern.match(flat)
         if found is not None and (subject := query._subject(found)):
             return shape, subject
@@ -80,6 +86,7 @@ _PIECES = st.sampled_from(
         "wer", "ist", "iſt", "İst", "happened", "anything", "new", "qué", "pasó", "passiert",
         "feel", "how", "preferences", "opinions", "views", "prefiere", "¿", "?", "@ana", "K",
         "true", "love", "want", "think", "of", "hate", "enjoy", "can", "you", "please",
+        "for", "a", "living", "job", "work", "where", "Ana's",
     ]
 )  # fmt: skip
 
