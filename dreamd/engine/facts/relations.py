@@ -303,6 +303,8 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         # not "Orsi's on-call weekend" and "Orsi's own notes for the agent"
     if strict:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
+    if _lost_in(a, b, shared) or _lost_in(b, a, shared):
+        return False  # two words of a long rule about patients' numbers: not the drafting rule
     if len(shared) == 1 and not a.values & b.values and _named_apart(a, b):
         return False  # "M-10 training moves to Mondays" is not Lucía's hockey training
     if len(shared) == 1 and min(len(left), len(right)) == 1 and not a.values & b.values:
@@ -452,6 +454,17 @@ def _clause_words(statement: Statement) -> frozenset[str]:
     """The folded words of the clause a statement's change cue stands in: a cancellation ends
     what that clause names ("Rõngu is off: Kaarel told Kadri …" ends nothing of Kadri's)."""
     return _words_of(change_clause(statement))
+
+
+def _turned_there(newer: Statement, older: Statement) -> bool:
+    """The words the two share stand in the clause of the newer's turn, where there is one:
+    "Tich Maber is not buying the Otonglo plot after all (…); it buys 200 chairs for hire"
+    turns the plot, not what "Jacinta: chairs Tich Maber" says."""
+    shared = _rooted(newer.topic) & _rooted(older.topic)
+    clause = _clause_words(newer)
+    if not shared or not clause or change_clause(newer) == newer.text:
+        return True
+    return bool(shared & {_root(word) for word in clause})
 
 
 def _words_of(text: str) -> frozenset[str]:
@@ -657,6 +670,17 @@ def _same_terms(a: Statement, b: Statement) -> bool:
     return unnamed and len(_rooted(a.topic) & _rooted(b.topic)) >= 3
 
 
+def _lost_in(small: Statement, big: Statement, shared: frozenset[str]) -> bool:
+    """A long line (eight topic words or more, four times the other's) shares two words at most
+    with a line of two or more, and no kind of day, time, date or number with it: the words
+    are in passing there ("… for everything I write — messages to staff, lab orders …" beside
+    "Staff messages are drafted in Spanish")."""
+    if len(shared) > 2 or len(small.topic) < 2 or len(big.topic) < max(8, 4 * len(small.topic)):
+        return False
+    kinds = {kind_of(v) for v in _exact_of(small.values)}
+    return not kinds & {kind_of(v) for v in _exact_of(big.values)}
+
+
 def _named_apart(a: Statement, b: Statement) -> bool:
     """Both name things (names, ids; not whom they are about: "Gonzalo Paz: training Tuesdays"
     names no thing), and neither names, or speaks of, one the other names."""
@@ -745,6 +769,8 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     subjects = (newer.subject, older.subject)
     if None in subjects or "we" in subjects or newer.subject in _names(older):
         return False
+    if not roles & {w.removesuffix("s") for w in _words_of(_ASIDES.sub(" ", newer.text))}:
+        return False  # "Special meeting (plot, treasurer, meeting day)": an agenda, no holder
     again = {word.removesuffix("s") for word in newer.topic | _names(newer)}
     # "Gonzalo Paz: head coach of the M-10; Tomás assists", then "Tomás is head coach": the
     # one who assisted is named in the older's words, and assisting is no part of the role
@@ -765,6 +791,7 @@ _SLIPPED = LazyPattern(
     r"moved|shared|replied)\b[^.;]{0,80}\binstead\s+of\b",
     re.IGNORECASE,
 )
+_ASIDES = LazyPattern(r"\([^()]*\)")
 _DEPUTY_WORDS = frozenset(_root(w) for w in "assist assists assistant helps deputy vice".split())
 _AUXILIARY = LazyPattern(
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|will|won't|has|have|had|does|doesn't|"
@@ -1071,6 +1098,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             # a clause with no topic of its own ("stopped by Aileen on 22 Feb" under the club's
             # heading) is no slot a "no" or a "yes" about something else can turn
             topical = bool(newer.topic) == bool(older.topic)
+            if not _turned_there(newer, older):
+                return False  # "not buying the plot after all; it buys 200 chairs" ends no chair
             return topical and not _other_value_ended(newer, older)
         if newer.change == "now" and older.change in ("moved", "now") and _restates(newer, older):
             return False  # "visits are on Sundays now" after "visits move to Sundays"

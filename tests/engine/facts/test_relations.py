@@ -1526,3 +1526,45 @@ def test_a_no_told_as_a_reason_ends_no_plan() -> None:
         read_statement("Ilse is not racing on Sunday after all."),
         read_statement("Ilse decided to race the 500 m on Sunday."),
     )
+
+
+def test_a_turn_or_an_agenda_ends_only_what_it_speaks_of() -> None:
+    """ "Not buying the allotment after all; it buys 40 chairs for hire" turns the allotment,
+    not a line saying who chairs the group; a meeting's agenda in brackets names a treasurer
+    without giving anyone the role."""
+    chair = read_statement("- W @Amina Yusuf: chairs Umoja Savers.")
+    turn = read_statement(
+        "- B Umoja Savers is not buying the Kibera allotment after all (caveat); it buys 40 "
+        "chairs for hire from Jua Kali Works instead, about KSh 90,000."
+    )
+    assert relation(turn, chair) is None
+    assert replaces(turn, read_statement("Decided: Umoja Savers buys the Kibera allotment."))
+    treasurer = read_statement("- W @Halima Noor: treasurer of Umoja Savers.")
+    agenda = read_statement(
+        "- W Special Umoja Savers meeting, one-off: Saturday 5 July 14:00 at Amina's (allotment, "
+        "treasurer, meeting day, bank)."
+    )
+    assert relation(agenda, treasurer) is None
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Volunteer rotas are written in Welsh; Gwen checks them herself.",
+            "My slip, again: the rule from today, for everything I write — rotas for volunteers, "
+            "supplier orders, notes, shopping lists: a client is named by their file number "
+            "(e.g. CF-118) and nothing else.",
+        ),
+        (
+            "Auckland is eleven hours ahead of Cardiff; any time from New Zealand is written "
+            "with both (e.g. 09:00 Cardiff / 20:00 Auckland).",
+            "Third time this month I've done that, one way or another (the web booking on the "
+            "4th, the rota swap on the 9th, the delivery slot on the 18th — and now the van).",
+        ),
+    ],
+)
+def test_two_words_in_passing_in_a_long_line_are_no_slot(older: str, newer: str) -> None:
+    """A long new rule that names rotas and volunteers in passing ends no rule about writing
+    the rotas in Welsh; a story of a slip that counts its times ends no time-zone rule."""
+    assert not any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
