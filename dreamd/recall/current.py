@@ -231,7 +231,7 @@ class _Chains:
     """Which hit speaks for which (one fact) and which replaced which (the timeline)."""
 
     def __init__(self, size: int) -> None:
-        self.group = list(range(size))  # the best-ranked hit stating the same fact
+        self.group = list(range(size))  # the hit that speaks for those stating the same fact
         self.ended: dict[int, tuple[int, str]] = {}  # hit -> (the hit that replaced it, day)
         self.rest: dict[int, str] = {}  # a hit replaced in part -> what still holds of it
 
@@ -265,6 +265,8 @@ def one_per_fact(
     if not tense and not _plausible(pool, same):
         chains = _Chains(len(pool))
         chains.group = list(same)
+        if window is None:  # "in May 2023": the May line speaks
+            _newest_speaks(pool, chains, len(pool))
         return _assemble(pool, len(pool), chains, cutoff=None, newest=None, limit=limit)
     from dreamd.engine.facts.relations import same_fact
     from dreamd.engine.facts.timeline import Dated, plan_timeline
@@ -300,6 +302,8 @@ def one_per_fact(
             if related and extent and same_fact(statements[i], statements[j]):
                 chains.group[j] = i
                 break
+    if window is None:
+        _newest_speaks(pool, chains, found)
     cutoff = window.last.isoformat() if tense == "past" and window is not None else None
     dated = [
         Dated(str(i), hit.day, statements[i], hit.start_line)
@@ -325,6 +329,21 @@ _YES_NO = LazyPattern(
     r"^\s*(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should|shall)\b",
     re.IGNORECASE,
 )
+
+
+def _newest_speaks(pool: Sequence[Hit], chains: _Chains, found: int) -> None:
+    """Of the hits that state one fact, all dated, the newest speaks (in the words it was said
+    last: a name spelled right from 12 June on), at the best place of them all; on one day,
+    the best-ranked. A person's own line (no day) speaks for the notes that repeat it."""
+    members: dict[int, list[int]] = {}
+    for index in range(found):
+        members.setdefault(chains.group[index], []).append(index)
+    for group in members.values():
+        if len(group) < 2 or any(pool[i].day is None for i in group):
+            continue
+        speaker = max(group, key=lambda i: (pool[i].day or "", -i))
+        for index in group:
+            chains.group[index] = speaker
 
 
 def _only_ends(statement: Statement) -> bool:

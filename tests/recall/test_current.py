@@ -357,3 +357,23 @@ def test_a_line_changed_in_one_clause_still_answers_with_the_others(
     now = answer(capsys, root, verb, "When does Aitana's choir rehearse now?")
     assert "Wednesdays 20:00" in shown(now[0]), [shown(i) for i in now]
     assert not any("Thursdays" in shown(item) for item in now), [shown(i) for i in now]
+
+
+def test_of_lines_stating_one_fact_the_newest_speaks() -> None:
+    """The same line on two days, and in MEMORY.md, is one result at the best place of them,
+    cited from its newest note; the others are listed with it."""
+    said = "- W @Anna Kowalski: chairs the allotment society."
+    old = Hit("memory/2026-05-02.md", 4, 4, said, 0.9, day="2026-05-02")
+    copy = Hit("MEMORY.md", 9, 9, said[2:] + " (2026-05-02.md#L4)", 0.85, day="2026-05-02")
+    new = Hit("memory/2026-05-12.md", 7, 7, said, 0.8, day="2026-05-12")
+    for question in ("who chairs the allotment society?", "who chairs the society now?"):
+        results = one_per_fact(
+            [old, copy, new],
+            ["", "", ""],
+            question=question,
+            window=None,
+            today=date(2026, 6, 1),
+            limit=5,
+        )
+        assert [hit.path for hit in results] == ["memory/2026-05-12.md"], question
+        assert [hit.path for hit in results[0].also] == ["memory/2026-05-02.md", "MEMORY.md"]
