@@ -204,6 +204,13 @@ _STATUS = re.compile(
     r"\bso\s+far\b|\bto\s+date\b",
     _I,
 )
+# A slip counted: "third time this month I've done that", "I've done it again".
+_SLIP_COUNTED = re.compile(
+    r"\b(?:(?:second|third|fourth|fifth|another)\s+time|again)\b[^.;]{0,40}?"
+    r"\b(?:I'?ve|I\s+have|we'?ve|we\s+have|I|we)\s+(?:done|made|did)\s+(?:that|this|it)\b"
+    r"|\b(?:I'?ve|I\s+have|we'?ve)\s+(?:done|made)\s+(?:that|this|it)\s+again\b",
+    _I,
+)
 # A slip told as it happened: caught, sent to the wrong one, done again. The pattern library
 # keeps it (dreamd.engine.dreamwork.recurrence); MEMORY.md keeps the rule it taught, if any.
 _SLIP = re.compile(
@@ -541,8 +548,10 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     if (_UNSURE.search(body) and read.change is None) or _WAITS.search(body):
         return Lasting(False, "uncertain")  # "The hall may not be ours on Mondays after Feb"
     once = not (_FORWARD.search(body) or _RECURS.search(body))
-    if read.change == "instead" and _PAST.search(body) and once:
+    if read.change == "instead" and (_PAST.search(body) or _MOMENT.search(body)) and once:
         return Lasting(False, "event")  # "Rang Isa at 17:00 instead": once, that day
+    if _SLIP_COUNTED.search(body) and not _FORWARD.search(body):
+        return Lasting(False, "event")  # "Third time this month I've done that (…)"
     if _TASK.search(body) or _ADVICE.search(body):
         return Lasting(False, "task")
     if _leans(read, body):  # "She spotted it because ...": what happened, told as such

@@ -352,3 +352,20 @@ def test_who_said_it_and_an_it_is_no_fact() -> None:
     on the line before it; a rule under a speaker's name that says what stands."""
     assert lasting("Halima: take it down, and never again.").kind == "context"
     assert lasting("Halima: always read the group's name back before posting.").durable
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Marta is cleaning the Gràcia office this week instead of the Born one, 8 to 12.",
+        "Second time this week I've done that (the dentist on the 3rd, and now the plumber).",
+        "I've done it again: booked the van on Ana's day off.",
+    ],
+)
+def test_a_swap_of_one_week_and_a_slip_counted_are_not_kept(line: str) -> None:
+    """One week's swap is what happens that week; counting a slip tells it again."""
+    assert not lasting(line).durable
+
+
+def test_a_swap_from_today_on_a_weekday_is_kept() -> None:
+    assert lasting("From today the cleaner comes on Thursdays instead of Mondays.").durable
