@@ -670,6 +670,28 @@ def _same_terms(a: Statement, b: Statement) -> bool:
     return unnamed and len(_rooted(a.topic) & _rooted(b.topic)) >= 3
 
 
+_MOVED_IN = LazyPattern(
+    r"\bmov(?:e|ed|es|ing)\s+(?:into|in\s+with|over\s+to|to)\s+(?:a\s+|the\s+|her\s+|his\s+)?"
+    r"(?-i:[A-ZÀ-Þ])|\bmov(?:e|ed|es|ing)\s+(?:into|in\s+with)\b",
+    re.IGNORECASE,
+)
+_LIVES = LazyPattern(
+    r"\b(?:lives?|living|stays?)\s+(?:(?:on\s+(?:his|her|their)\s+own|alone)\s+)?"
+    r"(?:in|at|with|on)\b",
+    re.IGNORECASE,
+)
+
+
+def _moved_house(newer: Statement, older: Statement) -> bool:
+    """Someone moved (into a home, in with someone) whose older line says where they live."""
+    person = newer.subject
+    if newer.change != "moved" or person in (None, "we") or not _found(_MOVED_IN, newer.text):
+        return False
+    if not _found(_LIVES, older.text) or older.polarity < 0:
+        return False
+    return person == older.subject or person in _names(older)
+
+
 def _lost_in(small: Statement, big: Statement, shared: frozenset[str]) -> bool:
     """A long line (eight topic words or more, four times the other's) shares two words at most
     with a line of two or more, and no kind of day, time, date or number with it: the words
@@ -1001,6 +1023,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         return False  # an episode: "the lesson went in at 15:30 instead of 16:30" happened once
     if newer.change == "instead" and _found(_SLIPPED, newer.text):
         return False  # "I posted them to the family group instead of the chama's": a slip
+    if _moved_house(newer, older):
+        return True  # "Dad moved into Els Tarongers" ends "Dad lives on his own in Benimaclet"
     common = _rooted(newer.topic) & _rooted(older.topic) or newer.values & older.values
     common = common or newer.replaced  # "rehearsals move" shares "rehearses"
     # "Okinawa is cancelled" after "Spring break: Okinawa 24–28 March": the subject the

@@ -231,6 +231,8 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"reschedul(?:ed|es|ing)|swapp(?:ed|ing)|migrat(?:ed|es|ing)|upgrad(?:ed|es|ing)|"
             r"transferred|relocated|pushed|bumped|raised|increased|reduced|"
             r"lowered|cut|extended|shortened|renamed|updated)\b[^.;]{0,40}?\bto\b"
+            # "Dad moved into Els Tarongers", "moved in with Mariel", "moved out of the flat"
+            r"|\bmov(?:e|ed|es|ing)\s+(?:into|in\s+with|out\s+of|over\s+to)\b"
             r"|\bverschoben\s+auf\b|\bgewechselt\s+zu\b|\bpassé\s+à\b|\bcambi[óo]\s+a\b",
         ),
         (

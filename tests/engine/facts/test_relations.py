@@ -1568,3 +1568,23 @@ def test_two_words_in_passing_in_a_long_line_are_no_slot(older: str, newer: str)
     """A long new rule that names rotas and volunteers in passing ends no rule about writing
     the rotas in Welsh; a story of a slip that counts its times ends no time-zone rule."""
     assert not any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+
+
+@pytest.mark.parametrize(
+    "newer",
+    [
+        "B Grandad moved into Bryn Haven on Friday 9 May: room 6, ground floor.",
+        "B Grandad moved in with Auntie Sian in Llandeilo last week.",
+    ],
+)
+def test_someone_who_moved_no_longer_lives_where_they_did(newer: str) -> None:
+    """A move into a home, or in with someone, ends the line that says where they live; a
+    move of someone else ends nothing of theirs."""
+    older = read_statement(
+        "W @Grandad: Grandad (Emrys Pugh, 88) lives on his own in his bungalow in Ffairfach."
+    )
+    assert any(replaces(n, older) for n in lasting_parts(newer))
+    assert not replaces(
+        read_statement("Bethan moved into the new office on Monday."),
+        read_statement("Rhys lives in Cardiff."),
+    )
