@@ -320,8 +320,9 @@ class Hit:
 
     @property
     def searchable(self) -> str:
-        """What the answer regexes are matched against: the text, its file and its day."""
-        return f"{self.text} {self.path} {self.day}"
+        """What the answer regexes are matched against: the text (without the words of what a
+        MEMORY.md entry says it replaced), its file and its day."""
+        return f"{_REPLACED.sub(')', self.text)} {self.path} {self.day}"
 
 
 def is_derived(path: str) -> bool:

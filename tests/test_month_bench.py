@@ -315,3 +315,15 @@ def test_diary_keyword_lists_and_repeats() -> None:
     assert grade_diary(nights)["repeated"] == [
         {"night": "2026-03-04", "first": "2026-03-02", "entry": second}
     ]
+
+
+def test_a_hit_is_not_stale_by_what_it_says_it_replaced() -> None:
+    """A MEMORY.md hit saying "(…; replaces: Ola Berg: head coach)" is the new fact, not a
+    stale one ranked above the answer."""
+    question = {"answer": ["marit"], "stale": ["ola berg"]}
+    memory = "- The U-12 has a new head coach from May. (2026-05-02.md#L4; replaces: Ola Berg: head coach.)"
+    hits = [
+        Hit(memory, "MEMORY.md"),
+        Hit("- W Marit Dahl is head coach of the U-12 from May.", "memory/2026-05-02.md"),
+    ]
+    assert grade_question(question, hits)["stale_above"] is False
