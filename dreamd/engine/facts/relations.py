@@ -769,7 +769,7 @@ _ROLE_NOUNS = frozenset(
     foreman owner landlord landlady caretaker rep representative liaison administrator
     coordinator organiser organizer doctor gp dentist vet physio teacher tutor instructor
     trainer receptionist deputy president ceo cto cfo worker keyworker conductor bandmaster
-    choirmaster chairperson
+    choirmaster chairperson partner
     """.split()
 )
 _ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}
@@ -788,8 +788,10 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     roles.discard(older.subject or "")
     if not roles or newer.polarity < 0 or older.polarity < 0:
         return False
-    subjects = (newer.subject, older.subject)
-    if None in subjects or "we" in subjects or newer.subject in _names(older):
+    holder = {older.subject or ""}
+    if older.subject in (None, "we"):  # "my partner is Lucía Ferrando": whom the role names
+        holder = _holder(older.text, roles)
+    if newer.subject in (None, "we") or not holder or newer.subject in _names(older):
         return False
     if not roles & {w.removesuffix("s") for w in _words_of(_ASIDES.sub(" ", newer.text))}:
         return False  # "Special meeting (plot, treasurer, meeting day)": an agenda, no holder
@@ -798,12 +800,30 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     # one who assisted is named in the older's words, and assisting is no part of the role
     rest = _rooted(older.topic) - _rooted(newer.topic) - _DEPUTY_WORDS
     rest -= {_root(newer.subject or "")}
-    if not roles <= again or rest:
+    # "Xavi Peris is Dad's key worker from 2 June" after "His key worker is Amparo — sixties,
+    # from Xàtiva": a line that says the role is someone else's now may leave the rest unsaid
+    if not roles <= again or (rest and newer.change != "now"):
         return False
-    places = _names(older) - {older.subject} - _names_of(frozenset(newer.replaced))
+    places = _names(older) - holder - _names_of(frozenset(newer.replaced))
     if not places & _names(newer) and len(places) > 1:
         return False
     return not (_INDEFINITE.search(older.text) or _INDEFINITE.search(newer.text))
+
+
+_NAMED_AFTER_IS = LazyPattern(r"\bis\s+((?-i:[A-ZÀ-Þ])[\w'’-]*(?:\s+(?-i:[A-ZÀ-Þ])[\w'’-]*)?)")
+
+
+def _holder(text: str, roles: set[str]) -> set[str]:
+    """The name a line gives its role's holder after "is": "His key worker on days is Amparo",
+    "my partner is Lucía Ferrando" (the words of the name, folded), or nothing."""
+    folded = text.casefold()
+    at = min((folded.find(role) for role in roles if role in folded), default=-1)
+    if at < 0:
+        return set()
+    found = _NAMED_AFTER_IS.search(text, at)
+    if found is None or found.start() - at > 60:
+        return set()
+    return {word.casefold() for word in found.group(1).split()}
 
 
 # A slip told in the first person and the past: what was done instead of what should have been.

@@ -1588,3 +1588,26 @@ def test_someone_who_moved_no_longer_lives_where_they_did(newer: str) -> None:
         read_statement("Bethan moved into the new office on Monday."),
         read_statement("Rhys lives in Cardiff."),
     )
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Squash: my partner is Gemma Hurst.",
+            "W @Priya: Priya Shah is Rhian's squash partner now, for the winter league; she "
+            "takes the backhand side.",
+        ),
+        (
+            "Her care coordinator (named nurse) on days is Bronwen — fifties, from Bala, very "
+            "calm.",
+            "W @Owain: Owain Lloyd is Mam's care coordinator at Plas Gwyn (days) from 3 March; "
+            "review with Rhian on Friday 14 March at 11:00.",
+        ),
+    ],
+)
+def test_someone_else_in_a_role_said_after_is_takes_it(older: str, newer: str) -> None:
+    """ "My partner is Gemma" and "her care coordinator on days is Bronwen" name the holder
+    after "is": a newer line giving the role to someone else now ends them; the older's
+    description of the holder need not be said again."""
+    assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
