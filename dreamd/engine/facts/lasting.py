@@ -91,7 +91,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bdecid(?:e|ed|es|ing)\b|\bdecision\b|\bagreed\b|\bgoing\s+with\b|\bchose\b|"
             r"\bchosen\b|\bwe'?ll\s+(?:use|go|keep|stay|switch|host|move|book|hire|pay)\b|"
             r"\bwe\s+will\s+(?:use|go|keep|stay|switch|host|move|book|hire|pay)\b|"
-            r"\bsettled\s+on\b|(?<!-)\bsigned\b|\bcommitted\s+to\b|\bentschieden\b|\bbeschlossen\b|"
+            r"\bsettled\s+on\b|(?<!-)\bsigned\b(?!\s+(?:it\s+|them\s+|that\s+)?off\b)|\bcommitted\s+to\b|\bentschieden\b|\bbeschlossen\b|"
             r"\bdécid|\bdecidimos\b|\bdecidido\b",
         ),
         (
@@ -423,6 +423,8 @@ _REACTION = re.compile(
 )
 # One weekday as a line's heading: that day's arrangement ("Sat: Shona runs it"), not a standing
 # one ("Saturdays: ...", "Every Sat: ...").
+# "on the Saturday": one day of a plan, not "on Saturdays"
+_THE_DAY = re.compile(rf"\bon\s+the\s+{_DAY}\b", _I)
 _ONE_DAY = re.compile(r"^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?$", _I)
 # How something stands now after it was not so: "Finn's ankle is fine now", "the pump's working
 # again": a status, not a change of any fact.
@@ -609,6 +611,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     if _KINDS[-1][1].search(body) or (_MONEY.search(body) and _STANDING.search(body)):
         return Lasting(True, "fact")  # "the accountant charges 90 EUR a month"
     named = any(not v.startswith(("part:", "month:")) for v in read.values)
+    if _THE_DAY.search(body) and not _RECURS.search(body):
+        return Lasting(False, "event")  # "Ale takes them out to the whales on the Saturday"
     if named and _STATE.search(body):
         return Lasting(True, "fact")  # "The NAS is in the basement cupboard"
     return Lasting(False, "trivia")

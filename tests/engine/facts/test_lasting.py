@@ -369,3 +369,19 @@ def test_a_swap_of_one_week_and_a_slip_counted_are_not_kept(line: str) -> None:
 
 def test_a_swap_from_today_on_a_weekday_is_kept() -> None:
     assert lasting("From today the cleaner comes on Thursdays instead of Mondays.").durable
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Skye trip: Morag's cousin takes them out on the boat on the Sunday.",
+        "Iain and Ruaridh did that roof on ropes in April and signed it off as sound.",
+    ],
+)
+def test_one_day_of_a_plan_and_a_job_signed_off_are_not_kept(line: str) -> None:
+    """ "On the Sunday" is one day of a trip; a job signed off is what was done."""
+    assert not lasting(line).durable
+
+
+def test_a_lease_signed_is_still_a_decision() -> None:
+    assert lasting("Signed the lease for the workshop: three years from 1 June.").durable
