@@ -726,6 +726,13 @@ _REPORTED_NO = LazyPattern(
 )
 
 
+def _gone(statement: Statement) -> frozenset[str]:
+    """What a statement turns down, a date's month aside when the date is there ("was 14
+    March" turns down the 14th, not every line of March)."""
+    dates = {v[5:7] for v in statement.replaced if v.startswith("date:") and len(v) == 10}
+    return statement.replaced - {f"month:{month}" for month in dates}
+
+
 def _stance(statement: Statement) -> int:
     """Its polarity, a "no more" of only what it replaces read as the yes it gives now."""
     if statement.polarity < 0 and statement.replaced and _exact_now(statement):
@@ -1069,7 +1076,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     named_subject = newer.subject is not None and newer.subject == older.subject
     if _only_the_word(newer, older):
         return False  # "incident reports are no longer on paper" ends no tax adviser's papers
-    if newer.replaced & (older.values | older.topic) and (shared or named_subject):
+    if _gone(newer) & (older.values | older.topic) and (shared or named_subject):
         if _other_role(newer, older, named_subject):
             return False  # "preceptor rather than Jesper" leaves Jesper's swap of nights
         if older.polarity < 0:

@@ -301,7 +301,9 @@ _REPLACED_SPANS = LazyPattern(
     r"|\ben\s+(?:lugar|vez)\s+de\s+(?P<lugar>[^.;,]{1,60})"
     # "(were £15)", "(correction: not ¥6,000)"
     r"|\((?:correct(?:ion|ed)\s*[:,]?\s*)?(?:was|were|previously|formerly|before|not)\s+"
-    r"(?P<was>[^)]{1,40})\)"
+    # "(was Wednesday 14 March, a Fedje week)": the old value, not what is said of it after
+    r"(?P<was>(?:(?!,\s+(?:a|an|the|because|since|as|which|so)\b)[^)]){1,40})"
+    r"(?:,[^)]{0,60})?\)"
     # "(Gilmore was wrong)", "(Kuusk was a mishearing)": the name in brackets is the wrong one
     r"|\((?P<wrongname>[^)\s]{1,30})\s+(?:was|is)\s+(?:wrong|a\s+typo|a\s+mishearing|misheard"
     r"|misspel\w*)\)"

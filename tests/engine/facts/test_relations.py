@@ -1611,3 +1611,23 @@ def test_someone_else_in_a_role_said_after_is_takes_it(older: str, newer: str) -
     after "is": a newer line giving the role to someone else now ends them; the older's
     description of the holder need not be said again."""
     assert any(replaces(n, o) for n in lasting_parts(newer) for o in statements_of(older))
+
+
+def test_an_old_date_in_brackets_turns_down_that_date_not_its_month_or_aside() -> None:
+    """ "(was Wednesday 14 March, a Fedje week)" turns the 14th down: a line about the fee from
+    1 March, or a meeting on a Fedje Tuesday, is not replaced; the old meeting date is."""
+    moved = read_statement(
+        "- W Seilforeningen AGM moved to Tuesday 20 March 19:00, Vika boathouse (was Wednesday 14 "
+        "March, a Fedje week)."
+    )
+    assert moved.replaced == {"day:wed", "date:03-14", "month:03"}
+    fee = read_statement(
+        "- W Sailing club fee rises to 1,450 kr a year from 1 March (was 1,200 kr)."
+    )
+    parents = read_statement(
+        "- B Parents' meeting Tue 30 Jan 19:00: Arild goes (Solveig on Fedje)."
+    )
+    old = read_statement("- AGM: Wednesday 14 March, 19:00, Vika boathouse")
+    assert relation(moved, fee) is None and relation(moved, parents) is None
+    assert replaces(moved, old)
+    assert read_statement("Fee is £46 now (were £15, then £40).").replaced == {"num:15", "num:40"}
