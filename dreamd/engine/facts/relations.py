@@ -621,7 +621,7 @@ def relation(newer: Statement, older: Statement) -> str | None:
         return None  # a question states nothing, so it replaces nothing
     if _same_terms(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
-    if not _subjects_agree(newer, older):
+    if not _subjects_agree(newer, older) and not _kin_named(newer, older):
         return "replaces" if _hands_over(newer, older) else None
     if choice(newer, older) == "opposes":
         return "replaces"  # "prefers in-ears now; wedges are out" after "wedges, not in-ears"
@@ -731,6 +731,26 @@ def _gone(statement: Statement) -> frozenset[str]:
     March" turns down the 14th, not every line of March)."""
     dates = {v[5:7] for v in statement.replaced if v.startswith("date:") and len(v) == 10}
     return statement.replaced - {f"month:{month}" for month in dates}
+
+
+_KIN = frozenset(
+    """
+    mum mom mam mamma mama mother dad father pappa papa granny gran grandma grandmother grandad
+    grandpa grandfather nan nana aunt auntie uncle
+    """.split()
+)
+
+
+def _kin_named(newer: Statement, older: Statement) -> bool:
+    """One speaks of a relative by the kin word, the other by name, and the newer turns down
+    the very date, time or number the older gives, about the same thing: "Mamma's hip
+    replacement … Tuesday 6 March", then "@Gunvor Brekke: hip replacement moved to 19
+    February (was 6 March)"."""
+    if not ({newer.subject, older.subject} & _KIN):
+        return False
+    gone = _exact_of(_gone(newer))
+    shared = _rooted(newer.topic) & _rooted(older.topic)
+    return bool(gone) and gone <= older.values and len(shared) >= 2
 
 
 def _stance(statement: Statement) -> int:

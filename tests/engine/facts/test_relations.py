@@ -1631,3 +1631,18 @@ def test_an_old_date_in_brackets_turns_down_that_date_not_its_month_or_aside() -
     assert relation(moved, fee) is None and relation(moved, parents) is None
     assert replaces(moved, old)
     assert read_statement("Fee is £46 now (were £15, then £40).").replaced == {"num:15", "num:40"}
+
+
+def test_a_relative_by_kin_word_and_by_name_is_one_when_the_date_moves() -> None:
+    """ "Mum's knee operation … Thursday 5 June" and "@Aileen Rowe: knee operation moved to
+    Monday 12 May (was 5 June)" speak of one person: the date it turns down is hers. Another
+    person's line in the kin word with nothing turned down stands."""
+    older = read_statement("Mum's knee operation at Raigmore is set for Thursday 5 June.")
+    newer = read_statement(
+        "W @Aileen Rowe: knee operation moved to Monday 12 May at Raigmore (was 5 June)."
+    )
+    assert replaces(newer, older)
+    assert not replaces(
+        read_statement("W @Aileen Rowe: lives in Inverness now."),
+        read_statement("Dad lives in Dingwall."),
+    )
