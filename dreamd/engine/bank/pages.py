@@ -18,8 +18,9 @@ Rules:
   replaced (:mod:`dreamd.engine.bank.validity`) is labelled ``superseded on <day>``.
 - An entity page's summary leads with who or what it is now, under the name its current facts
   give (``Ana Lindgren — our accountant since 2024.``); a name a correction replaced is named
-  after it, as superseded. The page a misspelt or corrected name already had keeps one line,
-  the name it became with a link to that page (:mod:`dreamd.engine.bank.spellings`).
+  after it, as superseded. The page a misspelt, corrected or bracketed name ("Dad (Denis
+  Cotter, 86)") already had keeps one line, the name it stands for with a link to that page
+  (:mod:`dreamd.engine.bank.spellings`).
 - In ``bank/opinions.md`` each opinion is one bullet ``- <statement> (c=0.82, updated
   2026-11-27)``, then the entities it is about and its supporting and contradicting evidence
   as links to the facts' lines.
@@ -297,7 +298,7 @@ def _pointer(path: str, title: str, name: str, names: Names) -> PagePlan:
     linking its page, where everything about the entity now goes."""
     target = names.page(entity_key(name)) or entity_page(name)
     link = f"[{name}]({target.rsplit('/', 1)[1]})"
-    text = f"{title} is {name}, as later notes spell it: see {link}."
+    text = f"{title} is {name}: see {link}."
     return PagePlan(path, "entity", title, (_summary(text),), ())
 
 

@@ -138,7 +138,8 @@ def _aliases(facts: list[Fact], titles: dict[str, str]) -> tuple[dict[str, str],
     """What a name stands for: a name whose surname a correction replaced, or that the notes
     stopped writing for a spelling a letter away (:mod:`~dreamd.engine.bank.spellings`) -> the
     corrected name; a one-word name -> the one longer name it opens ("Ana" -> "Ana
-    Lindqvist"). Returned whole, and the renamed ones alone."""
+    Lindqvist"), or the one full name a note gives it in brackets ("Dad (Denis Cotter, 86)").
+    Returned whole, and the renamed ones alone."""
     known = {entity_key(t): title_of(t) for t in [*titles.values(), *_mentioned(facts)]}
     corrected = {**respelled(facts, known), **_corrected(facts, known)}
     longer: dict[str, set[str]] = {}
@@ -147,7 +148,27 @@ def _aliases(facts: list[Fact], titles: dict[str, str]) -> tuple[dict[str, str],
         if len(words) > 1 and key not in corrected:
             longer.setdefault(entity_key(words[0]), set()).add(title)
     aliases = {key: next(iter(names)) for key, names in longer.items() if len(names) == 1}
+    for key, name in _named_after(facts).items():
+        if key in known and key not in aliases and key not in corrected:
+            corrected[key] = name  # "Dad (Denis Cotter, 86)": @Dad is Denis Cotter
     return {**aliases, **corrected}, corrected
+
+
+_NAMED_AFTER = re.compile(
+    rf"(?<![\w@'’-])({_WORD})[ \t]*\(({_WORD}(?:[ \t]+{_WORD}){{1,3}})[ \t]*(?:[,;][^()]*)?\)"
+)
+
+
+def _named_after(facts: list[Fact]) -> dict[str, str]:
+    """A one-word name followed by a full name in brackets, the full one first there: "Dad
+    (Denis Cotter, 86)" -> ``{"dad": "Denis Cotter"}``; a word given two full names is none."""
+    found: dict[str, set[str]] = {}
+    for fact in facts:
+        for match in _NAMED_AFTER.finditer(fact.text):
+            short, name = match.group(1), " ".join(match.group(2).split())
+            if is_entity_name(short) and all(is_entity_name(w) for w in name.split()):
+                found.setdefault(entity_key(short), set()).add(name)
+    return {key: next(iter(names)) for key, names in found.items() if len(names) == 1}
 
 
 def _mentioned(facts: list[Fact]) -> list[str]:

@@ -68,7 +68,7 @@ def test_the_page_the_old_spelling_already_had_points_to_the_new_one() -> None:
     assert _entity_pages(after) == ["Ottilie-Brennar.md", "Ottilie-Brenner.md"]
     old = after["bank/entities/Ottilie-Brenner.md"]
     assert old.startswith("# Ottilie Brenner\n")
-    assert "Ottilie Brenner is Ottilie Brennar, as later notes spell it: " in old
+    assert "Ottilie Brenner is Ottilie Brennar: see " in old
     assert "[Ottilie Brennar](Ottilie-Brennar.md)" in old
     assert "community centre" not in old
     assert after["bank/entities/Ottilie-Brennar.md"].count("- (world") == 4
@@ -139,3 +139,28 @@ def test_a_long_surname_two_letters_off_is_the_same() -> None:
     }
     facts = _said({"Jon Ekman": ["2031-09-01"], "Jon Eckmann": ["2031-09-09"]})
     assert respelled(facts, _known("Jon Ekman", "Jon Eckmann")) == {}
+
+
+BRACKETED = {
+    "memory/2031-05-05.md": "# 5 May\n\n## Retain\n"
+    "- W @Nain: Nain (Gwenllian Price, 84) lives on her own in her bungalow in Ffairfach.\n",
+    "memory/2031-05-20.md": "# 20 May\n\n## Retain\n"
+    "- W @Nain: lives at Bryn Haven (room 6) since 20 May.\n",
+}
+
+
+def test_a_word_given_a_full_name_in_brackets_is_that_person() -> None:
+    """ "Nain (Gwenllian Price, 84)": every @Nain fact is on Gwenllian Price's page, and a
+    page Nain already had points there."""
+    pages = _reflect(BRACKETED)
+    entities = sorted(p.rsplit("/", 1)[1] for p in pages if p.startswith("bank/entities/"))
+    assert entities == ["Gwenllian-Price.md"]
+    assert pages["bank/entities/Gwenllian-Price.md"].count("- (world") == 2
+    before = _reflect(dict(list(BRACKETED.items())[:1]))
+    before["bank/entities/Nain.md"] = "# Nain\n\nGran on Dad's side.\n"
+    after = _reflect(BRACKETED, before)
+    assert (
+        "Nain is Gwenllian Price: see [Gwenllian Price](Gwenllian-Price.md)."
+        in after["bank/entities/Nain.md"]
+    )
+    assert after["bank/entities/Nain.md"].startswith("# Nain\n\nGran on Dad's side.\n")
