@@ -562,6 +562,20 @@ def test_an_entry_changed_in_one_clause_keeps_the_others() -> None:
     assert leaving == {"memory:memory/2026-11-02.md:4:4": ("superseded", _FUTSAL.splitlines()[-1])}
 
 
+def test_a_trimmed_entry_keeps_its_source_when_what_it_replaced_has_brackets() -> None:
+    """The entry's label names what it once replaced, brackets and all: what still holds of it
+    is written under its own source all the same."""
+    memory = _FUTSAL.replace(
+        "(2026-11-02.md#L4)",
+        "(2026-11-02.md#L4; replaces: Tomás Ruiz: futsal on Tuesdays (summer hours) at Sur.)",
+    )
+    plan = _night(memory, "- Tomás Ruiz: futsal moved to Thursdays 21:00 at Parque Sur.")
+    assert plan.memory_text is not None
+    assert (
+        "- Tomás Ruiz: captain Iker Sanz; subs 30 EUR a season. (2026-11-02.md#L4)\n"
+    ) in plan.memory_text
+
+
 def test_an_entry_whose_every_clause_changed_leaves_whole() -> None:
     """A newer line that gives the night, the captain and the subs anew ends every clause of
     the entry: it leaves whole, with nothing of it kept."""

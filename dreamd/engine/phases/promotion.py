@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from dreamd.engine.text.blocks import PROMOTION_MARKER
+from dreamd.engine.text.memory_entries import SOURCE_LABEL
 from dreamd.engine.text.snippets import collapse
 from dreamd.layout import SESSION_CORPUS_DIR, daily_note_day
 from dreamd.redaction import is_secret_tag, redact
@@ -383,9 +384,6 @@ def compose_memory(
     return AppendResult(text, appended, deferred, days, tuple(leaving))
 
 
-_LABEL = re.compile(r"\s\(((?:chat \d{4}-\d{2}-\d{2}|[^()\s]+)#L\d+(?:-L\d+)?)(?:; [^()]*)?\)\s*$")
-
-
 def _trimmed(
     lines: list[str], entries: Mapping[str, GeneratedEntry], trim: Mapping[str, str]
 ) -> list[str]:
@@ -397,7 +395,7 @@ def _trimmed(
     for key, entry in entries.items():
         old = out[entry.line]
         ending = old[len(old.rstrip("\r\n")) :]
-        label = _LABEL.search(entry.text)
+        label = SOURCE_LABEL.search(entry.text)
         note = f" ({_safe(label.group(1))})" if label else ""
         out[entry.line] = f"- {_safe(collapse(redact(trim[key])))}{note}{ending}"
     return out

@@ -26,6 +26,7 @@ from dreamd.engine.text.blocks import LINEAGE_MARKER, PROMOTION_MARKER
 from dreamd.engine.text.snippets import collapse, strip_list_marker
 
 __all__ = [
+    "SOURCE_LABEL",
     "MemoryEntry",
     "PromotedKeys",
     "claim_of",
@@ -38,10 +39,12 @@ __all__ = [
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _COMMENT = re.compile(r"<!--.*?-->")
 _METADATA = re.compile(r"\s*\[score=[^\]]*\]")
-_SOURCE = re.compile(
-    r"\s*Source:\s*\S+#L\d+-L\d+"
-    r"|\s\((?:chat \d{4}-\d{2}-\d{2}|[^()\s]+)#L\d+(?:-L\d+)?(?:; replaces: .*)?\)\s*$"
+# An entry's visible source label, "(2026-11-20.md#L4)" or "(chat 2026-11-20#L7; replaces: …)":
+# group 1 is the source; what it replaced may hold brackets of its own.
+SOURCE_LABEL = re.compile(
+    r"\s\(((?:chat \d{4}-\d{2}-\d{2}|[^()\s]+)#L\d+(?:-L\d+)?)(?:; replaces: .*)?\)\s*$"
 )
+_SOURCE = re.compile(r"\s*Source:\s*\S+#L\d+-L\d+|" + SOURCE_LABEL.pattern)
 _SECTION = re.compile(
     r"^(?:## (?:Promoted From Short-Term Memory|Consolidated Memory) \(\d{4}-\d{2}-\d{2}\)"
     r"|### (?:Project: .+|Global)|# Long-Term Memory)\s*$"
