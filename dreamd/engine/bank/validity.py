@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamd.engine.bank.facts import Fact
+from dreamd.engine.bank.pages import entity_key
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
@@ -102,10 +103,6 @@ def _strip_name(text: str, title: str) -> str:
     return text
 
 
-def _key(name: str) -> str:
-    return " ".join(name.replace("-", " ").casefold().split())
-
-
 def _identity(text: str) -> bool:
     verdict = lasting(text)
     return verdict.durable and verdict.kind == "identity"
@@ -122,7 +119,7 @@ def _role(fact: Fact, title: str) -> str | None:
             return _clip(found.group(1))
     if fact.origin != "retain" or fact.kind not in ("world", "observation"):
         return None
-    if fact.entities and _key(fact.entities[0]) != _key(title):
+    if fact.entities and entity_key(fact.entities[0]) != entity_key(title):
         return None  # "@Library: the atlases are by Ottilie's desk" says what the library is
     body = _strip_name(text, title)
     first = _ROLE_FIRST.match(body)

@@ -73,7 +73,13 @@ from collections.abc import Mapping, Sequence, Set
 from functools import lru_cache
 from types import MappingProxyType
 
-from dreamd.engine.facts.statement import GAVE_UP_ROLE, OPENERS, Statement, change_clause
+from dreamd.engine.facts.statement import (
+    ASIDE,
+    GAVE_UP_ROLE,
+    OPENERS,
+    Statement,
+    change_clause,
+)
 from dreamd.engine.facts.values import CURRENCIES, kind_of
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.stemming import stem
@@ -461,8 +467,9 @@ def _turned_there(newer: Statement, older: Statement) -> bool:
     "Tich Maber is not buying the Otonglo plot after all (…); it buys 200 chairs for hire"
     turns the plot, not what "Jacinta: chairs Tich Maber" says."""
     shared = _rooted(newer.topic) & _rooted(older.topic)
-    clause = _clause_words(newer)
-    if not shared or not clause or change_clause(newer) == newer.text:
+    turn = change_clause(newer)
+    clause = _words_of(turn)
+    if not shared or not clause or turn == newer.text:
         return True
     return bool(shared & {_root(word) for word in clause})
 
@@ -820,7 +827,7 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
         holder = _holder(older.text, roles)
     if newer.subject in (None, "we") or not holder or newer.subject in _names(older):
         return False
-    if not roles & {w.removesuffix("s") for w in _words_of(_ASIDES.sub(" ", newer.text))}:
+    if not roles & {w.removesuffix("s") for w in _words_of(ASIDE.sub(" ", newer.text))}:
         return False  # "Special meeting (plot, treasurer, meeting day)": an agenda, no holder
     again = {word.removesuffix("s") for word in newer.topic | _names(newer)}
     # "Gonzalo Paz: head coach of the M-10; Tomás assists", then "Tomás is head coach": the
@@ -860,7 +867,6 @@ _SLIPPED = LazyPattern(
     r"moved|shared|replied)\b[^.;]{0,80}\binstead\s+of\b",
     re.IGNORECASE,
 )
-_ASIDES = LazyPattern(r"\([^()]*\)")
 _DEPUTY_WORDS = frozenset(_root(w) for w in "assist assists assistant helps deputy vice".split())
 _AUXILIARY = LazyPattern(
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|will|won't|has|have|had|does|doesn't|"

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from typing import Final
 
 __all__ = [
+    "ASIDE",
     "CATEGORY_HEADINGS",
     "CUE_HEADS",
     "GAVE_UP_ROLE",
@@ -518,12 +519,12 @@ _WHEN_ENDED = LazyPattern(
 def _change(text: str) -> str | None:
     for name, pattern in _CHANGE_CUES:
         # an aside is no change: "Repair 45 000 Ft, the family pays (an accident, not wear)"
-        if pattern.search(_ASIDE.sub(" ", text) if name == "instead" else text):
+        if pattern.search(ASIDE.sub(" ", text) if name == "instead" else text):
             return name
     return None
 
 
-_ASIDE = LazyPattern(r"\([^()]*\)")
+ASIDE = LazyPattern(r"\([^()]*\)")  # a bracketed aside: "(an accident, not wear)"
 # "No patient's name goes into anything I write, not in notes, not in drafts": a list of what
 # a "no" covers, said for emphasis after it, turns nothing down ("Thursdays, not Tuesdays" and
 # "at Café Central, not at the Landtmann, not at the station" do).
@@ -641,8 +642,13 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     # A heading of three words or more is a clause the body goes on from ("Can't be relied on
     # any more: three hours late"): its negation and its change cue are the line's.
     clause = heading if heading is not None and len(heading.split()) >= 3 else ""
-    unended = _WHEN_ENDED.sub(" ", body) if _WHEN_ENDED.search(body) else body
-    unended = _unstressed(unended) if ", not" in unended else unended
+    # a list of nots after a no blanked once, for the change cue and the spans alike
+    stressless = _unstressed(body) if ", not" in body else body
+    if _WHEN_ENDED.search(body):
+        unended = _WHEN_ENDED.sub(" ", body)
+        unended = _unstressed(unended) if ", not" in unended else unended
+    else:
+        unended = stressless
     change = _change(unended) or (_change(clause) if clause else None)
     named = {t.split(":", 1)[1] for t in value_set if ":" in t}
     # what the body's own words name: a heading's or entity's name said in lowercase in the
@@ -653,7 +659,7 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     replaced: set[str] = set()
     spans = _REPLACED_OR_GONE if _GONE_WORD.search(body) else _REPLACED_SPANS
     inside: list[tuple[int, int]] = []
-    for span in spans.finditer(_unstressed(body) if ", not" in body else body):
+    for span in spans.finditer(stressless):
         if span.lastgroup == "from" and change is None:
             continue  # "the piano from Sala 1 on OLX for €2,200, to pay for…": no change
         group = next((g for g in span.groups() if g), "")
