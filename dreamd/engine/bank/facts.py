@@ -166,24 +166,19 @@ def _lines(text: str) -> Iterator[tuple[int, str, str | None]]:
         yield number, collapse(line[item.end() :] if item is not None else line), heading
 
 
-def _claims(text: str) -> Iterator[tuple[int, str, Cues]]:
-    """(line, text, cues) of each durable-claim line, under the heading that lends it cues."""
-    for number, body, heading in _lines(text):
-        cues = read_cues(body, heading)
-        own = any(CATEGORIES[name][0] == "durable" for name in cues.categories)
-        if cues.lean != "likely_durable" or not (own or cues.durable >= 3):
-            continue
-        if not is_contaminated(body) and not _refused(body):
-            yield number, body, cues
+def _claim_cues(body: str, heading: str | None) -> Cues | None:
+    """The cues that make a line a durable claim, under the heading that lends it cues, or
+    None when it is none."""
+    cues = read_cues(body, heading)
+    own = any(CATEGORIES[name][0] == "durable" for name in cues.categories)
+    if cues.lean != "likely_durable" or not (own or cues.durable >= 3):
+        return None
+    return None if is_contaminated(body) or _refused(body) else cues
 
 
-def _retractions(path: str, text: str, taken: set[int]) -> Iterator[Fact | None]:
-    """A plain line that takes back a view (:mod:`~dreamd.engine.bank.retractions`), not on a
-    line already read as a fact: an opinion fact of origin ``retraction``."""
-    for number, body, _ in _lines(text):
-        if number in taken or not retracts(body) or is_contaminated(body) or _refused(body):
-            continue
-        yield make_fact(path, "opinion", body, mentions(body), None, number, "retraction")
+def _retraction(body: str) -> bool:
+    """A plain line that takes back a view (:mod:`~dreamd.engine.bank.retractions`)."""
+    return retracts(body) and not is_contaminated(body) and not _refused(body)
 
 
 def is_fact_source(path: str) -> bool:
@@ -211,12 +206,22 @@ def extract_facts(path: str, text: str) -> tuple[Fact, ...]:
                     path, item.kind, item.text, item.entities, item.confidence, item.line, "retain"
                 )
             )
-    else:
-        for number, body, cues in _claims(text):
+    # one pass over the lines: a note without a Retain section gives its claims; any note a
+    # retraction on a line no fact was read from (an opinion fact of origin retraction)
+    taken = {item.line for item in retained}
+    retractions: list[Fact | None] = []
+    for number, body, heading in _lines(text):
+        cues = None if retained else _claim_cues(body, heading)
+        if cues is not None:
             kind = infer_kind(body, cues.categories)
-            found.append(make_fact(path, kind, body, mentions(body), None, number, "claim"))
-    taken = {fact.line for fact in found if fact is not None}
-    found.extend(_retractions(path, text, taken | {item.line for item in retained}))
+            claim = make_fact(path, kind, body, mentions(body), None, number, "claim")
+            found.append(claim)
+            if claim is not None:
+                continue
+        if number not in taken and _retraction(body):
+            fact = make_fact(path, "opinion", body, mentions(body), None, number, "retraction")
+            retractions.append(fact)
+    found.extend(retractions)
     facts: dict[str, Fact] = {}
     for fact in found:
         if fact is not None:
