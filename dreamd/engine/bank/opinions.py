@@ -82,6 +82,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from dreamd.engine.bank.facts import Fact
 from dreamd.engine.bank.retractions import retracts
@@ -211,6 +212,12 @@ def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], boo
     return frozenset(_singular(word) for word in kept if len(word) > 1), negated
 
 
+@lru_cache(maxsize=4096)  # a pick is compared with every view held, each pair afresh
+def _all_words(text: str) -> frozenset[str]:
+    """The content words of ``text``, names included."""
+    return _words(text)[0]
+
+
 def _singular(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
@@ -289,7 +296,7 @@ def _picks_another(fact: Reading, held: Reading) -> bool:
     new, old = _whole(fact.statement), _whole(held.statement)
     if not (_PICKS.search(new) and _PICKS.search(old)):
         return False
-    for noun in _words(new)[0] & _words(old)[0]:  # the entities' names too: "Fenwick Garage"
+    for noun in _all_words(new) & _all_words(old):  # the entities' names too: "Fenwick Garage"
         if noun in _COMPARED or _PICKS.fullmatch(noun) or _PRAISED.fullmatch(noun):
             continue  # "better" is how both pick, not what they pick
         mine, theirs = _option(new, noun), _option(old, noun)
