@@ -11,7 +11,15 @@ from dreamd.redaction import MASK, find_secrets, redact
 from dreamd.redaction.finding import BLOCK_MASK, VENDOR_PREFIXES, mask_of
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
-__all__ = ["changed", "masked", "planted", "revealing", "sample_cases", "surviving"]
+__all__ = [
+    "changed",
+    "masked",
+    "planted",
+    "rate_cases",
+    "revealing",
+    "sample_cases",
+    "surviving",
+]
 
 
 def masked(text: str, secret: str) -> bool:
@@ -28,6 +36,16 @@ def sample_cases(samples: Sequence[Sample], reason: Callable[[Sample], str | Non
         marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
         cases.append(pytest.param(sample, id=f"{sample.family}-{index}", marks=marks))
     return cases
+
+
+def rate_cases(samples: Sequence[Sample], lookalikes: Sequence[Lookalike]) -> list[object]:
+    """The two counts a corpus holds to a rate, as test cases of (what is wrong, out of how
+    many): planted items that survive redaction ("recall"), look-alikes it changes
+    ("false-positives")."""
+    return [
+        pytest.param(lambda: surviving(samples), lambda: planted(samples), id="recall"),
+        pytest.param(lambda: changed(lookalikes), lambda: len(lookalikes), id="false-positives"),
+    ]
 
 
 def planted(samples: Sequence[Sample]) -> int:

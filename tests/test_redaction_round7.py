@@ -10,7 +10,7 @@ import pytest
 
 from dreamd.redaction import redact
 from tests import redaction_corpus_round7
-from tests.corpus_checks import changed, masked, planted, sample_cases, surviving
+from tests.corpus_checks import masked, planted, rate_cases, sample_cases
 from tests.redaction_corpus_fresh import Sample
 
 SAMPLES = redaction_corpus_round7.secret_samples()
@@ -41,13 +41,7 @@ def test_the_corpus_is_large_and_a_third_look_alikes() -> None:
     assert sizes[0] >= 300 and sizes[1] >= 40 and sizes[2] >= 0.3 / 0.7, sizes
 
 
-@pytest.mark.parametrize(
-    ("wrong", "total"),
-    [
-        pytest.param(lambda: surviving(SAMPLES), lambda: planted(SAMPLES), id="recall"),
-        pytest.param(lambda: changed(LOOKALIKES), lambda: len(LOOKALIKES), id="false-positives"),
-    ],
-)
+@pytest.mark.parametrize(("wrong", "total"), rate_cases(SAMPLES, LOOKALIKES))
 def test_at_most_3_percent_are_wrong(
     wrong: Callable[[], list[str]], total: Callable[[], int]
 ) -> None:
