@@ -27,7 +27,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dreamd.engine.bank.facts import Fact
-from dreamd.engine.bank.pages import entity_key
 from dreamd.engine.facts.lasting import lasting
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
@@ -103,6 +102,12 @@ def _strip_name(text: str, title: str) -> str:
     return text
 
 
+def _key(name: str) -> str:
+    """A name as names are compared here: pages' ``entity_key`` is not importable from here
+    (the pages import this module), so spaces and hyphens are one and case is folded."""
+    return " ".join(name.replace("-", " ").casefold().split())
+
+
 def _identity(text: str) -> bool:
     verdict = lasting(text)
     return verdict.durable and verdict.kind == "identity"
@@ -119,7 +124,7 @@ def _role(fact: Fact, title: str) -> str | None:
             return _clip(found.group(1))
     if fact.origin != "retain" or fact.kind not in ("world", "observation"):
         return None
-    if fact.entities and entity_key(fact.entities[0]) != entity_key(title):
+    if fact.entities and _key(fact.entities[0]) != _key(title):
         return None  # "@Library: the atlases are by Ottilie's desk" says what the library is
     body = _strip_name(text, title)
     first = _ROLE_FIRST.match(body)
