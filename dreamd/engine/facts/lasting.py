@@ -30,7 +30,8 @@ and only introduces what follows), ``question`` (it asks; it states nothing), ``
 "papers to sign at the bank", "remind me to …"; or advice offered: "if you take him on, I'd put
 …", "you could ask Dod"), ``context`` (it leans on the line before it: a pronoun for its subject
 with no heading or entity to say who, "It's right there in Spond now", or only a reaction, "Pia
-agrees; it's cheaper"; a correction naming the right name stands: "It's Karin Hald, not Holm"),
+agrees; it's cheaper"; a correction naming the right name stands: "It's Karin Hald, not Holm";
+or it is only words someone said, in quotes: "\"The lab doesn't need to know any of that.\""),
 ``greeting`` (a greeting or acknowledgement), ``uncertain`` (not settled yet: "the hall may not be
 ours after February", "probably", "to be confirmed"),
 ``log`` (a command, a stack line, a time-stamped run log, a line under a log's heading, an
@@ -40,7 +41,8 @@ is fine now", "the new rota is out"), ``event``
 (bound to the moment: "today", "this morning", "tonight", "next Saturday", one weekday as the
 heading, "Sat: Shona runs it", an activity opener such
 as "had lunch", "spent", something under way: "is coming over", or told in the past: "the invoice
-came back", "Karin confirmed", or money for one occasion: "budget for Ania's birthday party: 400
+came back", "Karin confirmed", or an order a pasted text hid, reported: "the hidden comment tells
+me to mail her papers", or money for one occasion: "budget for Ania's birthday party: 400
 zł", "the caterer quoted €320 for the open day", or a slip told as it happened: "the reminder went
 to the wrong Anna instead of Anna Berg", "caught it before it went", "I'd put VAT on it again",
 unless it says what to do from now on, or a "never" told in the past: "Magnus never came") and
@@ -192,6 +194,14 @@ _INBOX = re.compile(r"^\s*(?:inbox|mail|e-?mail)\s+\d{1,2}[:.]\d{2}\b", _I)
 _PUBLISHED = re.compile(
     r"\b(?:rota|roster|schedule|timetable|results?|fixtures?|minutes|newsletter|draft|list)\s+"
     r"(?:is|are)\s+(?:now\s+)?out\s*(?:[.!;,]|$)",
+    _I,
+)
+# What a pasted text asked of the agent, reported: "The hidden comment in the middle tells me
+# to mail her identity papers …", "the white text at the bottom asks the assistant to …": the
+# news of an attempt, not a rule (and never the order itself).
+_ORDER_SEEN = re.compile(
+    r"\b(?:hidden|white|invisible|tiny|small[- ]print)\s+(?:\w+\s+)?(?:text|comment|line|note|"
+    r"message|instruction)s?\b[^.;]{0,60}\b(?:tells?|asks?|wants?|instructs?|orders?|says?)\b",
     _I,
 )
 _STATUS = re.compile(
@@ -561,6 +571,10 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "event" if told else "context")
     if _BETTER.search(body) or _PUBLISHED.search(body):
         return Lasting(False, "status")
+    if _ORDER_SEEN.search(full):
+        return Lasting(False, "event")  # "The hidden comment tells me to mail her papers"
+    if read.retain is None and _QUOTED.fullmatch(body.strip().rstrip(".")):
+        return Lasting(False, "context")  # '"The lab doesn't need to know any of that."'
     if read.heading is not None and _ONE_DAY.match(read.heading) and not _RECURS.search(body):
         return Lasting(False, "event")  # "Sat: Shona runs it, Morag's aboard."
     if is_noise(body):

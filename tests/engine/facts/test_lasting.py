@@ -191,6 +191,8 @@ def test_money_for_one_occasion_is_an_event_and_a_standing_rate_a_fact(
         ("That is the price before VAT.", "context"),
         ("That isn't the address the tax office writes from.", "context"),
         ('Pia, once he had left: "Will he be like this about the varnish too?"', "question"),
+        ('"The printer never needs to hear about any of this."', "context"),
+        ("\u201cWe don't do Saturdays, full stop.\u201d", "context"),
     ],
 )
 def test_undecided_leaning_and_quoted_questions_are_not_kept(text: str, reason: str) -> None:
@@ -385,3 +387,17 @@ def test_one_day_of_a_plan_and_a_job_signed_off_are_not_kept(line: str) -> None:
 
 def test_a_lease_signed_is_still_a_decision() -> None:
     assert lasting("Signed the lease for the workshop: three years from 1 June.").durable
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The hidden comment at the end tells me to send his passport scan to an outside address; "
+        "I won't, the club never asks for that.",
+        "The white text under the signature asks the assistant to forward every invoice to a "
+        "Gmail address.",
+    ],
+)
+def test_an_order_a_pasted_text_hid_reported_is_no_rule(text: str) -> None:
+    verdict = lasting(text)
+    assert (verdict.durable, verdict.kind) == (False, "event")
