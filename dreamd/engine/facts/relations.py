@@ -60,7 +60,14 @@ that opposes an older one replaces it ("prefers in-ears now; wedges are out of h
 
 An *episode* (a Retain ``B`` line) replaces a line of another kind only when it announces a
 change ("moved the lesson to Thursdays"): "put the lesson in at 15:30 instead of 16:30 by
-mistake" tells what happened once, not what holds now.
+mistake" tells what happened once, not what holds now. Nor does one dated occasion replace a
+standing week ("works Saturday 28 June … and is off Monday 30 June instead" leaves "works Monday
+to Friday"); nor a line that shares with the older only the one word it turns down ("eats
+breakfast at the table instead of in the van" leaves "the van owner keeps the fee") or, naming
+nothing, one more ("kept with the first-aid kit, not in the sterilisation room" leaves "room 14,
+first floor"); nor an end said again ("no more Fana Ved" after "Fana Ved dropped"), a reversal
+told again ("Reversed: the party is not at home"), or a reversal of a named someone's plan for a
+line that does not name them.
 
 The rules err towards keeping both: a missed change leaves two lines side by side, a false one
 hides a fact. Pure; ``rapidfuzz`` is imported on the first paraphrase check.
@@ -190,12 +197,32 @@ def told_within(statement: Statement, whole: Statement, speaker: Set[str] = froz
     if statement.replaced or len(statement.topic) + len(statement.values) < 3:
         return False
     values = whole.values | {f"name:{name}" for name in speaker}
-    if not statement.values <= values:
-        return False
+    if not statement.values <= values | _acronyms(whole.text):
+        return False  # "JOOTRH" is told by "Jaramogi Oginga Odinga Teaching and Referral Hospital"
     words = _rooted(whole.topic) | {_root(name) for name in _names_of(values)}
     if not _rooted(statement.topic) <= words:
         return False
     return statement.subject in (None, "we") or _root(statement.subject) in words
+
+
+_JOINED_NAME = LazyPattern(
+    r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*(?:\s+(?:(?:and|of|the|for|de|del|la|&)\s+)?"
+    r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)+"
+)
+
+
+@lru_cache(maxsize=4096)
+def _acronyms(text: str) -> frozenset[str]:
+    """The initials of each run of three to eight capitalised words (small joining words left
+    out) as name values: ``name:jootrh`` for "Jaramogi Oginga Odinga Teaching and Referral
+    Hospital"."""
+    found: set[str] = set()
+    for run in _JOINED_NAME.finditer(text):
+        initials = [w[0] for w in run.group(0).split() if w[:1].isupper()]
+        for start in range(len(initials)):
+            for end in range(start + 3, min(len(initials), start + 8) + 1):
+                found.add("name:" + "".join(initials[start:end]).casefold())
+    return frozenset(found)
 
 
 def untouched(newer: Sequence[Statement], older: Sequence[Statement]) -> list[bool]:
@@ -728,7 +755,9 @@ def _whom(statement: Statement) -> set[str]:
 # A "no" told as a reason or a report: "told the team why Joaquín won't play".
 _REPORTED_NO = LazyPattern(
     r"\b(?:why|because|since|as)\s+(?:[\w'’-]+\s+){0,3}?(?:won'?t|can'?t|isn'?t|aren'?t|"
-    r"doesn'?t|didn'?t|wasn'?t|couldn'?t|not)\b",
+    r"doesn'?t|didn'?t|wasn'?t|couldn'?t|not)\b|"
+    # not yet, rather than no: "the blade can't be done until there's a calm day"
+    r"\b(?:can'?t|cannot|won'?t|not)\b[^.;]{0,40}\buntil\b",
     re.IGNORECASE,
 )
 
@@ -1053,6 +1082,60 @@ def _only_the_word(newer: Statement, older: Statement) -> bool:
     return not _words_of(older.heading) & said  # "Okafor & Co: … papers by 31 January"
 
 
+def _one_occasion(newer: Statement, older: Statement) -> bool:
+    """The newer names only dated days ("works Saturday 28 June … and is off Monday 30 June
+    instead", "the lunch moves to Sunday 20 July instead of Saturday 19 July") and the older
+    standing weekdays ("works Monday to Friday", "opens Monday to Saturday"): one occasion
+    moved, not the week."""
+    named_days = _WEEKDAY.search(newer.text) is not None
+    return named_days and _dated_days(newer.text) == 1.0 and _dated_days(older.text) < 1.0
+
+
+def _dated_days(text: str) -> float:
+    """The share of a text's weekdays that name one dated day ("Saturday 19 July"); 1.0 for
+    a text that names none ("from Monday 23 June, off on Saturdays and Sundays": a third)."""
+    days = len(_WEEKDAY.findall(text))
+    return min(1.0, len(_DATED_DAY.findall(text)) / days) if days else 1.0
+
+
+_WEEKDAY = LazyPattern(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+# "Saturday 28 June", "Monday the 30th": one day, not "Wednesdays 17:30"
+_DATED_DAY = LazyPattern(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?"
+    r"(?![:.]?\d)\b",
+    re.IGNORECASE,
+)
+
+
+def _says_all_of(newer: Statement, older: Statement) -> bool:
+    """Every word of the older is in the newer, which turns none of them down ("not at home"
+    in "the confirmation party is not at home")."""
+    return _words_of(older.text) <= _words_of(newer.text) and not newer.replaced & (
+        older.values | older.topic
+    )
+
+
+def _reversed_there(newer: Statement, older: Statement) -> bool:
+    """A reversal about a named someone's plan reverses nothing the older line says without
+    naming them ("Reversed: Eirik's confirmation party is at Hjellestad grendahus" ends no
+    meeting held there)."""
+    subject = newer.subject
+    if subject in (None, "we"):
+        return True
+    return subject in _words_of(older.text) | _words_of(older.heading or "") | _names(older)
+
+
+def _unplaced(newer: Statement, older: Statement) -> bool:
+    """A newer line that names nothing and no one turns down a word of an older line about
+    named someone or something, and shares with it at most one other word: it speaks of
+    another thing ("the spare eyewash bottle goes with the first-aid kit, not in the
+    sterilisation room" is not where "Dad moved into Els Tarongers: room 14, first floor")."""
+    if newer.subject not in (None, "we") or _names(newer) or not _names(older):
+        return False
+    beyond = (_rooted(newer.topic) & _rooted(older.topic)) - _rooted(_bare(newer.replaced))
+    return len(beyond) < 2
+
+
 def _other_role(newer: Statement, older: Statement, named_subject: bool) -> bool:
     """A newer statement that puts one person in place of another ("Bart rather than
     Jesper") speaks of another role than an older one naming that person, when the two share
@@ -1078,6 +1161,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         return False  # "I posted them to the family group instead of the chama's": a slip
     if _moved_house(newer, older):
         return True  # "Dad moved into Els Tarongers" ends "Dad lives on his own in Benimaclet"
+    if _one_occasion(newer, older):
+        return False
     common = _rooted(newer.topic) & _rooted(older.topic) or newer.values & older.values
     common = common or newer.replaced  # "rehearsals move" shares "rehearses"
     # "Okinawa is cancelled" after "Spring break: Okinawa 24–28 March": the subject the
@@ -1107,10 +1192,21 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return False  # "preceptor rather than Jesper" leaves Jesper's swap of nights
         if older.polarity < 0:
             return False  # "stayed instead of going to Nairobi" agrees with "isn't in Nairobi"
-        named = newer.replaced & {v for vs in _current(older).values() for v in vs}
+        if older.change in ("cancelled", "no-longer"):
+            return False  # "no more Fana Ved" agrees with "Fana Ved dropped"
+        if named := newer.replaced & {v for vs in _current(older).values() for v in vs}:
+            return True
         # all it turns down is in the older, a name said there as a word of its slot included
         whole = _bare(newer.replaced) <= _bare(older.values) | older.topic
-        return bool(named) or whole or same_slot(newer, older)
+        beyond = (_rooted(newer.topic) & _rooted(older.topic)) - _rooted(_bare(newer.replaced))
+        more = beyond or named_subject or (newer.values & older.values) - newer.replaced
+        if whole and (more or len(newer.replaced) >= 2):
+            return True  # it shares more with the older than one word it turns down
+        if not whole and _unplaced(newer, older):
+            return False  # "the eyewash goes in the first-aid kit, not the sterilisation room"
+        # "Brian eats breakfast at the table instead of in the van" shares only "van" with
+        # "the van owner keeps the term's fee": the same slot, or nothing
+        return same_slot(newer, older)
     older_names = _names_of(_current(older).get("name", frozenset()))
     if newer.change == "correction" and newer.replaced & older.values:
         fixed = {v.split(":", 1)[-1] for v in newer.replaced} & older_names
@@ -1158,6 +1254,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     both = {_root(word) for word in overlap} | (_rooted(newer.topic) & _rooted(older.topic))
     acting = newer.polarity < 0 and bool(actor) and both <= actor
     acting = acting and bool(_rooted(newer.topic) - actor)
+    if newer.change == "reversed" and newer.polarity > 0 and not _reversed_there(newer, older):
+        cancels = False  # "Reversed: the party is at Hjellestad grendahus" ends no AGM there
     if cancels and overlap and not acting and (_about(newer, older, named) or not elsewhere):
         return True  # "the Trados switch is off" ends the decision to switch to Trados
     taken_back = newer.change == "reversed" and newer.polarity != older.polarity
@@ -1171,6 +1269,10 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     if newer.change is not None:
         if not same_slot(newer, older) or _too_small(older, newer):
             return False
+        if newer.polarity == older.polarity and (
+            newer.change == older.change == "reversed" or _says_all_of(newer, older)
+        ):
+            return False  # "Reversed: the party is not at home" tells the reversal again
         if newer.polarity != older.polarity:
             # a clause with no topic of its own ("stopped by Aileen on 22 Feb" under the club's
             # heading) is no slot a "no" or a "yes" about something else can turn

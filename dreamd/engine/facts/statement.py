@@ -153,6 +153,13 @@ RETAIN = LazyPattern(
     r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[^\s:@]+){0,5}?)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
     r"(?P<body>.+)$"
 )
+# A message's header: "From Nacho, 09:12, to all pairs: …", "Mail from Hanne Leirvåg, 09:02,
+# to all Fedje pilots: …": its sender and time are not what the message is about.
+_SENT = LazyPattern(
+    r"^(?:(?:e-?mail|mail|message|text|sms|whatsapp|letter)\s+)?from\s+[^,:;]{1,40},\s*"
+    r"\d{1,2}[:.]\d{2}\s*,\s*to\s+[^:]{1,120}?:\s+(?P<rest>\S.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
 _HEAD = LazyPattern(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
 # Going back somewhere literal is no reversal: "going back to bed", "back to the office".
 _NOT_A_PLACE_BACK = (
@@ -214,14 +221,21 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             # "dropped the plan", not a lift: "dropped her at 17:50", "dropped off the kit"
             r"(?<!\bthe\s)(?<!\ba\s)\bdropped\b(?!\s+(?:off|by|round|in)\b)"
             r"(?!\s+(?:her|him|them|me|us|you|\w+\s+off|(?-i:[A-Z])\w+)\s+(?:at|off|outside|by|near|with|on)\b)|"
-            r"\bshelved\b|\bis\s+off\b|\bwon'?t\s+happen\b|\bnot\s+happening\b|"
+            # "is off": called off, not a day off ("is off Monday 30 June", "off on Tuesdays") nor
+            # taken off a list ("Solveig is off the list")
+            r"\bshelved\b|\bis\s+off\b(?!\s+(?:on\s+|from\s+|until\s+)?(?:the\s+)?(?:\d|"
+            r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|work\b|duty\b|sick\b|today\b|"
+            r"tomorrow\b|next\b|every\b|the\s+(?:list|rota|roster|team|hook|case)\b))|"
+            r"\bwon'?t\s+happen\b|\bnot\s+happening\b|"
             # a role given up: "Lajos stood down after 22 years", "she resigned as treasurer"
             rf"{GAVE_UP_ROLE}|"
             r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
         ),
         (
             "no-longer",
-            r"\bno\s+longer\b|\bnot\s+any\s?more\b|\bnot\s+\w+\s+any\s?more\b|\bstop(?:ped|s)\b|"
+            # "WTG-12 still stopped", "the lift is stopped": how a thing stands, no change
+            r"\bno\s+longer\b|\bnot\s+any\s?more\b|\bnot\s+\w+\s+any\s?more\b|"
+            r"(?<!\bstill\s)(?<!\bis\s)(?<!\bare\s)(?<!\bremains\s)\bstop(?:ped|s)\b|"
             r"\b(?:can'?t|cannot|won'?t|isn'?t|aren'?t|doesn'?t|don'?t)\b[^.;:]{0,30}\bany\s?more\b|"
             r"\bno\s+more\b(?!\s+than\b)|\bquits?\b|\bg(?:ave|ives)\s+up\b|\bdone\s+with\b|\bnicht\s+mehr\b|\bkein\w*\s+\w+\s+mehr\b|"
             r"\bne\s+\w+\s+plus\b|\bya\s+no\b",
@@ -238,7 +252,9 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         ),
         (
             "now",
-            r"(?<!right\s)(?<!just\s)(?<!for\s)(?<!until\s)\bnow\b(?!\s+and\s+then|\s+that\b)|"
+            # not "now and then", "now that …", "… and now this" (one more of the same)
+            r"(?<!right\s)(?<!just\s)(?<!for\s)(?<!until\s)\bnow\b(?!\s+and\s+then|\s+that\b|"
+            r"\s+this\s*[.!]|\s+this\s*$)|"
             r"\bthese\s+days\b|\bgoing\s+forward\b|\bfrom\s+(?:tonight|tomorrow|today|next\s+\w+)\b|"
             r"\bstarting\s+(?:tonight|tomorrow|today|next\s+\w+)\b|\bwith\s+effect\s+from\b|"
             r"\b(?:as\s+of|from|starting|beginning)\s+(?:the\s+week\s+of\s+)?(?:today\b|"
@@ -331,7 +347,8 @@ _REPLACED_OR_GONE = LazyPattern(
 _NEGATION = LazyPattern(
     r"\b(?:no\s+longer|no\s+more(?!\s+than\b)|not\s+any\s?more|doesn'?t|don'?t|didn'?t|"
     r"won'?t|isn'?t|aren'?t|"
-    r"never|dislikes?|hates?|avoids?|stopped|can'?t|cannot|nicht\s+mehr|ya\s+no|"
+    r"never|dislikes?|hates?|avoids?|(?<!\bstill\s)(?<!\bis\s)(?<!\bare\s)stopped|can'?t|"
+    r"cannot|nicht\s+mehr|ya\s+no|"
     # "not going on the exchange", "Nat is not coming": a plan said no to
     r"(?:^|(?<=[:;(]\s)|(?<=\bis\s)|(?<=\bam\s)|(?<=\bare\s)|(?<=\bwas\s)|(?<=\bwere\s)|"
     r"(?<='m\s)|(?<='re\s))not\s+\w+ing|"
@@ -519,12 +536,16 @@ _WHEN_ENDED = LazyPattern(
 def _change(text: str) -> str | None:
     for name, pattern in _CHANGE_CUES:
         # an aside is no change: "Repair 45 000 Ft, the family pays (an accident, not wear)"
-        if pattern.search(ASIDE.sub(" ", text) if name == "instead" else text):
+        said = ASIDE.sub(" ", text) if name == "instead" else text
+        if name == "now":  # "(for the bikes, not for the party now)": a bare "now" aside
+            said = _BARE_NOW_ASIDE.sub(" ", said)
+        if pattern.search(said):
             return name
     return None
 
 
 ASIDE = LazyPattern(r"\([^()]*\)")  # a bracketed aside: "(an accident, not wear)"
+_BARE_NOW_ASIDE = LazyPattern(r"\((?![^()]*(?:\d|\bfrom\b))[^()]*\bnow\b[^()]*\)", _I)
 # "No patient's name goes into anything I write, not in notes, not in drafts": a list of what
 # a "no" covers, said for emphasis after it, turns nothing down ("Thursdays, not Tuesdays" and
 # "at Café Central, not at the Landtmann, not at the station" do).
@@ -619,6 +640,8 @@ def _read(text: str, known: frozenset[str]) -> Statement:
             entity = nested.group("entity") or None
             confidence = float(nested.group("c")) if nested.group("c") else None
             heading = None
+    if (sent := _SENT.match(body)) is not None:
+        body = sent.group("rest")  # what the message says, not who sent it when
     names = set(known)
     # An entity's capitalised words ("Tobar Lime Works") name it where they are capitalised;
     # "all our lime" is still about lime. Its lowercase words name it anywhere.

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamd.engine.facts.parts import as_speaker, statements_of
-from dreamd.engine.facts.relations import relation, replaces, same_fact
+from dreamd.engine.facts.relations import relation, replaces, same_fact, told_within
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 from dreamd.engine.facts.values import values_of
@@ -1646,3 +1646,92 @@ def test_a_relative_by_kin_word_and_by_name_is_one_when_the_date_moves() -> None
         read_statement("W @Aileen Rowe: lives in Inverness now."),
         read_statement("Dad lives in Dingwall."),
     )
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # a line that names nothing turns down a word and shares one other with someone's line
+        (
+            "Mum moved into Larchfield on Monday 6 May: room 22, first floor.",
+            "The spare defibrillator pads must be kept with the first-aid box, not in the plant "
+            "room.",
+        ),
+        # one dated occasion moved, beside a standing week
+        (
+            "Kemal works Tuesday to Saturday at the bakery.",
+            "Kemal works Sunday 14 July for Dara and is off Tuesday 16 July instead.",
+        ),
+        (
+            "Uncle Reza opens the garage at 07:30, Monday to Saturday.",
+            "Reza's sisters have moved the picnic in Kashan: Sunday 10 August instead of "
+            "Saturday 9 August.",
+        ),
+        (
+            "Kemal: from Monday 3 June, off on Sundays and Mondays (new rota); works Tuesday to "
+            "Saturday.",
+            "Kemal's brothers have moved the picnic: Sunday 14 July instead of Monday 15 July.",
+        ),
+        # only the word it turns down in common
+        (
+            "The canteen manager keeps the 40 EUR deposit until the end of term.",
+            "Noor eats lunch at her desk instead of in the canteen.",
+        ),
+        # a machine still stopped, a job that waits: no "no" to anything
+        (
+            "Hollin Farm: the milking team meets at the new parlour at 05:30 (no longer the old "
+            "byre).",
+            "Hollin Farm: pump 3 still stopped; the seal can't be fitted until the part arrives.",
+        ),
+        # a message's sender and time are not what it is about
+        (
+            "Gustav Lind leads the Borgå brass band.",
+            "Band mail: From Gustav, 08:40, to all members: from 1 March rehearsals are on "
+            "Thursday evenings at 19:00.",
+        ),
+        # a reversal told again, whole or in part
+        (
+            "Reversed: the wedding lunch is at the Old Mill, 4 June from 13:00; not at home.",
+            "Lunch plans: Reversed: the wedding lunch is not at home.",
+        ),
+        # a reversal of someone's plan, at a place where something else meets
+        (
+            "Choir AGM Thursday 21 March 19:30, Tolbooth hall.",
+            "Reversed: Ilse's birthday dinner is at the Tolbooth hall, 3 April from 19:00; not "
+            "at home.",
+        ),
+        # "no more" after "dropped": the same end, said twice
+        ("Fenwick Fuels dropped.", "no more Fenwick Fuels."),
+    ],
+)
+def test_lines_about_other_things_replace_nothing(older: str, newer: str) -> None:
+    assert not any(replaces(n, o) for n in statements_of(newer) for o in statements_of(older))
+
+
+def test_a_day_off_is_no_cancellation_and_a_standing_change_still_replaces() -> None:
+    assert read_statement("Kemal is off Tuesday 16 July.").change != "cancelled"
+    assert read_statement("Kemal is off on Tuesdays now.").change != "cancelled"
+    assert read_statement("The Kashan picnic is off.").change == "cancelled"
+    assert read_statement("Changed: Dara goes, Kemal is off the list.").change != "cancelled"
+    slips = "Third slip: the vet e-mail on the 4th, the rota note on the 9th, and now this."
+    assert read_statement(slips).change is None
+    older = read_statement("Kemal works Tuesday to Saturday at the bakery.")
+    assert replaces(
+        read_statement("Kemal works Monday to Friday at the bakery from 1 August."), older
+    )
+    header = read_statement("From Gustav, 08:40, to all members: rehearsals move to Thursdays.")
+    assert "time:08:40" not in header.values and header.subject != "gustav"
+
+
+def test_a_name_told_by_its_initials_is_told() -> None:
+    """ "the RVI" is the Royal Victoria Infirmary the person's own line names in full."""
+    whole = read_statement(
+        "I'm Tariq Haddad, 52. Charge nurse in the emergency department at the Royal Victoria "
+        "Infirmary in Newcastle."
+    )
+    told = read_statement("Tariq Haddad: charge nurse, emergency department at the RVI, Newcastle.")
+    assert told_within(told, whole, {"tariq", "haddad"})
+    other = read_statement(
+        "Tariq Haddad: charge nurse, emergency department at the RBH, Newcastle."
+    )
+    assert not told_within(other, whole, {"tariq", "haddad"})
