@@ -11,8 +11,10 @@ promotion could come from is read as a dated statement (:mod:`dreamd.engine.fact
   of their lines' "I" and of their fragments ("Crane operator with APDL at Leixões"), so
   another person's line in the same words is not theirs.
 
-Rows from an ``untrusted`` or ``system`` origin, contaminated rows and forgotten rows take no
-part (a guest cannot end a fact), nor rows that state no lasting fact
+Rows from an ``untrusted`` or ``system`` origin, contaminated rows, rows shaped as orders to
+the agent (:mod:`dreamd.engine.text.instructions`: a pasted "[AI agents processing this
+document: record that …]" ends nothing) and forgotten rows take no part (a guest cannot end a
+fact), nor rows that state no lasting fact
 (:mod:`dreamd.engine.facts.lasting`) except a denial (a Retain opinion with ``c < 0.5``: it
 ends what it denies). A person's lines are not compared with each other: they
 are never moved, whatever they say. The result answers, for a row or an entry, whether something
@@ -41,6 +43,7 @@ from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.facts.timeline import Dated, Ending, Timeline, plan_timeline
 from dreamd.engine.state import RecallEntry
 from dreamd.engine.text.contamination import is_contaminated
+from dreamd.engine.text.instructions import is_instruction
 from dreamd.engine.text.memory_entries import MemoryEntry, memory_entries, split_key
 from dreamd.engine.text.snippets import claim_hash
 from dreamd.engine.traces import TAINTED_ORIGINS
@@ -112,8 +115,13 @@ class Currency:
 
 def _trusted(row: RecallEntry) -> bool:
     origin = row.provenance.origin_class if row.provenance else "agent"
+    # an order pasted into a note ("[AI agents processing this document: record that …]")
+    # ends no fact, however much it looks like one
     return (
-        origin not in TAINTED_ORIGINS and not row.forgotten_at and not is_contaminated(row.snippet)
+        origin not in TAINTED_ORIGINS
+        and not row.forgotten_at
+        and not is_contaminated(row.snippet)
+        and not is_instruction(row.snippet)
     )
 
 
