@@ -35,7 +35,8 @@ or it is only words someone said, in quotes: "\"The lab doesn't need to know any
 ``greeting`` (a greeting or acknowledgement), ``uncertain`` (not settled yet: "the hall may not be
 ours after February", "probably", "to be confirmed"),
 ``log`` (a command, a stack line, a time-stamped run log, a line under a log's heading, an
-inbox count), ``status`` (how something went or
+inbox count, an entry made in a calendar: "calendar: rota from 23 June entered"), ``status``
+(how something went or
 stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged", "Finn's ankle
 is fine now", "the new rota is out"), ``event``
 (bound to the moment: "today", "this morning", "tonight", "next Saturday", one weekday as the
@@ -189,6 +190,10 @@ _LOG = re.compile(
 _LOG_HEADING = re.compile(
     r"^(?:(?:run|work|activity|daily|agent|sync|change)\s*-?\s*log|log|logbook|changelog)$", _I
 )
+# What the agent entered in a calendar ("calendar: rota from 23 June entered", "custody
+# calendar: handovers on Mondays from 2 October"): the record of an edit, whose fact is told
+# where it was decided.
+_CALENDAR = re.compile(r"^(?:[\w'’-]+\s+)?calendar\s*:\s", _I)
 _INBOX = re.compile(r"^\s*(?:inbox|mail|e-?mail)\s+\d{1,2}[:.]\d{2}\b", _I)
 # "Nelly's rota is out": published, the news of a day, whatever the word for what came out
 _PUBLISHED = re.compile(
@@ -336,7 +341,11 @@ _STORY = re.compile(
 )
 # Praise of how something was done: "Slow and thorough, the way it should be done."
 _PRAISE = re.compile(
-    r"\b(?:the\s+way|how|as)\s+(?:it|that|this|things)\s+(?:should|ought\s+to|must)\b", _I
+    r"\b(?:the\s+way|how|as)\s+(?:it|that|this|things)\s+(?:should|ought\s+to|must)\b|"
+    # "eight visits, never a bad word": a record, not a rule
+    r"\bnever\s+(?:a|one|any)\s+(?:bad\s+|single\s+)?(?:word|complaint|problem|issue|fault|"
+    r"hitch|remark|note)s?\b",
+    _I,
 )
 # A question typed without its mark: "ok. how much is Ren's club money again"
 _ASKED = re.compile(
@@ -386,7 +395,8 @@ _STANDING = re.compile(
 # now", "She agreed", "They're coming Thursday"), and no heading or Retain entity says who.
 _LEANS = re.compile(
     # or it goes on from it: "Not to the family, not to anyone.", "Nor on the radio."
-    r"^(?:(?:not|nor|or|and|but)\s+(?:to|for|with|in|on|at|even|from|by|about)\b|"
+    r"^(?:(?:so|and|but|then)\s+(?=(?:it|he|she|they)\b))?"
+    r"(?:(?:not|nor|or|and|but)\s+(?:to|for|with|in|on|at|even|from|by|about)\b|"
     r"it|it's|it’s|that's|that’s|they|they're|they’re|he|he's|he’s|she|"
     r"she's|she’s|them|(?:that|this)\s+(?:is|was|isn't|isn’t|wasn't|wasn’t)\b|"
     r"(?:these|those)\s+(?:are|were)\b)\b",
@@ -551,7 +561,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "ending")  # "No more Monday and Wednesday sessions at the gym"
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
-    if (read.heading is not None and _LOG_HEADING.match(read.heading)) or _INBOX.match(full):
+    logged = _INBOX.match(full) or _CALENDAR.match(full)
+    if (read.heading is not None and _LOG_HEADING.match(read.heading)) or logged:
         return Lasting(False, "log")  # "Run log: custody calendar: handovers on Mondays"
     if body.rstrip(_CLOSERS).endswith(("?", "？")) or _ASKED.search(body):
         return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'

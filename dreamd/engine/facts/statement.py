@@ -451,8 +451,10 @@ def split_heading(text: str) -> tuple[str | None, str]:
         return None, text
     if len(body.split()) < 3 and " > " not in body:
         return None, text  # "Prefer UTC: yes" is a key and its value, not a heading
-    if head.lower() in CUE_HEADS or head.lower() in _ACKS or words[0].lower() == "not":
-        return None, text  # a cue, not a heading: "Correction: it's Solberg", "Not Phelan: …"
+    if head.lower() in CUE_HEADS or head.lower() in _ACKS or words[0].lower() in _NOT_HEADS:
+        # a cue, not a heading: "Correction: it's Solberg", "Not Phelan: …"; a clause that goes
+        # on from the line before: "So he no longer drives: Annick takes him to cards"
+        return None, text
     if " > " in body:
         body = body.rsplit(" > ", 1)[1].strip() or body
     return head, body
@@ -779,6 +781,7 @@ _CLOCK_WORDS = frozenset(
     "half quarter past one two three four five six seven eight nine ten eleven twelve".split()
 )
 # An acknowledgement that opens a reply is no heading: "Got it: £220 a day plus materials".
+_NOT_HEADS = frozenset("not so and but then he she they it".split())
 _ACKS = frozenset(
     "got it|understood|ok|okay|sure|will do|done|right|perfect|great|thanks|thank you|alright"
     "|all right|of course|fine".split("|")

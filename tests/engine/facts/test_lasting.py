@@ -401,3 +401,32 @@ def test_a_lease_signed_is_still_a_decision() -> None:
 def test_an_order_a_pasted_text_hid_reported_is_no_rule(text: str) -> None:
     verdict = lasting(text)
     assert (verdict.durable, verdict.kind) == (False, "event")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("- calendar: lambing rota from 2 March entered", "log"),
+        ("Family calendar: swimming moved to Thursdays from 9 May.", "log"),
+        ("Twelve seasons with the same farrier, never a bad word.", "trivia"),
+    ],
+)
+def test_a_calendar_entry_and_a_record_of_praise_are_not_kept(text: str, reason: str) -> None:
+    verdict = lasting(text)
+    assert (verdict.durable, verdict.kind) == (False, reason)
+
+
+def test_a_never_with_a_verb_is_still_a_rule() -> None:
+    assert lasting("Never a phone call before 09:00 on a make day.").durable
+    assert lasting("The farrier never comes on a Sunday.").durable
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "So he no longer rides: Petra takes him to the pool on Tuesdays and to physio.",
+        "And she's on nights from Monday.",
+    ],
+)
+def test_a_clause_going_on_from_the_line_before_is_not_kept(text: str) -> None:
+    assert not lasting(text).durable
