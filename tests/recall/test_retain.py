@@ -146,3 +146,18 @@ def test_parse_retain_never_crashes(text: str) -> None:
 def test_speaker_labels(text: str, speaker: str) -> None:
     """The label a line opens with (one to three capitalised words and a colon) is its speaker."""
     assert label_chunk(text, "").speaker == speaker
+
+
+@pytest.mark.parametrize(
+    ("line", "entity", "text"),
+    [
+        ("- O(c=0.2) @Les Fromages d'Ici: pays late.", "Les Fromages d'Ici", "pays late."),
+        ("- W @Caffè dell'Arte: opens at 07:00.", "Caffè dell'Arte", "opens at 07:00."),
+        ("- W @Quinta dos Loendros: a farm shop.", "Quinta dos Loendros", "a farm shop."),
+    ],
+)
+def test_a_leading_name_with_elided_or_small_joining_words_is_one_name(
+    line: str, entity: str, text: str
+) -> None:
+    fact = parse_fact(line)
+    assert fact is not None and (fact.entities[0], fact.text) == (entity, text)

@@ -51,10 +51,12 @@ _LEADING = LazyPattern(r"^(?:@[^\W\d_][\w.-]*[ \t,]*)+:?[ \t]*|^:[ \t]*")
 # "@Ana Lindqvist: …": a leading mention whose capitalised words run on to the colon.
 # "@Ó Dálaigh Stone & Lime:", "@Friends of the Marsh:": "&" and small joining words between;
 # "@Clarke's Providers:", "@Clarke's:": a name's own "'s".
+# "@Les Fromages d'Ici:", "@Caffè dell'Arte:": an elided particle before a capital is a name's.
+_JOINS = r"(?:&|and|of|the|de|des|del|di|da|do|dos|du|la|le|les|na|van|von|der|den|y)"
 _FULL_NAME = LazyPattern(
-    r"^@([^\W\d_][\w.-]*(?:['’]s\b)?(?:[ \t]+(?:&|and|of|the|de|du|la|na|van|von|der)(?=[ \t]))*"
-    r"(?:[ \t]+[^\W\d_a-zß-ÿ][\w.'’-]*(?:[ \t]+(?:&|and|of|the|de|du|la|na|van|von|der)"
-    r"(?=[ \t]))*){0,4})[ \t]*:[ \t]*"
+    rf"^@([^\W\d_][\w.-]*(?:['’]s\b)?(?:[ \t]+{_JOINS}(?=[ \t]))*"
+    rf"(?:[ \t]+(?:[^\W\d_a-zß-ÿ]|(?:d|l|dell|dall|nell)['’][^\W\d_])[\w.'’-]*"
+    rf"(?:[ \t]+{_JOINS}(?=[ \t]))*){{0,4}})[ \t]*:[ \t]*"
 )
 _HEADING = LazyPattern(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 _FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
