@@ -30,7 +30,14 @@ config files, proxies, app passwords, command lines and SQL, keys pasted in part
 SAS tokens, chat hooks, bot tokens and OAuth clients, link fragments, sixty more vendors,
 passwords in the inflected prose of Swahili to Amharic, mobile-money PINs, health, national and
 tax numbers, birth dates in other calendars, phones, voice-note transcripts, traces, logs, diffs,
-nested JSON, mail, chat exports and disguises, written before the rules were measured on it).
+nested JSON, mail, chat exports and disguises, written before the rules were measured on it)
+and the round-nine corpus (``tests/redaction_corpus_round9.py``: whole config files and pastes
+holding many values each (YAML, Terraform, Kubernetes, Ansible, compose, netrc, pgpass, git
+credentials, connection strings, SMTP, Postman, curl, HTTP exchanges, cookies, OTP seeds and
+recovery codes, inlined keys, wallets, registries, network gear, password hashes), bank details
+and national numbers in eight more languages, health numbers, number plates with their keepers,
+dictated passwords, diffs, logs, link titles, bare vendor tokens and disguises, written before
+the rules were read).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -98,6 +105,7 @@ from tests import (
     redaction_corpus_round6,
     redaction_corpus_round7,
     redaction_corpus_round8,
+    redaction_corpus_round9,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -212,6 +220,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round eight": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round8.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round8.lookalikes()],
+        ),
+        "round nine": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round9.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round9.lookalikes()],
         ),
     }
 
@@ -508,6 +520,7 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-six corpus", every["round six"][0], show=show)
         end_to_end("round-seven corpus", every["round seven"][0], show=show)
         end_to_end("round-eight corpus", every["round eight"][0], show=show)
+        end_to_end("round-nine corpus", every["round nine"][0], show=show)
         later = (
             "project",
             "round two",
@@ -517,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
             "round six",
             "round seven",
             "round eight",
+            "round nine",
         )
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]

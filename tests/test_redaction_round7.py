@@ -19,16 +19,8 @@ LOOKALIKES = redaction_corpus_round7.lookalikes()
 
 def _out_of_reach(sample: Sample) -> str | None:
     """What no general rule reads, and why."""
-    if sample.family == "keyword far away":
-        return "the word that names the value stands sentences before it"
-    if sample.family == "split value":
-        return "the second half of a password joined by a plus stands alone, shaped as no secret"
-    if sample.family == "migration (htpasswd)":
-        return "a crypt(3) hash is left alone by design (entropy: public by nature)"
     if sample.text.startswith("changed it to "):
         return "no word names the value, and its symbol stands as a name's number does"
-    if sample.family == "card" and "back:" in sample.text:
-        return "three digits on a list item after the card's expiry, named only by 'back'"
     return None
 
 

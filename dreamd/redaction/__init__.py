@@ -30,10 +30,14 @@ Families, each in its module (most specific first when two overlap):
                                 credentials in Go, PowerShell, Ruby and login calls; an
                                 ``expect`` script's answer; what ``cat`` prints of a key file
 ``devices``                     key lines of routers, switches and NTP key files
+``hashes``                      password hashes (crypt's ``$6$…``, bcrypt, Argon2, Django's)
 ``keys``                        values of secret-naming keys, in a dozen languages
+``entries``                     name and value entries (a container's ``env:``, a Postman
+                                environment): the value of one whose name names a secret
 ``services``                    keys after the name of the service that issued them
                                 (``gotify app token …``), and vendor shapes under ambiguous
                                 names (PagerDuty's ``routing_key``, an S3 store's key id)
+``cookiejar``                    session values of a ``cookies.txt`` file's lines
 ``markup``                      XML and HTML elements and attributes that name a secret
 ``tables``                      Markdown columns that name a secret or personal data
 ``prose``                       passwords in sentences and on the next line, many languages
@@ -45,10 +49,13 @@ Families, each in its module (most specific first when two overlap):
 ``phrasing``                    values given to a verb of access (``use X to log in``), named
                                 after the value (``X is the password for``), spoilered
 ``defaults``                    fallbacks of secret-naming variables in code (our rules)
+``literals``                    a token cut into string literals joined again
+                                (``"sk_live_…" + "…"``)
 ``calls``                       secrets defined by a call: ``define('DB_PASSWORD', '…')``,
                                 WordPress salts, ``ini_set``, ``Sys.setenv``
 ``personal``                    e-mail and postal addresses (spelled-out addresses too)
 ``documents``                   dates of birth, passport, id-card and licence numbers
+``plates``                      number plates after the words that name them
 ``mrz``                         machine-readable zones of passports and id cards (ICAO 9303)
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``accounts``                    bank account numbers after their words, PIX keys
@@ -116,6 +123,7 @@ _PRIORITY = (
     "base64-credential",
     "encoded-credential",
     "cli-credential",
+    "password-hash",
     "secret-assignment",
     "netrc",
     "pgpass",
@@ -185,13 +193,17 @@ def _detect(text: str, depth: int) -> list[Finding]:
         blocks,
         calls,
         commands,
+        cookiejar,
         defaults,
         devices,
         documents,
         encoded,
+        entries,
         entropy,
         fragments,
+        hashes,
         keys,
+        literals,
         locks,
         markup,
         mrz,
@@ -201,6 +213,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         personal,
         phrasing,
         pins,
+        plates,
         prose,
         published,
         records,
@@ -239,6 +252,8 @@ def _detect(text: str, depth: int) -> list[Finding]:
         if "#" in text:
             found += fragments.find_fragment_keys(text)
     found += keys.find_named_values(text, low)
+    found += entries.find_entry_values(text, low)
+    found += cookiejar.find_cookie_file_values(text)
     found += services.find_service_keys(text, low)
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
@@ -249,9 +264,11 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += phrasing.find_phrased_secrets(text, low)
     found += commands.find_command_credentials(text, low)
     found += devices.find_device_keys(text, low)
+    found += hashes.find_password_hashes(text)
     found += personal.find_personal_data(text, low)
     found += documents.find_documents_and_births(text, low)
     found += mrz.find_machine_zones(text)
+    found += plates.find_number_plates(text, low)
     found += numbers.find_numbers(text)
     found += accounts.find_account_numbers(text, low)
     found += records.find_named_records(text, low)
@@ -261,6 +278,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += pairs.find_credential_pairs(text, low)
     found += defaults.find_fallback_secrets(text)
     found += calls.find_defined_secrets(text)
+    found += literals.find_joined_literals(text, is_token)
     return published.without_public(text, found)
 
 
@@ -323,6 +341,10 @@ def _repeated(text: str, kept: list[Finding]) -> list[Finding]:
         for f in kept
         if f.kind not in _NOT_REPEATED and "\n" not in text[f.start : f.end]
     }
+    for f in kept:  # a token split over lines: each piece of it, wherever else it stands
+        if f.kind == "split-token":
+            pieces = (p.strip() for p in text[f.start : f.end].split("\n"))
+            values.update({p: f.kind for p in pieces if len(p) >= 8 and any(map(str.isdigit, p))})
     values = {value: kind for value, kind in values.items() if len(value.strip()) >= 3}
     if not values:
         return kept

@@ -8,10 +8,15 @@
 * Command-line forms whose flag is one letter: ``mysql -pPW`` (an exec array's ``"-pPW"``
   too), ``curl -u user:PW`` (``--proxy-user``, ``-U``),
   HTTPie's and xh's ``http -a user:PW`` (``--auth``),
-  ``sshpass -p PW``, ``docker login -p PW``, ``redis-cli -a PW``, ``zip -P PW``, ``7z -pPW``,
-  ``unrar x -pPW``, ``lftp -u user,PW``, Redis's and SMTP's ``AUTH [user] PW``, a setting
+  ``sshpass -p PW``, ``docker login -p PW``, a key given to a CLI's ``login`` (``wandb login
+  KEY``: 32 characters or more, digits and lower case among them), ``redis-cli -a PW``,
+  ``zip -P PW``, ``7z -pPW``, ``unrar x -pPW``, ``lftp -u user,PW``, Redis's and SMTP's
+  ``AUTH [user] PW``, a setting
   named as a secret given to ``config set``/``secrets set`` (``kaggle config set -n key -v
-  KEY``: the key rules judge the name and the value),
+  KEY``, ``gh secret set NAME --body PW``, Redis's ``CONFIG SET requirepass PW``, and a
+  variable set by ``launchctl setenv``, ``setx`` or fish's ``set -gx``: the key rules judge
+  the name and the value), a value a named flag reads from ``<(echo …)`` (``wg set wg0
+  private-key <(echo KEY)``),
   ``sqlcmd -P PW``, ``mosquitto_pub -P PW``, ``ldapsearch -w PW``, ``smbclient -U user%PW``,
   ``openssl … pass:PW``,
   ``htpasswd -b FILE USER PW``, ``rabbitmqctl add_user USER PW``, ``echo PW | sudo -S``,
@@ -80,6 +85,12 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ),
     ("sshpass", r"\bsshpass\b" + _REST + r"-p\s*" + _V),
     ("login", r"\blogin\b" + _REST + r"-p\s+" + _V),
+    # A CLI's ``login`` given its API key as an argument: ``wandb login <40 hex>``.
+    (
+        "login",
+        r"(?<![\w-])login[ \t]+(?:--?[\w-]+[ \t]+)*"
+        r"(?P<bare>(?=[^\s'\"\\]*\d)(?=[^\s'\"\\]*[a-z])[A-Za-z0-9_.-]{32,})(?![\w.-])",
+    ),
     ("redis-cli", r"\bredis-cli\b" + _REST + r"-a\s+" + _V),
     ("zip", r"\b(?:zip|unzip|zipcloak)\b" + _REST + r"-P\s+" + _V),
     ("7z", r"\b7z[az]?\b" + _REST + r"-p(?!\s)" + _V),
@@ -95,8 +106,17 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ),
     (
         ("config set", "config:set", "secrets set", "secret set"),
-        r"\b(?:config|secrets?)[ :](?:set|add)\s+(?:-\w+\s+)*(?P<name>[\w.:/-]+)\s+"
-        r"(?:-\w+\s+)?" + _V,
+        r"\b(?i:config|secrets?)[ :](?i:set|add)\s+(?:-{1,2}[\w-]+\s+)*(?P<name>[\w.:/-]+)\s+"
+        r"(?:-{1,2}[\w-]+[\s=]+)?" + _V,
+    ),
+    (  # an environment variable set for the session or the user: the key rules judge it
+        ("setenv", "setx", "set -"),
+        r"\b(?:launchctl[ \t]+setenv|setx|set[ \t]+-[gxU]+)[ \t]+(?P<name>[\w.]+)[ \t]+" + _V,
+    ),
+    (  # a secret handed to a flag through a process substitution: ``private-key <(echo KEY)``
+        "<(echo",
+        r"(?P<name>[\w-]+)[ \t]+<\(echo[ \t]+(?:'(?P<q1>[^'\n]+)'|\"(?P<q2>[^\"\n]+)\""
+        r"|(?P<bare>[^\s'\"|;&)]+))[ \t]*\)",
     ),
     ("sql", r"\b(?:sqlcmd|bcp|osql|isql)\b" + _REST + r"-P\s*" + _V),
     # MQTT's clients: mosquitto_pub/_sub/_rr take the password after -P (-p is the port).

@@ -8,6 +8,11 @@ name the key and its last one holds it.
   password`` (a bare ``key`` only indented, as a block's line is: ``tacacs server ISE`` /
   `` key YVBi8o^-s0pJMz``), perhaps then the type of its encryption (``0``, ``7``), and ends
   with the key.
+* **The other key and password lines of a router's config**, where more words follow or sit
+  between: ``crypto isakmp key <key> address …``, ``username <name> [privilege <n>] secret
+  [<type>] <key>``, ``enable secret [<type>] <key>``, ``tacacs-server host <host> key
+  <key>``, Junos's ``pre-shared-key ascii-text "<key>"`` and a wireless controller's ``psk
+  set-key ascii <key>``; the key may be a hash (``enable secret 9 $9$…``).
 * **An NTP or chrony keys file's line.** ``12 SHA1 461a3904…`` (the key's number, its type,
   the key; a comment may follow).
 
@@ -21,6 +26,7 @@ from __future__ import annotations
 import re
 
 from dreamd.redaction.finding import Finding
+from dreamd.redaction.hashes import is_password_hash
 
 __all__ = ["find_device_keys"]
 
@@ -35,6 +41,42 @@ _KEY_HINTS = (
     "key-string", "message-digest-key", "authentication-key", "tacacs", "radius",
     "server-key", "pre-shared-key", "\n key ", "\n  key ", "\n\tkey ",
 )  # fmt: skip
+# A username's or enable's line holds a secret only with one of these words in it.
+_NAMES_SECRET = re.compile(r"\b(?:secret|password)[ \t]+(?:\d[ \t]+)?\S")
+# Key lines with words after the key or between its command and the key: (hint, pattern).
+_TYPE = r"(?:\d[ \t]+)?"
+_OTHER_LINES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (hint, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
+    for hint, pattern in (
+        (
+            "isakmp",
+            r"\bcrypto[ \t]+isakmp[ \t]+key[ \t]+" + _TYPE + r"(?P<key>\S+)[ \t]+(?:address|host)",
+        ),
+        (
+            "ascii-text",
+            r"\bpre-shared-key[ \t]+(?:ascii-text|hexadecimal)[ \t]+"
+            r"(?:\"(?P<quoted>[^\"\n]+)\"|(?P<key>\S+))",
+        ),
+        (
+            "username",
+            r"^[ \t]*username[ \t]+\S+(?:[ \t]+privilege[ \t]+\d+)?[ \t]+(?:secret|password)[ \t]+"
+            + _TYPE
+            + r"(?P<key>\S+)[ \t]*$",
+        ),
+        (
+            "enable",
+            r"^[ \t]*enable[ \t]+(?:secret|password)[ \t]+(?:level[ \t]+\d+[ \t]+)?"
+            + _TYPE
+            + r"(?P<key>\S+)[ \t]*$",
+        ),
+        (
+            "-server host",
+            r"\b(?:tacacs|radius)-server[ \t]+host[ \t]+\S+(?:[ \t]+(?!key\b)\S+){0,6}?"
+            r"[ \t]+key[ \t]+" + _TYPE + r"(?P<key>\S+)",
+        ),
+        ("set-key", r"\bpsk[ \t]+set-key[ \t]+(?:ascii|hex)[ \t]+(?P<key>\S+)"),
+    )
+)
 _NTP_TYPES = (" md5 ", " sha1 ", " sha256 ", " sha512 ", " aes128cmac ")
 _NTP_KEY = re.compile(
     r"(?im)^[ \t]*\d{1,5}[ \t]+(?:md5|sha1?|sha256|sha384|sha512|aes128cmac|m|s)[ \t]+"
@@ -46,7 +88,7 @@ def _key_shaped(value: str, *, bare: bool) -> bool:
     """Shaped like a key: eight characters or more, or a digit, a symbol or both cases in it;
     after a bare ``key`` (which prose uses too), a digit, a symbol or both cases."""
     if value.startswith(("$", "<", "{", "%")):
-        return False  # a variable or a placeholder
+        return is_password_hash(value)  # a variable or a placeholder, or crypt's ``$9$…``
     mixed = value.lower() != value and value.upper() != value
     return (len(value) >= 8 and not bare) or mixed or any(not c.isalpha() for c in value)
 
@@ -58,6 +100,13 @@ def find_device_keys(text: str, low: str) -> list[Finding]:
         for match in _KEY_LINE.finditer(text):
             if _key_shaped(match.group("key"), bare=match.group("bare") is not None):
                 found.append(Finding("secret-assignment", *match.span("key")))
+    other = "key" in low or "secret" in low or "password" in low
+    for hint, pattern in _OTHER_LINES if other else ():
+        if hint in low and (hint not in ("username", "enable") or _NAMES_SECRET.search(low)):
+            for match in pattern.finditer(text):
+                group = "quoted" if match.groupdict().get("quoted") is not None else "key"
+                if _key_shaped(match.group(group), bare=False):
+                    found.append(Finding("secret-assignment", *match.span(group)))
     if ("sha" in low or "md5" in low or "cmac" in low) and any(t in low for t in _NTP_TYPES):
         found += [Finding("secret-assignment", *m.span("key")) for m in _NTP_KEY.finditer(text)]
     return found

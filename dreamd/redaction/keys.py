@@ -33,7 +33,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   keys must look like tokens (letters and digits, mixed case or symbols); passwords may be
   words; PINs and codes are digits. A literal's prefix (``b"…"``, ``r'…'``) and the escaped
   quotes of a JSON string (``api_key=\\"…\\"``) are read past. A value built of literals
-  (``"Kx7#" + "q2Lm" "9vB"``) is masked piece by piece.
+  (``"Kx7#" + "q2Lm" "9vB"``) is masked piece by piece, and so is a password's second half
+  after a plus (``pw is SwEnfm8 + ILv@Jga``: three kinds of characters in it).
 * A key whose first word says where a secret is kept names none: ``existingSecret`` (a
   chart's secret object), ``from_secret`` (a pipeline's). A flag followed by another flag
   (``--ask-password --user=ci``) takes no value. A ``Cookie`` header's values are masked
@@ -41,6 +42,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   a language (``theme=dark``, ``lang=en-GB``), not an analytics id of counters
   (``_ga=GA1.2.184….173…``), unless the cookie's name names a secret (``sid``, ``session``,
   ``auth``, a ``…sessionid`` such as ``jsessionid``).
+* A config file's directive needs none: ``password <value>`` alone on its line (msmtp,
+  fetchmail), the value of two kinds of characters or more.
 * Without a separator, only a PIN-like word followed by digits, or a password followed by a
   value with three kinds of characters or a word and a number (``şifresi lale2019``,
   ``पासवर्ड chandni77 है``: languages that put no verb there; not a technical name such as
@@ -86,6 +89,7 @@ from dreamd.redaction.scan import find_words
 __all__ = [
     "VENDORS",
     "character_classes",
+    "cookie_holds_session",
     "find_named_values",
     "kind_of_name",
     "value_is_secret",
@@ -136,6 +140,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "schlussel",
     "storepass",
     "keypass",
+    "requirepass",
+    "masterauth",
     "srcpass",
     "destpass",
     "newpass",
@@ -438,7 +444,8 @@ _DOORS = frozenset(
     "door gate garage alarm entry building house front portail porte entrée alarme immeuble"
     " puerta portal acceso alarma garaje portão portao entrada portone cancello ingresso"
     " tür haustür tor eingang intercom buzzer interphone citofono portero keysafe lockbox"
-    " keybox kapı kapi 현관 подъезда подъезд домофона домофон двери ворот калитки brama bramy"
+    " keybox kapı kapi kapının kapinin 현관 подъезда подъезд домофона домофон двери ворот калитки"
+    " brama bramy"
     " drzwi domofonu furtki pintu gerbang باب الباب البوابة duress disarm tresor".split()
     + list(_HEBREW_DOORS)
 )
@@ -470,7 +477,7 @@ _SCHEMES = frozenset("bearer basic token bot digest negotiate ntlm apikey sso-ke
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT = re.compile(r"[._\-\s/:]+")
 _NAME_TAIL = re.compile(r"[\w.\-]*")
-_SEPARATOR = re.compile(r"[ \t]*(?:[\"'\]\)]{0,2})[ \t]*(?::=|=>|->|==|[=:：＝→])(?!//)[ \t]*")
+_SEPARATOR = re.compile(r"[ \t]*(?:\\?[\"'\]\)]){0,3}[ \t]*(?::=|=>|->|==|[=:：＝→])(?!//)[ \t]*")
 _SCHEME_WORD = re.compile(r"([A-Za-z0-9-]+)[ \t]+")
 _HEADER_TOKEN = re.compile(r"[A-Za-z0-9._~+/=:%-]{6,}")
 _HYPHENATED_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")
@@ -515,6 +522,13 @@ _MOUNTED = re.compile(r"[\w.-]+:~?/[\w.-]")
 # After a comparison, a name is a variable compared with (``if password == confirm_password``).
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_]\w*)*(?:\(\)?)?:?")
 _PATH_VALUE = re.compile(r"[\w.-]+(?:/[\w.-]+)+/?")
+# Jenkins keeps a secret encrypted as ``{AQAAABAAAAAQ…=}``: base64 in braces is no template.
+_BRACED_BASE64 = re.compile(r"\{[A-Za-z0-9+/]{20,}={0,2}\}")
+# A YAML anchor before a value: ``auth: &redis_auth <value>``.
+_ANCHOR = re.compile(r"&[\w-]+[ \t]+(?=\S)")
+_PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]{20,}={1,2}")
+# A long flag where a value was looked for: ``gh secret set NAME --body …``.
+_FLAG = re.compile(r"--[a-z][a-z-]*")
 _LOWER_WORD = re.compile(r"[^\W\d_]+")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_]\w*)+")
@@ -527,6 +541,8 @@ _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
 _GLUED_PLACEHOLDER = re.compile(r"<[^<>\n]{1,40}>")
 # The next literal of a string built of pieces: "…" + "…", "…" . "…", "…" & "…", "…" "…".
 _NEXT_PIECE = re.compile(r"[ \t]*(?:\+|\.|&|\|\|)?[ \t]*\"([^\"\n]*)\"")
+_LAST_WORD = re.compile(r"(\S+)[ \t]*(?:\n|$)")
+_HALF = re.compile(r"[ \t]+\+[ \t]+([^\s\"'`<>,;()]{5,64})(?=[\s.,;)]|$)")
 _KEY_PAIR = re.compile(r"[A-Za-z_][A-Za-z_.-]*=[\w.:/-]*")
 # A PIN: digits, perhaps grouped; a dialled combination (``17-32-05``); a keypad's entry with
 # ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
@@ -676,6 +692,8 @@ def character_classes(value: str) -> int:
 
 
 def _is_reference(value: str) -> bool:
+    if value[:1] == "/" and _PADDED_BASE64.fullmatch(value):
+        return False  # a key in base64 that happens to start with a slash: no path ends in =
     return bool(
         _REFERENCE.match(value)
         or _MOUNTED.match(value)
@@ -691,9 +709,11 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
     low = plain.lower()
     if not plain or _PLACEHOLDER.fullmatch(plain) or _PLACEHOLDER_PART.search(plain):
         return False
+    if plain[:2] == "--" and _FLAG.fullmatch(plain):
+        return False  # the next flag, not a value
     if plain[:1] in "sSmM" and _DIGEST_VALUE.match(plain):
         return False  # SHA256:…, md5:…: a fingerprint or a checksum, public by nature
-    if plain.startswith(_BRACKETED) and kind != "pin":
+    if plain.startswith(_BRACKETED) and kind != "pin" and not _BRACED_BASE64.fullmatch(plain):
         return False  # a note in brackets, a template: (ask Juan), [hidden], {API_KEY}
     if kind == "pin":
         return bool(_PIN_VALUE.fullmatch(plain)) and len(set(plain)) > 1
@@ -749,13 +769,16 @@ def _braced(text: str, pos: int) -> tuple[int, int] | None:
     match = _BRACED.match(text, pos)
     if match is None or text[:pos].rstrip(" \t")[-1:] != "=":
         return None
-    if _FORMAT_FIELD.fullmatch(match.group(1)):
-        return None
+    if _FORMAT_FIELD.fullmatch(match.group(1)) and not _WORD_AND_NUMBER.fullmatch(match.group(1)):
+        return None  # {password}, {0}; but {souvlaki1973} is a password in braces
     return match.start(1), match.end(1)
 
 
 def _value_at(text: str, pos: int, *, whole_line: bool) -> tuple[int, int, bool] | None:
     """(start, end, quoted) of the value that begins at ``pos``."""
+    if text[pos : pos + 1] == "&":
+        anchor = _ANCHOR.match(text, pos)
+        pos = anchor.end() if anchor else pos  # YAML's ``&name`` names the value, is not it
     lead = text[pos : pos + 2]
     if lead in ('\\"', "\\'"):  # an escaped quote in a JSON string: \"…\"
         close = text.find(lead, pos + 2)
@@ -821,12 +844,17 @@ def _cookie_values(text: str, pos: int, *, first_only: bool) -> list[tuple[int, 
     spans = []
     for pair in list(_COOKIE_PAIR.finditer(line))[: 1 if first_only else None]:
         name, value = pair.group(1), pair.group(2)
-        if name.lower() in _COOKIE_ATTRIBUTES:
-            continue
-        named = kind_of_name(name) is not None or _SESSION_COOKIE.search(name) is not None
-        if named or not (_PLAIN_COOKIE.fullmatch(value) or len(value) < 8):
+        if name.lower() not in _COOKIE_ATTRIBUTES and cookie_holds_session(name, value):
             spans.append((pos + pair.start(2), pos + pair.end(2)))
     return spans
+
+
+def cookie_holds_session(name: str, value: str) -> bool:
+    """A cookie called ``name`` holding ``value`` can hold a session: its name names a secret
+    (``sid``, ``session``, ``auth``…), or its value is no plain word, language tag or counter
+    and is eight characters or more."""
+    named = kind_of_name(name) is not None or _SESSION_COOKIE.search(name) is not None
+    return named or not (_PLAIN_COOKIE.fullmatch(value) or len(value) < 8)
 
 
 def _list_values(text: str, pos: int, pattern: str) -> list[tuple[int, int]]:
@@ -984,6 +1012,8 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         line_start = text.rfind("\n", 0, name_start) + 1
         before = text[line_start:name_start]
         between, value_at, separated = _after_name(text, name_end)
+        if not separated and not before.strip() and _directive(text, value_at):
+            separated = True  # msmtp's or a daemon's ``password <value>`` line: no separator
         if not separated and before.endswith(("$", "$env:", "%", "env.", "ENV.")):
             continue  # a variable used, not set: ``ConvertTo-SecureString $env:DEPLOY_PW``
         owner: list[str] = []
@@ -997,6 +1027,8 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             continue
         words = ["mot de passe"] if "mot de passe" in head else _words(name)
         kind = _kind_of(words, before)
+        if words == ["key"] and [w.lower() for w in between] == ["content"]:
+            kind = "password"  # what ``netsh wlan show profile … key=clear`` prints of a Wi-Fi key
         if kind == "password" and _door_digits(text, before, value_at):
             kind = "pin"  # kapı şifresi 190734, 현관 비밀번호 *2847#: a door's password is a code
         if not separated and head in _CODE_HEADS and kind in (None, "pin"):
@@ -1037,7 +1069,29 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         ]
         for _, end in spans if pieces else ():
             found += _concatenated(text, end)
+        for _, end in spans if kind == "password" and " + " in text else ():
+            found += _second_half(text, end)
     return found
+
+
+def _directive(text: str, value_at: int) -> bool:
+    """The value at ``value_at`` is a config directive's (``password RsDUwhbAFObUjpW`` alone on
+    its line, as msmtp, fetchmail and many daemons write it): the line's last word, of two
+    kinds of characters or more and no capitalised word (``Password Hygiene`` is a heading)."""
+    word = _LAST_WORD.match(text, value_at) if value_at >= 0 else None
+    if word is None:
+        return False
+    value = word.group(1)
+    return len(value) >= 6 and character_classes(value) >= 2 and not value.istitle()
+
+
+def _second_half(text: str, end: int) -> list[Finding]:
+    """The half a password goes on in after a plus (``pw is SwEnfm8 + ILv@Jga``): a word of
+    three kinds of characters or more (``+ 2FA`` is a second factor, not a half)."""
+    half = _HALF.match(text, end)
+    if half is None or character_classes(half.group(1)) < 3:
+        return []
+    return [Finding("secret-assignment", *half.span(1))]
 
 
 def _concatenated(text: str, end: int) -> list[Finding]:

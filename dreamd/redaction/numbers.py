@@ -13,9 +13,10 @@
 * Payment cards: 13 to 19 digits that pass python-stdnum's Luhn check and start with an
   issuer's prefix (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro, Mir,
   Troy, Napas, BC Card), separated by spaces, dashes or dots or not at all; after a card and
-  its expiry (``10/27``), three or four digits standing alone in the same line are its
-  security code, whatever word names them (``الرمز 016``). A number said to be a test card
-  (``Stripe's test card 4242 …``, ``Testkarte``, ``sandbox``) is no one's.
+  its expiry (``10/27``), three or four digits standing alone in the same line (or on the
+  next line, the card and its expiry each on a list item of their own) are its security code,
+  whatever word names them (``الرمز 016``). A number said to be a test card (``Stripe's test
+  card 4242 …``, ``Testkarte``, ``sandbox``) is no one's.
 * IBANs in any case and spacing: python-stdnum's ``iban`` (country format and mod 97); a
   known country's IBAN whose check digits hold counts even when its account part does not;
   one broken over two lines counts when the two pieces make it.
@@ -126,11 +127,12 @@ _CARD_PREFIXES = (
     ("9704", (16, 19)),
     ("94", (16,)),
 )
-# After a card: its expiry (``10/27``), then, in the same line, three or four digits standing
-# alone are its security code, whatever word (or none) names them.
+# After a card: its expiry (``10/27``), then, in the same line or the next, three or four
+# digits standing alone are its security code, whatever word (or none) names them.
 _CODE_AFTER_EXPIRY = re.compile(
-    r"[^\n\d]{0,40}?(?<![\d/])(?:0[1-9]|1[0-2])/(?:\d{2}|20\d{2})(?![\d/])"
-    r"[^\n\d]{0,30}?(?<![\d/.,])(?P<code>\d{3,4})(?![\d/.,]|[ \t]*(?:[%€$£]|\w))"
+    r"[^\n\d]{0,40}?(?:\n[^\n\d]{0,20}?)?(?<![\d/])(?:0[1-9]|1[0-2])/(?:\d{2}|20\d{2})(?![\d/])"
+    r"[^\n\d]{0,30}?(?:\n[^\n\d]{0,20}?)?(?<![\d/.,])(?P<code>\d{3,4})"
+    r"(?![\d/.,]|[ \t]*(?:[%€$£]|\w))"
 )
 _IBAN = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?P<sep>[ ./-]?)[A-Za-z0-9]{4}(?:(?P=sep)[A-Za-z0-9]{4}){1,6}"
@@ -203,7 +205,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"[2-9]\d{3} \d{4} \d{4}", "in_.aadhaar", "", False),
     (r"\d{12}", "in_.aadhaar", "aadhaar aadhar आधार", True),
     (r"\d{12}", None, "cccd căn cước can cuoc cmnd", True),
-    (r"784-?\d{4}-?\d{7}-?\d", "luhn", "emirates eid", False),
+    (r"784-?\d{4}-?\d{7}-?\d", "local.emirates", "emirates eid", False),
     (r"[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]", "in_.pan", "", False),
     (r"(?:\d{2})?\d{6}[-+]\d{4}", "se.personnummer dk.cpr", "", False),
     (r"\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y]", "fi.hetu", "", False),
@@ -309,9 +311,15 @@ def _snils_ok(value: str) -> bool:
     return f"{0 if check == 100 else check:02d}" == digits[9:]
 
 
+def _emirates_ok(value: str) -> bool:
+    """The UAE's Emirates ID: 784, a year, seven digits and a Luhn digit, dashed or not."""
+    return bool(_validator("luhn")(value.replace("-", "")))
+
+
 _LOCAL_CHECKS: dict[str, Callable[[str], bool]] = {
     "local.hkid": _hkid_ok,
     "local.snils": _snils_ok,
+    "local.emirates": _emirates_ok,
 }
 
 

@@ -4,19 +4,19 @@
   (``verification code``, ``login code``, ``OTP``, ``kod weryfikacyjny``,
   ``Bestätigungscode``, ``code de vérification``, ``doğrulama kodunuz``, ``mã xác thực``,
   ``验证码``, ``認証コード``, ``인증번호``, ``رمز التحقق``, ``קוד אימות``, ``код подтверждения``…,
-  ``Steam Guard``, a service that sends them: ``WhatsApp code``, ``código do WhatsApp``),
-  then at most five words of the same sentence with no digit (``is``, ``của Quý khách là``,
-  ``الخاص بك هو``; ``for the new laptop`` too when a colon then gives the code), then four to
-  eight digits, three and three (``552 913``) or in pairs (``41 87 26``), perhaps in brackets
-  (``[537204]``) or after a brand's letters (``FB-58213``), or capitals and digits mixed
-  (``7KQ2D``, ``QX4-7ML``).
+  ``Steam Guard``, a Polish ``BLIK`` code, a service that sends them: ``WhatsApp code``,
+  ``código do WhatsApp``), then at most five words of the same sentence with no digit
+  (``is``, ``của Quý khách là``, ``الخاص بك هو``; ``for the new laptop`` too when a colon then
+  gives the code), then four to eight digits, three and three (``552 913``) or in pairs
+  (``41 87 26``), perhaps in brackets (``[537204]``) or after a brand's letters
+  (``FB-58213``), or capitals and digits mixed (``7KQ2D``, ``QX4-7ML``).
 * **Before its word.** The code first, where a message starts, then at most four words that
   say whose it is (``is your Facebook``, ``आपका``, ``est votre``), then the word:
   ``FB-58213 is your Facebook confirmation code``, ``552913 आपका OTP है``.
 * **Setup keys.** A word that names an authenticator's seed (``setup key``, ``secret key``,
-  ``manual entry key``, ``2FA secret``, ``klucz konfiguracyjny``, ``kurulum anahtarı``…),
-  then base32 in groups of four (``gg44 c5uu 5arj …``) or in one run, letters and at least
-  two digits.
+  ``manual entry key``, ``2FA secret``, ``TOTP seed``, ``authy seed``, ``klucz
+  konfiguracyjny``, ``kurulum anahtarı``…), then base32 in groups of four (``gg44 c5uu 5arj
+  …``) or in one run, letters and at least two digits (one in sixteen characters or more).
 
 Not a code: words that describe it between the word and the number (``expires in 10
 minutes``, ``valid for``, ``length``, ``sent to``), a number followed by a unit (``300
@@ -46,7 +46,7 @@ _WORDS = (
     ";验证码;驗證碼;校验码;認証コード;確認コード;ワンタイムパスワード;인증번호;인증 번호;인증코드"
     ";رمز التحقق;رمز التأكيد;كود التحقق;קוד אימות;קוד האימות;код подтверждения;код верификации"
     ";одноразовый код;код из смс;κωδικός επαλήθευσης;รหัส otp;รหัสยืนยัน;सत्यापन कोड;ओटीपी"
-    ";steam guard code;steam guard"
+    ";steam guard code;steam guard;kod blik;blik code;blik"
 ).split(";")
 # Services that send login codes: ``WhatsApp code``, ``código do WhatsApp``, ``kod Telegram``.
 _SENDERS = (
@@ -93,6 +93,7 @@ _ANCHORS = (
     "ओटीपी",
     "one-time",
     "one time",
+    "blik",
 )
 # Words between a code word and a number that say the number is something else.
 _DESCRIBING = frozenset(
@@ -125,7 +126,8 @@ _SETUP_WORDS = (
     ";otp secret;mfa secret;authenticator key;klucz konfiguracyjny;klucz tajny;kurulum anahtarı"
     ";gizli anahtar;clé de configuration;clé secrète;clave de configuración;clave secreta"
     ";chave de configuração;einrichtungsschlüssel;geheimer schlüssel;セットアップキー;设置密钥"
-    ";설정 키"
+    ";설정 키;totp seed;otp seed;2fa seed;mfa seed;authy seed;authenticator seed;totp key;otp key"
+    ";2fa key;mfa key"
 ).split(";")
 _SETUP_ANCHORS = (
     "key",
@@ -139,6 +141,7 @@ _SETUP_ANCHORS = (
     "キー",
     "密钥",
     "설정 키",
+    "seed",
 )
 _BASE32 = (
     r"(?P<seed>[A-Za-z2-7]{4}(?:[ ][A-Za-z2-7]{4}){3,15}|[A-Z2-7]{16,64}|[a-z2-7]{16,64})"
@@ -163,7 +166,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         re.M,
     )
     setup = re.compile(
-        rf"(?i:(?:{_alternation(_SETUP_WORDS)}))[^\n:=\d]{{0,30}}[:=]?\s*(?-i:{_BASE32})"
+        rf"(?i:(?:{_alternation(_SETUP_WORDS)}))[^\n:=\d]{{0,30}}?[:=]?\s*(?-i:{_BASE32})"
     )
     return after, before, setup
 
@@ -173,9 +176,12 @@ def _gap_words(gap: str) -> list[str]:
 
 
 def _seed(value: str) -> bool:
-    """Base32 with letters and at least two digits: ``this will take time`` is words."""
+    """Base32 with letters and at least two digits (one in a run of sixteen characters or
+    more, as a random key of ten bytes or more may well have): ``this will take time`` is
+    words."""
     digits = sum(c.isdigit() for c in value)
-    return digits >= 2 and sum(c.isalpha() for c in value) >= 2
+    enough = digits >= 2 or (digits == 1 and len(value.replace(" ", "")) >= 16)
+    return enough and sum(c.isalpha() for c in value) >= 2
 
 
 def find_one_time_codes(text: str, low: str) -> list[Finding]:

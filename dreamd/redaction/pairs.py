@@ -21,7 +21,8 @@ an empty ``P``) gives none. Shorthand too: ``u: admin p: …`` (a user after ``u
 after ``p``, no plain word), and ``admin / …`` (an account every device has, a slash with
 spaces round it, a value of three kinds of characters); and an e-mail address with its
 password after a colon (``alerts@mail.example:…``, as SMTP relay maps and combo lists write
-it), the password of three kinds of characters.
+it), the password of three kinds of characters, or of any kind on a relay map's line
+(``[smtp.gmail.com]:587 alerts@gmail.com:…``: Postfix's ``sasl_passwd``).
 
 May import: the standard library and :mod:`dreamd.redaction.finding`.
 """
@@ -83,6 +84,13 @@ _QR_FIELDS = re.compile(r"[A-Za-z]{1,3}:[^;\s]*;")
 _ADDRESS_PASSWORD = re.compile(
     r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+:(?P<secret>[^\s:@/\"'`]{6,64})(?=[\s,;]|$)"
 )
+# A relay map's line (Postfix's ``sasl_passwd``): ``[smtp.host]:587 user@host:password``. The
+# line's form says what the value is, so any value counts (an app password is lower case).
+_RELAY_LINE = re.compile(
+    r"^[ \t]*\[?[\w-]+(?:\.[\w-]+)+\]?(?::\d{2,5})?[ \t]+[^\s@]+@[\w-]+(?:\.[\w-]+)+:"
+    r"(?P<secret>[^\s\"'`]{4,64})[ \t]*$",
+    re.MULTILINE,
+)
 _PASSWORD_SHAPED = re.compile(r"(?=.*[A-Za-z])(?=.*[\d!@#$%^&*+=?~])[^\s]{8,}")
 _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?(?:[GMK]Hz|[GMK]bps|[GMK]B/s|ms|dBm?|%)", re.IGNORECASE)
 
@@ -118,6 +126,9 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
     for combo in _ADDRESS_PASSWORD.finditer(text) if "@" in text else ():
         if character_classes(combo.group("secret")) >= 3:
             found.append(Finding("secret-assignment", *combo.span("secret")))
+    for relay in _RELAY_LINE.finditer(text) if "@" in text else ():
+        if not _NO_VALUE.match(relay.group("secret")):
+            found.append(Finding("secret-assignment", *relay.span("secret")))
     for account in _ACCOUNT_SLASH.finditer(text) if " / " in text else ():
         secret, start = account.group("secret").rstrip(".,;)"), account.start("secret")
         if character_classes(secret) >= 3:

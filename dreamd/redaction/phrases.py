@@ -1,11 +1,11 @@
 """Passphrases: a password made of words, joined (``amber-lantern-ridge-falcon``) or quoted
 with spaces (``"purple monkey dishwasher"``), and the brackets and quotes a value is put in.
 
-A run of words is a passphrase when each word is three letters or more and none is a word
-sentences are built of (``and``, ``you``, ``the``, ``und``, ``et``, ``och``, ``a``…), so
-``long-and-easy-to-type`` and ``"whatever you set during setup"`` stay prose. The caller says
-how many words it takes: more for words joined by hyphens in running text, fewer for words a
-password word announced in quotes. Pure; standard library only.
+A run of words is a passphrase when each word is three letters or more (one may be a number)
+and none is a word sentences are built of (``and``, ``you``, ``the``, ``und``, ``et``,
+``och``, ``a``…), so ``long-and-easy-to-type`` and ``"whatever you set during setup"`` stay
+prose. The caller says how many words it takes: more for words joined by hyphens in running
+text, fewer for words a password word announced in quotes. Pure; standard library only.
 """
 
 from __future__ import annotations
@@ -42,13 +42,22 @@ CLOSERS = {
 
 def is_passphrase(value: str, *, minimum: int) -> bool:
     """``value`` is ``minimum`` to eight words of three letters or more, joined by one kind of
-    separator (a space, ``-``, ``_`` or ``.``), none of them a function word."""
-    separators = {c for c in value if not c.isalpha()}
+    separator (a space, ``-``, ``_`` or ``.``), none of them a function word; one of them may
+    be a number of two digits or more (``lantern copper meadow 42``)."""
+    separators = {c for c in value if not c.isalnum()}
     if len(separators) != 1 or not separators <= set(" -_."):
         return False
     words = value.split(separators.pop())
-    return minimum <= len(words) <= 8 and all(
-        len(word) >= 3 and word.lower() not in _FUNCTION_WORDS for word in words
+    numbers = [word for word in words if word.isdigit() and len(word) >= 2]
+    return (
+        minimum <= len(words) <= 8
+        and len(numbers) <= 1
+        and len(words) - len(numbers) >= 2
+        and all(
+            word in numbers
+            or (word.isalpha() and len(word) >= 3 and word.lower() not in _FUNCTION_WORDS)
+            for word in words
+        )
     )
 
 

@@ -9,15 +9,20 @@
   passphrase``, ``X ist das Passwort``, ``X est le mot de passe``, ``X es la contraseña``;
   and in the same sentence after one of them, ``Y is the one for …``; the value made one:
   ``j'ai mis X comme mdp``, ``puse X como contraseña``, ``X als Passwort``.
+* **The new one.** After a change in the same sentence, ``the new one is …``, ``the new
+  one's …``: a quoted value shaped like a password, or a strong one with a symbol bare
+  (``changed the router admin, the new one is 'Wisla1996'``; ``the new one is in the password
+  manager`` and ``the new one is iPhone15`` stay).
 * **A chat spoiler.** ``||X||`` (Discord, Telegram), ``>!X!<`` (Reddit).
 * **A lone word that can only be a password**, whatever is said around it (``same as the old
   laptop, …, don't judge``): 8 to 40 characters of letters, digits and the symbols passwords
   are made of, upper and lower case and a digit, and inside it a symbol no word, name or
-  number is written with (``!#$%^&*?~@``; a sentence's final ``!`` or ``?`` is not inside);
-  not an e-mail address, a version, a percent-encoded string, a file's anchor
-  (``README.md#L4``), a variable, a chord (``Cmaj7#11``), a name and its number
-  (``Issue#4521``, ``Username#0``), a pattern's character range or a ``$``-joined identifier.
-  Found from the symbols between two letters or digits, so a note without one costs a scan.
+  number is written with (``!#$%^&*?~@``, one or a run of them: ``g4$$1T``; a sentence's
+  final ``!`` or ``?`` is not inside); not an e-mail address, a version, a percent-encoded
+  string, a file's anchor (``README.md#L4``), a variable, a chord (``Cmaj7#11``), a name and
+  its number (``Issue#4521``, ``Username#0``), a pattern's character range or a
+  ``$``-joined identifier. Found from the symbols between two letters or digits, so a note
+  without one costs a scan.
 
 The value is shaped like a password (:func:`dreamd.redaction.prose.password_shaped`: six
 characters or more, a letter and a digit or a symbol, no URL, path, version or date). After a
@@ -211,6 +216,8 @@ def find_phrased_secrets(text: str, low: str) -> list[Finding]:
             for other in the_one.finditer(text, match.end(), stop.start() if stop else len(text)):
                 if password_shaped(other.group("value")):
                     found.append(Finding("secret-assignment", *other.span("value")))
+    if "new one" in low:
+        found += _new_ones(text)
     if "||" in text or ">!" in text:
         for match in _spoiler().finditer(text):
             group = "value" if match.group("value") is not None else "reddit"
@@ -232,7 +239,35 @@ def find_phrased_secrets(text: str, low: str) -> list[Finding]:
 
 
 # A symbol between two letters or digits: where a lone password may be (found at C speed).
-_INNER_SYMBOL = re.compile(r"[!#$%^&*?~@](?<=[A-Za-z0-9][!#$%^&*?~@])(?=[A-Za-z0-9])")
+# "changed the router admin, the new one is 'Wisla1996'": a change, then the new one's value.
+_NEW_ONE = re.compile(
+    r"(?i:\bthe[ \t]+new[ \t]+one(?:'s|[ \t]+is|[ \t]*:))[ \t]*"
+    r"(?:[\"'“‘«](?P<quoted>[^\"'”’»\n]{6,64})[\"'”’»]|(?P<bare>[^\s\"'`]{8,64}))"
+)
+_CHANGE = re.compile(r"(?i:\b(?:changed|reset|rotated|updated|switched|new)\b)")
+
+
+def _new_ones(text: str) -> list[Finding]:
+    """``…changed the router admin, the new one is 'Wisla1996'``: after a change in the same
+    sentence, the new one's value, quoted and shaped like a password, or bare, strong and
+    holding a symbol (``the new one is iPhone15`` is a phone)."""
+    found = []
+    for match in _NEW_ONE.finditer(text):
+        stop = max(text.rfind(c, 0, match.start()) for c in ".!?\n")
+        if _CHANGE.search(text, stop + 1, match.start()) is None:
+            continue
+        if match.group("quoted") is not None:
+            if password_shaped(match.group("quoted")):
+                found.append(Finding("secret-assignment", *match.span("quoted")))
+            continue
+        value = match.group("bare").rstrip(".,;!?")
+        if strong_password(value) and any(c in _LONE_SYMBOLS for c in value):
+            start = match.start("bare")
+            found.append(Finding("secret-assignment", start, start + len(value)))
+    return found
+
+
+_INNER_SYMBOL = re.compile(r"[!#$%^&*?~@](?<=[A-Za-z0-9][!#$%^&*?~@])[!#$%^&*?~@]*(?=[A-Za-z0-9])")
 
 
 @cache

@@ -7,18 +7,20 @@ knows, or none at all, and are known only by the word before them:
 
 * **Medical records**: ``MRN``, ``medical record number``, ``hospital no.``, ``patient
   number``, ``HN`` (a Thai hospital's), ``UHID``, ``historia clínica``, ``prontuário``,
-  ``dossier médical``, ``Patientennummer``, ``cartella clinica``, ``תיק רפואי``, ``μητρώου
-  ασθενούς``, ``potilasnumero``, ``rekam medis``, ``カルテ番号``, ``病历号``, ``환자번호``…
+  ``dossier médical``, ``Patientennummer``, a German hospital's ``Fallnummer``, ``cartella
+  clinica``, ``תיק רפואי``, ``μητρώου ασθενούς``, ``potilasnumero``, ``rekam medis``,
+  ``カルテ番号``, ``病历号``, ``환자번호``…
 * **Health insurance**: ``BPJS``, ``BHXH``/``BHYT``, ``ABHA``, ``NHIF``/``SHIF``, ``NHIS``,
-  ``PhilHealth``, ``member ID``, ``subscriber ID``, ``מספר חבר``, ``card de sănătate``…
+  ``PhilHealth``, ``Medicare card``, ``member ID``, ``subscriber ID``, ``מספר חבר``, ``card de
+  sănătate``…
 * **National ids**: ``NID``/``এনআইডি``, ``Fayda``/``ፋይዳ``, ``NIDA``, ``NIN``, ``PhilSys``, ``NIC``,
   ``ΑΔΤ``, ``CCCD``/``CMND``, ``NIK``/``KTP``, ``MyKad``, ``national ID number``…
 * **Tax numbers**: ``TIN``, ``e-TIN``/``ই-টিআইএন``, ``cukai pendapatan``, ``NPWP``, ``KRA
   PIN``, ``mã số thuế``, ``tax ID``, ``taxpayer number``…
 
 A member's or a subscriber's number is a health insurer's only with a word of insurance or
-health on its line (``insurance card — Member ID …``); a club's or a shop's member number is
-no one's health record.
+health, or an insurer's name, on its line (``insurance card — Member ID …``, ``BCBS member ID
+…``); a club's or a shop's member number is no one's health record.
 
 Then at most three words without a digit (``ng pasyente``, ``ya mama``, ``Kesehatan ibu``, a
 number word such as ``nambari``, ``নম্বর``, ``ቁጥሬ``, ``අංකය``), or a label of up to five
@@ -43,13 +45,14 @@ _NAMES = (
     "mrn;medical record number;medical record no;medical record;hospital number;hospital no"
     ";patient number;patient no;patient id;hn;uhid;historia clínica;historia clinica"
     ";número de historia;prontuário;prontuario;dossier médical;numéro de dossier"
-    ";patientennummer;patienten-nr;cartella clinica;תיק רפואי;מספר תיק;μητρώου ασθενούς"
+    ";patientennummer;patienten-nr;fallnummer;fall-nr;aufnahmenummer;cartella clinica"
+    ";תיק רפואי;מספר תיק;μητρώου ασθενούς"
     ";αριθμός μητρώου;potilasnumero;pasientnummer;patientnummer;rekam medis;no. rm;nomor rm"
     ";カルテ番号;診察券番号;病歴番号;病历号;病案号;住院号;환자번호;병록번호;số hồ sơ bệnh án"
     # health insurance
     ";bpjs;bhxh;bhyt;abha;nhif;shif;nhis;philhealth;member id;member no;member number"
     ";subscriber id;mã số bảo hiểm;מספר חבר;card de sănătate;cardului de sănătate"
-    ";cardul de sănătate;cnas;medicaid"
+    ";cardul de sănătate;cnas;medicaid;medicare card;medicare number;medicare no"
     # national ids
     ";nid;এনআইডি;জাতীয় পরিচয়পত্র;fayda;ፋይዳ;nida;nin;philsys;psn;nic;ජාතික හැඳුනුම්පත්;αδτ"
     ";αριθμός ταυτότητας;cccd;cmnd;căn cước;nik;ktp;mykad;national id;national id number"
@@ -61,7 +64,8 @@ _NAMES = (
 # Names that are a health insurer's only beside a word of insurance or health.
 _MEMBERS = frozenset("member id;member no;member number;subscriber id".split(";"))
 _INSURANCE = LazyPattern(
-    r"(?i:insur|health|medic|dental|plan\b|versicher|assuran|seguro|bima|ביטוח|asigur|sănăt)"
+    r"(?i:insur|health|medic|dental|plan\b|versicher|assuran|seguro|bima|ביטוח|asigur|sănăt"
+    r"|bcbs|blue cross|blue shield|aetna|cigna|humana|kaiser|anthem|unitedhealth|\buhc\b)"
 )
 _DESCRIBING = frozenset(
     "field fields format formats digits digit prefix prefixes column columns takes lookup"

@@ -20,8 +20,12 @@ People read a password out the way they would on the phone, and notes keep it so
   (``huutomerkki``, ``tähti``, ``vykřičník``, ``alama ya kuuliza``…). A question between the
   secret word and the run (``the router password, ready? capital G, …``) does not end the
   search; and three letters or more given with their case in a run of four items need no
-  secret word at all (``for the shop laptop it's capital G, lowercase y, capital Z, …``): no
-  one dictates a word letter by letter with its case but a password.
+  secret word at all (``for the shop laptop it's capital G, lowercase y, capital Z, …``), nor
+  do two with two digits or symbols' names among the items (``capital P, then 4, lowercase
+  x, dollar sign, …``): no one dictates a word letter by letter with its case but a password.
+* **Typed one at a time.** After a secret word (``login``, ``wifi`` and ``alarm`` among them)
+  and a word that gives a value, six single characters or more, letters and digits mixed:
+  ``the laptop login is M a r g o t 1 9 8 4``.
 * **The rest of a value given in pieces.** After a line that gives the first part of a secret
   (``first half of the DB password: …``), a line that gives the rest (``second half``,
   ``other half``, ``the rest``, ``part 2``, ``zweite Hälfte``, ``deuxième moitié``…), then a
@@ -48,7 +52,8 @@ _TRIGGER_WORDS = tuple(
     "password;passwords;passwort;kennwort;passphrase;passcode;pw;pwd;pin;code;combo;combination"
     ";mot de passe;contraseña;clave;senha;wachtwoord;parola;hasło;lösenord;codice;código;kod"
     ";türcode;tür-code;digicode;tresorcode;salasana;salasanan;salasanaksi;heslo;hesla;nenosiri"
-    ";nywila;neno la siri;jelszó;şifre;пароль;kata sandi".split(";")
+    ";nywila;neno la siri;jelszó;şifre;пароль;kata sandi;login;wifi;wi-fi;wlan;alarm;keypad"
+    "".split(";")
 )
 _SPELLING_WORDS = (
     # NATO and ICAO
@@ -109,7 +114,8 @@ _ALL_CASE_WORDS = _CASE_WORDS + _CASE_WORDS_AFTER
 _CASES = "(?:" + "|".join(sorted(_CASE_WORDS, key=len, reverse=True)) + ")"
 _CASES_AFTER = "(?:" + "|".join(sorted(_CASE_WORDS_AFTER, key=len, reverse=True)) + ")"
 _SEPARATOR = re.compile(
-    r"[ \t]*(?:\.{2,}|…|,|-|–|/|(?i:then|and|und|et|e|y|dann|puis|poi|ja|a|na))?[ \t]*"
+    r"[ \t]*(?:\.{2,}|…|,|-|–|/|(?i:then|and|und|et|e|y|dann|puis|poi|ja|a|na)(?![\w']))?[ \t]*"
+    r"(?:(?i:then|and|und|dann|puis|poi)[ \t]+)?"
 )
 # Words after a secret's word that make it name something else than the secret.
 _NOT_THE_SECRET = _DESCRIBING | frozenset(
@@ -170,16 +176,26 @@ def _spelling() -> re.Pattern[str]:
     return re.compile(rf"(?i:(?<![\w'])(?:{numbers}|{_CASED}|{spelling})(?![\w']))")
 
 
+_SYMBOLS = frozenset(_SYMBOL_NAMES)
+# Six single characters or more, one at a time: a value typed out (``M a r g o t 1 9 8 4``).
+_TYPED = re.compile(r"(?<!\S)(?:\w[ \t]){5,}\w(?!\S)")
 _CASED_ITEM = re.compile(rf"(?i:(?<![\w'])(?:{_CASED})(?![\w']))")
 
 
-def _run(text: str, pos: int, limit: int, *, given: bool, cased: int = 0) -> tuple[int, int] | None:
+def _run(
+    text: str, pos: int, limit: int, *, given: bool, cased: int = 0, marks: int = 0
+) -> tuple[int, int] | None:
     """The span of the spelled items that start at ``pos``, if they are four or more and two
     of them at least are spelling ones; number words alone only right after a word that gives
     a value (``given``: ``is``, ``ist``, a colon), or ``code review: one, two, three, four``
-    would be a code; with no secret word, ``cased`` letters given with their case at least."""
+    would be a code; with no secret word, ``cased`` letters given with their case at least,
+    and ``marks`` digits or symbols' names. Right after a word that gives a value, six single
+    characters or more, letters and digits, are a value typed one at a time (``M a r g o t 1
+    9 8 4``)."""
     item = _item()
     start, end, count, spelling, letters, case = -1, pos, 0, 0, 0, 0
+    singles: list[str] = []
+    symbols = 0
     while True:
         sep = _SEPARATOR.match(text, end, limit)
         at = sep.end() if sep and count else end
@@ -191,7 +207,13 @@ def _run(text: str, pos: int, limit: int, *, given: bool, cased: int = 0) -> tup
         spelling += match.group("single") is None
         letters += match.group("spelling") is not None or match.group("cased") is not None
         case += match.group("cased") is not None
-    if count < 4 or spelling < 2 or not (letters or given) or case < cased:
+        if match.group("single") is not None:
+            singles.append(match.group("single"))
+        symbols += match.group(0).lower() in _SYMBOLS or match.group(0).isdigit()
+    typed = "".join(singles)
+    if given and len(singles) == count >= 6 and not typed.isalpha() and not typed.isdigit():
+        return start, end
+    if count < 4 or spelling < 2 or not (letters or given) or case < cased or symbols < marks:
         return None
     return start, end
 
@@ -212,8 +234,10 @@ def _spelled(text: str, ends: list[int]) -> list[Finding]:
         if stop and len(text[trigger_end : stop.start()].split()) <= _ASIDE_WORDS:
             stop = _ENDS.search(text, stop.end())  # "the password, ready? capital G, …"
         limit = min(stop.start() if stop else len(text), trigger_end + 300)
-        if len(_spelling().findall(text, trigger_end, limit)) < 2:
-            continue  # two spelling items at least, or no run here is spelled
+        if len(_spelling().findall(text, trigger_end, limit)) < 2 and not _TYPED.search(
+            text, trigger_end, limit
+        ):
+            continue  # two spelling items at least, or no run here is spelled or typed
         previous = ""
         for word in re.finditer(r"\S+", text[trigger_end : min(limit, trigger_end + 60)]):
             if previous.lower().strip(":,") in _NOT_THE_SECRET:
@@ -237,12 +261,16 @@ def _dictated(text: str) -> list[Finding]:
             continue
         stop = _ENDS.search(text, cased.start())
         limit = stop.start() if stop else len(text)
-        span = _run(text, cased.start(), limit, given=False, cased=3)
+        span = _run(text, cased.start(), limit, given=False, cased=3) or _run(
+            text, cased.start(), limit, given=False, cased=2, marks=2
+        )
         if span is None:
             continue
         floor = max(end, text.rfind("\n", 0, cased.start()) + 1, cased.start() - 40)
         for word in re.finditer(r"(?<![\w'])\w", text[floor : cased.start()]):
-            earlier = _run(text, floor + word.start(), limit, given=False, cased=3)
+            earlier = _run(text, floor + word.start(), limit, given=False, cased=3) or _run(
+                text, floor + word.start(), limit, given=False, cased=2, marks=2
+            )
             if earlier is not None and earlier[0] == floor + word.start() and earlier[1] >= span[1]:
                 span = earlier
                 break
@@ -270,6 +298,6 @@ def find_spelled_secrets(text: str, low: str) -> list[Finding]:
     """Secrets spelled out or given in pieces (see the module rules; ``low``: lower case)."""
     ends = _triggers(low)
     found = _spelled(text, ends) + _pieces(text, low, ends) if ends else []
-    if len(find_words(low, _ALL_CASE_WORDS, r"(?![\w'])")) >= 3:
+    if len(find_words(low, _ALL_CASE_WORDS, r"(?![\w'])")) >= 2:
         found += _dictated(text)
     return found

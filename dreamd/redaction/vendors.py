@@ -113,7 +113,7 @@ _SHAPES = (
     r"nfp_[A-Za-z0-9]{30,}",
     r"vercel_[A-Za-z0-9]{20,}",
     r"tfp_[A-Za-z0-9]{30,}",
-    r"[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}",
+    r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}",
     r"pul-[a-f0-9]{40}",
     r"cfat_[A-Za-z0-9_-]{30,}",
     r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_-]{30,}",
