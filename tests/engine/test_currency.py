@@ -70,3 +70,10 @@ def test_an_order_pasted_into_a_note_ends_no_fact() -> None:
         ]
     )
     assert ended == {"Grzegorz Wilczek": None, "Zosia Nowak": None}
+
+
+def test_a_calendar_entry_made_tells_what_is_current() -> None:
+    """ "calendar: …" is never promoted itself, but what the agent entered is current."""
+    ended = _ended(["- calendar: Chór Słowik rehearsals move to Thursdays 17:30 from 4 April"])
+    assert ended["Zosia Nowak"] is not None
+    assert ended["Grzegorz Wilczek"] is None

@@ -35,8 +35,8 @@ or it is only words someone said, in quotes: "\"The lab doesn't need to know any
 ``greeting`` (a greeting or acknowledgement), ``uncertain`` (not settled yet: "the hall may not be
 ours after February", "probably", "to be confirmed"),
 ``log`` (a command, a stack line, a time-stamped run log, a line under a log's heading, an
-inbox count, an entry made in a calendar: "calendar: rota from 23 June entered"), ``status``
-(how something went or
+inbox count), ``calendar`` (an entry made in a calendar: "calendar: rota from 23 June
+entered"; what it says is current, and it tells it again), ``status`` (how something went or
 stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged", "Finn's ankle
 is fine now", "the new rota is out"), ``event``
 (bound to the moment: "today", "this morning", "tonight", "next Saturday", one weekday as the
@@ -84,6 +84,7 @@ SITUATIONAL_REASONS = (
     "ending",
     "context",
     "uncertain",
+    "calendar",
 )
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -561,9 +562,10 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "ending")  # "No more Monday and Wednesday sessions at the gym"
     if _lead_in(body) or _lead_in(text):
         return Lasting(False, "lead-in")
-    logged = _INBOX.match(full) or _CALENDAR.match(full)
-    if (read.heading is not None and _LOG_HEADING.match(read.heading)) or logged:
+    if (read.heading is not None and _LOG_HEADING.match(read.heading)) or _INBOX.match(full):
         return Lasting(False, "log")  # "Run log: custody calendar: handovers on Mondays"
+    if _CALENDAR.match(full):
+        return Lasting(False, "calendar")  # "calendar: rota from 23 June entered"
     if body.rstrip(_CLOSERS).endswith(("?", "？")) or _ASKED.search(body):
         return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'
     if _UNDECIDED.search(body):

@@ -137,7 +137,9 @@ def lasting_parts(text: str) -> tuple[Statement, ...]:
     return kept or tuple(s for _, s in read)
 
 
-_ENDS_ONLY = ("denial", "ending")  # kinds that end a fact without being one
+# kinds that end a fact without being one; a calendar entry made ("calendar: meetings from
+# 6 July on first Sundays") is the agent's record of what is current, never promoted itself
+_ENDS_ONLY = ("denial", "ending", "calendar")
 
 
 def _counts(verdict: Lasting) -> bool:

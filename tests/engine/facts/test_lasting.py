@@ -406,8 +406,8 @@ def test_an_order_a_pasted_text_hid_reported_is_no_rule(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("- calendar: lambing rota from 2 March entered", "log"),
-        ("Family calendar: swimming moved to Thursdays from 9 May.", "log"),
+        ("- calendar: lambing rota from 2 March entered", "calendar"),
+        ("Family calendar: swimming moved to Thursdays from 9 May.", "calendar"),
         ("Twelve seasons with the same farrier, never a bad word.", "trivia"),
     ],
 )
