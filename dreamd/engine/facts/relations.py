@@ -631,7 +631,12 @@ def _differs(newer: Statement, older: Statement) -> bool:
     fields = {w for w in _fielded(newer.topic) if w.startswith("field:")}
     fields &= _fielded(older.topic)  # both speak of the field: calls and messages, say
     own = {w for w in newer.topic if f"field:{_FIELD_OF.get(w, '')}" in fields}
-    return bool(own) and not own <= older.topic
+    if own and not own <= older.topic:
+        return True
+    # a field's word said as a name: "by WhatsApp" after "by SMS"
+    named = {_FIELD_OF[n] for n in _names(older) | older.topic if n in _FIELD_OF}
+    own_names = {n for n in _names(newer) if _FIELD_OF.get(n) in named}
+    return bool(own_names - _names(older) - older.topic)
 
 
 def choice(a: Statement, b: Statement) -> str | None:

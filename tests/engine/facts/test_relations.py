@@ -1735,3 +1735,14 @@ def test_a_name_told_by_its_initials_is_told() -> None:
         "Tariq Haddad: charge nurse, emergency department at the RBH, Newcastle."
     )
     assert not told_within(other, whole, {"tariq", "haddad"})
+
+
+def test_from_a_weekday_and_its_date_is_a_change() -> None:
+    """ "from Monday 9 June … by Telegram" moves the notices off the SMS the older names."""
+    assert read_statement("From Tuesday 3 March the lab pickups are at 16:00.").change == "now"
+    older = read_statement("Rota changes go out by SMS from Planday, a day ahead.")
+    newer = lasting_parts(
+        "Retain: W @Planday: from Monday 9 June rota changes go by Telegram to all staff, a day "
+        "ahead; SMS only for the two without Telegram."
+    )
+    assert replaces(newer[0], older)
