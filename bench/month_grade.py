@@ -307,6 +307,27 @@ def grade_memory(key: Mapping[str, Any], entries: Sequence[Entry]) -> dict[str, 
     }
 
 
+_REPLACED_ENTRY = re.compile(
+    r"^<!-- dreamd-memory-archived:[^\n]*-->\n- (?P<entry>[^\n]*)\n\s+- Replaced on \S+ by: "
+    r"(?P<by>[^\n]*)$",
+    re.MULTILINE,
+)
+
+
+def grade_replaced(key: Mapping[str, Any], archive: str) -> list[dict[str, Any]]:
+    """Entries ``memory/archive.md`` says a newer fact replaced, though they state a durable
+    fact of the key that is still true at the end (and no old value of a changed one)."""
+    wrong = []
+    for found in _REPLACED_ENTRY.finditer(archive):
+        text = clean(found.group("entry"))
+        if any(matches(c["old_match"], text) for c in key["changed"]):
+            continue
+        fact = next((d for d in key["durable"] if matches(d["match"], text)), None)
+        if fact is not None:
+            wrong.append({"id": fact["id"], "entry": text, "by": found.group("by")})
+    return wrong
+
+
 # --- questions --------------------------------------------------------------------------------
 
 

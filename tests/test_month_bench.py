@@ -24,6 +24,7 @@ from month_grade import (  # noqa: E402  (bench/ is not a package)
     grade_opinions,
     grade_patterns,
     grade_question,
+    grade_replaced,
     is_present,
     keyword_list,
     memory_entries,
@@ -35,6 +36,7 @@ FIGURES = {
     "stale": "0",
     "junk": "<= 2",
     "twice": "0",
+    "replaced while true": "0",
     "budget: kept/durable": ">= 80 %",
     "budget: promoted kept": "all",
     "search: answered top-5": "all",
@@ -173,6 +175,25 @@ KEY = {
     "acceptable": [{"id": "shop", "fact": "shop", "match": ["bicycle"]}],
     "junk_examples": ["lunch"],
 }
+
+
+def test_an_entry_replaced_while_still_true_is_counted() -> None:
+    """The archive says a newer line replaced an entry that states a durable fact of the key
+    (and no old value): a fact lost to a wrong replacement."""
+    archive = (
+        "## Archived 2030-01-09\n\n"
+        "<!-- dreamd-memory-archived:memory:memory/2030-01-02.md:4:4 -->\n"
+        "- Bent Mark is our contact at Velo Nord. (2030-01-02.md#L4)\n"
+        "  - Replaced on 2030-01-09 by: The bike rack is full.\n\n"
+        "<!-- dreamd-memory-archived:memory:memory/2030-01-02.md:5:5 -->\n"
+        "- Closed on Mondays. (2030-01-02.md#L5)\n"
+        "  - Replaced on 2030-01-09 by: Closed on Tuesdays, not Mondays.\n\n"
+        "<!-- dreamd-memory-archived:memory:memory/2030-01-03.md:2:2 -->\n"
+        "- Closed every Tuesday. (2030-01-03.md#L2)\n"
+        "  - Moved out on 2030-01-10 to keep MEMORY.md within 2,500 characters.\n"
+    )
+    wrong = grade_replaced(KEY, archive)
+    assert [(w["id"], w["by"]) for w in wrong] == [("contact", "The bike rack is full.")]
 
 
 def test_memory_grade_counts_stale_junk_and_twice() -> None:
