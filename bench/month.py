@@ -355,8 +355,9 @@ def grade(
 ) -> dict[str, Any]:
     """The whole grade of a month from its two lives."""
     key, ws = month.key, life.workspace
-    memory = grade_memory(key, memory_entries(_read(ws / "MEMORY.md")))
-    memory["replaced"] = grade_replaced(key, _read(ws / "memory" / "archive.md"))
+    entries = memory_entries(_read(ws / "MEMORY.md"))
+    memory = grade_memory(key, entries)
+    memory["replaced"] = grade_replaced(key, _read(ws / "memory" / "archive.md"), entries)
     questions = {}
     for verb, rows in answers.items():
         now = [r for r, q in zip(rows, key["questions"], strict=True) if q["kind"] == "now"]
@@ -422,7 +423,7 @@ def figures(g: Mapping[str, Any]) -> list[tuple[str, str, str, bool]]:
         ("stale", "0", str(len(m["stale"])), not m["stale"]),
         ("junk", "<= 2", f"{len(m['junk'])} of {m['generated']} generated", len(m["junk"]) <= 2),
         ("twice", "0", str(len(m["twice"])), not m["twice"]),
-        ("replaced while true", "0", str(len(m.get("replaced", []))), not m.get("replaced")),
+        ("lost to a replacement", "0", str(len(m.get("replaced", []))), not m.get("replaced")),
         (
             "budget: kept/durable",
             ">= 80 %",
@@ -507,7 +508,7 @@ def failures(g: dict[str, Any]) -> Iterator[str]:
         listed = "".join(f"\n      - {t}" for t in item["entries"])
         yield f"  twice: {item['id']}: {len(item['entries'])} entries{listed}"
     for item in memory.get("replaced", []):
-        yield f"  replaced while true: {item['id']}: {item['entry']}\n      by: {item['by']}"
+        yield f"  lost to a replacement: {item['id']}: {item['entry']}\n      by: {item['by']}"
     for item in budget["missing"]:
         yield f"  budget, not kept: {item['id']}: {item['fact']}"
     for text in budget["lost"]:

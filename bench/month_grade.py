@@ -314,16 +314,22 @@ _REPLACED_ENTRY = re.compile(
 )
 
 
-def grade_replaced(key: Mapping[str, Any], archive: str) -> list[dict[str, Any]]:
+def grade_replaced(
+    key: Mapping[str, Any], archive: str, entries: Sequence[Entry] = ()
+) -> list[dict[str, Any]]:
     """Entries ``memory/archive.md`` says a newer fact replaced, though they state a durable
-    fact of the key that is still true at the end (and no old value of a changed one)."""
+    fact of the key that is still true at the end (and no old value of a changed one), and
+    that no entry of ``entries`` (MEMORY.md's) states any more: facts lost to a wrong
+    replacement."""
     wrong = []
     for found in _REPLACED_ENTRY.finditer(archive):
         text = clean(found.group("entry"))
         if any(matches(c["old_match"], text) for c in key["changed"]):
             continue
         fact = next((d for d in key["durable"] if matches(d["match"], text)), None)
-        if fact is not None:
+        if fact is None or any(w["id"] == fact["id"] for w in wrong):
+            continue  # one fact counts once, with the first entry that said it
+        if not any(matches(fact["match"], e.text) for e in entries):
             wrong.append({"id": fact["id"], "entry": text, "by": found.group("by")})
     return wrong
 

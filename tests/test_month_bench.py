@@ -36,7 +36,7 @@ FIGURES = {
     "stale": "0",
     "junk": "<= 2",
     "twice": "0",
-    "replaced while true": "0",
+    "lost to a replacement": "0",
     "budget: kept/durable": ">= 80 %",
     "budget: promoted kept": "all",
     "search: answered top-5": "all",
@@ -177,9 +177,10 @@ KEY = {
 }
 
 
-def test_an_entry_replaced_while_still_true_is_counted() -> None:
+def test_a_fact_lost_to_a_replacement_is_counted() -> None:
     """The archive says a newer line replaced an entry that states a durable fact of the key
-    (and no old value): a fact lost to a wrong replacement."""
+    (and no old value), and MEMORY.md no longer states it: a fact lost to a wrong
+    replacement."""
     archive = (
         "## Archived 2030-01-09\n\n"
         "<!-- dreamd-memory-archived:memory:memory/2030-01-02.md:4:4 -->\n"
@@ -194,6 +195,8 @@ def test_an_entry_replaced_while_still_true_is_counted() -> None:
     )
     wrong = grade_replaced(KEY, archive)
     assert [(w["id"], w["by"]) for w in wrong] == [("contact", "The bike rack is full.")]
+    said_again = [Entry("Our contact at Velo Nord is Bent Mark.", True, "e")]
+    assert grade_replaced(KEY, archive, said_again) == []
 
 
 def test_memory_grade_counts_stale_junk_and_twice() -> None:
