@@ -1087,6 +1087,9 @@ def _only_the_word(newer: Statement, older: Statement) -> bool:
     return not _words_of(older.heading) & said  # "Okafor & Co: … papers by 31 January"
 
 
+_ENDS = ("cancelled", "no-longer")  # an end said again agrees with the first
+
+
 def _one_occasion(newer: Statement, older: Statement) -> bool:
     """The newer names only dated days ("works Saturday 28 June … and is off Monday 30 June
     instead", "the lunch moves to Sunday 20 July instead of Saturday 19 July") and the older
@@ -1197,7 +1200,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return False  # "preceptor rather than Jesper" leaves Jesper's swap of nights
         if older.polarity < 0:
             return False  # "stayed instead of going to Nairobi" agrees with "isn't in Nairobi"
-        if older.change in ("cancelled", "no-longer"):
+        if older.change in _ENDS:
             return False  # "no more Fana Ved" agrees with "Fana Ved dropped"
         if named := newer.replaced & {v for vs in _current(older).values() for v in vs}:
             return True
@@ -1223,7 +1226,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         and (_one_name_swapped(newer, older) or _renamed(newer, older))
     ):
         return True  # "Her surname is Morrow; the earlier spelling was misheard" ends "Marrow"
-    if newer.change == "no-longer" and newer.polarity < 0:
+    if newer.change == "no-longer" and newer.polarity < 0 and older.change not in _ENDS:
         gone = {v for v in newer.replaced if kind_of(v) in ("name", "id")}
         if gone and gone & older.values and len(newer.replaced & (older.values | older.topic)) >= 2:
             return True  # "Stopped buying lime from Clarke's" ends "our lime comes from Clarke's"

@@ -807,9 +807,18 @@ _CONTRACTED = frozenset(
 _APPOSITION = LazyPattern(r"(?<=\w)\s*\((?:the|our|my|his|her|their)\s[^()]{1,60}\)", _I)
 
 
+# Where something was written down is not what it is about: "cancelled in the calendar".
+_WRITTEN_IN = LazyPattern(
+    r"\b(?:in|into|on|from)\s+(?:the|your|my|our|his|her|their|\w+['’]s)\s+(?:shared\s+)?"
+    r"(?:calendar|diary|agenda)\b",
+    re.IGNORECASE,
+)
+
+
 def _topic_words(text: str, subject: str | None) -> set[str]:
     words = set()
     said = _APPOSITION.sub(" ", _WHEN_PHRASE.sub(" ", _UNCHANGED.sub(" ", text)))
+    said = _WRITTEN_IN.sub(" ", said)
     for token in claim_tokens(said):
         if token in _CONTRACTED:
             continue

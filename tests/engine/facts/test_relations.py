@@ -1700,8 +1700,17 @@ def test_a_relative_by_kin_word_and_by_name_is_one_when_the_date_moves() -> None
             "Reversed: Ilse's birthday dinner is at the Tolbooth hall, 3 April from 19:00; not "
             "at home.",
         ),
-        # "no more" after "dropped": the same end, said twice
+        # "no more" after "dropped": the same end, said twice, alone or beside its successor
         ("Fenwick Fuels dropped.", "no more Fenwick Fuels."),
+        (
+            "The yard's diesel supplier from now on (Orla Quinn, Navan); Fenwick Fuels dropped.",
+            "And note it: no more Fenwick Fuels. Quinn's from now on.",
+        ),
+        # where something was written down is not what it is about
+        (
+            "From now on nothing goes in your calendar before 10:00 on a bottling day.",
+            "The Galway weekend (6–7 June) is cancelled in the calendar; nothing booked yet.",
+        ),
     ],
 )
 def test_lines_about_other_things_replace_nothing(older: str, newer: str) -> None:
