@@ -307,6 +307,7 @@ class Lasting(Value):
             "ending": "it only cancels what it names: the entry it ends leaves MEMORY.md",
             "context": "it leans on the line before it (a pronoun says who or what)",
             "uncertain": "not settled yet: it may, might or probably will be so",
+            "calendar": "an entry made in a calendar: what it says is told where it was decided",
         }[self.kind]
 
 

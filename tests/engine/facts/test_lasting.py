@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dreamd.engine.facts.lasting import lasting
+from dreamd.engine.facts.lasting import LASTING_KINDS, SITUATIONAL_REASONS, Lasting, lasting
 
 CASES = [
     ("Ingrid Solberg is our contact at Halvorsen.", True, "identity"),
@@ -430,3 +430,10 @@ def test_a_never_with_a_verb_is_still_a_rule() -> None:
 )
 def test_a_clause_going_on_from_the_line_before_is_not_kept(text: str) -> None:
     assert not lasting(text).durable
+
+
+def test_every_reason_not_to_keep_a_line_has_words_for_a_report() -> None:
+    for kind in SITUATIONAL_REASONS:
+        assert Lasting(False, kind).reason
+    for kind in LASTING_KINDS:
+        assert Lasting(True, kind).reason == kind
