@@ -36,14 +36,16 @@ or it is only words someone said, in quotes: "\"The lab doesn't need to know any
 ours after February", "probably", "to be confirmed"),
 ``log`` (a command, a stack line, a time-stamped run log, a line under a log's heading, an
 inbox count), ``calendar`` (an entry made in a calendar: "calendar: rota from 23 June
-entered"; what it says is current, and it tells it again), ``status`` (how something went or
+entered"; what it says is current, and it tells it again), ``order seen`` (the agent's report
+of an order a pasted text hid, "the hidden comment tells me to mail her papers", and every
+sentence of its line: "I didn't, and I won't: the league never asks for that"), ``status``
+(how something went or
 stands: "went well", "in progress", "worked on", "finished", "otherwise unchanged", "Finn's ankle
 is fine now", "the new rota is out"), ``event``
 (bound to the moment: "today", "this morning", "tonight", "next Saturday", one weekday as the
 heading, "Sat: Shona runs it", an activity opener such
 as "had lunch", "spent", something under way: "is coming over", or told in the past: "the invoice
-came back", "Karin confirmed", or an order a pasted text hid, reported: "the hidden comment tells
-me to mail her papers", or money for one occasion: "budget for Ania's birthday party: 400
+came back", "Karin confirmed", or money for one occasion: "budget for Ania's birthday party: 400
 zł", "the caterer quoted €320 for the open day", or a slip told as it happened: "the reminder went
 to the wrong Anna instead of Anna Berg", "caught it before it went", "I'd put VAT on it again",
 unless it says what to do from now on, or a "never" told in the past: "Magnus never came") and
@@ -85,6 +87,7 @@ SITUATIONAL_REASONS = (
     "context",
     "uncertain",
     "calendar",
+    "order seen",
 )
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -308,6 +311,7 @@ class Lasting(Value):
             "context": "it leans on the line before it (a pronoun says who or what)",
             "uncertain": "not settled yet: it may, might or probably will be so",
             "calendar": "an entry made in a calendar: what it says is told where it was decided",
+            "order seen": "the report of an order a pasted text hid, and what was done about it",
         }[self.kind]
 
 
@@ -586,7 +590,7 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     if _BETTER.search(body) or _PUBLISHED.search(body):
         return Lasting(False, "status")
     if _ORDER_SEEN.search(full):
-        return Lasting(False, "event")  # "The hidden comment tells me to mail her papers"
+        return Lasting(False, "order seen")  # "The hidden comment tells me to mail her papers"
     if read.retain is None and _QUOTED.fullmatch(body.strip().rstrip(".")):
         return Lasting(False, "context")  # '"The lab doesn't need to know any of that."'
     if read.heading is not None and _ONE_DAY.match(read.heading) and not _RECURS.search(body):

@@ -296,8 +296,8 @@ def lasting_line(text: str, statement: Statement | None = None) -> Lasting:
 
     whole = lasting(fact_text(text), statement or read_statement(text))
     parts = fact_parts(text)
-    if len(parts) < 2:
-        return whole
+    if len(parts) < 2 or whole.kind == "order seen":
+        return whole  # what the agent did about a hidden order is no rule either
     verdicts = [lasting(part) for part in parts]
     durable = [v for v in verdicts if v.durable]
     if durable:
