@@ -338,11 +338,8 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         return named and _containment(left, right) >= 0.99 and len(left ^ right) <= 1
     if _lost_in(a, b, shared) or _lost_in(b, a, shared):
         return False  # two words of a long rule about patients' numbers: not the drafting rule
-    months = {v for v in a.values & b.values if v.startswith("month:")}  # "in May" is no slot
-    if len(shared) <= 2 and not (a.values & b.values) - months and _named_apart(a, b):
-        # "M-10 training moves to Mondays" is not Lucía's hockey training; "Karim works out of
-        # the Magog station, on day shifts" is not "Inox Bolduc …: one day's work"
-        return False
+    if len(shared) == 1 and not a.values & b.values and _named_apart(a, b):
+        return False  # "M-10 training moves to Mondays" is not Lucía's hockey training
     if len(shared) == 1 and min(len(left), len(right)) == 1 and not a.values & b.values:
         # one word shared by a one-word line and a line under another heading, and no value:
         # "Calendar: M-10 training Mondays 18:30" is not "Tomás's GWO refresher: 17–19 October

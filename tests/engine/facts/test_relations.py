@@ -1706,12 +1706,6 @@ def test_a_relative_by_kin_word_and_by_name_is_one_when_the_date_moves() -> None
             "The yard's diesel supplier from now on (Orla Quinn, Navan); Fenwick Fuels dropped.",
             "And note it: no more Fenwick Fuels. Quinn's from now on.",
         ),
-        # two lines that name other things and share only two common words ("day", "work")
-        (
-            "Harbour Welding in Cobh will re-weld the hull plate on our own 12 m boat instead: "
-            "€2,100, one day's work, Friday 8 May.",
-            "Noted: from Monday 11 May Ciarán works out of the Cork station, on day shifts.",
-        ),
         # where something was written down is not what it is about
         (
             "From now on nothing goes in your calendar before 10:00 on a bottling day.",
