@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from dreamd.redaction.finding import Finding
-from dreamd.redaction.scan import find_words
+from dreamd.redaction.scan import find_words, on_its_line
 
 __all__ = ["find_number_plates"]
 
@@ -72,10 +72,7 @@ def find_number_plates(text: str, low: str) -> list[Finding]:
         plate = _PLATE.match(text, end)
         if plate is None or not _plate_shaped(plate.group("plate")):
             continue
-        if word in _AMBIGUOUS:
-            line = text.rfind("\n", 0, start) + 1
-            stop = text.find("\n", end)
-            if _KEEPER.search(text, line, len(text) if stop < 0 else stop) is None:
-                continue
+        if word in _AMBIGUOUS and not on_its_line(_KEEPER, text, start, end):
+            continue
         found.append(Finding("document-number", *plate.span("plate")))
     return found

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
-from dreamd.redaction.scan import find_words
+from dreamd.redaction.scan import find_words, on_its_line
 
 __all__ = ["find_named_records"]
 
@@ -142,11 +142,8 @@ def find_named_records(text: str, low: str) -> list[Finding]:
             continue  # a Latin name is a whole word; a name of another script takes prefixes
         if _short(name) and not text[start:end].isupper():
             continue
-        if name in _MEMBERS:
-            line = text.rfind("\n", 0, start) + 1
-            stop = text.find("\n", end)
-            if _INSURANCE.search(text, line, len(text) if stop < 0 else stop) is None:
-                continue
+        if name in _MEMBERS and not on_its_line(_INSURANCE, text, start, end):
+            continue
         if text[end : end + 1] == ".":
             end += 1  # "hospital no.": an abbreviation's dot ends no sentence
         span = _code_after(text, end)

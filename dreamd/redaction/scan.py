@@ -14,7 +14,9 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-__all__ = ["ITEM", "ITEM_MARKED", "find_words", "trie", "windows"]
+from dreamd.patterns import LazyPattern
+
+__all__ = ["ITEM", "ITEM_MARKED", "find_words", "on_its_line", "trie", "windows"]
 
 # What stands before a line's own text in a note: a quote's markers, a list item's (nested,
 # numbered: ``- 1. ``) and a task's box. Notes are bullet lists, so a rule that starts where a
@@ -111,3 +113,11 @@ def windows(
             spans.append((max(0, index - before), min(size, index + len(anchor) + after)))
             index = low.find(anchor, index + 1)
     return _merge(spans)
+
+
+def on_its_line(pattern: re.Pattern[str] | LazyPattern, text: str, start: int, end: int) -> bool:
+    """Whether ``pattern`` finds something on the line(s) that hold ``text[start:end]``: a word
+    that says what a number after a common name is ("BCBS member ID …", "car reg …")."""
+    line = text.rfind("\n", 0, start) + 1
+    stop = text.find("\n", end)
+    return pattern.search(text, line, len(text) if stop < 0 else stop) is not None
