@@ -1095,15 +1095,17 @@ def _one_occasion(newer: Statement, older: Statement) -> bool:
     instead", "the lunch moves to Sunday 20 July instead of Saturday 19 July") and the older
     standing weekdays ("works Monday to Friday", "opens Monday to Saturday"): one occasion
     moved, not the week."""
-    named_days = _WEEKDAY.search(newer.text) is not None
-    return named_days and _dated_days(newer.text) == 1.0 and _dated_days(older.text) < 1.0
+    standing = _dated_days(older.text)
+    return _dated_days(newer.text) == 1.0 and standing is not None and standing < 1.0
 
 
-def _dated_days(text: str) -> float:
-    """The share of a text's weekdays that name one dated day ("Saturday 19 July"); 1.0 for
-    a text that names none ("from Monday 23 June, off on Saturdays and Sundays": a third)."""
+@lru_cache(maxsize=16384)
+def _dated_days(text: str) -> float | None:
+    """The share of a text's weekdays that name one dated day ("Saturday 19 July"; "from
+    Monday 23 June, off on Saturdays and Sundays": a third), or None when it names none. Asked
+    of every pair a timeline compares, so kept per text."""
     days = len(_WEEKDAY.findall(text))
-    return min(1.0, len(_DATED_DAY.findall(text)) / days) if days else 1.0
+    return min(1.0, len(_DATED_DAY.findall(text)) / days) if days else None
 
 
 _WEEKDAY = LazyPattern(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
@@ -1133,14 +1135,14 @@ def _reversed_there(newer: Statement, older: Statement) -> bool:
     return subject in _words_of(older.text) | _words_of(older.heading or "") | _names(older)
 
 
-def _unplaced(newer: Statement, older: Statement) -> bool:
+def _unplaced(newer: Statement, older: Statement, beyond: frozenset[str]) -> bool:
     """A newer line that names nothing and no one turns down a word of an older line about
-    named someone or something, and shares with it at most one other word: it speaks of
-    another thing ("the spare eyewash bottle goes with the first-aid kit, not in the
-    sterilisation room" is not where "Dad moved into Els Tarongers: room 14, first floor")."""
+    named someone or something, and shares with it at most one other word (``beyond``, the
+    shared words it does not turn down): it speaks of another thing ("the spare eyewash bottle
+    goes with the first-aid kit, not in the sterilisation room" is not where "Dad moved into
+    Els Tarongers: room 14, first floor")."""
     if newer.subject not in (None, "we") or _names(newer) or not _names(older):
         return False
-    beyond = (_rooted(newer.topic) & _rooted(older.topic)) - _rooted(_bare(newer.replaced))
     return len(beyond) < 2
 
 
@@ -1210,7 +1212,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         more = beyond or named_subject or (newer.values & older.values) - newer.replaced
         if whole and (more or len(newer.replaced) >= 2):
             return True  # it shares more with the older than one word it turns down
-        if not whole and _unplaced(newer, older):
+        if not whole and _unplaced(newer, older, beyond):
             return False  # "the eyewash goes in the first-aid kit, not the sterilisation room"
         # "Brian eats breakfast at the table instead of in the van" shares only "van" with
         # "the van owner keeps the term's fee": the same slot, or nothing
