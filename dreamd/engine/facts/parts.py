@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the lasting rules are imported where used: recall reads par
 __all__ = [
     "MAX_SENTENCES",
     "as_speaker",
+    "carried",
     "ends_only",
     "fact_parts",
     "in_first_person",
@@ -177,7 +178,45 @@ def statements_of(text: str, *, known: Set[str] = frozenset()) -> list[Statement
     """One statement per sentence or clause of ``text`` (:func:`fact_parts`); names it tags
     with ``@`` count as names wherever they stand."""
     names = known | mentioned(text)
-    return [read_statement(part, known=names) for part in fact_parts(text, clauses=True)]
+    return carried([read_statement(part, known=names) for part in fact_parts(text, clauses=True)])
+
+
+def carried(statements: Sequence[Statement]) -> list[Statement]:
+    """``statements`` of one line, in order, where a sentence that names no topic of its own
+    and points back (a change with nothing named to change: "Moved to Thursday morning."; "the
+    Monday 19 May one", "it", "that") speaks of the topic of the sentence before it about the
+    same subject ("Three slots I should never have offered."; "the weekly team meeting will be
+    on Thursdays"), not of whatever else its heading covers. A clause that gives another
+    attribute ("crane operator …; four nights on, four off") keeps its own."""
+    found: list[Statement] = []
+    topic: frozenset[str] = frozenset()
+    subject: str | None = None
+    for statement in statements:
+        own = statement.topic - _heading_words(statement.heading)  # "Office:" is no topic
+        if own:
+            topic, subject = statement.topic, statement.subject
+        elif topic and statement.subject == subject and _points_back(statement):
+            statement = statement.replace(topic=statement.topic | topic)
+        found.append(statement)
+    return found
+
+
+def _heading_words(heading: str | None) -> frozenset[str]:
+    if not heading:
+        return frozenset()
+    words = {word.casefold() for word in _WORD.findall(heading)}
+    return frozenset(words | {word.removesuffix("s") for word in words})
+
+
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+_BACK = re.compile(r"^(?:it|that|this)\b|\b(?:the|this|that) (?:[\w-]+ ){0,3}one\b", re.IGNORECASE)
+
+
+def _points_back(statement: Statement) -> bool:
+    valued = any(not value.startswith("name:") for value in statement.values)
+    return valued and (statement.change is not None or _BACK.search(statement.text) is not None)
 
 
 def lasting_text(text: str, *, known: Callable[[Statement], bool] | None = None) -> str:

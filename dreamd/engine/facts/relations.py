@@ -859,8 +859,8 @@ def _takes_role(newer: Statement, older: Statement) -> bool:
     holder = {older.subject or ""}
     if older.subject in (None, "we"):  # "my partner is Lucía Ferrando": whom the role names
         holder = _holder(older.text, roles)
-    if newer.subject in (None, "we") or not holder or newer.subject in _names(older):
-        return False
+    if newer.subject in (None, "we") or not holder or newer.subject in _names(older) | holder:
+        return False  # the holder again: "from 1 October he's head coach" retells "Tomás is"
     if not roles & {w.removesuffix("s") for w in _words_of(ASIDE.sub(" ", newer.text))}:
         return False  # "Special meeting (plot, treasurer, meeting day)": an agenda, no holder
     again = {word.removesuffix("s") for word in newer.topic | _names(newer)}

@@ -549,6 +549,7 @@ def _change(text: str) -> str | None:
 
 
 ASIDE = LazyPattern(r"\([^()]*\)")  # a bracketed aside: "(an accident, not wear)"
+_WORDS_LEFT = LazyPattern(r"[^\W\d_]{3,}")
 _BARE_NOW_ASIDE = LazyPattern(r"\((?![^()]*(?:\d|\bfrom\b))[^()]*\bnow\b[^()]*\)", _I)
 # "No patient's name goes into anything I write, not in notes, not in drafts": a list of what
 # a "no" covers, said for emphasis after it, turns nothing down ("Thursdays, not Tuesdays" and
@@ -718,7 +719,12 @@ def _read(text: str, known: frozenset[str]) -> Statement:
     # "Stone & Lime" still turns down the lime).
     kept = _shared_first_names(body, values, inside)
     replaced -= kept | {t.split(":", 1)[1] for t in kept}
-    negative = bool(_NEGATION.search(unended)) and not re.search(r",\s*(?:not|never)\s", body, _I)
+    # a "no" in a bracketed aside turns down what the aside names ("the van leaves at 07:00
+    # (no longer the farm-gate containers at 07:30)"), not what the line says
+    outside = ASIDE.sub(" ", unended) if "(" in unended else unended
+    if not _WORDS_LEFT.search(outside):
+        outside = unended
+    negative = bool(_NEGATION.search(outside)) and not re.search(r",\s*(?:not|never)\s", body, _I)
     negative = negative or bool(clause and _NEGATION.search(clause))
     if confidence is not None and confidence < 0.5:
         negative = True

@@ -117,7 +117,8 @@ _NOT_NAMES = CURRENCIES | frozenset(
 _GROUP = r"[ \u00a0\u202f](?=\d{3}(?![\d:.,]\d|\d))"  # "22 000": a space between thousands
 _TIME = LazyPattern(
     r"(?<![\w:.])(?<!\d[ \u00a0\u202f])(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?"
-    rf"(?![\w:%]|\s+%|[.,]\d|{_GROUP})",  # "from 9 % to 4 %" is no time
+    # "from 9 % to 4 %" is no time; "rang at 17:00: from 1 October" is one, "17:00:30" not
+    rf"(?![\w%]|:\w|\s+%|[.,]\d|{_GROUP})",
     re.I,
 )
 _MONTH_WORD = "|".join(sorted((re.escape(w) for w in MONTHS), key=len, reverse=True))

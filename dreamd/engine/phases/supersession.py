@@ -30,6 +30,7 @@ from functools import lru_cache
 from dreamd.engine.facts.lasting import Lasting, lasting
 from dreamd.engine.facts.parts import (
     as_speaker,
+    carried,
     fact_parts,
     in_first_person,
     lasting_line,
@@ -133,6 +134,7 @@ def lasting_parts(text: str) -> tuple[Statement, ...]:
     read = [(part, read_statement(part, known=names)) for part in parts]
     if letter is not None:
         read = [(part, s if s.retain else s.replace(retain=letter)) for part, s in read]
+    read = list(zip(parts, carried([s for _, s in read]), strict=True))
     kept = tuple(s for part, s in read if _counts(lasting(part, s)))
     return kept or tuple(s for _, s in read)
 

@@ -1755,3 +1755,58 @@ def test_from_a_weekday_and_its_date_is_a_change() -> None:
         "ahead; SMS only for the two without Telegram."
     )
     assert replaces(newer[0], older)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # a sentence that points back speaks of the sentence before it, not of its heading
+        (
+            "Office: the monthly budget review is on Wednesdays at 09:00, from 3 March.",
+            'Office: Joan, at 16:20, about the cleaning rota I had drafted: "Friday the 6th, '
+            "18:00? Pere doesn't do Fridays.\" Fair point. Two shifts I shouldn't have put in. "
+            "Moved to Monday evening.",
+        ),
+        (
+            "Studio: fire drill on Friday 13 March.",
+            "Studio: the budget review will be on Wednesdays at 09:00 from 3 March; the Tuesday "
+            "24 February one is the last at 10:00.",
+        ),
+    ],
+)
+def test_a_sentence_that_points_back_keeps_the_topic_before_it(older: str, newer: str) -> None:
+    assert not any(replaces(n, o) for n in statements_of(newer) for o in statements_of(older))
+    assert not any(replaces(n, o) for n in lasting_parts(newer) for o in lasting_parts(older))
+
+
+def test_a_clause_with_an_attribute_of_its_own_keeps_no_borrowed_topic() -> None:
+    """ "four nights on, four off" is another attribute of the subject, not the job before it;
+    "Moved to Monday evening" is the change of what the sentence before it names."""
+    first, second = statements_of("Lina Ortiz: ward clerk at St Mary's; four nights on, four off.")
+    assert not second.topic & first.topic
+    parts = statements_of("Lina Ortiz: the team huddle is on Tuesdays at 08:00. Moved to 08:30.")
+    assert parts[0].topic <= parts[1].topic
+
+
+def test_the_holder_told_again_is_no_handover() -> None:
+    """The same person in the role, told again the same day in other words, is the same fact:
+    it ends neither line."""
+    older = lasting_parts(
+        "Ines is head chef at the Casa Verde kitchen from 1 June; Rui Costa assists her."
+    )
+    newer = lasting_parts(
+        "Casa Verde: The owners rang Ines at 11:00: from 1 June she's head chef in the kitchen."
+    )
+    assert relation(newer[0], older[0]) != "replaces"
+    other = lasting_parts("Marta is head chef at the Casa Verde kitchen from 1 June.")
+    assert relation(other[0], older[0]) == "replaces"
+
+
+def test_a_no_in_a_bracketed_aside_is_not_the_lines_no() -> None:
+    """What the aside turns down is turned down; the line itself still says yes."""
+    moved = read_statement(
+        "The bus leaves at 06:45 from the square (no longer the depot at 07:15)."
+    )
+    assert moved.polarity == 1 and "time:07:15" in moved.replaced
+    assert read_statement("The bus no longer leaves from the depot.").polarity == -1
+    assert read_statement("(No longer on Saturdays.)").polarity == -1
