@@ -166,7 +166,9 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"driver|courier)\b|"
             r"\b(?:is|are)\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}[\w-]+(?:er|or|ist|ian|ant|ent)\b|"
             r"\bworks\s+(?:at|for|as|in)\b|\blives\s+(?:in|at|on|near)\b|\bborn\b|"
-            r"\b(?:covers|handles|manages|leads|owns|runs|looks\s+after|takes\s+care\s+of|"
+            r"\b(?:covers|handles|manages|leads|owns|looks\s+after|takes\s+care\s+of|"
+            # "runs the shop", not "the certificate runs out on 31 October"
+            r"runs(?!\s+(?:out|late|over|low|short|until|till|dry)\b)|"
             r"is\s+responsible\s+for|is\s+in\s+charge\s+of|is\s+on-call)\b|\bon-call\b|"
             r"\bbirthday\s+(?:is|falls|on)\b|\bborn\s+on\b|\ballergic\b|\bgoes\s+by\b|\bnamed\b|"
             r"\b(?:is|are|'s)\s+called\b|\bmarried\b|"
@@ -250,7 +252,9 @@ _FORWARD = re.compile(
 _UNCHANGED = re.compile(
     r"\b(?:is|are|stays?|remains?)\s+(?:otherwise\s+|still\s+)?unchanged\b|"
     r"\b(?:does(?:n't|n’t|\s+not)|do(?:n't|n’t|\s+not)|won't|will\s+not)\s+change\b|"
-    r"\bnothing\s+else\s+(?:in\s+\S+\s+)?changes\b",
+    r"\bnothing\s+else\s+(?:in\s+\S+\s+)?changes\b|"
+    # "the inspection stays on Thursday": what was already so, said again
+    rf"\b(?:stays?|remains?)\s+(?:on|at)\s+(?:the\s+same\b|{_DAY}\b(?!s))",
     _I,
 )
 _MOMENT = re.compile(
@@ -422,6 +426,24 @@ _UNDECIDED = re.compile(
 )
 # Not settled yet: "The hall may not be ours on Mondays after February; the board decides on
 # Sunday", "probably", "to be confirmed".
+# A conversion between units: "45 km/h is 12.5 m/s", "30 lb = 13.6 kg" (a sum, not a fact).
+_UNIT = (
+    r"(?:km/h|kph|mph|m/s|knots?|kts|kg|kilos?|lbs?|pounds|g|oz|ounces|°\s?[cf]|degrees|km|"
+    r"miles?|mi|m|metres?|meters?|cm|mm|ft|feet|foot|inch(?:es)?|in|l|litres?|liters?|ml|"
+    r"gallons?|gal|pints?|hpa|mbar|psi|bar|kpa|kw|hp)"
+)
+_CONVERSION = re.compile(
+    rf"(?:^|[\s(])\d[\d.,]*\s?{_UNIT}\s+(?:is|are|=|equals|makes)\s+(?:about\s+|roughly\s+|"
+    rf"around\s+|~\s?)?\d[\d.,]*\s?{_UNIT}(?![\w/])",
+    _I,
+)
+_NTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", _I)  # "on Tuesday 10th", "the 12th"
+# An offer that waits on a yes: "the place is his from 20 May if they want it"
+_IF_TAKEN = re.compile(
+    r"\bif\s+(?:they|he|she|you|we|i)\s+(?:still\s+)?(?:want|wants|like|likes|agree|agrees|"
+    r"accept|accepts|take|takes|say\s+yes|says\s+yes)\b",
+    _I,
+)
 _UNSURE = re.compile(
     r"\b(?:may\s+not\s+be|might|probably|perhaps|maybe|possibly|not\s+sure|unsure|unclear|"
     r"tbc|to\s+be\s+confirmed|tentative(?:ly)?|provisional(?:ly)?|will\s+decide|"
@@ -575,7 +597,11 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "question")  # also a question quoted: 'Orsi: "… the wood?"'
     if _UNDECIDED.search(body):
         return Lasting(False, "status")  # "Asked about next term. Nothing decided."
-    if (_UNSURE.search(body) and read.change is None) or _WAITS.search(body):
+    if (
+        (_UNSURE.search(body) and read.change is None)
+        or _WAITS.search(body)
+        or _IF_TAKEN.search(body)
+    ):
         return Lasting(False, "uncertain")  # "The hall may not be ours on Mondays after Feb"
     once = not (_FORWARD.search(body) or _RECURS.search(body))
     if read.change == "instead" and (_PAST.search(body) or _MOMENT.search(body)) and once:
@@ -630,6 +656,11 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
             return Lasting(True, kind)  # a heading's cue, unless the line tells a moment
     if _one_off_spend(body):
         return Lasting(False, "event")  # "Budget for Ania's birthday party: 400 zł."
+    if _CONVERSION.search(body):
+        return Lasting(False, "trivia")  # "45 km/h is 12.5 m/s: a climbing day"
+    dated = any(v.startswith("date:") for v in read.values) or _NTH.search(body) is not None
+    if read.change == "instead" and dated and not (_RECURS.search(body) or _FORWARD.search(body)):
+        return Lasting(False, "event")  # "cake with her on Tuesday 10th instead": that day
     if read.change is not None and not (
         read.change == "correction" and not read.values and _PAST.search(body)
     ):  # "he noticed because the breeds were wrong" tells what happened, not a fix

@@ -439,3 +439,41 @@ def test_every_reason_not_to_keep_a_line_has_words_for_a_report() -> None:
         assert Lasting(False, kind).reason
     for kind in LASTING_KINDS:
         assert Lasting(True, kind).reason == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # a sum between units, worked out for the day
+        ("30 knots is about 15.4 m/s, too much for the crane.", "trivia"),
+        ("Checked: 2.5 kg = 5.5 lb for the label.", "trivia"),
+        # what was already so, said again
+        ("The audit stays on Wednesday.", "status"),
+        # an offer that waits on a yes
+        ("Flat 4B is theirs from Monday 2 June if they want it.", "uncertain"),
+        ("The bench slot is hers from the autumn if she says yes.", "uncertain"),
+        # one dated day instead of another
+        ("Grandad will see them on Sunday 14th instead.", "event"),
+    ],
+)
+def test_sums_restatements_open_offers_and_one_dated_swap_are_not_kept(
+    text: str, reason: str
+) -> None:
+    verdict = lasting(text)
+    assert (verdict.durable, verdict.kind) == (False, reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ewa runs the night desk at the hostel.",
+        "Rehearsals stay on Tuesdays at 19:30, in the small hall.",
+        "Swimming moves to Fridays instead of Thursdays from the 9th.",
+    ],
+)
+def test_a_role_a_standing_slot_and_a_standing_swap_are_still_kept(text: str) -> None:
+    assert lasting(text).durable
+
+
+def test_running_out_is_no_role() -> None:
+    assert lasting("The parking permit runs out on 30 June.").kind != "identity"
