@@ -22,6 +22,9 @@ Rules:
   injected order), a lead-in line that ends with ":" ("… walked me through the home server so I
   can help with it:"), an order for the agent
   (:func:`~dreamd.engine.text.instructions.is_instruction`).
+- In a note with a Retain section, a plain line that is a view ("I can't stand the man",
+  read as a note without one reads its claims) is an opinion fact too: a view told only in
+  prose can be reversed later.
 - A plain line that takes back a view ("she had Hanne wrong", "I take back every word about
   the solar": :mod:`dreamd.engine.bank.retractions`) is an opinion fact of origin
   ``retraction``, in a note with a Retain section too.
@@ -65,7 +68,7 @@ __all__ = [
 MAX_FACT_CHARS = 400
 # Raised whenever these rules change what a note yields: the bank's ledger keeps a note's facts
 # with its digest and this number, so a note read under older rules is read again.
-FACT_RULES = 2
+FACT_RULES = 3
 MIN_LINE_CHARS = 8
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(\[[ xX]\]\s+)?")
@@ -211,9 +214,11 @@ def extract_facts(path: str, text: str) -> tuple[Fact, ...]:
     taken = {item.line for item in retained}
     retractions: list[Fact | None] = []
     for number, body, heading in _lines(text):
-        cues = None if retained else _claim_cues(body, heading)
-        if cues is not None:
-            kind = infer_kind(body, cues.categories)
+        cues = None if number in taken else _claim_cues(body, heading)
+        kind = infer_kind(body, cues.categories) if cues is not None else None
+        if retained and kind != "opinion":
+            cues = None  # beside a Retain section, a plain line is read for a view only
+        if cues is not None and kind is not None:
             claim = make_fact(path, kind, body, mentions(body), None, number, "claim")
             found.append(claim)
             if claim is not None:

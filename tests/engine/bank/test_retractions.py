@@ -110,3 +110,33 @@ def test_a_retraction_never_raises_an_earlier_view(form: str, who: str, retain: 
     before = {o.statement: o.confidence for o in _opinions(EARLIER)}
     after = {o.statement: o.confidence for o in _opinions(_with(line, retain=retain))}
     assert all(after[statement] < c for statement, c in before.items()), after
+
+
+def test_a_view_told_only_in_prose_beside_a_retain_section_is_held_and_taken_back() -> None:
+    """A view said in a plain line of a note that also has a Retain section ("Can't stand the
+    man", of someone the Retain section names) is an opinion; taken back later, it falls and
+    the new view is held."""
+    notes = {
+        "memory/2032-03-01.md": "# 1 Mar\n\n## Home\n"
+        "- Ilse after the parents' evening: Jonas Weber talks over everyone and I can't stand "
+        "him.\n\n## Retain\n- W @Jonas Weber: chairs the parents' council at the Grundschule.\n",
+        "memory/2032-03-20.md": "# 20 Mar\n\n## Home\n"
+        "- Ilse says she had Jonas wrong: he sorted the bus rota in a day.\n\n"
+        "## Retain\n- W @Grundschule: the spring fair is on 28 April.\n",
+    }
+    facts = extract_facts("memory/2032-03-01.md", notes["memory/2032-03-01.md"])
+    assert [f.kind for f in facts if "can't stand" in f.text] == ["opinion"]
+    opinions = _opinions(notes)
+    old = next(o for o in opinions if "can't stand" in o.statement)
+    assert old.confidence < old.start
+    assert any("sorted the bus rota" in o.statement for o in opinions)
+
+
+def test_a_plain_line_beside_a_retain_section_is_read_for_a_view_only() -> None:
+    """Beside a Retain section, a plain fact line stays the Retain section's business."""
+    note = (
+        "# 2 Mar\n\n## Work\n- Jonas Weber works at the Stadtwerke as an engineer.\n\n"
+        "## Retain\n- W @Grundschule: the spring fair is on 28 April.\n"
+    )
+    facts = extract_facts("memory/2032-03-02.md", note)
+    assert facts and all("Stadtwerke" not in f.text for f in facts)
