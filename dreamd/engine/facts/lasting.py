@@ -437,6 +437,12 @@ _CONVERSION = re.compile(
     rf"around\s+|~\s?)?\d[\d.,]*\s?{_UNIT}(?![\w/])",
     _I,
 )
+# One booking moved by whoever writes: "we moved her to Thursday", "I moved it to 15:00"
+_MOVED_ONCE = re.compile(
+    r"\b(?:I|we)\s+(?:\w+\s+)?(?:moved|shifted|rebooked|put)\s+(?:her|him|them|it|the\s+"
+    r"(?:patient|client|appointment|booking|call|visit|session|pickup))\s+(?:to|on|for)\b",
+    _I,
+)
 _NTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", _I)  # "on Tuesday 10th", "the 12th"
 # An offer that waits on a yes: "the place is his from 20 May if they want it"
 _IF_TAKEN = re.compile(
@@ -661,6 +667,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     dated = any(v.startswith("date:") for v in read.values) or _NTH.search(body) is not None
     if read.change == "instead" and dated and not (_RECURS.search(body) or _FORWARD.search(body)):
         return Lasting(False, "event")  # "cake with her on Tuesday 10th instead": that day
+    if _MOVED_ONCE.search(body) and not (_RECURS.search(body) or _FORWARD.search(body)):
+        return Lasting(False, "event")  # "Paula spotted it and we moved her to Thursday"
     if read.change is not None and not (
         read.change == "correction" and not read.values and _PAST.search(body)
     ):  # "he noticed because the breeds were wrong" tells what happened, not a fix

@@ -454,6 +454,9 @@ def test_every_reason_not_to_keep_a_line_has_words_for_a_report() -> None:
         ("The bench slot is hers from the autumn if she says yes.", "uncertain"),
         # one dated day instead of another
         ("Grandad will see them on Sunday 14th instead.", "event"),
+        # one booking moved by whoever writes
+        ("Ewa noticed, and we moved the patient to Thursday.", "event"),
+        ("The clash was mine; I rebooked the visit for Monday 10:30.", "event"),
     ],
 )
 def test_sums_restatements_open_offers_and_one_dated_swap_are_not_kept(
@@ -469,6 +472,7 @@ def test_sums_restatements_open_offers_and_one_dated_swap_are_not_kept(
         "Ewa runs the night desk at the hostel.",
         "Rehearsals stay on Tuesdays at 19:30, in the small hall.",
         "Swimming moves to Fridays instead of Thursdays from the 9th.",
+        "We moved the staff meeting to Wednesdays at 08:15.",
     ],
 )
 def test_a_role_a_standing_slot_and_a_standing_swap_are_still_kept(text: str) -> None:
