@@ -660,6 +660,8 @@ def relation(newer: Statement, older: Statement) -> str | None:
         return None  # a question states nothing, so it replaces nothing
     if _same_terms(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
+    if _calls_off_dates(newer, older):
+        return "replaces"  # "The Cork trip of 12–16 June is cancelled", whoever it names first
     if not _subjects_agree(newer, older) and not _kin_named(newer, older):
         return "replaces" if _hands_over(newer, older) else None
     if choice(newer, older) == "opposes":
@@ -671,6 +673,20 @@ def relation(newer: Statement, older: Statement) -> str | None:
         # "to move to a ground-floor room" is what the entry should now say
         return "replaces" if _says_more(newer, older) else "same"
     return "replaces" if _replaces(newer, older) or _fuller(newer, older) else None
+
+
+def _calls_off_dates(newer: Statement, older: Statement) -> bool:
+    """A cancellation of the dates a plan gives: "The Cork trip of 12–16 June is cancelled"
+    ends "Niamh and Toni fly to Cork 12–16 June for Deirdre's 50th" though each line opens with
+    another name. Its dates are all the older's, and it names two of them or shares a name or
+    a word of what with it."""
+    if newer.change != "cancelled" or older.change in _ENDS or older.polarity < 0:
+        return False
+    dates = {v for v in newer.values if v.startswith("date:")}
+    if not dates or not dates <= older.values:
+        return False
+    names = {v for v in newer.values & older.values if v.startswith("name:")}
+    return len(dates) >= 2 or bool(names) or bool(_rooted(newer.topic) & _rooted(older.topic))
 
 
 def _says_more(newer: Statement, older: Statement) -> bool:

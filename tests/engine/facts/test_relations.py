@@ -1810,3 +1810,14 @@ def test_a_no_in_a_bracketed_aside_is_not_the_lines_no() -> None:
     assert moved.polarity == 1 and "time:07:15" in moved.replaced
     assert read_statement("The bus no longer leaves from the depot.").polarity == -1
     assert read_statement("(No longer on Saturdays.)").polarity == -1
+
+
+def test_a_cancellation_of_a_plans_dates_ends_it_whoever_each_line_names_first() -> None:
+    older = read_statement("Ruth and Sam go to Lisbon 3–7 October for the wedding.")
+    assert relation(read_statement("The Lisbon trip of 3–7 October is cancelled."), older) == (
+        "replaces"
+    )
+    # another day of the month, or the same day with nothing else shared, ends nothing
+    assert relation(read_statement("The Lisbon trip of 4–9 October is cancelled."), older) is None
+    other = read_statement("Parents' evening on 3 October is cancelled.")
+    assert relation(other, read_statement("Ruth's dentist on 3 October at 10:00.")) is None
