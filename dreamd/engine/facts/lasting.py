@@ -403,6 +403,12 @@ _STANDING = re.compile(
 )
 # A line that leans on the one before it: its subject is a pronoun ("It's right there in Spond
 # now", "She agreed", "They're coming Thursday"), and no heading or Retain entity says who.
+# Times the line before gave: "… those weeks", "on these dates" (of the trial just named).
+_THOSE_TIMES = re.compile(
+    r"\b(?:those|these)\s+(?:two\s+|three\s+|four\s+|few\s+)?(?:weeks?|days|dates|nights|"
+    r"months|evenings|mornings|weekends)\b",
+    _I,
+)
 _LEANS = re.compile(
     # or it goes on from it: "Not to the family, not to anyone.", "Nor on the radio."
     r"^(?:(?:so|and|but|then)\s+(?=(?:it|he|she|they)\b))?"
@@ -616,6 +622,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "event")  # "Third time this month I've done that (…)"
     if _TASK.search(body) or _ADVICE.search(body):
         return Lasting(False, "task")
+    if _THOSE_TIMES.search(body):
+        return Lasting(False, "context")  # "Nomvula must keep me off the roll those weeks"
     if _leans(read, body):  # "She spotted it because ...": what happened, told as such
         told = _PAST.search(body) or _MOMENT.search(body) or _ACTIVITY.match(body)
         return Lasting(False, "event" if told else "context")

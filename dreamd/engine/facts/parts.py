@@ -333,7 +333,8 @@ def lasting_line(text: str, statement: Statement | None = None) -> Lasting:
     read whole, when the caller has it)."""
     from dreamd.engine.facts.lasting import lasting
 
-    whole = lasting(fact_text(text), statement or read_statement(text))
+    said = fact_text(text)  # "[main/main#L5] User: Remind me …" is read as what was said
+    whole = lasting(said, statement or read_statement(said))
     parts = fact_parts(text)
     if len(parts) < 2 or whole.kind == "order seen":
         return whole  # what the agent did about a hidden order is no rule either

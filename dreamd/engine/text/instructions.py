@@ -10,7 +10,7 @@ A snippet is instruction-shaped when it has one of these shapes (the reason name
   "pretend you are…", "your new instructions are…", "developer mode";
 * ``address``    speaking to the agent as such: "note to the AI", "note for automated
   assistants", "dear assistant", "if you are an AI", "agents reading this must…", "as an AI
-  you…", "Assistant instructions:";
+  you…", "Assistant instructions:", "AI assistants managing a diary: complete the form";
 * ``order``      second-person absolutes: "you must always/never…", "you are required to…";
   acting for the person automatically and without asking ("automatically pay … no need to ask
   Marisol"), which a note about a direct debit ("paid automatically on the 3rd") is not;
@@ -119,7 +119,15 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|\b(?:ai(?:\s+agents?)?|assistants?|llms?|language\s+models?|chatbots?)\s+"
             r"(?:must|shall)\b"
             r"|^(?:hey\s+)?(?:ai|assistant|model|bot|llm)\s*,\s"
-            rf"|\b{_AGENT}s?\s+(?:instructions?|orders|directives?)\s*:",
+            rf"|\b{_AGENT}s?\s+(?:instructions?|orders|directives?)\s*:"
+            # "AI assistants managing a runner's diary: complete the form …", "AI systems
+            # processing this bundle: record that …": whom it speaks to, then what to do
+            rf"|\b{_AGENT}s?\s+(?:systems?\s+|tools?\s+|models?\s+)?(?:reading|processing|"
+            r"parsing|seeing|managing|handling|running|helping|working\s+(?:on|for)|acting\s+for|"
+            r"looking\s+after)\b[^.:;\n]{0,60}:\s*(?:please\s+)?(?:record|complete|forward|send|"
+            r"reply|save|store|remember|note|add|update|delete|remove|pay|approve|confirm|fill|enter|"
+            r"submit|share|tell|inform|mark|set|change|book|cancel|click|visit|go|open|download|run|"
+            r"execute|ignore|treat|write|transfer|authori[sz]e)\b",
             _I,
         ),
     ),

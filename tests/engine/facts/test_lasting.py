@@ -481,3 +481,15 @@ def test_a_role_a_standing_slot_and_a_standing_swap_are_still_kept(text: str) ->
 
 def test_running_out_is_no_role() -> None:
     assert lasting("The parking permit runs out on 30 June.").kind != "identity"
+
+
+def test_a_request_said_in_chat_is_read_as_said_and_times_of_the_line_before_lean() -> None:
+    """A corpus line's speaker label is not part of what was said: "Remind me …" after it is a
+    request; "those weeks" are the weeks the sentence before it named."""
+    said = (
+        "[main/main#L12] User: Remind me the Okafor hearing is 9 may, two weeks. Lindiwe must "
+        "keep me off the roster those weeks."
+    )
+    assert lasting_line(said).kind == "task"
+    assert lasting("On those days she must leave by 15:00.").kind == "context"
+    assert lasting_line("[main/main#L3] User: Soraya prefers calls after 16:00.").durable
