@@ -1705,7 +1705,8 @@ def _env_dump_samples() -> list[Sample]:
 
 
 def secret_samples() -> list[Sample]:
-    """Every sample of the round-ten corpus, in a fixed order."""
+    """Every sample of the round-ten corpus, in a fixed order (the same whenever it is asked)."""
+    _RNG.seed(20301019)
     return [
         *_national_samples(),
         *_bank_samples(),
@@ -2148,5 +2149,7 @@ def _national_lookalikes() -> list[Lookalike]:
 
 
 def lookalikes() -> list[Lookalike]:
-    """Every look-alike of the round-ten corpus, in a fixed order."""
+    """Every look-alike of the round-ten corpus, in a fixed order (the same whenever it is
+    asked, whether or not the samples were drawn first)."""
+    _RNG.seed(20301020)
     return [*_file_lookalikes(), *_language_lookalikes(), *_national_lookalikes()]
