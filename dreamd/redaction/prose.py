@@ -121,6 +121,7 @@ _PHRASES = (
     "parola d'ordine",
     "parola chiave",
     "mật khẩu",
+    "mật mã",
     "kata sandi",
     "kata sandinya",
     "kata laluan",
