@@ -40,6 +40,7 @@ Families, each in its module (most specific first when two overlap):
 ``cookiejar``                    session values of a ``cookies.txt`` file's lines
 ``markup``                      XML and HTML elements and attributes that name a secret
 ``tables``                      Markdown columns that name a secret or personal data
+``inserts``                     values an SQL ``INSERT`` gives to a column that names a secret
 ``prose``                       passwords in sentences and on the next line, many languages
 ``locks``                       codes that open a lock, a safe, a key box or a door
 ``pins``                        PINs with words between their name and their digits (a
@@ -202,6 +203,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         entropy,
         fragments,
         hashes,
+        inserts,
         keys,
         literals,
         locks,
@@ -257,6 +259,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += services.find_service_keys(text, low)
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
+    found += inserts.find_insert_secrets(text)
     found += prose.find_prose_passwords(text, low)
     found += locks.find_lock_codes(text, low)
     found += pins.find_wallet_pins(text, low)
