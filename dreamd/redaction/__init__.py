@@ -42,6 +42,7 @@ Families, each in its module (most specific first when two overlap):
 ``tables``                      Markdown columns that name a secret or personal data
 ``inserts``                     values an SQL ``INSERT`` gives to a column that names a secret
 ``prose``                       passwords in sentences and on the next line, many languages
+``answers``                     a chat export's answer to a question that asks for a secret
 ``locks``                       codes that open a lock, a safe, a key box or a door
 ``pins``                        PINs with words between their name and their digits (a
                                 mobile-money wallet's: ``PIN yangu ya M-Pesa ni …``)
@@ -191,6 +192,7 @@ def _lower(text: str) -> str:
 def _detect(text: str, depth: int) -> list[Finding]:
     from dreamd.redaction import (
         accounts,
+        answers,
         blocks,
         calls,
         commands,
@@ -261,6 +263,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += tables.find_table_secrets(text)
     found += inserts.find_insert_secrets(text)
     found += prose.find_prose_passwords(text, low)
+    found += answers.find_chat_answers(text)
     found += locks.find_lock_codes(text, low)
     found += pins.find_wallet_pins(text, low)
     found += spelled.find_spelled_secrets(text, low)
