@@ -19,10 +19,6 @@ LOOKALIKES = redaction_corpus_round10.lookalikes()
 
 def _out_of_reach(sample: Sample) -> str | None:
     """What no general rule reads, and why."""
-    if "shapla" in sample.text or "Kuusi.rambutan" in sample.text:
-        return "no word names the value, and dotted words read as a host's or a file's name"
-    if "Laranja.lappi" in sample.text:
-        return "a Wi-Fi word and an arrow before dotted words, which name hosts as often"
     if "koden til porten er" in sample.text:
         return "a code 'to the gate' in Danish: no lock word the rules know opens the sentence"
     if "szerelő száma" in sample.text:
@@ -165,6 +161,11 @@ READ = [
         "NYvMIHa_2o76umfXfKm",
     ),
     ("changed it", "I reset it to Oktober#2031 after the phishing mail", "Oktober#2031"),
+    (
+        "dotted passphrase",
+        "the NAS admin: Tamarind.orbit.5521 (from Bitwarden)",
+        "Tamarind.orbit.5521",
+    ),
 ]
 
 # (class, text): what the rules changed and no longer do
@@ -203,6 +204,7 @@ GUARDS = [
     ("csv of amounts", "amount,currency\n1,250,000,EUR\n"),
     ("calendar of commas", "BEGIN:VEVENT\nLOCATION:Room 4\\, floor 2\nEND:VEVENT"),
     ("passport office", "Passport Office opens at 0900; passport photo (35x45) 2 copies"),
+    ("dotted names", "see Fig.one.12, Python.org.123, api.example.com and Report.final.2024.pdf"),
 ]
 
 

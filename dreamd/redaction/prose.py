@@ -40,6 +40,10 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
 * **Named after the value.** ``Gl4ss-Otter-19, the password I mean``, ``v5_uUzpV5oa — ҫакӑ
   ҫӗнӗ вӑрттӑн сӑмах``: a strong password set off by a comma or a dash, then at most six words
   of the same sentence (none describing the password) before the password word.
+* **Words joined by dots.** ``Kestrel.shapla.3370``: two to four words joined by dots, the
+  first capitalised and the rest in lower case, then three to six digits: a passphrase as
+  password managers make them, wherever it stands (no host ends in a label of digits, no file
+  name in digits, no version starts with a word).
 * **Changed to, unnamed.** ``changed it to …``, ``reset mine to …``: a strong password with
   a sign in it (``!``, ``@``, ``#``…; not only at its end), which no version or setting is
   written with.
@@ -589,6 +593,14 @@ _CHANGED_IT = LazyPattern(
 _SIGNS = frozenset("!@#$%^&*?")
 
 
+# Words joined by dots and ending in digits, the first capitalised (``Kestrel.shapla.3370``):
+# a password manager's passphrase. No host ends in a label of digits alone, no file in digits,
+# no version starts with a word.
+_DOTTED_PASSPHRASE = LazyPattern(
+    r"(?<![\w.@/:#-])[A-Z][a-z]{3,14}(?:\.[a-z]{4,14}){1,3}\.\d{3,6}(?![\w@/-]|\.\w)"
+)
+
+
 def _changed_to(text: str) -> list[Finding]:
     """Strong passwords an unnamed thing was changed to (see :data:`_CHANGED_IT`)."""
     found = []
@@ -611,6 +623,10 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     )
     if " to " in low and ("it" in low or "mine" in low or "th" in low):
         found += _changed_to(text)
+    if "." in text:
+        found += [
+            Finding("secret-assignment", *m.span()) for m in _DOTTED_PASSPHRASE.finditer(text)
+        ]
     heads = _heads(low)
     for head_start, head_end, phrase in heads:
         span = _sentence_value(text, head_end, phrase=phrase)
