@@ -37,6 +37,11 @@ credentials, connection strings, SMTP, Postman, curl, HTTP exchanges, cookies, O
 recovery codes, inlined keys, wallets, registries, network gear, password hashes), bank details
 and national numbers in eight more languages, health numbers, number plates with their keepers,
 dictated passwords, diffs, logs, link titles, bare vendor tokens and disguises, written before
+the rules were read) and the round-ten corpus (``tests/redaction_corpus_round10.py``: files
+people export (password-manager CSVs, calendars, vCards, chat exports, TSV, LaTeX, notebooks,
+Dockerfiles, CI, systemd, Helm, plists, Android resources, registry exports, PowerShell,
+authenticator backups, recovery keys), national numbers of twenty-four more countries, IBANs
+and domestic accounts, passwords, PINs and phones in sixteen more languages, written before
 the rules were read).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
@@ -106,6 +111,7 @@ from tests import (
     redaction_corpus_round7,
     redaction_corpus_round8,
     redaction_corpus_round9,
+    redaction_corpus_round10,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -224,6 +230,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round nine": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round9.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round9.lookalikes()],
+        ),
+        "round ten": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round10.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round10.lookalikes()],
         ),
     }
 
@@ -521,6 +531,7 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-seven corpus", every["round seven"][0], show=show)
         end_to_end("round-eight corpus", every["round eight"][0], show=show)
         end_to_end("round-nine corpus", every["round nine"][0], show=show)
+        end_to_end("round-ten corpus", every["round ten"][0], show=show)
         later = (
             "project",
             "round two",
@@ -531,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
             "round seven",
             "round eight",
             "round nine",
+            "round ten",
         )
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]

@@ -18,9 +18,9 @@ LOOKALIKES = redaction_corpus_round7.lookalikes()
 
 
 def _out_of_reach(sample: Sample) -> str | None:
-    """What no general rule reads, and why."""
-    if sample.text.startswith("changed it to "):
-        return "no word names the value, and its symbol stands as a name's number does"
+    """What no general rule reads, and why (none since an unnamed thing changed to a strong
+    password with a sign in it is read as a password's change)."""
+    del sample
     return None
 
 

@@ -40,7 +40,9 @@ Families, each in its module (most specific first when two overlap):
 ``cookiejar``                    session values of a ``cookies.txt`` file's lines
 ``markup``                      XML and HTML elements and attributes that name a secret
 ``tables``                      Markdown columns that name a secret or personal data
+``inserts``                     values an SQL ``INSERT`` gives to a column that names a secret
 ``prose``                       passwords in sentences and on the next line, many languages
+``answers``                     a chat export's answer to a question that asks for a secret
 ``locks``                       codes that open a lock, a safe, a key box or a door
 ``pins``                        PINs with words between their name and their digits (a
                                 mobile-money wallet's: ``PIN yangu ya M-Pesa ni …``)
@@ -190,6 +192,7 @@ def _lower(text: str) -> str:
 def _detect(text: str, depth: int) -> list[Finding]:
     from dreamd.redaction import (
         accounts,
+        answers,
         blocks,
         calls,
         commands,
@@ -202,6 +205,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         entropy,
         fragments,
         hashes,
+        inserts,
         keys,
         literals,
         locks,
@@ -257,7 +261,9 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += services.find_service_keys(text, low)
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
+    found += inserts.find_insert_secrets(text)
     found += prose.find_prose_passwords(text, low)
+    found += answers.find_chat_answers(text)
     found += locks.find_lock_codes(text, low)
     found += pins.find_wallet_pins(text, low)
     found += spelled.find_spelled_secrets(text, low)

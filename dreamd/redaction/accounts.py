@@ -5,7 +5,9 @@
   corriente``, ``conta corrente``, ``CLABE``, ``NUBAN``, ``numer konta``, ``nomor
   rekening``, ``hesap numarası``, ``số tài khoản``, ``číslo účtu``, ``účet``,
   ``számlaszám``, ``tilinumero``, ``р/с``, ``расчётный счёт``, ``номер рахунку``, ``رقم
-  الحساب``, ``מספר חשבון``, ``खाता संख्या``, ``口座番号``, ``계좌``…; perhaps a label (``numer
+  الحساب``, ``מספר חשבון``, ``खाता संख्या``, ``口座番号``, ``계좌``, ``akaunti``, ``no. akaun``,
+  ``হিসাব নম্বর``, ``เลขที่บัญชี`` (a bank's name written on to it)…; whose or at which bank
+  (``akaunti ya Equity``, ``Kontonummeret mitt er``); perhaps a label (``numer
   konta do przelewu:``) that is not a balance's, a date's or a holder's, a bank's name
   (``계좌: 국민은행 …``), a purpose (``номер счёта для перевода``, ``numer konta do
   przelewu``), a bank's initials (``no rek BCA``) or ``N°``; then six digits or more, in
@@ -40,17 +42,21 @@ _WORDS = (
     r"|so tai khoan|číslo účtu|cislo uctu|účet|ucet|bankszámlaszám|számlaszám|szamlaszam"
     r"|tilinumero|номер сч[её]та|номер рахунку|рахунок|сч[её]т|р/сч?|расч[её]тный сч[её]т"
     r"|лицевой сч[её]т|л/с|رقم الحساب|מספר חשבון|खाता संख्या|खाता नंबर|口座番号|口座|계좌번호|계좌"
+    r"|kontonummeret|akaunti|(?:no\.? |nombor )?akaun|হিসাব নম্বর|অ্যাকাউন্ট নম্বর"
+    r"|เลขที่บัญชี[\u0e00-\u0e7f]{0,16}|เลขบัญชี[\u0e00-\u0e7f]{0,16}"
 )
 _ANCHORS = (
     "acc", "a/c", "dda", "konto", "konta", "compte", "cuenta", "conto", "conta", "clabe",
     "nuban", "rekening", "no rek", "no. rek", "rachunku", "hesap", "tài khoản", "tai khoan",
     "účtu", "účet", "uctu", "ucet", "számla", "szamla", "tilinumero", "сч", "рахун", "р/с",
-    "л/с", "الحساب", "חשבון", "खाता", "口座", "계좌",
+    "л/с", "الحساب", "חשבון", "खाता", "口座", "계좌", "akaun", "হিসাব", "অ্যাকাউন্ট", "บัญชี",
 )  # fmt: skip
 _ACCOUNT = re.compile(
     rf"(?i:(?<![^\W\d_])(?:{_WORDS})(?![^\W\d_]))"
     r"(?:(?P<label>[^\n:\d]{0,40}?[:：])(?P<bank>(?:[ \t]+[^\W\d_][^\s\d:,]*){1,3}?)??)?"
     r"(?:[ \t]+(?i:for|для|do|pour|para|per|für|voor|untuk|için)(?:[ \t]+[^\W\d_]+){1,2})?"
+    # whose or at which bank (``akaunti ya Equity``, ``Kontonummeret mitt er``)
+    r"(?:[ \t]+(?i:ya|wa|of|at|del|sa|ng|mitt|min|mi|meu|minha)(?:[ \t]+[^\W\d_][\w&-]*)?)?"
     r"(?:[ \t]+[A-Z]{2,5}(?=[ \t]+\d))?"
     r"[ \t]*[:#]?[ \t]*(?:(?i:n[°º.o]|no\.|nr\.)[ \t]*)?"
     r"(?P<value>\d[\d .-]{4,34}\d(?:/\d{4})?)(?![\w/])"

@@ -14,8 +14,9 @@
 * Kubernetes ``kind: Secret`` documents: every value under ``data:`` and ``stringData:``.
 * ``.pgpass`` lines (``host:port:db:user:password``) and ``.netrc`` passwords.
 * A token split over two lines: a run ending one line and a run starting the next, when the
-  first is no token alone and the two joined make a vendor token or a random string
-  (:mod:`dreamd.redaction.vendors`, :mod:`dreamd.redaction.entropy`); the finding covers both.
+  first is no token alone, the second no word (a CSV's next row starts ``Angajat 1,…``) and
+  the two joined make a vendor token or a random string (:mod:`dreamd.redaction.vendors`,
+  :mod:`dreamd.redaction.entropy`); the finding covers both.
   Not after words that name a public key (``minisign public key 3F3A1C2B`` and its key line).
 * A token cut in two list items (``- ghp_1A2b…`` then ``- 8h9I…``); and the items of a list
   that the line before it or right after it says hold a secret cut into pieces (``wifi pw,
@@ -101,6 +102,8 @@ _PIECES_WORD = re.compile(
 )
 # A piece: six characters or more, letters and digits, no version or number.
 _PIECE_SHAPE = re.compile(r"(?![vV]?\d+(?:[.,:/-]\d+)*$)(?=.*[^\W\d_])(?=.*\d)\S{6,64}")
+# A word as a line starts with one (``Angajat``, ``total``): no piece of a token.
+_WORD = re.compile(r"[A-Z]?[a-z]{2,15}")
 _PIECE_HINTS = re.compile("split|join|part|half|halves|piece|concat|together|combin")
 
 
@@ -294,6 +297,8 @@ def _joined(
     if _PUBLIC_NAMED.search(text, line_start, head_start):
         return []  # "minisign public key 3F3A1C2B" then the key's line: public, both of them
     head, tail = text[head_start:head_end], text[tail_start:tail_end]
+    if _WORD.fullmatch(tail):
+        return []  # "…093" then "Angajat 1,…": the next line starts with a word, not a piece
     if is_token(head + tail) and not is_token(head):
         return [Finding("split-token", head_start, tail_end)]
     return []

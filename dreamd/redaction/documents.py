@@ -25,7 +25,8 @@ or a document, in the languages notes are written in, they are personal data:
   guida``, ``rijbewijs``, ``prawo jazdy``, ``運転免許``, ``驾驶证``…) or an identity card
   (``Personalausweis``, ``carte d'identité``, ``dowód osobisty``, ``documento de
   identidad``…), compounds included (``paspoortnummer``, ``Führerscheinnummer``), then at
-  most three short words (``n°``, ``No.``, ``number``, ``番号``, ``номер``…), then a code of six
+  most three short words (``n°``, ``No.``, ``number``, ``番号``, ``номер``, ``số``…; whose it
+  is, ``Ewy``; an aside in brackets, ``(Filipino)``), then a code of six
   or more letters and digits holding a digit (``C01X00T47``, ``4508 123456``,
   ``W426-545-30-761-0``); or a label of up to five words ending in a colon between the word
   and the code (``Passnummer für den Antrag: …``). Passports are named in more
@@ -102,8 +103,12 @@ _NUMBER_WORDS = frozenset(
     "n nº no nr num number nummer numéro número numero numer номер серия de di da of der des"
     " del do dowodu osobistego conducir conduire guida is ist est es 番号 号码 號碼 번호"
     " numaram numarası numarasi numara nomor nombor saya my mein mon mi nombor numurs numeris"
-    " broj број ng নম্বর नंबर شماره رقم".split()
+    " broj број ng নম্বর नंबर شماره رقم số".split()
 )
+# Between a document's word and its number: an aside in brackets, or whose it is (a name,
+# perhaps with its possessive: ``Ewy``, ``Anna's``).
+_ASIDE = re.compile(r"\([^()\d]{1,30}\)")
+_OWNER = re.compile(r"[A-Z][a-z]{1,15}(?:'s)?")
 # The words as the rules compare them: marks of scripts that write vowels apart dropped.
 _NUMBER_KEYS = _NUMBER_WORDS | frozenset(re.sub(r"\W", "", word) for word in _NUMBER_WORDS)
 # Words after a birth date's name that make it a form's field, not a date given.
@@ -238,15 +243,21 @@ def _documents(text: str, low: str) -> list[Finding]:
     for match in filter(None, (document.match(text, start) for start in starts)):
         line_end = text.find("\n", match.end(), match.end() + 48)
         end = line_end if line_end >= 0 else min(len(text), match.end() + 48)
-        at, words, label = -1, [], False
+        at, words, names, label = -1, [], 0, False
         for word in re.finditer(r"\S+", text[match.end() : end]):
-            if any(c.isdigit() for c in word.group(0)):
-                lead = _LEADING.match(word.group(0))
+            raw = word.group(0)
+            if any(c.isdigit() for c in raw):
+                lead = _LEADING.match(raw)
                 at = match.end() + word.start() + (lead.end() if lead else 0)
                 break
-            words.append(re.sub(r"\W", "", word.group(0).lower()))
-            label = word.group(0).endswith((":", "："))
-        if at < 0 or len(words) > (5 if label else 3):
+            if _ASIDE.fullmatch(raw):
+                continue  # "pasaporte (Filipino) …": an aside in brackets
+            if _OWNER.fullmatch(raw):
+                names += 1  # "numer paszportu Ewy …": whose it is
+                continue
+            words.append(re.sub(r"\W", "", raw.lower()))
+            label = raw.endswith((":", "："))
+        if at < 0 or len(words) + names > (5 if label else 3) or names > 1:
             continue
         if not label and any(w and w not in _NUMBER_KEYS for w in words):
             continue  # "Passnummer für den Antrag: …" is a label; a sentence is not

@@ -544,6 +544,13 @@ _NEXT_PIECE = re.compile(r"[ \t]*(?:\+|\.|&|\|\|)?[ \t]*\"([^\"\n]*)\"")
 _LAST_WORD = re.compile(r"(\S+)[ \t]*(?:\n|$)")
 _HALF = re.compile(r"[ \t]+\+[ \t]+([^\s\"'`<>,;()]{5,64})(?=[\s.,;)]|$)")
 _KEY_PAIR = re.compile(r"[A-Za-z_][A-Za-z_.-]*=[\w.:/-]*")
+# A value that is the name of a secret, not the secret (``postgres-password``, ``db_token``:
+# the key a chart's ``existingSecret`` holds it under), and a markup attribute that follows
+# a key's name (``autocomplete="current-password" minlength="12"``): no value.
+_SECRET_NAME_VALUE = re.compile(
+    r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_](?:password|passwd|pwd|secret|token|api-?key|key)"
+)
+_ATTRIBUTE = re.compile(r"[A-Za-z][\w:-]*=[\"']")
 # A PIN: digits, perhaps grouped; a dialled combination (``17-32-05``); a keypad's entry with
 # ``#`` or ``*`` inside it (``71#48``) or one of its letters (a digicode's ``12B47``).
 _PIN_VALUE = re.compile(
@@ -725,6 +732,8 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         _is_reference(plain)
         or _is_reference(plain.lstrip("\"'`"))
         or (low in _PROSE and not quoted)
+        or _SECRET_NAME_VALUE.fullmatch(plain) is not None
+        or _ATTRIBUTE.match(plain) is not None
     ):
         return False
     if kind == "password":

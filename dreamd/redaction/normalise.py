@@ -26,7 +26,11 @@ pattern: ``p\\u200bassword`` (a zero-width space inside), ``pаssword`` (a Cyril
   ASCII are read as the text they spell, after a space: a value hidden behind an emoji;
 * in a text that says it is ``quoted-printable`` (a mail's body as sent), soft line breaks
   (``=`` at a line's end) join their lines and ``=XX`` escapes are decoded (``=C3=A4`` is
-  ``ä``), so a value broken over two lines is read whole.
+  ``ä``), so a value broken over two lines is read whole;
+* in a text that holds an iCalendar or vCard file (``BEGIN:VEVENT``, ``BEGIN:VCARD``), a
+  value's escapes are undone: ``\\n`` is a line break, ``\\,`` a comma, ``\\;`` a
+  semicolon (``Meeting ID: …\\nPasscode: …`` is two lines), and a property's name is set off
+  from its value as a key is (``NOTE:alarm code …`` reads ``NOTE: alarm code …``).
 
 ``…`` keeps its form (NFKC would make it ``...``): masks are written with it. Findings on the
 normalised text are mapped back with :meth:`Normalised.span`; a character that came from a
@@ -83,6 +87,12 @@ _UNITS = LazyPattern(_UNIT_SOURCE)
 # A quoted-printable body's soft line break and its escaped bytes (read only in a text that
 # says it is quoted-printable: elsewhere a line may well end with "=").
 _QUOTED_PRINTABLE = LazyPattern(_UNIT_SOURCE + r"|(?P<soft>=\r?\n)|(?P<bytes>(?:=[0-9A-F]{2})+)")
+# An iCalendar or vCard value's escapes (RFC 5545, RFC 6350): ``\n`` is a line break, ``\,``
+# and ``\;`` a comma and a semicolon (read only in a text that holds such a file).
+_CALENDAR = LazyPattern(
+    _UNIT_SOURCE + r"|(?P<escaped>\\[nN,;])|(?P<property>(?m:^[A-Z][A-Z-]*(?:;[^:\n]*)?:)(?=\S))"
+)
+_CALENDAR_BEGIN = LazyPattern(r"BEGIN:V(?:CARD|CALENDAR|EVENT|TODO|JOURNAL)\b")
 # Combining marks drawn through or under a letter (strikethrough, underline, overline): a
 # disguise, not an accent, so they are dropped (``p̶a̶s̶s̶w̶o̶r̶d̶`` is ``password``).
 _OVERLAYS = dict.fromkeys(map(ord, "\u0305\u0332\u0333\u0334\u0335\u0336\u0337\u0338\u033f"))
@@ -163,6 +173,10 @@ def _replacement(kind: str, unit: str) -> str:
         return " " + "".join(chr(ord(char) - 0xE0000) for char in unit if char != "\U000e007f")
     if kind == "soft":
         return ""
+    if kind == "property":
+        return unit + " "
+    if kind == "escaped":
+        return "\n" if unit in ("\\n", "\\N") else unit[1]
     if kind == "bytes":
         try:
             return bytes.fromhex(unit.replace("=", "")).decode("utf-8")
@@ -175,10 +189,15 @@ def _quoted_printable(text: str) -> bool:
     return "=\n" in text and "quoted-printable" in text.lower()
 
 
+def _calendar(text: str) -> bool:
+    return "BEGIN:V" in text and "\\" in text and _CALENDAR_BEGIN.search(text) is not None
+
+
 def _needs_work(text: str) -> bool:
     if text.isascii():
         return (
             _quoted_printable(text)
+            or _calendar(text)
             or ("&" in text and re.search(_ENTITY, text) is not None)
             or ("<" in text and re.search(_STYLE_TAG, text) is not None)
             or ("\\u" in text and re.search(_ESCAPES, text) is not None)
@@ -187,6 +206,7 @@ def _needs_work(text: str) -> bool:
         _UNITS.search(text) is not None
         or _look_alike_word().search(text) is not None
         or _quoted_printable(text)
+        or _calendar(text)
     )
 
 
@@ -224,7 +244,11 @@ def normalise(text: str) -> Normalised | None:
         return None
     built = _Builder()
     pos = 0
-    units = _QUOTED_PRINTABLE if _quoted_printable(text) else _UNITS
+    units = _UNITS
+    if _quoted_printable(text):
+        units = _QUOTED_PRINTABLE
+    elif _calendar(text):
+        units = _CALENDAR
     for match in units.finditer(text):
         built.add(text[pos : match.start()], pos, match.start() - pos)
         kind, unit, pos = match.lastgroup or "", match.group(0), match.end()

@@ -66,14 +66,19 @@ __all__ = ["find_numbers"]
 
 _CANDIDATE = re.compile(r"[+(\d][\d .()/_-]{5,24}\d")
 # What may stand right before a number: no letter, digit or joiner (CJK may touch a number),
-# or a phone's field name and its colon (``tel:``, a vCard's ``TYPE=cell:``).
-_BEFORE_NUMBER = re.compile(r"(?:(?i:tel|cell|mobile|phone|fax|voice):|[^A-Za-z0-9_+.,/:-])$")
+# a phone's field name and its colon (``tel:``, a vCard's ``TYPE=cell:``), a colon after a
+# word of another script (``携帯：``), or a comma that ends a field of a CSV line (a digit
+# group of a thousands-grouped amount has three digits: ``1,250,000`` makes no candidate).
+_BEFORE_NUMBER = re.compile(
+    r"(?:(?i:tel|cell|mobile|phone|fax|voice):|[^\x00-\x7f]:|,|[^A-Za-z0-9_+.,/:-])$"
+)
 _DATE_OR_ADDRESS = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}"
 )
 _PHONE_CUE = re.compile(
     r"(?i:phone|tel\b(?![ -]aviv)|tél|telef|teléf|téléph|mobile?|móvil|movil|cell|celular"
-    r"|cellulare|handy|portable|fax|whatsapp|signal|call|ring|text me|sms|dial|hotline|helpline"
+    r"|cellulare|handy|portable|fax|whatsapp|signal|call|(?<![a-z])ring(?![a-z])|text me|sms"
+    r"|dial|hotline|helpline"
     r"|\bbel\b|chiam"
     r"|llam|ligue|appel|anruf|ruf\b|telep|sđt|sdt\b|điện thoại|dien thoai|(?:no\.?|nomor) hp\b"
     r"|gsm\b|cep\b|mob\b|mobitel|sími|simi\b|farsím|bimbit|simu\b|telefonu|puhelin)"
@@ -85,12 +90,25 @@ _PHONE_CUE = re.compile(
 _WEAK_CUE = re.compile(
     r"(?i:number(?!s)|numer|nummer|número|numéro|contact|reach|praxis|office|desk|line\b)"
 )
+# A company's number in its register (``KvK``, ``IČO``, ``Organisasjonsnummer``, ``CVR``,
+# ``ЄДРПОУ``): printed on its letters, no one's phone and no one's id.
+_COMPANY_NUMBER = (
+    r"kvk|kbo|ondernemingsnummer|organisasjonsnummer|org\.?\s?nr|orgnr|cvr|ičo|ico|dič"
+    r"|y-tunnus|edrpou|єдрпоу|егрпоу|handelsregister|hrb|siren|siret|company\s+(?:number|no)"
+    r"|registration\s+number|cnpj|ruc\s+de\s+la\s+empresa|abn|acn"
+)
 _NOT_PHONE_CUE = re.compile(
     r"(?i:\b(?:isbn|issn|sku|order|invoice|ticket|po|case|build|version|pid|port|epoch"
     r"|serial|tracking|id|ref|iban|ports|imei|account|routing|konto|ssn|sin|bsn|nhs|pesel|cpf"
     r"|aadhaar|steuer|population|visitors|pedido|commande|bestell\w*|auftrag\w*|ordine"
     r"|bestelling|encomenda|zamówieni\w*|заказ\w*|sipariş\w*|rastreio|zip|postcode|postal"
-    r"|plz)\b)[^\n]{0,12}$"
+    r"|plz|ordre\w*|tilaus\w*|objednávk\w*|rendelés\w*|bestilling\w*|factuur\w*|pesanan"
+    rf"|fatura|factura|{_COMPANY_NUMBER})\b|注文番号|주문번호)[^\n]{{0,12}}$"
+)
+# Words before a number that make it an order's or a company's, never a person's id.
+_NOT_ID_CUE = re.compile(
+    rf"(?i:\b(?:order|invoice|{_COMPANY_NUMBER}|ordre\w*|tilaus\w*)\b"
+    r"|注文番号|주문번호)[^\n]{0,12}$"
 )
 # A line a business or a public service answers (a hotline, customer service, an emergency or
 # a poison-control line): public, printed on its letters and signs.
@@ -164,7 +182,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{9}", "us.ssn", "ssn social security", True),
     (r"\d{9}", "pt.nif", "nif contribuinte", True),
     (r"\d{1,2}\.\d{3}\.\d{3}-[\dkK]", "cl.rut", "rut run", False),
-    (r"[1-8]\d{12}", "ro.cnp", "cnp", True),
+    (r"[1-8]\d{12}", "ro.cnp", "cnp cod_numeric_personal", True),
     (r"\d{7}[A-W][A-IW]?", "ie.pps", "pps", True),
     (
         r"\d{4} ?\d{6}",
@@ -172,12 +190,17 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
         "svnr sv-nummer sozialversicherungsnummer versicherungsnummer",
         True,
     ),
-    (r"\d{13}", "za.idnr", "id_number identity_number", True),
+    (r"\d{13}", "za.idnr", "id_number identity_number id_no", True),
     (r"\d{10}", "bg.egn", "егн egn", True),
     (r"\d{4} ?\d{4} ?\d{4}", "jp.in_", "マイナンバー 個人番号 my_number", True),
     (r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "", False),
     (r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "ni number nino national insurance", True),
-    (r"\d{3}[ -]?\d{3}[ -]?\d{3}", "ca.sin nl.bsn", "sin social insurance nas bsn sofi", True),
+    (
+        r"\d{3}[ -]?\d{3}[ -]?\d{3}",
+        "ca.sin nl.bsn",
+        "sin social insurance nas bsn sofi burgerservicenummer",
+        True,
+    ),
     (r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3}(?: ?\d{2})?", "fr.nir", "", False),
     (r"\d{8}-?[A-Za-z]", "es.dni", "", False),
     (r"[XYZ]-?\d{7}-?[A-Za-z]", "es.nie", "", False),
@@ -245,6 +268,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"[A-Z]{1,2}\d{6}[0-9A]", None, "hkid 香港身份證", True),
     (r"[A-Z][12]\d{8}", None, "身分證 身份證 國民身分證 身分證字號 身份證字號", True),
     (r"\d{6}-\d{2}-\d{4}", "my.nric", "mykad kad_pengenalan", False),
+    (r"\d{12}", "my.nric", "mykad kad_pengenalan ic_number ic_no nric", True),
     (r"\d{5}-\d{7}-\d", "pk.cnic", "cnic", False),
     (r"\d{3}-\d{3}-\d{3}[ -]\d{2}", "local.snils", "снилс snils", False),
     # Tax numbers: Hungarian adóazonosító jel, Philippine and Kenyan (KRA) PINs, Slovenian
@@ -252,6 +276,14 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"8\d{9}", None, "adóazonosító adoazonosito adóazonosító_jel", True),
     (r"\d{3}-\d{3}-\d{3}(?:-\d{3,5})?", None, "tin", True),
     (r"[AP]\d{9}[A-Z]", "ke.pin", "kra", True),
+    (r"\d{3} ?\d{3} ?\d{3}", None, "taj taj_szám tajszám", True),
+    # Mexico's RFC; Denmark's CPR and Norway's fødselsnummer written without their dash or
+    # with a space; Bangladesh's NID (ten, thirteen or seventeen digits); Argentina's CBU
+    (r"[A-Z&Ñ]{3,4}\d{6}[A-Z\d]{3}", "mx.rfc", "rfc", True),
+    (r"\d{10}", "dk.cpr", "cpr cpr-nr cpr-nummer", True),
+    (r"\d{6} \d{5}", "no.fodselsnummer", "fnr fødselsnummer fodselsnummer personnummer", True),
+    (r"\d{17}|\d{13}|\d{10}", None, "nid এনআইডি জাতীয়_পরিচয়পত্র", True),
+    (r"\d{22}", "ar.cbu", "cbu cvu", True),
     # Latin America: Argentine CUIL/CUIT and Dominican cédula by their dashed forms and check
     # digits; after their names, the Dominican and Cuban eleven digits, Peru's DNI with its
     # CUI check character, Paraguay's RUC
@@ -259,6 +291,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{3}-\d{7}-\d", "do.cedula", "cédula cedula", False),
     (r"\d{11}", None, "cédula cedula carné carnet", True),
     (r"\d{8}-[\dA-K]", None, "dni cui", True),
+    (r"\d{1,2}\.\d{3}\.\d{3}", None, "dni", True),
     (r"\d{6,8}-\d", None, "ruc", True),
     (r"\d{8}", None, "davčna davcna davčna_številka", True),
     (r"\d{9}", None, "αφμ afm", True),
@@ -276,6 +309,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{11}", None, "nss imss", True),
     (_MBI, None, "mbi medicare_beneficiary", True),
     (r"\d{2}-\d{9}-\d", None, "philhealth", True),
+    (r"\d{2}-\d{7}-\d", None, "sss", True),
     (r"\d{8}", None, "被保険者番号 保険者番号 保険証", True),
     (r"\d-\d{10}", None, "건강보험증 건강보험", True),
     (r"\d{4} \d{4} \d{4}", None, "健保卡號 健保卡 健保", True),
@@ -399,6 +433,10 @@ def _national_ids(text: str, low: str, spans: list[tuple[int, int]]) -> list[Fin
             for match in pattern.finditer(text, start, end):
                 if named and not _named_before(text, match.start(), names):
                     continue
+                if not named and _NOT_ID_CUE.search(
+                    text, max(0, match.start() - 40), match.start()
+                ):
+                    continue  # "注文番号 250117-0042": an order's number in an id's shape
                 value = match.group(0)
                 if named:
                     ok = True  # the id's name and its shape: a wrong check digit is still it
@@ -601,7 +639,10 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 _IBAN_COUNTRIES = frozenset(
     "AD AE AL AT AZ BA BE BG BH BI BR BY CH CR CY CZ DE DJ DK DO EE EG ES FI FK FO FR GB GE GI"
     " GL GR GT HR HU IE IL IQ IS IT JO KW KZ LB LC LI LT LU LV LY MC MD ME MK MN MR MT MU NI NL"
-    " NO OM PK PL PS PT QA RO RS RU SA SC SD SE SI SK SM SO ST SV TL TN TR UA VA VG XK YE".split()
+    " NO OM PK PL PS PT QA RO RS RU SA SC SD SE SI SK SM SO ST SV TL TN TR UA VA VG XK YE"
+    # where IBANs are used though the registry python-stdnum follows lists them not (Iran's
+    # Sheba, and the countries of the West and Central African banking unions)
+    " IR DZ AO BJ BF CM CV CF CG CI GA GQ GW MA MG ML MZ NE SN TD TG".split()
 )
 
 

@@ -5,7 +5,8 @@
   ``Bestätigungscode``, ``code de vérification``, ``doğrulama kodunuz``, ``mã xác thực``,
   ``验证码``, ``認証コード``, ``인증번호``, ``رمز التحقق``, ``קוד אימות``, ``код подтверждения``…,
   ``Steam Guard``, a Polish ``BLIK`` code, a service that sends them: ``WhatsApp code``,
-  ``código do WhatsApp``), then at most five words of the same sentence with no digit
+  ``código do WhatsApp``; a code someone was sent, as a chat says it: ``the code they sent me
+  is``, ``bank sent code``), then at most five words of the same sentence with no digit
   (``is``, ``của Quý khách là``, ``الخاص بك هو``; ``for the new laptop`` too when a colon then
   gives the code), then four to eight digits, three and three (``552 913``) or in pairs
   (``41 87 26``), perhaps in brackets (``[537204]``) or after a brand's letters
@@ -47,6 +48,10 @@ _WORDS = (
     ";رمز التحقق;رمز التأكيد;كود التحقق;קוד אימות;קוד האימות;код подтверждения;код верификации"
     ";одноразовый код;код из смс;κωδικός επαλήθευσης;รหัส otp;รหัสยืนยัน;सत्यापन कोड;ओटीपी"
     ";steam guard code;steam guard;kod blik;blik code;blik"
+    # a code someone was sent, said in a chat: "the code they sent me is …", "bank sent code …"
+    ";code they sent;code they sent me;code they texted;code they texted me;code you sent"
+    ";code you sent me;code i got;code i was sent;sent code;sent me code;sent me a code"
+    ";sent me the code;sent the code;sent a code;texted me a code;texted me the code"
 ).split(";")
 # Services that send login codes: ``WhatsApp code``, ``código do WhatsApp``, ``kod Telegram``.
 _SENDERS = (
@@ -106,7 +111,7 @@ _DESCRIBING = frozenset(
 _LINKING = frozenset("for in at after within every".split())
 _UNITS = (
     r"(?:min|minute|minutes|mins|sec|secs|second|seconds|s|ms|h|hour|hours|digit|digits|char"
-    r"|chars|characters|times|attempts|tries|dakika|saniye|phút|phut|giây|minut|minuty|minuten"
+    r"|chars|characters|times|attempts|tries|lines?|dakika|saniye|phút|phut|giây|minut|minuty|minuten"
     r"|sekund|sekunden|分钟|分|秒|分間|초|분|دقائق|דקות|минут|секунд)\b"
 )
 # Digits (after a brand's letters: ``G-483920``), in threes or in pairs (``552 913``,

@@ -9,7 +9,8 @@ and for which wallet before the digits, in the languages mobile money is used in
 
 * A PIN's name (``PIN``, ``MPIN``, ``UPI PIN``, ``code PIN``, ``code secret``, ``code
   confidentiel``, ``numéro secret``, ``namba ya siri`` and ``nambari ya siri`` with a word
-  between, ``পিন``, ``पिन``, ``ፒን``, ``پن``, ``الرقم السري``, ``الرمز السري``, ``รหัส ATM``…),
+  between, ``পিন``, ``पिन``, ``ፒን``, ``پن``, ``الرقم السري``, ``الرمز السري``, ``รหัส ATM``,
+  ``ПІН-код``, ``הקוד לכספומט``, ``کد عابربانک``…),
   then at most five words of the same sentence (whose it is, which wallet), perhaps a verb
   that gives it (``ni``, ``is``, ``ist``, ``है``, ``ነው``…) or a colon, then four to eight digits
   the sentence does not go on to count (``4 to 6 digits``, ``3 attempts``).
@@ -51,6 +52,20 @@ _NAMES = (
     "الرقم السري",
     "الرمز السري",
     "رقم سري",
+    "пін",
+    "пін-код",
+    "пин-код",
+    "pin-kód",
+    "pin-koodi",
+    "รหัส atm",
+    "รหัสเอทีเอ็ม",
+    "קוד לכספומט",
+    "הקוד לכספומט",
+    "קוד סודי",
+    "הקוד הסודי",
+    "کد عابربانک",
+    "رمز کارت",
+    "رمز عابربانک",
     "රහස් අංකය",
 )
 # Swahili puts whose it is inside the name: namba yangu ya siri, nambari yake ya siri.

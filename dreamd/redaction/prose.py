@@ -40,6 +40,13 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
 * **Named after the value.** ``Gl4ss-Otter-19, the password I mean``, ``v5_uUzpV5oa — ҫакӑ
   ҫӗнӗ вӑрттӑн сӑмах``: a strong password set off by a comma or a dash, then at most six words
   of the same sentence (none describing the password) before the password word.
+* **Words joined by dots.** ``Kestrel.shapla.3370``: two to four words joined by dots, the
+  first capitalised and the rest in lower case, then three to six digits: a passphrase as
+  password managers make them, wherever it stands (no host ends in a label of digits, no file
+  name in digits, no version starts with a word).
+* **Changed to, unnamed.** ``changed it to …``, ``reset mine to …``: a strong password with
+  a sign in it (``!``, ``@``, ``#``…; not only at its end), which no version or setting is
+  written with.
 * **Pointed at from the next line.** A chat's message that holds one value shaped like a
   password, and the next line saying what it was with a pointer up (``that's the wifi 👆``,
   ``^ that's the password``, ``the PIN above``): the value is the password.
@@ -121,6 +128,7 @@ _PHRASES = (
     "parola d'ordine",
     "parola chiave",
     "mật khẩu",
+    "mật mã",
     "kata sandi",
     "kata sandinya",
     "kata laluan",
@@ -575,12 +583,50 @@ def _pointed_at(text: str) -> list[Finding]:
     return found
 
 
+# A change of what the sentence does not name, to a value (``changed it to …``): a password's
+# change when the value is a strong password with a sign in it (``Mariposa!99``), which no
+# version, name or setting is written with.
+_CHANGED_IT = LazyPattern(
+    r"(?i:\b(?:changed|reset|switched|updated|rotated|set)[ \t]+(?:it|mine|that|this)[ \t]+"
+    r"(?:again[ \t]+)?to)[ \t]+(?P<value>\S{8,64})"
+)
+_SIGNS = frozenset("!@#$%^&*?")
+
+
+# Words joined by dots and ending in digits, the first capitalised (``Kestrel.shapla.3370``):
+# a password manager's passphrase. No host ends in a label of digits alone, no file in digits,
+# no version starts with a word.
+_DOTTED_PASSPHRASE = LazyPattern(
+    r"(?<![\w.@/:#-])[A-Z][a-z]{3,14}(?:\.[a-z]{4,14}){1,3}\.\d{3,6}(?![\w@/-]|\.\w)"
+)
+
+
+def _changed_to(text: str) -> list[Finding]:
+    """Strong passwords an unnamed thing was changed to (see :data:`_CHANGED_IT`)."""
+    found = []
+    for match in _CHANGED_IT.finditer(text):
+        start, end = match.span("value")
+        while end > start and text[end - 1] in _TRAILING:
+            end -= 1
+        value = text[start:end]
+        signed = any(c in _SIGNS for c in value.rstrip("!?"))
+        if signed and strong_password(value) and password_shaped(value):
+            found.append(Finding("secret-assignment", start, end))
+    return found
+
+
 def find_prose_passwords(text: str, low: str) -> list[Finding]:
     """Passwords given in sentences and on the line after their word (``low``: lower case)."""
     cjk, line_end = _patterns()
     found: list[Finding] = (
         _pointed_at(text) if ("👆" in text or "^" in text or "above" in low) else []
     )
+    if " to " in low and ("it" in low or "mine" in low or "th" in low):
+        found += _changed_to(text)
+    if "." in text:
+        found += [
+            Finding("secret-assignment", *m.span()) for m in _DOTTED_PASSPHRASE.finditer(text)
+        ]
     heads = _heads(low)
     for head_start, head_end, phrase in heads:
         span = _sentence_value(text, head_end, phrase=phrase)

@@ -1,4 +1,5 @@
-"""Client keys that are public by design: made to be put in a web page, where anyone reads them.
+"""Values public by design: client keys made to be put in a web page, where anyone reads
+them, and the signatures and ids every mail carries.
 
 A finding inside one of these is dropped:
 
@@ -10,7 +11,11 @@ A finding inside one of these is dropped:
 * a CAPTCHA's site key (reCAPTCHA, hCaptcha, Turnstile) in ``data-sitekey`` or ``sitekey:``
   (its secret key is named ``secret``);
 * a Sentry DSN's key (``https://<key>@o….ingest.sentry.io/…``), which the browser sends with
-  every event.
+  every event;
+* a mail's signature headers (``DKIM-Signature``, ``ARC-Seal``, ``ARC-Message-Signature``,
+  folded lines and all: a signature and a body hash every recipient reads) and its message
+  ids (``Message-ID``, ``In-Reply-To``, ``References``: ``<…@host>`` names a message, not a
+  person's address).
 
 Pure; standard library only.
 """
@@ -28,6 +33,12 @@ _SITEKEY = LazyPattern(
     r"""(?i:data-sitekey|sitekey|site_key)["']?\s*[:=]\s*["']([\w-]{20,60})["']"""
 )
 _SENTRY = LazyPattern(r"https?://([0-9a-f]{32})@o?\d*\.?ingest\.(?:[a-z]{2}\.)?sentry\.io/\d+")
+_MAIL_SIGNATURE = LazyPattern(
+    r"(?im)^(?:DKIM-Signature|ARC-Seal|ARC-Message-Signature):([^\n]*(?:\n[ \t][^\n]*)*)"
+)
+_MESSAGE_IDS = LazyPattern(
+    r"(?im)^(?:Message-ID|In-Reply-To|References):([ \t]*(?:<[^<>\s]+>\s*)+)"
+)
 
 
 def public_spans(text: str) -> list[tuple[int, int]]:
@@ -42,6 +53,10 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         spans += [m.span(1) for m in _SITEKEY.finditer(text)]
     if "sentry.io" in text:
         spans += [m.span(1) for m in _SENTRY.finditer(text)]
+    if "signature:" in low or "arc-seal:" in low:
+        spans += [m.span(1) for m in _MAIL_SIGNATURE.finditer(text)]
+    if "message-id:" in low or "in-reply-to:" in low or "references:" in low:
+        spans += [m.span(1) for m in _MESSAGE_IDS.finditer(text)]
     return spans
 
 

@@ -11,7 +11,8 @@ lost, and BitLocker's recovery key.
   the heading on its own line count the same way (``códigos de respaldo: 48213 90371 …``).
   Half of the codes at least hold a digit, so advice (``- print them``) is no list.
 * **A key in groups after its word.** ``backup encryption key``, ``recovery key``, ``restore
-  key``, then six groups or more of four or five letters or digits joined by spaces or dashes
+  key``, then (on its line or the next) six groups or more of four or five letters or digits
+  joined by spaces or dashes
   (WhatsApp's 64-digit backup key, FileVault's and Apple's recovery keys).
 * **A BitLocker recovery key.** Eight blocks of six digits joined by ``-``, each block a
   multiple of 11 below 720896 (how BitLocker builds them), wherever it stands.
@@ -65,9 +66,10 @@ _ANCHORS = (
 _MARKER = r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+•]|\d{1,2}[.):])[ \t]+)?"
 _CODE = r"[A-Za-z0-9]{4,20}(?:[- ][A-Za-z0-9]{3,20}){0,3}"
 # A key in groups after the word that names it: ``backup encryption key: 4673 6355 …``,
-# ``FileVault recovery key ABCD-EFGH-…``: six groups or more of four or five letters or digits.
+# ``FileVault recovery key ABCD-EFGH-…``: six groups or more of four or five letters or digits,
+# on the word's line or the next (``Apple … recovery key:`` and the key under it).
 _GROUPED_KEY = re.compile(
-    r"(?i:(?:encryption|recovery|backup|restore|rescue)[ \t]+key)[^\n\d]{0,24}?"
+    r"(?i:(?:encryption|recovery|backup|restore|rescue)[ \t]+key)[^\n\d]{0,24}?(?:\n[ \t]*)?"
     r"(?P<key>(?<![\w-])[0-9A-Za-z]{4,5}(?P<sep>[ -])[0-9A-Za-z]{4,5}"
     r"(?:(?P=sep)[0-9A-Za-z]{4,5}){4,})(?![\w-])"
 )

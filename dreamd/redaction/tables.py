@@ -9,7 +9,9 @@ bracketed one a comment (``(rotated)``), a run of letters of another script a se
 (``管理者に確認``), none of them a secret. A column headed as a date of birth (``DOB``,
 ``Geburtsdatum``, ``生年月日``…) holds birth dates, one headed as a passport or licence number
 holds document numbers, one headed as a national identity number (``SSN``, ``BSN``,
-``Steuer-ID``…) holds those. A header that describes rather than holds (``Password policy``,
+``Steuer-ID``…) holds those. A column of an authenticator's
+seeds (``login_totp``, ``OTPAuth``) holds secrets too. A header that describes rather than
+holds (``Password policy``,
 ``Secret name``, ``Token count``) names nothing. A table inside a list item keeps its columns,
 and a table whose rows were joined into one line (``| User | Password | |---|---| | ana | … |``,
 as a chat message is flattened) is read row by row all the same; so are CSV and TSV lines under
@@ -44,8 +46,14 @@ _DOCUMENT = LazyPattern(
 )
 _NATIONAL = LazyPattern(
     r"\b(?:ssn|social security|sin|bsn|nir|pesel|cpf|dni|nie|nif|codice fiscale|aadhaar"
-    r"|steuer-?id|tax id|national id|personnummer|cpr|nino|ni number)\b|マイナンバー|身份证"
+    r"|steuer-?id|tax id|national id|personnummer|cpr|nino|ni number|cnp|curp|rfc|cuit|cuil"
+    r"|rut|nin|bvn|rrn|hetu|henkilötunnus|fnr|fødselsnummer|rodné číslo|taj|rnokpp|nric"
+    r"|mykad|nid|rijksregisternummer|burgerservicenummer|tckn|egn|oib|jmbg|amka)\b"
+    r"|マイナンバー|身份证|주민등록번호|ת\.?ז|ІПН|РНОКПП"
 )
+# A column of an authenticator's seeds (a password manager's export: ``login_totp``,
+# ``OTPAuth``, ``TOTP``): each cell a base32 key or an ``otpauth://`` link.
+_SEED_COLUMN = LazyPattern(r"(?:^|[\W_])(?:totp|otp|otpauth|2fa|mfa)(?:$|[\W_])", re.I)
 _SEPARATOR_ROW = LazyPattern(
     r"(?m)^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$"
 )
@@ -71,6 +79,8 @@ def _column_kind(header: str) -> str | None:
         return "date-of-birth"
     if _NATIONAL.search(low):
         return "national-id"
+    if _SEED_COLUMN.search(name):
+        return "token"
     kind = kind_of_name(name)
     if kind in _SECRET_KINDS:
         return kind

@@ -76,6 +76,7 @@ _SHAPES = (
     r"AIza[A-Za-z0-9_-]{35}",
     r"ya29\.[A-Za-z0-9_-]{20,}",
     r"1//0[A-Za-z0-9_-]{40,}",
+    r"4/0A[A-Za-z0-9_-]{40,}",  # Google's OAuth authorization code, as a redirect carries it
     r"GOCSPX-[A-Za-z0-9_-]{20,}",
     r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}",
     r"[A-Za-z0-9_~.-]{3}[78]Q~[A-Za-z0-9_~.-]{31,34}",
