@@ -443,6 +443,7 @@ _CONVERSION = re.compile(
     rf"around\s+|~\s?)?\d[\d.,]*\s?{_UNIT}(?![\w/])",
     _I,
 )
+_GOES_UP = re.compile(r"\b(?:go(?:es)?|went|going|gone)\s+(?:up|down)\b|\b(?:rises?|rose)\b", _I)
 # One booking moved by whoever writes: "we moved her to Thursday", "I moved it to 15:00"
 _MOVED_ONCE = re.compile(
     r"\b(?:I|we)\s+(?:\w+\s+)?(?:moved|shifted|rebooked|put)\s+(?:her|him|them|it|the\s+"
@@ -677,6 +678,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "event")  # "cake with her on Tuesday 10th instead": that day
     if _MOVED_ONCE.search(body) and not (_RECURS.search(body) or _FORWARD.search(body)):
         return Lasting(False, "event")  # "Paula spotted it and we moved her to Thursday"
+    if _GOES_UP.search(body) and (_KINDS[-1][1].search(body) or _MONEY.search(body)):
+        return Lasting(True, "fact")  # "Rent goes up to 1,350 EUR from July": a sum, still
     if read.change is not None and not (
         read.change == "correction" and not read.values and _PAST.search(body)
     ):  # "he noticed because the breeds were wrong" tells what happened, not a fix

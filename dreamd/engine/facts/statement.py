@@ -246,6 +246,9 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"reschedul(?:ed|es|ing)|swapp(?:ed|ing)|migrat(?:ed|es|ing)|upgrad(?:ed|es|ing)|"
             r"transferred|relocated|pushed|bumped|raised|increased|reduced|"
             r"lowered|cut|extended|shortened|renamed|updated)\b[^.;]{0,40}?\bto\b"
+            # "the rate goes up from R3,800 to R4,250", "rose to £44"
+            r"|\b(?:go(?:es)?|went|going|gone)\s+(?:up|down)\b[^.;]{0,40}?\bto\b"
+            r"|\b(?:rises?|rose|rising)\b[^.;]{0,40}?\bto\b"
             # "Dad moved into Els Tarongers", "moved in with Mariel", "moved out of the flat"
             r"|\bmov(?:e|ed|es|ing)\s+(?:into|in\s+with|out\s+of|over\s+to)\b"
             r"|\bverschoben\s+auf\b|\bgewechselt\s+zu\b|\bpassé\s+à\b|\bcambi[óo]\s+a\b",

@@ -149,7 +149,9 @@ _COUNTED = frozenset(
 )
 _HOUR_WORDS = frozenset("before after until till at from by vor nach ab".split())
 _NUMBER = LazyPattern(
-    r"[€$£¥#~+-]?(\d{1,3}(?:[, \u00a0\u202f]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+    # "R3,800", "R480": the rand's sign before a sum (not "r3a", which is a name)
+    r"(?:[€$£¥#~+-]|r(?=\d{1,3}(?:,\d{3})+(?:\.\d\d)?$|\d{3,6}(?:\.\d\d)?$))?"
+    r"(\d{1,3}(?:[, \u00a0\u202f]\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?:%|k|m|x|st|nd|rd|th|h|d|w|y|kg|km|cm|mm|ml|gb|mb|tb|eur|usd|dkk|nok|sek|gbp|chf|€|\$)?"
 )
 _SENTENCE_START = LazyPattern(r"(?:^|[.!?:;]\s+|\n|^[-*+]\s+|\(\s*|[\"“]\s*)$")

@@ -1821,3 +1821,14 @@ def test_a_cancellation_of_a_plans_dates_ends_it_whoever_each_line_names_first()
     assert relation(read_statement("The Lisbon trip of 4–9 October is cancelled."), older) is None
     other = read_statement("Parents' evening on 3 October is cancelled.")
     assert relation(other, read_statement("Ruth's dentist on 3 October at 10:00.")) is None
+
+
+def test_a_rate_that_goes_up_from_one_sum_to_another_replaces_the_old_sum() -> None:
+    """ "goes up from … to …" is a change, and "R3,800" is a sum in rand, not a name."""
+    assert [v.token for v in values_of("R2,950 a session")] == ["num:2950"]
+    assert [v.token for v in values_of("R640 each")] == ["num:640"]
+    assert [v.token for v in values_of("the r3a board")] == ["id:r3a"]
+    older = read_statement("Weekend call-out rate: R2,950.")
+    newer = read_statement("Thabo's weekend call-out rate goes up from R2,950 to R3,400 on 1 May.")
+    assert newer.change == "moved" and replaces(newer, older)
+    assert read_statement("Petrol rose to €1.92 a litre this week.").change == "moved"
