@@ -138,7 +138,8 @@ _NOT_PRAISE = re.compile(
 )
 _PRAISED = re.compile(
     r"\b(?:reliable|dependable|great|excellent|brilliant|worth|works\s+well|fine|good|best|"
-    r"love[sd]?|better|perfect|spot\s+on|careful|thorough|helpful|solid|superb)\b",
+    r"love[sd]?|better|perfect|spot\s+on|careful|thorough|helpful|solid|superb|sharp|capable|"
+    r"competent|clever|trustworthy|organi[sz]ed|efficient|punctual)\b",
     re.I,
 )
 # Comparisons that turn round: the lesser of each pair is a view against; both ends are one
@@ -245,7 +246,8 @@ def read_fact(fact: Fact) -> Reading:
     # a judgement of the whole thing: in its first clause of four words or fewer ("hype;",
     # "worth the money;"), not "great with the volunteers on a Saturday"
     head = _FIRST_CLAUSE.split(fact.text.strip(), maxsplit=1)[0]
-    whole = len(head.split()) <= _JUDGED_WORDS
+    # "too green to trust with SARS" judges the whole of her however many words it takes
+    whole = len(head.split()) <= _JUDGED_WORDS or bool(_TOO.match(head))
     judged = whole and (bool(_FAULTED.search(head)) or bool(_TOO.search(head + " x"))) != bool(
         _PRAISED.search(_NOT_PRAISE.sub(" ", head)) and statement.polarity > 0
     )

@@ -238,3 +238,17 @@ def test_a_plural_and_its_singular_are_one_word_for_a_reversal() -> None:
     first = next(o for o in opinions if o.statement.startswith("A database"))
     assert first.confidence < 0.7
     assert len(first.contradicting) == 1
+
+
+def test_too_something_to_trust_then_praise_in_a_word_lowers_the_first() -> None:
+    """ "too new to leave with the payroll; …" judges all of her, however long the clause; a
+    later "capable; …" of the same person is the other view of the same thing."""
+    facts = _facts(
+        [
+            "- O(c=0.65) @Ruta Kalnina: too new to leave with the payroll; fresh out of college.",
+            "- O(c=0.9) @Ruta Kalnina: capable; caught two errors in the March run.",
+        ]
+    )
+    found = {o.statement: o.confidence for o in plan_opinions(facts)}
+    assert found["too new to leave with the payroll; fresh out of college."] < 0.65
+    assert found["capable; caught two errors in the March run."] == 0.9
