@@ -34,6 +34,10 @@ from dreamd.engine.text.entities import (
         "Decided",
         "0.4",
         "@Monday",
+        "Diwali",
+        "@Thanksgiving",
+        "Adv",
+        "Dr.",
     ],
 )
 def test_calendar_tag_and_verb_words_are_no_entities(name: str) -> None:
@@ -42,7 +46,19 @@ def test_calendar_tag_and_verb_words_are_no_entities(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["Ana", "Ana Lindgren", "Halvorsen Shipping", "The Castle", "Mgła", "@Kuba", "DeepL"]
+    "name",
+    [
+        "Ana",
+        "Ana Lindgren",
+        "Halvorsen Shipping",
+        "The Castle",
+        "Mgła",
+        "@Kuba",
+        "DeepL",
+        "Adv Moodley",
+        "Dr Achterberg",
+        "Easter Road Stadium",
+    ],
 )
 def test_people_places_and_organisations_are_entities(name: str) -> None:
     """Names of people, organisations, places and tools pass."""

@@ -64,6 +64,20 @@ CALENDAR = frozenset(
     jan feb mar apr aug sep oct nov dec mon tue wed thu fri sat sun
     """.split()
 )
+# Feasts and holidays, alone: "Easter" is when, not who ("Christmas Market Committee" is who).
+HOLIDAYS = frozenset(
+    """
+    easter christmas xmas ramadan eid diwali hanukkah chanukah passover pesach thanksgiving
+    halloween pentecost whitsun advent lent carnaval karneval fasching midsummer ostern
+    weihnachten pâques paques noël noel navidad páscoa pascoa
+    """.split()
+)
+# Titles before a name ("Adv Pillay", "Dr Okafor"): the name is what follows.
+TITLES = frozenset(
+    """
+    mr mrs ms miss mx dr prof adv advocate rev fr sr br sgt capt cllr hon judge sir dame
+    """.split()
+)
 CATEGORIES = frozenset(
     """
     admin afternoon agenda background business call calls canceled cancelled change changed chat
@@ -135,7 +149,7 @@ def _refused(word: str) -> bool:
     folded = _fold(word).removesuffix("'s").removesuffix("’s")
     if len(folded) < 2 or not _LETTER.search(folded):
         return True
-    if folded in CALENDAR or folded.rstrip(".") in CALENDAR:
+    if folded in CALENDAR or folded.rstrip(".") in CALENDAR or folded.rstrip(".") in TITLES:
         return True
     if folded in TAG_WORDS or folded in _VERBS or folded in STOP_WORDS:
         return True
@@ -145,11 +159,13 @@ def _refused(word: str) -> bool:
 def is_entity_name(name: str) -> bool:
     """True when ``name`` can name an entity (see the module rules)."""
     words = name.lstrip("@").replace("-", " ").replace("_", " ").split()
-    if len(words) > 1 and _fold(words[0]) == "the":
-        words = words[1:]  # "The Castle" is named by "Castle"
+    if len(words) > 1 and (_fold(words[0]) == "the" or _fold(words[0]).rstrip(".") in TITLES):
+        words = words[1:]  # "The Castle" is named by "Castle", "Adv Pillay" by "Pillay"
     if len(words) > 1 and len(words[0]) == 1 and words[0].isupper() and not words[0].isascii():
         words = words[1:]  # "Ó Dálaigh Stone & Lime" is named by "Dálaigh"
     if not words or _refused(words[0]):
+        return False
+    if len(words) == 1 and _fold(words[0]) in HOLIDAYS:
         return False
     return not (len(words) == 1 and _fold(words[0]).endswith(("ing", "ed")) and name.islower())
 
