@@ -24,6 +24,8 @@ Rules:
   Castle" searches ``The Castle`` and prefers what tags it; a question that names only a time
   ("what happened on 2026-03-02", "what was true during November 2025") lists the chunks of that
   window, Retain facts first, as context hits (shown, never recorded as recalls).
+- An order pasted into a note for the agent comes after every other hit
+  (:mod:`dreamd.recall.orders`): findable, never the first answer.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from dreamd.recall.chunking import chunk_snippet
 from dreamd.recall.current import one_per_fact
 from dreamd.recall.dates import DayWindow
 from dreamd.recall.index import RecallIndex
+from dreamd.recall.orders import orders_last
 from dreamd.recall.query import Query, Term, parse_query
 from dreamd.recall.ranking import CONTEXT_SCORE, Ranked, rank_rows
 from dreamd.recall.rerank import DEPTH, rerank
@@ -275,6 +278,7 @@ def search(
         said = {(hit.path, hit.start_line): who for hit, who in zip(hits, speakers, strict=True)}
         hits = index.semantic(query, hits, max(len(hits), k), filters)
         speakers = [said.get((hit.path, hit.start_line), "") for hit in hits]
+    hits, speakers = orders_last(hits, speakers)
     return one_per_fact(
         hits,
         speakers,
