@@ -853,7 +853,7 @@ _ROLE_NOUNS = frozenset(
     foreman owner landlord landlady caretaker rep representative liaison administrator
     coordinator organiser organizer doctor gp dentist vet physio teacher tutor instructor
     trainer receptionist deputy president ceo cto cfo worker keyworker conductor bandmaster
-    choirmaster chairperson partner
+    choirmaster chairperson partner chief interpreter
     """.split()
 )
 _ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}

@@ -165,7 +165,10 @@ _HEAD = LazyPattern(r"^(?P<head>[^:\n]{1,60}?):\s+(?P<body>\S.*)$", re.DOTALL)
 _NOT_A_PLACE_BACK = (
     r"(?!\s+(?:bed|sleep|work|school|normal|the\s+(?:house|office|shop|car|van|hotel)))"
 )
-GAVE_UP_ROLE = r"\b(?:stood|stepped)\s+down\b|\bresigned\b|\bretired\s+(?:as|from)\b"
+GAVE_UP_ROLE = (
+    r"\b(?:stood|stepped)\s+down\b|\bresigned\b|"
+    r"\bretired\s+(?:as|from|on|today|yesterday|this|last|after|at\s+the\s+end)\b"
+)
 """A role given up, one of the cancellation cues: it ends the role the same person held."""
 _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
     (name, LazyPattern(pattern, _I))

@@ -1832,3 +1832,17 @@ def test_a_rate_that_goes_up_from_one_sum_to_another_replaces_the_old_sum() -> N
     newer = read_statement("Thabo's weekend call-out rate goes up from R2,950 to R3,400 on 1 May.")
     assert newer.change == "moved" and replaces(newer, older)
     assert read_statement("Petrol rose to €1.92 a litre this week.").change == "moved"
+
+
+def test_a_chief_interpreter_retiring_or_succeeded_ends_the_role() -> None:
+    """ "retired on 4 March" gives the role up as "retired from" does; a chief interpreter is
+    one person at a time, so another named in the role takes it."""
+    older = lasting_parts(
+        "Farida Osei: chief interpreter at the Accra Circuit Court; sets the rota on Mondays."
+    )
+    assert [s.text for s in older][0].startswith("chief interpreter")
+    gone = read_statement("- B Farida Osei retired on 2 May after 28 years at the Circuit Court.")
+    assert gone.change == "cancelled" and replaces(gone, older[0])
+    taken = lasting_parts("- W @Kofi Mensah: chief interpreter at the Accra Circuit Court.")
+    assert replaces(taken[0], older[0])
+    assert read_statement("Her father, retired, lives in Kumasi.").change is None
