@@ -1840,7 +1840,7 @@ def test_a_chief_interpreter_retiring_or_succeeded_ends_the_role() -> None:
     older = lasting_parts(
         "Farida Osei: chief interpreter at the Accra Circuit Court; sets the rota on Mondays."
     )
-    assert [s.text for s in older][0].startswith("chief interpreter")
+    assert older[0].text.startswith("chief interpreter")
     gone = read_statement("- B Farida Osei retired on 2 May after 28 years at the Circuit Court.")
     assert gone.change == "cancelled" and replaces(gone, older[0])
     taken = lasting_parts("- W @Kofi Mensah: chief interpreter at the Accra Circuit Court.")
