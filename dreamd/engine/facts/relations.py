@@ -660,7 +660,7 @@ def relation(newer: Statement, older: Statement) -> str | None:
         return None  # a question states nothing, so it replaces nothing
     if _same_terms(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
-    if _calls_off_dates(newer, older):
+    if _calls_off_dates(newer, older) or _takes_back(newer, older):
         return "replaces"  # "The Cork trip of 12–16 June is cancelled", whoever it names first
     if not _subjects_agree(newer, older) and not _kin_named(newer, older):
         return "replaces" if _hands_over(newer, older) else None
@@ -687,6 +687,20 @@ def _calls_off_dates(newer: Statement, older: Statement) -> bool:
         return False
     names = {v for v in newer.values & older.values if v.startswith("name:")}
     return len(dates) >= 2 or bool(names) or bool(_rooted(newer.topic) & _rooted(older.topic))
+
+
+def _takes_back(newer: Statement, older: Statement) -> bool:
+    """A decision taken back in its own verb, whoever each line opens with: "Not selling the
+    Corolla to Zé after all" ends "Tonight Celeste and Dev decided to sell it to her cousin
+    Zé". The older decided or planned it; the newer turns down a word of the older's (by its
+    stem) and names someone or something the older names."""
+    if newer.change != "reversed" or newer.polarity >= 0 or older.polarity < 0:
+        return False
+    if older.change in _ENDS or not _found(_PLANNED, older.text):
+        return False
+    if not _rooted(newer.refused) & _rooted(older.topic):
+        return False
+    return bool((_names(newer) & _names(older)) - {newer.subject or "", "we"})
 
 
 def _says_more(newer: Statement, older: Statement) -> bool:

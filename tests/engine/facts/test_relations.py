@@ -1846,3 +1846,16 @@ def test_a_chief_interpreter_retiring_or_succeeded_ends_the_role() -> None:
     taken = lasting_parts("- W @Kofi Mensah: chief interpreter at the Accra Circuit Court.")
     assert replaces(taken[0], older[0])
     assert read_statement("Her father, retired, lives in Kumasi.").change is None
+
+
+def test_a_decision_taken_back_in_its_own_verb_ends_it_whoever_each_line_names_first() -> None:
+    older = read_statement(
+        "Tonight Priya and Tom decided to sell it to her cousin Anouk, who has asked since May."
+    )
+    newer = read_statement(
+        "- B Not selling the Vespa to Anouk after all: Tom's job moves, so he keeps riding it."
+    )
+    assert relation(newer, older) == "replaces"
+    # a refusal of something else the two lines share nobody in
+    other = read_statement("- B Not renting a van after all: the removal firm brings its own.")
+    assert relation(other, older) is None
