@@ -450,6 +450,7 @@ _MOVED_ONCE = re.compile(
     r"(?:patient|client|appointment|booking|call|visit|session|pickup))\s+(?:to|on|for)\b",
     _I,
 )
+_INSTEAD_FIRST = re.compile(r"\s*instead\b", _I)
 _NTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", _I)  # "on Tuesday 10th", "the 12th"
 # An offer that waits on a yes: "the place is his from 20 May if they want it"
 _IF_TAKEN = re.compile(
@@ -673,9 +674,12 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "event")  # "Budget for Ania's birthday party: 400 zł."
     if _CONVERSION.search(body):
         return Lasting(False, "trivia")  # "45 km/h is 12.5 m/s: a climbing day"
-    dated = any(v.startswith("date:") for v in read.values) or _NTH.search(body) is not None
-    if read.change == "instead" and dated and not (_RECURS.search(body) or _FORWARD.search(body)):
-        return Lasting(False, "event")  # "cake with her on Tuesday 10th instead": that day
+    # one day swapped for another ("cake with her on Tuesday 10th instead"), not a plan that
+    # takes a cancelled one's place ("Instead Deirdre comes here: 26 June to 29 June")
+    days = sum(v.startswith("date:") for v in read.values) + len(_NTH.findall(body))
+    swap = read.change == "instead" and days == 1 and not _INSTEAD_FIRST.match(body)
+    if swap and not (_RECURS.search(body) or _FORWARD.search(body)):
+        return Lasting(False, "event")
     if _MOVED_ONCE.search(body) and not (_RECURS.search(body) or _FORWARD.search(body)):
         return Lasting(False, "event")  # "Paula spotted it and we moved her to Thursday"
     if _GOES_UP.search(body) and (_KINDS[-1][1].search(body) or _MONEY.search(body)):

@@ -473,6 +473,7 @@ def test_sums_restatements_open_offers_and_one_dated_swap_are_not_kept(
         "Rehearsals stay on Tuesdays at 19:30, in the small hall.",
         "Swimming moves to Fridays instead of Thursdays from the 9th.",
         "We moved the staff meeting to Wednesdays at 08:15.",
+        "Instead the Hallorans come to us: Friday 3 July to Monday 6 July, in the spare room.",
     ],
 )
 def test_a_role_a_standing_slot_and_a_standing_swap_are_still_kept(text: str) -> None:
