@@ -7,7 +7,9 @@ sentence (:func:`dreamd.engine.text.sentences.sentences`, after
 :func:`dreamd.engine.facts.render.fact_text`), and a sentence that opens with a pronoun (she,
 he, they, her, his) speaks of the name the sentences before it were about: "Karin likes sorting
 term questions on the phone." The name a line opens with as its heading ("Aoife Byrne:
-reviewer. Needs the batch by Wednesday.") is the subject of its later sentences too.
+reviewer. Needs the batch by Wednesday.") is the subject of its later sentences too, and a
+sentence that points back without a topic of its own ("Moved to Thursday morning.", "the Monday
+19 May one is the last") speaks of the topic of the sentence before it (:func:`carried`).
 
 :func:`lasting_text` gives what MEMORY.md keeps of a line: its lasting sentences
 (:mod:`dreamd.engine.facts.lasting`), at most :data:`MAX_SENTENCES`, in their order; the whole
