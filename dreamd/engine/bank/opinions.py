@@ -332,8 +332,13 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
         shared = len(fact.words & held.words)
         if shared >= 2 or (shared and fact.statement.change in _TURNS):
             return "same", share  # "can't be relied on any more" after "reliable"
-        if fact.judged and held.judged and fact.keys == held.keys:
-            return "same", share  # "worth the money" after "hype": one entity judged again
+        # one entity judged again ("worth the money" after "hype"), also when the later line
+        # names someone else beside it ("sharp; found what Ashwin missed")
+        one = fact.keys == held.keys or (
+            held.keys <= fact.keys and fact.statement.subject == held.statement.subject
+        )
+        if fact.judged and held.judged and one:
+            return "same", share
     if share >= MATCH or (fact.low and len(fact.words & held.words) >= 2):
         return "same", share
     return None

@@ -3,6 +3,8 @@ new value in the same slot lowers the old opinion and becomes (or reinforces) it
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -252,3 +254,20 @@ def test_too_something_to_trust_then_praise_in_a_word_lowers_the_first() -> None
     found = {o.statement: o.confidence for o in plan_opinions(facts)}
     assert found["too new to leave with the payroll; fresh out of college."] < 0.65
     assert found["capable; caught two errors in the March run."] == 0.9
+
+
+def test_praise_that_names_someone_else_beside_still_lowers_the_fault() -> None:
+    """The later view of Ruta names Jonas too (by the bank's linking): it is still Ruta judged
+    again."""
+    facts = _facts(
+        [
+            "- O(c=0.65) @Ruta Kalnina: too new to leave with the payroll; fresh out of college.",
+            "- O(c=0.9) @Ruta Kalnina: capable; caught two errors Jonas missed in March.",
+        ]
+    )
+    facts = [
+        replace(f, entities=(*f.entities, "Jonas Berzins")) if "Jonas" in f.text else f
+        for f in facts
+    ]
+    found = {o.statement: o.confidence for o in plan_opinions(facts)}
+    assert found["too new to leave with the payroll; fresh out of college."] < 0.65
