@@ -7,7 +7,8 @@ is for: facts asked about on several days by distinct questions are promoted wit
 sources; a one-off question, filler a cron job keeps touching, text only untrusted searches
 surfaced, orders pasted into notes (an injected "system notice", a fake ``## Deep Sleep``
 block) and the copies of a fact carried over from note to note stay out, each with the gate
-that stopped it: the fact is written once, its copies back it. Each night also reflects the
+that stopped it (the system notice comes last in every search, so it never scores enough to be
+weighed): the fact is written once, its copies back it. Each night also reflects the
 notes' ``## Retain`` facts into the memory bank: an entity page for Dana, an opinion of hers
 whose confidence rose with each restatement and one that fell with each denial.
 """

@@ -35,7 +35,9 @@ def test_demo_promotes_the_asked_about_facts_and_keeps_out_the_rest(
         "one-off question": "signal threshold",
         "cron-touched filler": "query threshold",
         "untrusted only": "origin",
-        "injected order": "instruction",
+        # an order pasted into a note comes last in every search, so it never gathers the
+        # score to reach the instruction gate
+        "injected order": "score threshold",
         "fake Deep Sleep block": "instruction",
         "carried-over copy": "duplicate",
         "asked about": "score threshold",
