@@ -97,19 +97,18 @@ _COMPANY_NUMBER = (
     r"|y-tunnus|edrpou|єдрпоу|егрпоу|handelsregister|hrb|siren|siret|company\s+(?:number|no)"
     r"|registration\s+number|cnpj|ruc\s+de\s+la\s+empresa|abn|acn"
 )
+_ORDER_OR_COMPANY = rf"order|invoice|ordre\w*|tilaus\w*|{_COMPANY_NUMBER}"
+_ORDER_CJK = r"注文番号|주문번호"
 _NOT_PHONE_CUE = re.compile(
-    r"(?i:\b(?:isbn|issn|sku|order|invoice|ticket|po|case|build|version|pid|port|epoch"
+    r"(?i:\b(?:isbn|issn|sku|ticket|po|case|build|version|pid|port|epoch"
     r"|serial|tracking|id|ref|iban|ports|imei|account|routing|konto|ssn|sin|bsn|nhs|pesel|cpf"
     r"|aadhaar|steuer|population|visitors|pedido|commande|bestell\w*|auftrag\w*|ordine"
     r"|bestelling|encomenda|zamówieni\w*|заказ\w*|sipariş\w*|rastreio|zip|postcode|postal"
-    r"|plz|ordre\w*|tilaus\w*|objednávk\w*|rendelés\w*|bestilling\w*|factuur\w*|pesanan"
-    rf"|fatura|factura|{_COMPANY_NUMBER})\b|注文番号|주문번호)[^\n]{{0,12}}$"
+    r"|plz|objednávk\w*|rendelés\w*|bestilling\w*|factuur\w*|pesanan"
+    rf"|fatura|factura|{_ORDER_OR_COMPANY})\b|{_ORDER_CJK})[^\n]{{0,12}}$"
 )
 # Words before a number that make it an order's or a company's, never a person's id.
-_NOT_ID_CUE = re.compile(
-    rf"(?i:\b(?:order|invoice|{_COMPANY_NUMBER}|ordre\w*|tilaus\w*)\b"
-    r"|注文番号|주문번호)[^\n]{0,12}$"
-)
+_NOT_ID_CUE = re.compile(rf"(?i:\b(?:{_ORDER_OR_COMPANY})\b|{_ORDER_CJK})[^\n]{{0,12}}$")
 # A line a business or a public service answers (a hotline, customer service, an emergency or
 # a poison-control line): public, printed on its letters and signs.
 _SERVICE_LINE = re.compile(

@@ -60,7 +60,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from dreamd.engine.facts.statement import Statement, read_statement
+from dreamd.engine.facts.statement import RISES, Statement, read_statement
 from dreamd.engine.text.salience import is_noise
 from dreamd.engine.text.snippets import collapse, strip_list_marker
 from dreamd.value import Value
@@ -443,7 +443,7 @@ _CONVERSION = re.compile(
     rf"around\s+|~\s?)?\d[\d.,]*\s?{_UNIT}(?![\w/])",
     _I,
 )
-_GOES_UP = re.compile(r"\b(?:go(?:es)?|went|going|gone)\s+(?:up|down)\b|\b(?:rises?|rose)\b", _I)
+_GOES_UP = re.compile(rf"\b(?:{RISES})\b", _I)
 # One booking moved by whoever writes: "we moved her to Thursday", "I moved it to 15:00"
 _MOVED_ONCE = re.compile(
     r"\b(?:I|we)\s+(?:\w+\s+)?(?:moved|shifted|rebooked|put)\s+(?:her|him|them|it|the\s+"
@@ -678,9 +678,7 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     # takes a cancelled one's place ("Instead Deirdre comes here: 26 June to 29 June")
     days = sum(v.startswith("date:") for v in read.values) + len(_NTH.findall(body))
     swap = read.change == "instead" and days == 1 and not _INSTEAD_FIRST.match(body)
-    if swap and not (_RECURS.search(body) or _FORWARD.search(body)):
-        return Lasting(False, "event")
-    if _MOVED_ONCE.search(body) and not (_RECURS.search(body) or _FORWARD.search(body)):
+    if once and (swap or _MOVED_ONCE.search(body)):
         return Lasting(False, "event")  # "Paula spotted it and we moved her to Thursday"
     if _GOES_UP.search(body) and (_KINDS[-1][1].search(body) or _MONEY.search(body)):
         return Lasting(True, "fact")  # "Rent goes up to 1,350 EUR from July": a sum, still

@@ -170,6 +170,8 @@ GAVE_UP_ROLE = (
     r"\bretired\s+(?:as|from|on|today|yesterday|this|last|after|at\s+the\s+end)\b"
 )
 """A role given up, one of the cancellation cues: it ends the role the same person held."""
+RISES = r"(?:go(?:es)?|went|going|gone)\s+(?:up|down)|rises?|rose"
+"""A sum or a rate that goes up or down ("goes up to", "rose to"): with "to", a change."""
 _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
     (name, LazyPattern(pattern, _I))
     for name, pattern in (
@@ -250,8 +252,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"transferred|relocated|pushed|bumped|raised|increased|reduced|"
             r"lowered|cut|extended|shortened|renamed|updated)\b[^.;]{0,40}?\bto\b"
             # "the rate goes up from R3,800 to R4,250", "rose to £44"
-            r"|\b(?:go(?:es)?|went|going|gone)\s+(?:up|down)\b[^.;]{0,40}?\bto\b"
-            r"|\b(?:rises?|rose|rising)\b[^.;]{0,40}?\bto\b"
+            rf"|\b(?:{RISES}|rising)\b[^.;]{{0,40}}?\bto\b"
             # "Dad moved into Els Tarongers", "moved in with Mariel", "moved out of the flat"
             r"|\bmov(?:e|ed|es|ing)\s+(?:into|in\s+with|out\s+of|over\s+to)\b"
             r"|\bverschoben\s+auf\b|\bgewechselt\s+zu\b|\bpassé\s+à\b|\bcambi[óo]\s+a\b",

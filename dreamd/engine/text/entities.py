@@ -149,7 +149,8 @@ def _refused(word: str) -> bool:
     folded = _fold(word).removesuffix("'s").removesuffix("’s")
     if len(folded) < 2 or not _LETTER.search(folded):
         return True
-    if folded in CALENDAR or folded.rstrip(".") in CALENDAR or folded.rstrip(".") in TITLES:
+    bare = folded.rstrip(".")
+    if folded in CALENDAR or bare in CALENDAR or bare in TITLES:
         return True
     if folded in TAG_WORDS or folded in _VERBS or folded in STOP_WORDS:
         return True
