@@ -276,3 +276,40 @@ def test_a_line_about_someone_else_is_not_what_the_person_said_of_herself() -> N
     row = strong("k-rui", "- W @Rui Costa: crane operator with APDL at the Leixões terminal.")
     screened = picked(table([row]), PERSONAL)
     assert screened.duplicates == {}
+
+
+def test_what_a_line_would_write_is_what_it_repeats() -> None:
+    """A note's correction told at length writes only its first sentence (the rest is how it
+    was found out); that sentence is the Retain line already in MEMORY.md, so the long line
+    reinforces it instead of standing beside it."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-10)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-09.md:30:30 -->\n"
+        "- Tomasz Wrobel: night porter (correction: the surname is Wrobel, not Wroblewski). "
+        "(2026-11-09.md#L30)\n"
+    )
+    told = (
+        "Tomasz's surname is Wrobel. I had Wroblewski from the old rota; his badge and his "
+        "contract both say Wrobel. Fixed in the phone and the rota sheet."
+    )
+    rows = [strong("memory:memory/2026-11-09.md:12:12", told, path="memory/2026-11-09.md")]
+    screened = picked(table(rows), memory)
+    assert screened.duplicates == {
+        "memory:memory/2026-11-09.md:12:12": "memory:memory/2026-11-09.md:30:30"
+    }
+
+
+def test_a_persons_line_tells_of_whoever_it_names_by_part_of_her_name() -> None:
+    """The person wrote of "Granny Ewa" and her monthly transfer; the agent's Retain line for
+    "Ewa Nowak" that says the same repeats her line; one that says more is picked."""
+    personal = (
+        "# About me\n\n"
+        "- I'm Kasia Lis. My husband's mother, Granny Ewa, is 81 and lives in Zakopane. I "
+        "send her 600 zł by bank transfer on the 10th of every month.\n"
+    )
+    rows = [
+        strong("k-same", "- W @Ewa Nowak: 600 zł by bank transfer on the 10th of every month."),
+        strong("k-more", "- W @Ewa Nowak: moves into the care home in Nowy Targ on 2 December."),
+    ]
+    screened = picked(table(rows), personal)
+    assert set(screened.duplicates) == {"k-same"}

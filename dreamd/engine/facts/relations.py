@@ -197,12 +197,22 @@ def told_within(statement: Statement, whole: Statement, speaker: Set[str] = froz
     if statement.replaced or len(statement.topic) + len(statement.values) < 3:
         return False
     values = whole.values | {f"name:{name}" for name in speaker}
+    values |= _rest_of_name(statement.heading, values)
     if not statement.values <= values | _acronyms(whole.text):
         return False  # "JOOTRH" is told by "Jaramogi Oginga Odinga Teaching and Referral Hospital"
     words = _rooted(whole.topic) | {_root(name) for name in _names_of(values)}
     if not _rooted(statement.topic) <= words:
         return False
     return statement.subject in (None, "we") or _root(statement.subject) in words
+
+
+def _rest_of_name(heading: str | None, values: frozenset[str]) -> frozenset[str]:
+    """The other words of the name a line is headed by, when ``values`` hold one of them: a
+    person's line that calls her "Mama Dorothy" tells of "Dorothy Okoth" too."""
+    if not heading:
+        return frozenset()
+    words = [f"name:{word}" for word in heading.casefold().split()]
+    return frozenset(words) if len(words) > 1 and any(w in values for w in words) else frozenset()
 
 
 _JOINED_NAME = LazyPattern(

@@ -56,7 +56,7 @@ from msgspec.structs import replace
 
 from dreamd.clock import format_instant
 from dreamd.engine.facts.events import expired, said_on
-from dreamd.engine.facts.parts import lasting_line
+from dreamd.engine.facts.parts import lasting_line, lasting_text
 from dreamd.engine.facts.relations import retells
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
@@ -232,6 +232,15 @@ class _Facts:
         (for a line of the same note) tells again of the same subject: a note's prose and its
         Retain line are one fact."""
         told = self._parts(entry)
+        found = self._repeated(entry, told)
+        if found is not None:
+            return found
+        # what the entry would write may say less than its clauses read one by one: "Her
+        # surname is Gendron. I had Gendreau …; her pay stub says Gendron." writes the surname
+        written = lasting_parts(lasting_text(entry.snippet))
+        return self._repeated(entry, written) if written != told else None
+
+    def _repeated(self, entry: RecallEntry, told: Sequence[Statement]) -> str | None:
         for ref in self.entries:
             if covers(self.currency.parts[ref], told):
                 return ref

@@ -96,6 +96,8 @@ CASES = [
     # a shift pattern is a standing arrangement
     ("Aoife: works two weeks on, two weeks off on the rig.", True, "schedule"),
     ("Tariq works nights at the depot.", True, "schedule"),
+    ("Gosia works Thursday mornings only (08:00–13:00).", True, "schedule"),
+    ("On Saturday afternoons Kofi runs the stall at the flea market.", True, "schedule"),
     # who someone is by their trade
     ("Colm Daly: the joiner from Ennistymon.", True, "identity"),
     ("Beata is the new treasurer of the tenants' association.", True, "identity"),
