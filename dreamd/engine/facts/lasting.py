@@ -451,6 +451,17 @@ _MOVED_ONCE = re.compile(
     r"(?:patient|client|appointment|booking|call|visit|session|pickup))\s+(?:to|on|for)\b",
     _I,
 )
+# one routine occasion put on another day: "the follow-up is moved to Wednesday 6 May at
+# 14:30" (not a wedding or a trial: its new day replaces the old one in MEMORY.md)
+_PUT_ON_A_DAY = re.compile(
+    r"\b(?:follow-?up|appointment|check-?up|call|visit|session|meeting|review|pick-?up|"
+    r"delivery|lesson|class|consultation|catch-?up|fitting|viewing|inspection|handover)\s+"
+    r"(?:\w+\s+){0,3}?(?:is|are|was|were|has\s+been|have\s+been|gets?|got)\s+(?:now\s+)?"
+    r"(?:moved|pushed|"
+    r"rescheduled|rebooked|brought\s+forward|put\s+back|postponed|shifted)\s+"
+    r"(?:back\s+|forward\s+)?(?:to|till|until|for|on)\b",
+    _I,
+)
 _INSTEAD_FIRST = re.compile(r"\s*instead\b", _I)
 _NTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", _I)  # "on Tuesday 10th", "the 12th"
 # An offer that waits on a yes: "the place is his from 20 May if they want it"
@@ -588,6 +599,11 @@ def _schedule_ended(read: Statement) -> bool:
     return bool(when) and when <= read.replaced
 
 
+def _dates(read: Statement, body: str) -> int:
+    """How many days of the calendar a line names ("10 May", "the 12th")."""
+    return sum(v.startswith("date:") for v in read.values) + len(_NTH.findall(body))
+
+
 @lru_cache(maxsize=4096)  # one sweep's lines: the cache is per process and stays bounded
 def lasting(text: str, statement: Statement | None = None) -> Lasting:
     """Whether ``text`` (read as ``statement`` when the caller has it) lasts (see the rules)."""
@@ -621,6 +637,8 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
     once = not (_FORWARD.search(body) or _RECURS.search(body))
     if read.change == "instead" and (_PAST.search(body) or _MOMENT.search(body)) and once:
         return Lasting(False, "event")  # "Rang Isa at 17:00 instead": once, that day
+    if once and _PUT_ON_A_DAY.search(body) and _dates(read, body) == 1:
+        return Lasting(False, "event")  # "The follow-up is moved to Wednesday 6 May"
     if _SLIP_COUNTED.search(body) and not _FORWARD.search(body):
         return Lasting(False, "event")  # "Third time this month I've done that (…)"
     if _TASK.search(body) or _ADVICE.search(body):
@@ -677,8 +695,7 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "trivia")  # "45 km/h is 12.5 m/s: a climbing day"
     # one day swapped for another ("cake with her on Tuesday 10th instead"), not a plan that
     # takes a cancelled one's place ("Instead Deirdre comes here: 26 June to 29 June")
-    days = sum(v.startswith("date:") for v in read.values) + len(_NTH.findall(body))
-    swap = read.change == "instead" and days == 1 and not _INSTEAD_FIRST.match(body)
+    swap = read.change == "instead" and _dates(read, body) == 1 and not _INSTEAD_FIRST.match(body)
     if once and (swap or _MOVED_ONCE.search(body)):
         return Lasting(False, "event")  # "Paula spotted it and we moved her to Thursday"
     if _GOES_UP.search(body) and (_KINDS[-1][1].search(body) or _MONEY.search(body)):

@@ -668,7 +668,7 @@ def relation(newer: Statement, older: Statement) -> str | None:
     ``older``, else ``None`` (one pass: what a timeline asks of each pair)."""
     if newer.text.rstrip().endswith(("?", "？")):
         return None  # a question states nothing, so it replaces nothing
-    if _same_terms(newer, older):
+    if _same_terms(newer, older) or _confirms(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
     if _calls_off_dates(newer, older) or _takes_back(newer, older):
         return "replaces"  # "The Cork trip of 12–16 June is cancelled", whoever it names first
@@ -683,6 +683,28 @@ def relation(newer: Statement, older: Statement) -> str | None:
         # "to move to a ground-floor room" is what the entry should now say
         return "replaces" if _says_more(newer, older) else "same"
     return "replaces" if _replaces(newer, older) or _fuller(newer, older) else None
+
+
+def _confirms(newer: Statement, older: Statement) -> bool:
+    """The newer says "now" of a slot the older already gives as current, with part of its
+    terms and nothing else: "Thursday 15:15 is in everyone's calendar weekly now" after "the
+    weekly team meeting will be on Thursdays at 15:15 (to 15:45), from 22 May". The same days
+    (fewer days would be a change), the other terms among the older's, a topic word or a
+    subject in common."""
+    if newer.change not in (None, "now") or newer.replaced or newer.polarity != older.polarity:
+        return False
+    if older.change in _ENDS or older.polarity < 0:
+        return False
+    mine, theirs = _current(newer), _current(older)
+    terms = {f: v for f, v in mine.items() if f not in ("name", "id")}
+    if "day" not in terms or terms["day"] != theirs.get("day"):
+        return False
+    if not all(v <= theirs.get(f, frozenset()) for f, v in terms.items()):
+        return False
+    if len({v for vs in terms.values() for v in vs}) < 2:
+        return False
+    same_one = newer.subject is not None and newer.subject == older.subject
+    return same_one or bool(_rooted(newer.topic) & _rooted(older.topic))
 
 
 def _calls_off_dates(newer: Statement, older: Statement) -> bool:

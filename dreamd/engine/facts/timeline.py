@@ -130,6 +130,7 @@ def plan_timeline(
             bucket.append(index)
             if len(bucket) > MAX_PEERS:
                 del bucket[0]
+        found: list[tuple[Dated, str]] = []
         for earlier in (ordered[i] for i in near):
             if earlier.ref == later.ref or (earlier.ref in repeats and not changes):
                 continue
@@ -138,13 +139,20 @@ def plan_timeline(
             mine = owner.get(later.ref)
             if mine is not None and mine == owner.get(earlier.ref):
                 continue
-            found = relation(later.statement, earlier.statement)
-            if found == "same":
+            said = relation(later.statement, earlier.statement)
+            if said is not None:
+                found.append((earlier, said))
+        # what says one sentence of a line again confirms that line: it ends none of the others
+        # ("Thursdays at 15:15 now" after "… on Thursdays at 15:15 from 22 May; the Monday 19
+        # May one is the last")
+        confirmed = {owner.get(e.ref, e.ref) for e, said in found if said == "same"}
+        for earlier, said in found:
+            if said == "same":
                 # a repeat speaks through its first: what says it again repeats that one
                 speaks = earlier.ref not in ended and earlier.ref not in repeats
                 if speaks and later.ref not in repeats:
                     repeats[later.ref] = earlier.ref
-            elif found == "replaces" and earlier.ref not in ended:
+            elif earlier.ref not in ended and owner.get(earlier.ref, earlier.ref) not in confirmed:
                 ended[earlier.ref] = Ending(later.ref, later.day)
     for ref, first in repeats.items():  # a change that ended the first ends its repeats too
         if first in ended and ref not in ended:

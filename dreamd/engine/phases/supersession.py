@@ -241,5 +241,10 @@ def covers(known: Sequence[Statement], told: Sequence[Statement]) -> bool:
 
 
 def replaces_any(newer: Sequence[Statement], older: Sequence[Statement]) -> bool:
-    """One statement of ``newer`` replaces one of ``older``."""
-    return any(replaces(n, o) for n in newer for o in older)
+    """One statement of ``newer`` replaces one of ``older`` and says none of them again: "the
+    meeting is on Thursdays at 15:15 now" confirms "the weekly meeting will be on Thursdays at
+    15:15, from 22 May; the Monday 19 May one is the last at 08:30", it replaces no part of it."""
+    return any(
+        any(replaces(n, o) for o in older) and not any(relation(n, o) == "same" for o in older)
+        for n in newer
+    )

@@ -388,6 +388,23 @@ def test_one_day_of_a_plan_and_a_job_signed_off_are_not_kept(line: str) -> None:
     assert not lasting(line).durable
 
 
+@pytest.mark.parametrize(
+    ("line", "durable"),
+    [
+        ("The physio follow-up is moved to Tuesday 9 June at 11:15.", False),
+        ("Heads-up: the call with the accountant got pushed to Friday 3 July.", False),
+        ("The boiler inspection has been rescheduled for 21 October.", False),
+        # a routine slot moved for good, and a day that matters in its own right
+        ("The team meeting is moved to Wednesdays from 10 June.", True),
+        ("Our wedding is moved to Saturday 19 September.", True),
+    ],
+)
+def test_one_routine_occasion_put_on_another_day_is_not_kept(line: str, durable: bool) -> None:
+    """One appointment, call or visit moved to a single dated day happens once; a weekly slot
+    moved, or a wedding day (whose new day must replace the old), is kept."""
+    assert lasting(line).durable is durable
+
+
 def test_a_lease_signed_is_still_a_decision() -> None:
     assert lasting("Signed the lease for the workshop: three years from 1 June.").durable
 

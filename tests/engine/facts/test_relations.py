@@ -11,7 +11,7 @@ from dreamd.engine.facts.relations import relation, replaces, same_fact, told_wi
 from dreamd.engine.facts.statement import read_statement
 from dreamd.engine.facts.timeline import Dated, plan_timeline
 from dreamd.engine.facts.values import values_of
-from dreamd.engine.phases.supersession import lasting_parts
+from dreamd.engine.phases.supersession import lasting_parts, replaces_any
 
 CHANGES = [
     # a refusal taken back "after all"
@@ -1859,3 +1859,18 @@ def test_a_decision_taken_back_in_its_own_verb_ends_it_whoever_each_line_names_f
     # a refusal of something else the two lines share nobody in
     other = read_statement("- B Not renting a van after all: the removal firm brings its own.")
     assert relation(other, older) is None
+
+
+def test_a_slot_said_again_with_part_of_its_terms_confirms_the_line() -> None:
+    """ "Friday 18:30 rehearsals are in everyone's calendar weekly now" confirms the line that moved
+    rehearsals to Fridays at 18:30 and named the last Tuesday one: it ends none of it. Fewer
+    days than the older gave is still a change."""
+    older = (
+        "- W @Choir: rehearsals will be on Fridays at 18:30 (to 20:00), from 3 October; the "
+        "Tuesday 30 September one is the last at 19:00."
+    )
+    newer = "Friday 18:30 rehearsals are in everyone's calendar weekly now."
+    assert relation(lasting_parts(newer)[0], lasting_parts(older)[0]) == "same"
+    assert not replaces_any(lasting_parts(newer), lasting_parts(older))
+    fewer = lasting_parts("Rehearsals are on Fridays at 18:30 now.")
+    assert replaces_any(fewer, lasting_parts("Rehearsals are on Tuesdays and Fridays at 18:30."))
