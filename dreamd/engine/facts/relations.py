@@ -670,6 +670,8 @@ def relation(newer: Statement, older: Statement) -> str | None:
         return None  # a question states nothing, so it replaces nothing
     if _same_terms(newer, older) or _confirms(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
+    if _opinion_denied_elsewhere(newer, older):
+        return None
     if _calls_off_dates(newer, older) or _takes_back(newer, older):
         return "replaces"  # "The Cork trip of 12–16 June is cancelled", whoever it names first
     if not _subjects_agree(newer, older) and not _kin_named(newer, older):
@@ -683,6 +685,20 @@ def relation(newer: Statement, older: Statement) -> str | None:
         # "to move to a ground-floor room" is what the entry should now say
         return "replaces" if _says_more(newer, older) else "same"
     return "replaces" if _replaces(newer, older) or _fuller(newer, older) else None
+
+
+_VERDICT_WORDS = frozenset({"true", "wrong", "right", "fair"})
+
+
+def _opinion_denied_elsewhere(newer: Statement, older: Statement) -> bool:
+    """A Retain opinion taken back ("O(c=0.2) @Sipho: disorganised and can't be trusted with
+    the roll — not true") ends the view, not a fact about its subject that shares a word with
+    it ("Sipho is chief interpreter and will send the roll on Thursdays"): the older must hold
+    half the words of the view denied."""
+    if newer.retain != "O" or newer.polarity >= 0 or older.retain == "O":
+        return False
+    words = _rooted(newer.topic) - _VERDICT_WORDS
+    return bool(words) and 2 * len(words & _rooted(older.topic)) < len(words)
 
 
 def _confirms(newer: Statement, older: Statement) -> bool:

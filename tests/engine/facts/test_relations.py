@@ -1874,3 +1874,18 @@ def test_a_slot_said_again_with_part_of_its_terms_confirms_the_line() -> None:
     assert not replaces_any(lasting_parts(newer), lasting_parts(older))
     fewer = lasting_parts("Rehearsals are on Fridays at 18:30 now.")
     assert replaces_any(fewer, lasting_parts("Rehearsals are on Tuesdays and Fridays at 18:30."))
+
+
+def test_an_opinion_taken_back_ends_the_view_not_a_fact_about_its_subject() -> None:
+    """Taking back "Moira is careless with the float" ends that view (an O line or the prose
+    that held it), not what Moira does: the week's cashing up she now runs is still true."""
+    denial = lasting_parts(
+        "- O(c=0.2) @Moira Quinn: careless and can't be trusted with the float — not true; "
+        "three cash-ups in a row to the penny."
+    )[0]
+    duty = read_statement(
+        "Moira Quinn is shop manager now and will do the Friday cash-up and bank the float."
+    )
+    view = read_statement("Moira Quinn is careless; she can't be trusted with the float.")
+    assert relation(denial, duty) is None
+    assert relation(denial, view) is not None  # it speaks of the view
