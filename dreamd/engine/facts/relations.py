@@ -420,10 +420,21 @@ def _agree(a: Statement, b: Statement) -> bool:
     the other's, and every family both give agrees ("Thursdays now" and "Thursday 16:30")."""
     left, right = _current(a), _current(b)
     shared = left.keys() & right.keys()
-    if not shared or any(left[f] != right[f] for f in shared if f != "name"):
+    # days and times are one arrangement each; a sum told with another number beside it ("R2,150
+    # a day, paid in about 60 days") still tells the sum
+    if not shared or any(left[f] != right[f] for f in shared if f not in ("name", "num")):
         return False
-    small, large = (left, right) if len(left) <= len(right) else (right, left)
-    return all(small[f] <= large.get(f, frozenset()) for f in small if f != "name")
+    said_a = {v for f, vs in left.items() if f != "name" for v in vs}
+    said_b = {v for f, vs in right.items() if f != "name" for v in vs}
+    return said_a <= said_b or said_b <= said_a
+
+
+def _worded(a: Statement, b: Statement) -> tuple[frozenset[str], frozenset[str]]:
+    """Each one's topic words (by their stems), with the names it gives that the other says as
+    a word of its topic."""
+    topic_a, topic_b = _rooted(a.topic), _rooted(b.topic)
+    names_a, names_b = _rooted(_names(a)), _rooted(_names(b))
+    return topic_a | (names_a & topic_b), topic_b | (names_b & topic_a)
 
 
 def same_fact(a: Statement, b: Statement) -> bool:
@@ -462,7 +473,9 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return a.replaced == b.replaced and (names_a == names_b or bool(a.replaced))
     comparable = 3 * min(len(a.topic), len(b.topic)) >= max(len(a.topic), len(b.topic))
     if (
-        _containment(_rooted(a.topic), _rooted(b.topic)) >= 2 / 3  # "running it", "runs it"
+        # "running it", "runs it"; a name one gives is a word of the other's ("The DoJ pays
+        # panel interpreters its tariff" and "DoJ panel tariff: R2,150 a day")
+        _containment(*_worded(a, b)) >= 2 / 3
         and comparable
         and (a.values or a.subject == b.subject)
     ):

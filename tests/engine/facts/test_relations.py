@@ -1889,3 +1889,17 @@ def test_an_opinion_taken_back_ends_the_view_not_a_fact_about_its_subject() -> N
     view = read_statement("Moira Quinn is careless; she can't be trusted with the float.")
     assert relation(denial, duty) is None
     assert relation(denial, view) is not None  # it speaks of the view
+
+
+def test_a_sum_told_again_with_more_numbers_beside_it_is_the_same_fact() -> None:
+    """The rate said shortly and then with how it is claimed and paid is one fact (the name
+    one gives is a word of the other's); the same sum for another thing is not."""
+    short = lasting_parts("The NHS pays bank nurses its bank rate, £31 an hour.")[0]
+    full = lasting_parts(
+        "NHS bank rate for nurses: £31 an hour, claimed weekly through the staff app, paid in "
+        "about 14 days."
+    )[0]
+    assert same_fact(short, full)
+    assert same_fact(full, short)
+    other = lasting_parts("The garage charges its storage fee, £31 an hour.")[0]
+    assert not same_fact(other, full)
