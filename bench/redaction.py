@@ -42,7 +42,12 @@ people export (password-manager CSVs, calendars, vCards, chat exports, TSV, LaTe
 Dockerfiles, CI, systemd, Helm, plists, Android resources, registry exports, PowerShell,
 authenticator backups, recovery keys), national numbers of twenty-four more countries, IBANs
 and domestic accounts, passwords, PINs and phones in sixteen more languages, written before
-the rules were read).
+the rules were read) and the round-eleven corpus (``tests/redaction_corpus_round11.py``: dictated
+and mistyped passwords and hints, Markdown constructs and front matter, smart-home, camera,
+router and NAS configs, stream keys and game accounts, bank details of seven more countries,
+IBANs of eleven more, national ids of forty-odd more schemes, phones of twelve more countries,
+forty more vendors, encodings, split values, framework logs and traces, written before the
+rules were read).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -112,6 +117,7 @@ from tests import (
     redaction_corpus_round8,
     redaction_corpus_round9,
     redaction_corpus_round10,
+    redaction_corpus_round11,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -234,6 +240,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round ten": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round10.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round10.lookalikes()],
+        ),
+        "round eleven": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round11.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round11.lookalikes()],
         ),
     }
 
@@ -532,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-eight corpus", every["round eight"][0], show=show)
         end_to_end("round-nine corpus", every["round nine"][0], show=show)
         end_to_end("round-ten corpus", every["round ten"][0], show=show)
+        end_to_end("round-eleven corpus", every["round eleven"][0], show=show)
         later = (
             "project",
             "round two",
@@ -543,6 +554,7 @@ def main(argv: list[str] | None = None) -> int:
             "round eight",
             "round nine",
             "round ten",
+            "round eleven",
         )
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]
