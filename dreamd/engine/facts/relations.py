@@ -472,13 +472,13 @@ def same_fact(a: Statement, b: Statement) -> bool:
         # "Correction: Hald, not Holm" inside "Karin Hald: baker (correction: Hald, not Holm)"
         return a.replaced == b.replaced and (names_a == names_b or bool(a.replaced))
     comparable = 3 * min(len(a.topic), len(b.topic)) >= max(len(a.topic), len(b.topic))
-    if (
-        # "running it", "runs it"; a name one gives is a word of the other's ("The DoJ pays
-        # panel interpreters its tariff" and "DoJ panel tariff: R2,150 a day")
-        _containment(*_worded(a, b)) >= 2 / 3
-        and comparable
-        and (a.values or a.subject == b.subject)
-    ):
+    # "running it", "runs it"; a name one gives is a word of the other's ("The DoJ pays panel
+    # interpreters its tariff" and "DoJ panel tariff: R2,150 a day")
+    contained = _containment(*_worded(a, b))
+    # three words or more of one all in the other say what "we" do as the business does:
+    # "we price and invoice in kilos" and "La Clairière prices, packs and invoices in kilos"
+    whole = contained == 1 and min(len(a.topic), len(b.topic)) >= 3 and "we" in subjects
+    if contained >= 2 / 3 and comparable and (a.values or a.subject == b.subject or whole):
         return True  # not "Bart's own list" inside "put the warning on her medicine list"
     if a.topic and b.topic and _containment(a.topic, b.topic) < 0.5:
         return False  # shared function words ("we always check ... before") are not a fact

@@ -1903,3 +1903,13 @@ def test_a_sum_told_again_with_more_numbers_beside_it_is_the_same_fact() -> None
     assert same_fact(full, short)
     other = lasting_parts("The garage charges its storage fee, £31 an hour.")[0]
     assert not same_fact(other, full)
+
+
+def test_what_we_do_is_what_the_business_does_in_the_same_words() -> None:
+    """ "We quote and bill in hours" tells again what "Kestrel Joinery quotes, plans and bills
+    in hours" says; two words in common are not enough."""
+    business = lasting_parts("Kestrel Joinery quotes, plans and bills in hours.")[0]
+    we = read_statement("We quote and bill in hours.")
+    assert same_fact(we, business)
+    fewer = read_statement("We bill in hours.")
+    assert not same_fact(fewer, business)
