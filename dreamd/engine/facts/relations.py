@@ -681,7 +681,7 @@ def relation(newer: Statement, older: Statement) -> str | None:
     ``older``, else ``None`` (one pass: what a timeline asks of each pair)."""
     if newer.text.rstrip().endswith(("?", "？")):
         return None  # a question states nothing, so it replaces nothing
-    if _same_terms(newer, older) or _confirms(newer, older):
+    if _same_terms(newer, older) or _confirms(newer, older) or _same_correction(newer, older):
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
     if _opinion_denied_elsewhere(newer, older):
         return None
@@ -698,6 +698,20 @@ def relation(newer: Statement, older: Statement) -> str | None:
         # "to move to a ground-floor room" is what the entry should now say
         return "replaces" if _says_more(newer, older) else "same"
     return "replaces" if _replaces(newer, older) or _fuller(newer, older) else None
+
+
+def _same_correction(a: Statement, b: Statement) -> bool:
+    """Two lines that turn down the same misspelt name and give the same one in its place:
+    "Coetser, with an s: not Coetzee, as I have had her since January" and "Marisa Coetser:
+    the name is Coetser, not Coetzee"."""
+    gone = {v for v in a.replaced & b.replaced if v.startswith("name:")}
+    if not gone or a.polarity != b.polarity:
+        return False
+    now_a = _names_of(_current(a).get("name", frozenset()))
+    now_b = _names_of(_current(b).get("name", frozenset()))
+    said_a = _words_of(f"{a.heading or ''} {a.text}")
+    said_b = _words_of(f"{b.heading or ''} {b.text}")
+    return any(n in said_a and n in said_b for n in now_a | now_b)
 
 
 _VERDICT_WORDS = frozenset({"true", "wrong", "right", "fair"})

@@ -1913,3 +1913,16 @@ def test_what_we_do_is_what_the_business_does_in_the_same_words() -> None:
     assert same_fact(we, business)
     fewer = read_statement("We bill in hours.")
     assert not same_fact(fewer, business)
+
+
+def test_two_lines_turning_down_the_same_misspelling_are_one_correction() -> None:
+    """ "Kowalczyk, with a cz: not Kowalczik, as I had him all spring" and the Retain line
+    "Piotr Kowalczyk: the name is Kowalczyk, not Kowalczik" correct one name; a line that puts
+    another name in its place is another correction."""
+    prose = lasting_parts(
+        "Kowalczyk, with a cz: not Kowalczik, as I have had him since April, on three invoices."
+    )
+    retain = lasting_parts("- W @Piotr Kowalczyk: The name is Kowalczyk, not Kowalczik.")
+    assert relation(retain[0], prose[0]) == "same"
+    other = lasting_parts("Correction: it's Kowalski, not Kowalczik.")
+    assert relation(other[0], prose[0]) != "same"
