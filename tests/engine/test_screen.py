@@ -313,3 +313,21 @@ def test_a_persons_line_tells_of_whoever_it_names_by_part_of_her_name() -> None:
     ]
     screened = picked(table(rows), personal)
     assert set(screened.duplicates) == {"k-same"}
+
+
+def test_a_retain_line_is_weighed_whole_against_what_it_repeats() -> None:
+    """The Retain line says who drives the boy now beside "no more school bus"; the entry it
+    shares the bus with does not say that, so the line is picked."""
+    memory = (
+        "# Long-Term Memory\n\n## Promoted From Short-Term Memory (2026-11-17)\n\n"
+        "<!-- dreamd-memory-promotion:memory:memory/2026-11-16.md:11:11 -->\n"
+        "- From today Ola no longer takes the school bus. The bus firm keeps the term's 600 kr "
+        "(no refunds after the third week). (2026-11-16.md#L11)\n"
+    )
+    line = (
+        "- W @Ola Berg: Ingrid drops him at Nordby school at 07:40 on her way to work; no more "
+        "school bus."
+    )
+    rows = [strong("memory:memory/2026-11-16.md:19:19", line, path="memory/2026-11-16.md")]
+    screened = picked(table(rows), memory)
+    assert screened.duplicates == {}

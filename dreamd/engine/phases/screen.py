@@ -56,7 +56,7 @@ from msgspec.structs import replace
 
 from dreamd.clock import format_instant
 from dreamd.engine.facts.events import expired, said_on
-from dreamd.engine.facts.parts import lasting_line, lasting_text
+from dreamd.engine.facts.parts import fact_parts, lasting_line, lasting_text
 from dreamd.engine.facts.relations import retells
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.phases.deep import Ranking, Thresholds, Verdict, rank
@@ -235,8 +235,11 @@ class _Facts:
         found = self._repeated(entry, told)
         if found is not None:
             return found
-        # what the entry would write may say less than its clauses read one by one: "Her
+        # what a line of prose would write may say less than its clauses read one by one: "Her
         # surname is Gendron. I had Gendreau …; her pay stub says Gendron." writes the surname
+        # (a Retain line is one claim, read with its letter)
+        if read_statement(entry.snippet).retain is not None or len(fact_parts(entry.snippet)) < 2:
+            return None
         written = lasting_parts(lasting_text(entry.snippet))
         return self._repeated(entry, written) if written != told else None
 
