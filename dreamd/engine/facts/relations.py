@@ -636,6 +636,22 @@ def _other_values(family: str, new: frozenset[str], old: frozenset[str]) -> bool
     return True
 
 
+_ALSO = LazyPattern(r"\b(?:also|too|as\s+well|besides|another)\b", re.IGNORECASE)
+
+
+def _goes_elsewhere(newer: Statement, older: Statement) -> bool:
+    """The same thing now goes to someone else: "Crowns and bridges now go to Campanar
+    Prótesis" after "crowns and bridges go to Turia Dental Lab" (every topic word of the
+    older but a contact's is the newer's, the names all new, no "also")."""
+    if newer.change != "now" or newer.subject is not None or older.subject is not None:
+        return False
+    names_new, names_old = _names(newer), _names(older)
+    if not names_new or not names_old or names_new & names_old or _found(_ALSO, newer.text):
+        return False
+    shared = _rooted(newer.topic) & _rooted(older.topic)
+    return len(shared) >= 2
+
+
 def _differs(newer: Statement, older: Statement) -> bool:
     """Another value of a family both have; or, in one field ("prefers voice notes", "prefers
     written messages"), other words for the thing itself. Other plain numbers alone count only
@@ -643,6 +659,8 @@ def _differs(newer: Statement, older: Statement) -> bool:
     "I make violins … at Mária utca 9: repairs, setups, bow rehairs and rentals", which only
     shares two of its many topic words."""
     new, old = _current(newer), _current(older)
+    if _goes_elsewhere(newer, older):
+        return True
     shared = (new.keys() & old.keys()) - {"name"}  # other names are other things, not values
     other = {family for family in shared if _other_values(family, new[family], old[family])}
     if other - {"num"}:

@@ -1926,3 +1926,17 @@ def test_two_lines_turning_down_the_same_misspelling_are_one_correction() -> Non
     assert relation(retain[0], prose[0]) == "same"
     other = lasting_parts("Correction: it's Kowalski, not Kowalczik.")
     assert relation(other[0], prose[0]) != "same"
+
+
+def test_the_same_work_now_going_to_another_firm_replaces_the_old_one() -> None:
+    """ "Print jobs now go to Kowloon Press" replaces "print jobs go to Harbour Litho"; a firm
+    that "also" takes them, or the same firm named again, replaces nothing."""
+    older = lasting_parts(
+        "- W @Harbour: print jobs and posters go to Harbour Litho, contact Ken Wu."
+    )
+    newer = lasting_parts("Print jobs and posters now go to Kowloon Press (Amy Lau).")
+    assert replaces_any(newer, older)
+    also = lasting_parts("Print jobs and posters now also go to Kowloon Press (Amy Lau).")
+    assert not replaces_any(also, older)
+    same = lasting_parts("Print jobs and posters now go to Harbour Litho.")
+    assert not replaces_any(same, older)
