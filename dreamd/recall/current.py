@@ -303,7 +303,7 @@ def one_per_fact(
                 chains.group[j] = i
                 break
     if window is None:
-        _newest_speaks(pool, chains, found)
+        _newest_speaks(pool, chains, found, statements, same)
     cutoff = window.last.isoformat() if tense == "past" and window is not None else None
     dated = [
         Dated(str(i), hit.day, statements[i], hit.start_line)
@@ -331,10 +331,19 @@ _YES_NO = LazyPattern(
 )
 
 
-def _newest_speaks(pool: Sequence[Hit], chains: _Chains, found: int) -> None:
+def _newest_speaks(
+    pool: Sequence[Hit],
+    chains: _Chains,
+    found: int,
+    statements: Sequence[Statement] | None = None,
+    same: Sequence[int] = (),
+) -> None:
     """Of the hits that state one fact, all dated, the newest speaks (in the words it was said
     last: a name spelled right from 12 June on), at the best place of them all; on one day,
-    the best-ranked. A person's own line (no day) speaks for the notes that repeat it."""
+    the best-ranked. Of lines in other words whose names agree (no spelling to put right), the
+    best-ranked speaks: "Jua Power solar kit for the shop, KSh 68,000" answers
+    what the kit cost, "Jua Power kit installed on 11 June" does not. A person's own line (no
+    day) speaks for the notes that repeat it."""
     members: dict[int, list[int]] = {}
     for index in range(found):
         members.setdefault(chains.group[index], []).append(index)
@@ -342,8 +351,26 @@ def _newest_speaks(pool: Sequence[Hit], chains: _Chains, found: int) -> None:
         if len(group) < 2 or any(pool[i].day is None for i in group):
             continue
         speaker = max(group, key=lambda i: (pool[i].day or "", -i))
+        worded = len({same[i] for i in group}) > 1 if same else False
+        if statements is not None and worded and _names_agree([statements[i] for i in group]):
+            speaker = min(group)
         for index in group:
             chains.group[index] = speaker
+
+
+def _names_agree(statements: Sequence[Statement]) -> bool:
+    """No line names what another does not, among names both spell alike or not at all."""
+    names = [{v for v in s.values if v.startswith("name:")} for s in statements]
+    every = set().union(*names)
+    # a name only one line gives is fine; two spellings of one are not ("Morrow", "Marrow")
+    return not any(a != b and _spelled_alike(a, b) for a in every for b in every)
+
+
+def _spelled_alike(a: str, b: str) -> bool:
+    """Two names one or two letters apart ("name:morrow" and "name:marrow")."""
+    from rapidfuzz.distance import Levenshtein
+
+    return min(len(a), len(b)) > 7 and Levenshtein.distance(a, b) <= 2
 
 
 def _only_ends(statement: Statement) -> bool:

@@ -397,3 +397,36 @@ def test_an_order_pasted_into_a_note_never_answers_first(
     found = answer(capsys, root, verb, "What is the Halvorsen translation rate?")
     assert "€0.14" in shown(found[0])
     assert any("AI agents" in shown(item) for item in found)
+
+
+def test_of_one_fact_in_other_words_the_best_ranked_speaks() -> None:
+    """The agent's line with the price and the later episode line are one fact; asked what
+    the pump cost, the line that ranked best (the one with the price) speaks for both, and the
+    newest is listed with it."""
+    priced = Hit(
+        "memory/2026-03-06.md",
+        25,
+        25,
+        "- W @Ola Nilsen: Solis heat pump for the cabin, 6 kW, 84,000 kr; installation Friday "
+        "14 March.",
+        0.9,
+        day="2026-03-06",
+    )
+    done = Hit(
+        "memory/2026-03-14.md",
+        24,
+        24,
+        "- B Solis heat pump installed at Ola Nilsen's cabin on 14 March.",
+        0.5,
+        day="2026-03-14",
+    )
+    results = one_per_fact(
+        [priced, done],
+        ["", ""],
+        question="How much did Ola's Solis heat pump cost?",
+        window=None,
+        today=date(2026, 4, 1),
+        limit=5,
+    )
+    assert [hit.path for hit in results] == ["memory/2026-03-06.md"]
+    assert [hit.path for hit in results[0].also] == ["memory/2026-03-14.md"]
