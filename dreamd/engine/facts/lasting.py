@@ -327,7 +327,8 @@ def _lead_in(text: str) -> bool:
 _PAST = re.compile(
     r"\b(?:was|were|had|came|went|sent|got|did|took|bounced|arrived|returned|answered|phoned|"
     r"called|emailed|texted|confirmed|told|asked|wrote|said|replied|forgot|missed|lost|found|"
-    r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked|rang|drove|ate|"
+    r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked|drove|ate|"
+    r"rang(?!\s*\d)|"  # not "Rang 9", a cheese's name
     r"left|began|bought|brought|thought|caught|fell|felt|met|saw|spoke|stood|woke|won|"
     r"(?-i:sat)(?!\s*\d)|"  # not "Sat 6 Dec", the day
     r"sang|gave|ran|swam|wore|drew|threw|grew|knew|rode|shook|"

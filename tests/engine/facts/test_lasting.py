@@ -97,6 +97,7 @@ CASES = [
     ("Aoife: works two weeks on, two weeks off on the rig.", True, "schedule"),
     ("Tariq works nights at the depot.", True, "schedule"),
     ("Gosia works Thursday mornings only (08:00–13:00).", True, "schedule"),
+    ("The Gosselin dairy is on Rang 12, past the sugar shack.", True, "fact"),  # a road
     ("On Saturday afternoons Kofi runs the stall at the flea market.", True, "schedule"),
     # who someone is by their trade
     ("Colm Daly: the joiner from Ennistymon.", True, "identity"),
