@@ -329,7 +329,8 @@ _PAST = re.compile(
     r"called|emailed|texted|confirmed|told|asked|wrote|said|replied|forgot|missed|lost|found|"
     r"broke|fixed|tried|spent|started|finished|delivered|received|paid|booked|drove|ate|"
     r"rang(?!\s*\d)|"  # not "Rang 9", a cheese's name
-    r"left|began|bought|brought|thought|caught|fell|felt|met|saw|spoke|stood|woke|won|"
+    r"left|began|bought|brought|thought|caught|fell|felt|met|saw|spoke|stood|woke|"
+    r"(?<![\d,.]\s)won|"  # not "800,000 won a month", the currency
     r"(?-i:sat)(?!\s*\d)|"  # not "Sat 6 Dec", the day
     r"sang|gave|ran|swam|wore|drew|threw|grew|knew|rode|shook|"
     r"hadn't|didn't|wasn't|weren't)\b|"

@@ -98,6 +98,7 @@ CASES = [
     ("Tariq works nights at the depot.", True, "schedule"),
     ("Gosia works Thursday mornings only (08:00–13:00).", True, "schedule"),
     ("The Gosselin dairy is on Rang 12, past the sugar shack.", True, "fact"),  # a road
+    ("Min-jun pays the landlord 650,000 won a month.", True, "fact"),  # a currency
     ("On Saturday afternoons Kofi runs the stall at the flea market.", True, "schedule"),
     # who someone is by their trade
     ("Colm Daly: the joiner from Ennistymon.", True, "identity"),
