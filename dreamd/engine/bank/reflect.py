@@ -21,7 +21,8 @@
    ``MEMORY.md`` count as facts of one more note ("my partner Gergő Lakatos"), a parenthesis
    after a full name gives what it is called ("Orsolya Kertész (Orsi)"), and family named by a
    first name alone ("my mother Fumiko") that facts of as many notes say are people of their
-   own, unless the name is a word of a name already known;
+   own, unless the name is a word of a name already known; once a full name that opens with it
+   is known ("W @Fumiko Sato"), such a page points to the full name's, where its facts go;
 3. plans the opinions (:mod:`dreamd.engine.bank.opinions`), each fact's validity
    (:mod:`dreamd.engine.bank.validity`: from its day, until a later fact replaced it) and the pages
    (:mod:`dreamd.engine.bank.pages`), each block merged around a person's edits
@@ -222,6 +223,8 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> tuple[list[Fact], dict[s
         titles.setdefault(key, name)
     for key, name in _kin_named(facts, titles).items():
         titles.setdefault(key, name)
+    # "my brother Armando" is Armando Nhantumbo, once he is known: his page points there
+    renamed = {**_kin_full_names(facts, titles, aliases), **renamed}
     said = {title: title for title in titles.values() if title}
     for key, title in renamed.items():
         if titles.get(key):
@@ -248,6 +251,20 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> tuple[list[Fact], dict[s
                 extra.append(title)
         linked.append(replace(fact, entities=(*fact.entities, *extra)) if extra else fact)
     return linked, renamed
+
+
+def _kin_full_names(
+    facts: list[Fact], titles: Mapping[str, str], aliases: Mapping[str, str]
+) -> dict[str, str]:
+    """A one-word page of family ("my brother Armando", named so before his full name was
+    known) -> the one full name that opens with it: the page's facts go to the person."""
+    kin = {match.group(1) for fact in facts for match in _KIN.finditer(fact.text)}
+    found = {}
+    for key, title in titles.items():
+        longer = aliases.get(key)
+        if title in kin and len(title.split()) == 1 and longer and longer.split()[0] == title:
+            found[key] = longer
+    return found
 
 
 def _first_words(titles: Mapping[str, str]) -> dict[str, str]:

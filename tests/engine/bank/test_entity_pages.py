@@ -302,3 +302,37 @@ def test_family_named_by_a_first_name_alone_get_a_page() -> None:
     assert arvo[0].startswith("Arvo — father")
     assert any("Easter" in line for line in arvo)
     assert "bank/entities/Liis.md" not in pages
+
+
+def test_family_named_by_a_first_name_joins_the_full_name_once_it_is_known() -> None:
+    """ "My brother Tomasz" had a page of its own before his full name was known; once a Retain
+    line names Tomasz Zielinski, what the notes say of "my brother Tomasz" is on his page (asking
+    what he does finds it there) and the short page points to it."""
+    early = {
+        "memory/2026-03-02.md": "# 2026-03-02\n\n- My brother Tomasz rings on Sundays at 18:00.\n",
+        "memory/2026-03-05.md": "# 2026-03-05\n\n- Dad stays with my brother Tomasz in Gdynia.\n",
+    }
+    stats = {p: NoteStat(p, p[7:17], 0.0, len(t)) for p, t in early.items()}
+    first = plan_reflect(
+        BankFiles({}, TextFile("x", "", None), {p: _file(p, t) for p, t in early.items()}), stats
+    )
+    written = {w.path: w.text for w in first.writes}
+    assert "bank/entities/Tomasz.md" in written
+    later = {
+        **early,
+        "memory/2026-03-12.md": (
+            "# 2026-03-12\n\n## Retain\n- W @Tomasz Zielinski: runs a bakery in Gdynia.\n"
+        ),
+    }
+    ledger = written.pop("memory/.dreams/bank.json")
+    bank = BankFiles(
+        {p: _file(p, t) for p, t in written.items()},
+        _file("memory/.dreams/bank.json", ledger),
+        {p: _file(p, t) for p, t in later.items()},
+    )
+    stats = {p: NoteStat(p, p[7:17], 0.0, len(t)) for p, t in later.items()}
+    pages = {w.path: w.text for w in plan_reflect(bank, stats).writes}
+    page = pages["bank/entities/Tomasz-Zielinski.md"]
+    assert "runs a bakery in Gdynia" in page
+    assert "rings on Sundays at 18:00" in page
+    assert "Tomasz is Tomasz Zielinski: see [Tomasz Zielinski]" in pages["bank/entities/Tomasz.md"]
