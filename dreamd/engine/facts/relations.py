@@ -661,6 +661,9 @@ def _differs(newer: Statement, older: Statement) -> bool:
     new, old = _current(newer), _current(older)
     if _goes_elsewhere(newer, older):
         return True
+    ids_new, ids_old = _ids(newer) - newer.replaced, _ids(older) - older.replaced
+    if newer.change is not None and ids_new and ids_old and not ids_new & ids_old:
+        return True  # "deliverables in ISN2016 from 1 September" after "… in ISN93"
     shared = (new.keys() & old.keys()) - {"name"}  # other names are other things, not values
     other = {family for family in shared if _other_values(family, new[family], old[family])}
     if other - {"num"}:

@@ -1940,3 +1940,13 @@ def test_the_same_work_now_going_to_another_firm_replaces_the_old_one() -> None:
     assert not replaces_any(also, older)
     same = lasting_parts("Print jobs and posters now go to Harbour Litho.")
     assert not replaces_any(same, older)
+
+
+def test_another_code_from_a_date_replaces_the_old_code() -> None:
+    """ "Drawings in ETRS89 from 1 March" replaces "the county takes drawings in RT90": a code
+    given from a day is the slot's new value; without a cue, another code is another thing."""
+    older = lasting_parts("The county takes planning drawings in RT90 (DWG plus a signed PDF).")
+    newer = lasting_parts("- W @County: planning drawings in ETRS89 from 1 March.")
+    assert replaces_any(newer, older)
+    plain = lasting_parts("The county takes planning drawings in ETRS89 too.")
+    assert not replaces_any(plain, older)
