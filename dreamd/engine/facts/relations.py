@@ -1068,7 +1068,25 @@ def _hands_over(newer: Statement, older: Statement) -> bool:
     """Who the older says someone is passes on: another in the role, a named successor, or the
     name itself spelled again ("Marta is head coach now", "Bjørn's successor", "Kalvestad.
     With a v.")."""
-    return _takes_role(newer, older) or _succeeds(newer, older) or _misspelt(newer, older)
+    return (
+        _takes_role(newer, older)
+        or _succeeds(newer, older)
+        or _misspelt(newer, older)
+        or _has_theirs_now(newer, older)
+    )
+
+
+def _has_theirs_now(newer: Statement, older: Statement) -> bool:
+    """Someone else has the older's subject's charge now: "Gunnar Páll: has Hrefna's files
+    now" ends "Hrefna: handles subdivisions and Kvarði's files with the town" (her name with
+    a possessive, a word of what the older says she has, and "now")."""
+    person = older.subject
+    if person in (None, "we") or newer.subject in (None, "we", person) or newer.change != "now":
+        return False
+    if newer.polarity < 0 or older.polarity < 0:
+        return False
+    found = re.search(rf"\b{re.escape(person)}['’]s\s+(\w+)", newer.text, re.IGNORECASE)
+    return found is not None and _root(found.group(1).casefold()) in _rooted(older.topic)
 
 
 _SUCCESSOR = LazyPattern(

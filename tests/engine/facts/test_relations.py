@@ -1950,3 +1950,11 @@ def test_another_code_from_a_date_replaces_the_old_code() -> None:
     assert replaces_any(newer, older)
     plain = lasting_parts("The county takes planning drawings in ETRS89 too.")
     assert not replaces_any(plain, older)
+
+
+def test_someone_who_has_anothers_charge_now_replaces_them() -> None:
+    """ "Piet has Anouk's cases now" ends "Anouk Visser handles the permits and the cases of
+    the north ward"; Piet having Anouk's bike now ends nothing of what she handles."""
+    older = lasting_parts("Anouk Visser handles the permits and the cases of the north ward.")
+    assert replaces_any(lasting_parts("- W @Piet Bos: has Anouk's cases now."), older)
+    assert not replaces_any(lasting_parts("- W @Piet Bos: has Anouk's bike now."), older)
