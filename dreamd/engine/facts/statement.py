@@ -354,8 +354,10 @@ _REPLACED_OR_GONE = LazyPattern(
     _I,
 )
 _NEGATION = LazyPattern(
-    r"\b(?:no\s+longer|no\s+more(?!\s+than\b)|not\s+any\s?more|doesn'?t|don'?t|didn'?t|"
-    r"won'?t|isn'?t|aren'?t|"
+    r"\b(?:no\s+longer|no\s+more(?!\s+than\b)|not\s+any\s?more|"
+    # "isn't due till 11 October", "doesn't start until nine": a day or hour put later, no "no"
+    r"(?:doesn'?t|don'?t|won'?t|isn'?t|aren'?t)(?!\s+(?:\w+\s+){0,3}?(?:till|until)\b)|"
+    r"didn'?t|"
     r"never|dislikes?|hates?|avoids?|(?<!\bstill\s)(?<!\bis\s)(?<!\bare\s)stopped|can'?t|"
     r"cannot|nicht\s+mehr|ya\s+no|"
     # "not going on the exchange", "Nat is not coming": a plan said no to

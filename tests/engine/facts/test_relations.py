@@ -1958,3 +1958,17 @@ def test_someone_who_has_anothers_charge_now_replaces_them() -> None:
     older = lasting_parts("Anouk Visser handles the permits and the cases of the north ward.")
     assert replaces_any(lasting_parts("- W @Piet Bos: has Anouk's cases now."), older)
     assert not replaces_any(lasting_parts("- W @Piet Bos: has Anouk's bike now."), older)
+
+
+@pytest.mark.parametrize(
+    ("text", "polarity"),
+    [
+        ("The survey isn't due till 14 November now.", 1),
+        ("The café doesn't open until 10:00 from Monday.", 1),
+        ("Ana doesn't eat meat.", -1),
+        ("He isn't coming to the AGM.", -1),
+    ],
+)
+def test_a_day_put_later_with_till_is_no_no(text: str, polarity: int) -> None:
+    """ "Isn't due till 14 November" gives the day it is due; "doesn't eat meat" says no."""
+    assert read_statement(text).polarity == polarity
