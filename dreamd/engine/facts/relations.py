@@ -1387,6 +1387,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     gave_up = ended is not None and holder and _found(_GAVE_UP_ROLE, newer.text)
     if gave_up and {w.removesuffix("s") for w in older.topic} & _ROLE_NOUNS:
         return True  # "Lajos stood down after 22 years" ends "Lajos: commander of the ÖTE"
+    if gave_up and named_subject and older.polarity > 0 and "day" in family_values(older):
+        return True  # "Nomvula retired on 4 March" ends "Nomvula: sends the roll on Thursdays"
     planned = older.change is not None or _found(_PLANNED, older.text)
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"

@@ -1972,3 +1972,11 @@ def test_someone_who_has_anothers_charge_now_replaces_them() -> None:
 def test_a_day_put_later_with_till_is_no_no(text: str, polarity: int) -> None:
     """ "Isn't due till 14 November" gives the day it is due; "doesn't eat meat" says no."""
     assert read_statement(text).polarity == polarity
+
+
+def test_someone_who_retired_no_longer_does_their_weekly_duty() -> None:
+    """ "Greta Holm retired on 3 May" ends "Greta Holm: posts the swim rota on Fridays"; it
+    ends nothing Greta said of someone else, nor a duty of hers with no day."""
+    retired = lasting_parts("- B Greta Holm retired on 3 May after 20 years at the pool.")
+    assert replaces_any(retired, lasting_parts("Greta Holm: posts the swim rota on Fridays."))
+    assert not replaces_any(retired, lasting_parts("Greta Holm: lives in Borås."))
