@@ -193,7 +193,10 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         ),
         (
             "reversed",
-            r"\brevers(?:ed|es|ing)\b|\brevert(?:ed|s|ing)?\b|"
+            # not a vehicle backing up: "the truck reversed over the pegs", "reversing out"
+            r"\brevers(?:ed|es|ing)\b(?!\s+(?:over|into|onto|out|up|off|down|through|across|"
+            r"past|around|round|in\b|back\b|the\s+(?:van|car|truck|trailer|lorry)))|"
+            r"\brevert(?:ed|s|ing)?\b|"
             r"\b(?:go(?:es|ing)?|went|switch(?:ed|ing)?|mov(?:e|ed|ing)|back)\s+back\s+to\b"
             rf"{_NOT_A_PLACE_BACK}|"
             r"\b(?:goes|going|went|switched|moved|is|are)\s+back\s+to\b"

@@ -1980,3 +1980,16 @@ def test_someone_who_retired_no_longer_does_their_weekly_duty() -> None:
     retired = lasting_parts("- B Greta Holm retired on 3 May after 20 years at the pool.")
     assert replaces_any(retired, lasting_parts("Greta Holm: posts the swim rota on Fridays."))
     assert not replaces_any(retired, lasting_parts("Greta Holm: lives in Borås."))
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        ("The skip lorry reversed over the kerb at number 9.", None),
+        ("Tomek reversed into the gatepost again.", None),
+        ("We reversed the decision on the van: keeping it.", "reversed"),
+    ],
+)
+def test_a_vehicle_backing_up_is_no_reversal(text: str, change: str | None) -> None:
+    """A lorry that reversed over the kerb changed no decision; a decision reversed did."""
+    assert read_statement(text).change == change
