@@ -372,6 +372,13 @@ _TASK = re.compile(
     r"call|ring|email|e-mail|ask|check|pick\s+up|bring|print|order|post|collect|chase)\b",
     _I,
 )
+# one thing that must be done once: "The Þverá plat has to be redone in ISN2016 before it goes
+# in", "the boiler needs to be serviced by Friday" (not "invoices have to be checked")
+_ONE_JOB = re.compile(
+    r"^\s*the\s+(?:[\w'’-]+\s+){1,4}?(?:has|needs)\s+to\s+be\s+[\w-]+(?:ed|en|ne|de)\b"
+    r"(?![^.;]*\b(?:always|every|each|whenever|when|if|never|you|we|anyone|everyone|whoever)\b)",
+    _I,
+)
 _MONEY = re.compile(
     r"[$€£¥]\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:[$€£¥]|(?:eur|usd|gbp|pln|chf|sek|nok|dkk|czk|"
     r"zł|zl|kr|kč|euros?|dollars?|pounds?|francs?|crowns?|złoty|zloty)\b)|"
@@ -643,7 +650,7 @@ def lasting(text: str, statement: Statement | None = None) -> Lasting:
         return Lasting(False, "event")  # "The follow-up is moved to Wednesday 6 May"
     if _SLIP_COUNTED.search(body) and not _FORWARD.search(body):
         return Lasting(False, "event")  # "Third time this month I've done that (…)"
-    if _TASK.search(body) or _ADVICE.search(body):
+    if _TASK.search(body) or _ADVICE.search(body) or _ONE_JOB.search(body):
         return Lasting(False, "task")
     if _THOSE_TIMES.search(body):
         return Lasting(False, "context")  # "Nomvula must keep me off the roll those weeks"

@@ -407,6 +407,21 @@ def test_one_routine_occasion_put_on_another_day_is_not_kept(line: str, durable:
     assert lasting(line).durable is durable
 
 
+@pytest.mark.parametrize(
+    ("line", "durable"),
+    [
+        ("The Lyngby plan has to be redrawn in the new grid before it goes to the council.", False),
+        ("The chimney needs to be swept by the end of October.", False),
+        ("The gate has to be locked when you leave.", True),
+        ("The van has to be washed every Friday.", True),
+    ],
+)
+def test_one_thing_to_be_done_once_is_a_task(line: str, durable: bool) -> None:
+    """The plan that has to be redrawn is one job; a gate locked whenever someone leaves and a
+    van washed every Friday are rules."""
+    assert lasting(line).durable is durable
+
+
 def test_a_lease_signed_is_still_a_decision() -> None:
     assert lasting("Signed the lease for the workshop: three years from 1 June.").durable
 
