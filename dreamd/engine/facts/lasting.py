@@ -375,7 +375,7 @@ _TASK = re.compile(
 # one thing that must be done once: "The Þverá plat has to be redone in ISN2016 before it goes
 # in", "the boiler needs to be serviced by Friday" (not "invoices have to be checked")
 _ONE_JOB = re.compile(
-    r"^\s*the\s+(?:[\w'’-]+\s+){1,4}?(?:has|needs)\s+to\s+be\s+[\w-]+(?:ed|en|ne|de)\b"
+    r"^\s*the\s+(?:[\w'’-]+\s+){1,4}?(?:has|needs)\s+to\s+be\s+[\w-]+\b"
     r"(?![^.;]*\b(?:always|every|each|whenever|when|if|never|you|we|anyone|everyone|whoever)\b)",
     _I,
 )
