@@ -68,6 +68,7 @@ _NEXT_LINE_KEY = re.compile(
     r"|token|api[ _-]?key|private[ _-]?key|passwort|kennwort|mot de passe|contraseña|senha)"
     r"[ \t]*[:=][ \t]*\n[ \t>*+-]*(?![A-Za-z_][A-Za-z_.-]*=[\w.:/-]*[ \t]*$)(\S{6,})[ \t]*$"
 )  # a next line that is a key's own line (``Pwd=`` then ``AutoStart=1``) holds no value
+_KEYED = re.compile(r"[A-Za-z_][\w.-]*=")
 _PUBLIC_NAMED = re.compile(r"(?i:public[ _-]?key|pubkey)")
 _RUN_END = re.compile(r"([A-Za-z0-9_+/=-]{4,})[ \t]*$")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,}")
@@ -299,6 +300,8 @@ def _joined(
     head, tail = text[head_start:head_end], text[tail_start:tail_end]
     if _WORD.fullmatch(tail):
         return []  # "…093" then "Angajat 1,…": the next line starts with a word, not a piece
+    if _KEYED.match(tail):
+        return []  # "level-seed=…" then "view-distance=10": the next line is a key of its own
     if is_token(head + tail) and not is_token(head):
         return [Finding("split-token", head_start, tail_end)]
     return []

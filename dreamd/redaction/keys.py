@@ -91,6 +91,7 @@ __all__ = [
     "character_classes",
     "cookie_holds_session",
     "find_named_values",
+    "is_template",
     "kind_of_name",
     "value_is_secret",
 ]
@@ -426,7 +427,7 @@ _DESCRIBING = frozenset(
     " validation check generator bits counter index page list test tests example examples doc"
     " docs help flow grant response server service exchange protection login standard ring"
     " recovery forgotten forgot vergessen oublié olvidada esquecida lifetime header headers"
-    " level levels spec support auth-method".split()
+    " level levels spec support auth-method options option choices".split()
 )
 # Last words of a key that say in what form it holds the secret its other words name.
 _FORM_WORDS = frozenset("base value val raw b64 base64 hex str string".split())
@@ -513,7 +514,8 @@ _STRING_PREFIX = re.compile(r"(?:[bBrRuUfF]|[bBrR][bBrR])(?=[\"'])")
 _PREFIX_LETTERS = frozenset("bBrRuUfF")
 _REFERENCE = re.compile(
     r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+(?:\([\w:.-]+\))?%|`[\w.-]+ [^`]*`$|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
-    r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
+    r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:"
+    r"|!secret\b|!env_var\b|!include\b|@Microsoft\.KeyVault\(|ENC\[[A-Z0-9_]+,data:)"
 )
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 # A name and the file it is read from or mounted at: ``LoadCredential=db-pass:/etc/creds/db``,
@@ -696,6 +698,18 @@ def character_classes(value: str) -> int:
         + any(c.isdigit() for c in value)
         + any(not c.isalnum() for c in value)
     )
+
+
+# A template's or a secret store's reference: what a config puts where the value will be.
+_TEMPLATE = re.compile(
+    r"(?:\$\{[\w.:-]+\}|#\{\w+\}|%[A-Za-z_]+%|!secret|!vault|@Microsoft\.KeyVault\(\S*)[\"',]*"
+)
+
+
+def is_template(value: str) -> bool:
+    """``${SS_PASSWORD}``, ``#{ApiSecret}``, ``!secret`` (before a name): the whole value is a
+    reference to one kept elsewhere, never the value."""
+    return _TEMPLATE.fullmatch(value) is not None
 
 
 def _is_reference(value: str) -> bool:

@@ -97,14 +97,15 @@ _COMPANY_NUMBER = (
     r"|y-tunnus|edrpou|єдрпоу|егрпоу|handelsregister|hrb|siren|siret|company\s+(?:number|no)"
     r"|registration\s+number|cnpj|ruc\s+de\s+la\s+empresa|abn|acn"
 )
-_ORDER_OR_COMPANY = rf"order|invoice|ordre\w*|tilaus\w*|{_COMPANY_NUMBER}"
+_ORDER_OR_COMPANY = rf"order\w*|invoice|ordre\w*|tilaus\w*|faktura\w*|{_COMPANY_NUMBER}"
 _ORDER_CJK = r"注文番号|주문번호"
 _NOT_PHONE_CUE = re.compile(
     r"(?i:\b(?:isbn|issn|sku|ticket|po|case|build|version|pid|port|epoch"
     r"|serial|tracking|id|ref|iban|ports|imei|account|routing|konto|ssn|sin|bsn|nhs|pesel|cpf"
     r"|aadhaar|steuer|population|visitors|pedido|commande|bestell\w*|auftrag\w*|ordine"
     r"|bestelling|encomenda|zamówieni\w*|заказ\w*|sipariş\w*|rastreio|zip|postcode|postal"
-    r"|plz|objednávk\w*|rendelés\w*|bestilling\w*|factuur\w*|pesanan"
+    r"|plz|objednávk\w*|rendelés\w*|bestilling\w*|factuur\w*|pesanan|rechnung\w*"
+    r"|postnummer|postnr|booking|buchung\w*|reservation"
     rf"|fatura|factura|{_ORDER_OR_COMPANY})\b|{_ORDER_CJK})[^\n]{{0,12}}$"
 )
 # Words before a number that make it an order's or a company's, never a person's id.
@@ -177,7 +178,9 @@ _MBI = (
 )
 # (pattern, python-stdnum module (or None: our own check), the id's names, needs a name)
 _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
-    (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin", False),
+    (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin atin", False),
+    # the US ATIN: its group is always 93 (python-stdnum checks no more than the digits)
+    (r"9\d{2}-93-\d{4}", None, "", False),
     (r"\d{9}", "us.ssn", "ssn social security", True),
     (r"\d{9}", "pt.nif", "nif contribuinte", True),
     (r"\d{1,2}\.\d{3}\.\d{3}-[\dkK]", "cl.rut", "rut run", False),
@@ -190,7 +193,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
         True,
     ),
     (r"\d{13}", "za.idnr", "id_number identity_number id_no", True),
-    (r"\d{10}", "bg.egn", "егн egn", True),
+    (r"\d{10}", "bg.egn", "егн egn лнч lnch", True),
     (r"\d{4} ?\d{4} ?\d{4}", "jp.in_", "マイナンバー 個人番号 my_number", True),
     (r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "", False),
     (r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "ni number nino national insurance", True),
@@ -226,6 +229,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf", "", False),
     (r"[2-9]\d{3} \d{4} \d{4}", "in_.aadhaar", "", False),
     (r"\d{12}", "in_.aadhaar", "aadhaar aadhar आधार", True),
+    (r"\d{4} ?\d{4} ?\d{4} ?\d{4}", "in_.vid", "vid virtual_id", True),
     (r"\d{12}", None, "cccd căn cước can cuoc cmnd", True),
     (r"784-?\d{4}-?\d{7}-?\d", "local.emirates", "emirates eid", False),
     (r"[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]", "in_.pan", "", False),
@@ -247,7 +251,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{2}\.\d{3}\.\d{3}\.\d-\d{3}\.\d{3}", "id.npwp", "npwp", False),
     (r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", "mx.curp", "", False),
     (r"\d{6}-\d{7}", "kr.rrn", "", False),
-    (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn", "", False),
+    (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn be.bis", "", False),
     (r"\d{3} ?\d{3} ?\d{4}", "gb.nhs", "nhs", True),
     # JMBG (Serbia, Bosnia, Montenegro), EMŠO (Slovenia), EMBG (North Macedonia); Moldova's IDNP
     (

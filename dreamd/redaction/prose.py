@@ -77,7 +77,7 @@ from functools import cache
 
 from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import MASK, Finding
-from dreamd.redaction.keys import value_is_secret
+from dreamd.redaction.keys import is_template, value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
 from dreamd.redaction.scan import ITEM, find_words
 
@@ -457,6 +457,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
             copula = True  # "email:" ends the key
         if not copula:
             bare = text[start:end].lstrip("".join(CLOSERS)).rstrip(_TRAILING)
+            if is_template(bare):
+                return None  # "password": "${SS_PASSWORD}": the value is kept elsewhere
             if early is None and password_shaped(bare) and not text.startswith('":', end):
                 if not text[start - 1].isspace():
                     return None  # "password@localhost", "password+reset": one word, not two
@@ -478,6 +480,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
         if not rest:
             return None
         value = _token_at(text, rest[0][0])
+        if is_template(text[value[0] : value[1]].lstrip("".join(CLOSERS))):
+            return None  # "password": "${SS_PASSWORD}": the value is kept elsewhere
         if len(rest) > 1 and text[rest[1][0]] in CLOSERS and text[value[0] : value[1]].isalpha():
             value = _token_at(text, rest[1][0])  # "je fráze „…“": a noun, then the quoted value
         if _given(text, value, phrase=phrase):
@@ -615,6 +619,14 @@ def _changed_to(text: str) -> list[Finding]:
     return found
 
 
+def _in_template(text: str, pos: int) -> bool:
+    """Whether ``pos`` stands inside a variable's reference (``${…}``; a template's ``{{ … }}``
+    may hold a default value, and is read)."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    opened = text.rfind("${", line_start, pos)
+    return opened >= 0 and "}" not in text[opened:pos]
+
+
 def find_prose_passwords(text: str, low: str) -> list[Finding]:
     """Passwords given in sentences and on the line after their word (``low``: lower case)."""
     cjk, line_end = _patterns()
@@ -629,6 +641,8 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
         ]
     heads = _heads(low)
     for head_start, head_end, phrase in heads:
+        if _in_template(text, head_start):
+            continue  # "${SS_PASSWORD}": a variable's name, not a word of the sentence
         span = _sentence_value(text, head_end, phrase=phrase)
         span = span or _named_after(text, head_start, head_end)
         if span is not None:
