@@ -104,6 +104,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "kennwort",
     "passphrase",
     "passcode",
+    "passkey",
+    "authtok",
     "pass",
     "pwd",
     "pw",
@@ -371,7 +373,7 @@ _CARD_CODE_PHRASES = frozenset(
 _CARD_CODE = re.compile(r"\d{3,4}")
 _TOKEN = frozenset(
     "token токен secret credential credentials creds auth sid sig signature dsn jwt sessionid pat"
-    " authtoken apikey appid hapikey appkey accesskey secretkey privatekey".split()
+    " authtoken apikey appid hapikey appkey accesskey secretkey privatekey passkey authtok".split()
 )
 _COMPOUND_ENDINGS = (
     ("password", "password"),
