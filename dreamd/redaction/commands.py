@@ -146,11 +146,11 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ),
     # net-snmp's USM user: ``createUser NAME SHA "AUTHPW" AES "PRIVPW"``
     (
-        "createUser",
+        "createuser",
         r"\bcreateUser\s+\S+\s+(?:MD5|SHA\S*)\s+" + _V,
     ),
     (
-        "createUser",
+        "createuser",
         r"\bcreateUser\s+\S+\s+(?:MD5|SHA\S*)\s+\S+\s+(?:DES|AES\S*)\s+" + _V,
     ),
     ("wpa_passphrase", r"\bwpa_passphrase\s+\S+\s+" + _V),

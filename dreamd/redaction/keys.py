@@ -170,6 +170,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "csc",
     "cid",
     "security code",
+    "numbers on the back",
+    "digits on the back",
     "sicherheitscode",
     "kartenprüfnummer",
     "prüfnummer",
@@ -368,7 +370,8 @@ _CARD_CODE_PHRASES = frozenset(
     "security code;code de sécurité;código de seguridad;codigo de seguridad;codice di sicurezza"
     ";código de segurança;kod bezpieczeństwa;güvenlik kodu;guvenlik kodu;보안 코드"
     ";codi de seguretat;sigurnosni kod;varnostna koda;apsaugos kodas;drošības kods"
-    ";kod keselamatan;код за сигурност;cryptogramme visuel".split(";")
+    ";kod keselamatan;код за сигурност;cryptogramme visuel;numbers on the back"
+    ";digits on the back".split(";")
 )
 _CARD_CODE = re.compile(r"\d{3,4}")
 _TOKEN = frozenset(
@@ -562,7 +565,7 @@ _PIN_VALUE = re.compile(
     r"|(?=(?:[A-D]?\d){3})\d{1,5}[A-D]\d{1,5}|[*#]\d{3,8}#?|\d{3,6}[A-D]"
 )
 # A PIN typed one digit at a time: ``6 0 9 2``.
-_SPACED_DIGITS = re.compile(r"\d(?: \d){3,7}#?(?!\S)")
+_SPACED_DIGITS = re.compile(r"\d(?: \d){3,7}#?(?![^\s.,;!?)])")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$")
 _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)

@@ -83,12 +83,13 @@ _PHONE_CUE = re.compile(
     r"|llam|ligue|appel|anruf|ruf\b|telep|sđt|sdt\b|điện thoại|dien thoai|(?:no\.?|nomor) hp\b"
     r"|gsm\b|cep\b|mob\b|mobitel|sími|simi\b|farsím|bimbit|simu\b|telefonu|puhelin)"
     r"|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b|моб\b|мобилен|मोबाइल|फ़ोन|फोन|মোবাইল|ফোন|هاتف|جوال"
-    r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร|ስልክ|ሞባይል"
+    r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร|ስልክ|ሞባይል|ტელეფონ|მობილურ"
 )
 # Words that go with phones and with every other kind of number: they count only for a number
 # written the way phones are, in groups ("my number is 0151 2345678"), never for bare digits.
 _WEAK_CUE = re.compile(
     r"(?i:number(?!s)|numer|nummer|número|numéro|contact|reach|praxis|office|desk|line\b)"
+    r"|ნომერ"
 )
 # A company's number in its register (``KvK``, ``IČO``, ``Organisasjonsnummer``, ``CVR``,
 # ``ЄДРПОУ``): printed on its letters, no one's phone and no one's id.
@@ -127,6 +128,13 @@ _REGIONS = (
 )  # fmt: skip
 # Words before a number that make it a product's or a parcel's, never a card's.
 # Numbers a shop or a payment gives (a barcode, a transaction's reference): no card.
+# A card's word, then its digits in pieces over lines or a table's rows (``Dankort: 5019`` /
+# ``8067 8444`` / ``5940``; ``| card | 40243742 |`` / ``| (cont.) | 18793258 |``).
+_CARD_WORD = re.compile(
+    r"(?i:\b(?:card|cards|kort|dankort|karte|kaart|carte|tarjeta|cartão|carta|karta|kart)\b)"
+    r"[ \t]*[:|]?[ \t|]*"
+)
+_CARD_PIECE = re.compile(r"(?:[ \t|]*\n?[ \t|]*(?:\([^()\n]{1,12}\)[ \t|]*)?)(\d{3,8})(?![\d/])")
 _NOT_CARD_CUE = re.compile(
     r"(?i:\b(?:ean|gtin|upc|isbn|sku|barcode|tracking|imei|ref|reference|txn|trx|transaction"
     r"|receipt)\b)[^\n]{0,12}$"
@@ -475,8 +483,9 @@ def _is_card(value: str, digits: str) -> bool:
     separators = {c for c in value if not c.isdigit()}
     if len(separators) > 1 or len(set(digits)) == 1:
         return False
-    if separators and any(len(g) > 6 for g in re.split(r"[ ./_-]", value)):
-        return False
+    groups = [len(g) for g in re.split(r"[ ./_-]", value)]
+    if separators and any(g > 6 for g in groups) and groups != [8, 8]:
+        return False  # "6521 6703 …" or, as some receipts print it, "65216703-72666476"
     issuer = any(
         int(digits[:size]) in range(low, high + 1) and len(digits) in lengths
         for size, low, high, lengths in _card_ranges()
@@ -583,6 +592,28 @@ def _card_at(start: int, value: str) -> Finding | None:
     return None
 
 
+def _split_cards(text: str) -> list[Finding]:
+    """A card's number in pieces after the card's word (see :data:`_CARD_WORD`): pieces of
+    three to eight digits on up to four lines or rows that make a card with its issuer's prefix
+    and Luhn's check digit."""
+    found: list[Finding] = []
+    for word in _CARD_WORD.finditer(text):
+        pieces: list[tuple[int, int]] = []
+        pos = word.end()
+        while len(pieces) < 6:
+            piece = _CARD_PIECE.match(text, pos)
+            if piece is None:
+                break
+            pieces.append(piece.span(1))
+            pos = piece.end()
+            digits = "".join(text[a:b] for a, b in pieces)
+            lines = text.count("\n", word.end(), pos)
+            if lines and 13 <= len(digits) <= 19 and _is_card(digits, digits):
+                found += [Finding("payment-card", a, b) for a, b in pieces]
+                break
+    return found
+
+
 def find_numbers(text: str) -> list[Finding]:
     """Phones, cards, IBANs, national ids and account numbers (see the module rules)."""
     found: list[Finding] = []
@@ -612,6 +643,8 @@ def find_numbers(text: str) -> list[Finding]:
             if iban:
                 found += _iban_at(iban.group(0), begin)
     low = text.lower()
+    if "\n" in text and ("kort" in low or "card" in low or "kart" in low or "tarj" in low):
+        found += _split_cards(text)
     if "\n" in text and ("iban" in low or "ибан" in low):
         found += _split_ibans(text)
     for start in long_starts:

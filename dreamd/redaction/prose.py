@@ -88,6 +88,7 @@ _LONG_WORDS = (
     "password passwort kennwort passwd passphrase passcode wachtwoord lösenord losenord"
     " adgangskode passord salasana contraseña contrasena lösenfras losenfras wachtwoordzin"
     " salalause passordfrase wagwoord wachtwurd passwuert contrasenya pasvorto cyfrinair"
+    " kontraseña kontrasena pasword passwrod passowrd pasword passwd wachwoord mot-de-pass"
 ).split()
 # Passphrase words: a value of three joined words is enough after one of them.
 _PASSPHRASE_WORDS = frozenset(
@@ -123,6 +124,8 @@ _SHORT_WORDS = (
 ).split()
 _PHRASES = (
     "mot de passe",
+    "mot de pass",
+    "nimi open",
     "palavra-passe",
     "palavra passe",
     "parola d'ordine",
@@ -217,6 +220,9 @@ _CJK_WORDS = (
     "비밀번호",
     "비번",
     "비밀 번호",
+    "패스워드",
+    "パスは",
+    "パスを",
     "รหัสผ่าน",
     "พาสเวิร์ด",
     "รหัสเข้า",
@@ -228,7 +234,7 @@ _COPULAS = frozenset(
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
     " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল em hemi ye ndeye ndi"
-    " ke ne enye mooy ezali ca dha amo".split()
+    " ke ne enye mooy ezali ca dha amo it's it’s its ta li".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -239,7 +245,8 @@ _FILLERS = frozenset(
     "now still currently actually btw just simply also jetzt übrigens immer noch nun neu"
     " derzeit aktuell maintenant toujours désormais actuellement ahora todavía actualmente"
     " agora ainda atualmente ora adesso ancora attualmente nu nog momenteel teraz obecnie"
-    " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ ang".split()
+    " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ ang um um, uh uh, erm erm, ehm"
+    " ehm, äh äh, euh euh,".split()
 )
 _CHANGES = LazyPattern(
     r"(?i:chang(?:ed|e)|reset|set|updated|rotated|switched|geändert|ändern|geaendert"
@@ -602,6 +609,9 @@ _SIGNS = frozenset("!@#$%^&*?")
 # no version starts with a word.
 _DOTTED_PASSPHRASE = LazyPattern(
     r"(?<![\w.@/:#-])[A-Z][a-z]{3,14}(?:\.[a-z]{4,14}){1,3}\.\d{3,6}(?![\w@/-]|\.\w)"
+    # and joined by hyphens the same way (``Kestrel-shapla-3370``): no host, package or branch
+    # is a capitalised word, lower-case words and a number of three digits or more
+    r"|(?<![\w.@/:#-])[A-Z][a-z]{3,14}(?:-[a-z]{4,14}){1,3}-\d{3,6}(?![\w@/-]|\.\w)"
 )
 
 
@@ -635,7 +645,7 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     )
     if " to " in low and ("it" in low or "mine" in low or "th" in low):
         found += _changed_to(text)
-    if "." in text:
+    if "." in text or "-" in text:
         found += [
             Finding("secret-assignment", *m.span()) for m in _DOTTED_PASSPHRASE.finditer(text)
         ]

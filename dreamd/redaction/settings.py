@@ -7,6 +7,8 @@
   says besides ``key``;
 * **a game server's login token**: ``sv_setsteamaccount <token>`` in a Source or CS2
   ``server.cfg``;
+* **a HomeKit setup code**, ``XXX-XX-XXX`` after ``HomeKit`` or ``setup code`` on its line
+  (it pairs the accessory with whoever reads it);
 * **a settings export's password line**: HeidiSQL's ``…\\Password<|||>1<|||><value>``.
 
 Pure; standard library only.
@@ -35,6 +37,9 @@ _KEY_BYTES = LazyPattern(
     + r"){16})?)[ \t]*\]"
 )
 _STEAM_TOKEN = LazyPattern(r"\bsv_setsteamaccount[ \t]+\"?(?P<value>[0-9A-Fa-f]{32})\b")
+_HOMEKIT = LazyPattern(
+    r"(?i:homekit|setup[ \t-]code)[^\n]{0,40}?(?<![\d-])(?P<value>\d{3}-\d{2}-\d{3})(?![\d-])"
+)
 _EXPORT_LINE = LazyPattern(r"\\(?i:password|pass|pwd)<\|\|\|>\d+<\|\|\|>(?P<value>[^\s<]+)")
 
 
@@ -48,6 +53,8 @@ def find_setting_secrets(text: str, low: str) -> list[Finding]:
         ("key", _KEY_BYTES),
         ("sv_setsteamaccount", _STEAM_TOKEN),
         ("<|||>", _EXPORT_LINE),
+        ("homekit", _HOMEKIT),
+        ("setup", _HOMEKIT),
     ):
         if needle in low:
             found += [
