@@ -259,6 +259,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "mnemonic",
     "recovery codes",
     "recovery code",
+    "restore code",
+    "app certificate",
     "backup codes",
     "backup code",
     "maiden name",
@@ -642,6 +644,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return "seed"
     if last in ("code", "codes") and ("recovery" in words or "backup" in words):
         return "codes"
+    if (last == "code" and "restore" in words) or joined == "app certificate":
+        return "token"  # an authenticator's restore code, an RTC app's certificate: letters too
     if last in _DESCRIBING or (len(words) > 1 and words[0] in _COUNTING and last != "key"):
         return None
     if len(words) > 1 and words[0] in _REFERRING:
@@ -1097,6 +1101,10 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         ]
         for _, end in spans if pieces else ():
             found += _concatenated(text, end)
+        for _, end in spans if "` `" in text else ():
+            found += _next_code_spans(text, end)
+        for start, end in spans if kind in ("token", "password", "bare-key") else ():
+            found += _wrapped_hex(text, start, end)
         for _, end in spans if kind == "password" and " + " in text else ():
             found += _second_half(text, end)
     return found
@@ -1120,6 +1128,35 @@ def _second_half(text: str, end: int) -> list[Finding]:
     if half is None or character_classes(half.group(1)) < 3:
         return []
     return [Finding("secret-assignment", *half.span(1))]
+
+
+_HEX_VALUE = re.compile(r"[0-9a-f]{12,}|[0-9A-F]{12,}")
+_HEX_GOES_ON = re.compile(r"[ \t]*\n[ \t]*([0-9a-fA-F]{8,})(?=[ \t]|$)")
+
+
+def _wrapped_hex(text: str, start: int, end: int) -> list[Finding]:
+    """The rest of a hex value that a mail or an editor wrapped onto the next line: a line
+    that starts with hex digits of the same case, right under a value that ended its line."""
+    if not _HEX_VALUE.fullmatch(text, start, end):
+        return []
+    rest = _HEX_GOES_ON.match(text, end)
+    if rest is None or (rest.group(1).lower() != rest.group(1)) != text[start:end].isupper():
+        return []
+    return [Finding("secret-assignment", *rest.span(1))]
+
+
+_CODE_SPAN = re.compile(r"`[ \t]+`([^`\s]{4,})(?=`)")
+
+
+def _next_code_spans(text: str, end: int) -> list[Finding]:
+    """The code spans that go on right after a value in one (``key is `abc…` `def…```): an
+    editor wrapped one value into two spans."""
+    found: list[Finding] = []
+    pos = end
+    while (span := _CODE_SPAN.match(text, pos)) is not None and len(found) < 4:
+        found.append(Finding("secret-assignment", *span.span(1)))
+        pos = span.end(1)
+    return found
 
 
 def _concatenated(text: str, end: int) -> list[Finding]:

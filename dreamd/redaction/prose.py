@@ -77,7 +77,7 @@ from functools import cache
 
 from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import MASK, Finding
-from dreamd.redaction.keys import is_template, value_is_secret
+from dreamd.redaction.keys import character_classes, is_template, value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
 from dreamd.redaction.scan import ITEM, find_words
 
@@ -629,6 +629,47 @@ def _changed_to(text: str) -> list[Finding]:
     return found
 
 
+# A callout (Obsidian's and GitHub's ``> [!secret]- NAS login``) whose type or title names a
+# secret or a login, and the quoted lines of its body.
+_CALLOUT = LazyPattern(
+    r"(?im)^[ \t]*>[ \t]*\[!(?P<type>[\w-]+)\][+-]?(?P<title>[^\n]*)\n"
+    r"(?P<body>(?:[ \t]*>[^\n]*(?:\n|$)){1,8})"
+)
+_CALLOUT_WORDS = LazyPattern(
+    r"(?i:secret|password|passwort|credential|creds|login|log-in|sign-in|wifi|wi-fi|pin\b|key\b)"
+)
+_QUOTED_LINE = LazyPattern(r"(?m)^[ \t]*>[ \t]*(?P<value>\S+)[ \t]*$")
+# A network's word, a colon, and a value with a sign in it: ``Gast-WLAN: Mopane714$`` (a
+# network's name has no ``$`` or ``!``).
+_NETWORK_VALUE = LazyPattern(
+    r"(?i:\b(?:wlan|wifi|wi-fi|wpa2?|ssid-key|guest[ \t-]network))[ \t]*[:=][ \t]*"
+    r"(?P<value>[^\s\"'`]{8,64})(?![^\s.,;])"
+)
+# A quoted argument in a call, a tuple or a term (``<<"…">>``) of four kinds of characters,
+# a sign among them: ``args: [{amqp_params,<<"shop">>,<<"Guajira$1727">>,…``.
+_STRONG_ARGUMENT = LazyPattern(
+    r"(?<=[,(\[{])[ \t]*(?:<<)?(?P<q>[\"'])(?P<value>[^\s\"'<>]{8,64})(?P=q)(?:>>)?"
+    r"[ \t]*(?=[,)\]}])"
+)
+
+
+def _callout_values(text: str) -> list[Finding]:
+    """The strong passwords on the quoted lines of a callout that names a secret or a login."""
+    found = []
+    for callout in _CALLOUT.finditer(text):
+        if not _CALLOUT_WORDS.search(callout.group("type") + " " + callout.group("title")):
+            continue
+        for line in _QUOTED_LINE.finditer(text, callout.start("body"), callout.end("body")):
+            value = line.group("value")
+            if strong_password(value) and password_shaped(value):
+                found.append(Finding("secret-assignment", *line.span("value")))
+    return found
+
+
+def _signed(value: str) -> bool:
+    return strong_password(value) and any(c in _SIGNS for c in value)
+
+
 def _in_template(text: str, pos: int) -> bool:
     """Whether ``pos`` stands inside a variable's reference (``${…}``; a template's ``{{ … }}``
     may hold a default value, and is read)."""
@@ -648,6 +689,20 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     if "." in text or "-" in text:
         found += [
             Finding("secret-assignment", *m.span()) for m in _DOTTED_PASSPHRASE.finditer(text)
+        ]
+    if "[!" in text:
+        found += _callout_values(text)
+    if "wlan" in low or "wi" in low or "wpa" in low or "network" in low:
+        found += [
+            Finding("secret-assignment", *m.span("value"))
+            for m in _NETWORK_VALUE.finditer(text)
+            if _signed(m.group("value"))
+        ]
+    if '"' in text or "'" in text:
+        found += [
+            Finding("secret-assignment", *m.span("value"))
+            for m in _STRONG_ARGUMENT.finditer(text)
+            if _signed(m.group("value")) and character_classes(m.group("value")) == 4
         ]
     heads = _heads(low)
     for head_start, head_end, phrase in heads:

@@ -9,6 +9,8 @@
   ``server.cfg``;
 * **a HomeKit setup code**, ``XXX-XX-XXX`` after ``HomeKit`` or ``setup code`` on its line
   (it pairs the accessory with whoever reads it);
+* **a device's codes with no separator**: a console's or a phone's ``passcode 2847`` (digits
+  right after the word), an authenticator's ``restore code VC38NXHMNG`` (letters and digits);
 * **a settings export's password line**: HeidiSQL's ``…\\Password<|||>1<|||><value>``.
 
 Pure; standard library only.
@@ -40,6 +42,11 @@ _STEAM_TOKEN = LazyPattern(r"\bsv_setsteamaccount[ \t]+\"?(?P<value>[0-9A-Fa-f]{
 _HOMEKIT = LazyPattern(
     r"(?i:homekit|setup[ \t-]code)[^\n]{0,40}?(?<![\d-])(?P<value>\d{3}-\d{2}-\d{3})(?![\d-])"
 )
+_PASSCODE = LazyPattern(r"(?i:\bpasscode)[ \t]+(?P<value>\d{4,8})(?![\w-])")
+_RESTORE_CODE = LazyPattern(
+    r"(?i:\brestore[ \t]+code)[ \t]*[:=]?[ \t]*"
+    r"(?P<value>(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{8,16})(?![\w-])"
+)
 _EXPORT_LINE = LazyPattern(r"\\(?i:password|pass|pwd)<\|\|\|>\d+<\|\|\|>(?P<value>[^\s<]+)")
 
 
@@ -54,6 +61,8 @@ def find_setting_secrets(text: str, low: str) -> list[Finding]:
         ("sv_setsteamaccount", _STEAM_TOKEN),
         ("<|||>", _EXPORT_LINE),
         ("homekit", _HOMEKIT),
+        ("passcode", _PASSCODE),
+        ("restore", _RESTORE_CODE),
         ("setup", _HOMEKIT),
     ):
         if needle in low:

@@ -154,7 +154,10 @@ def _row_findings(
     for index, kind in kinds.items():
         if index < len(cells):
             a, b = _value(text, *cells[index])
-            if _holds(kind, text[a:b]):
+            value = text[a:b]
+            if (a, b) != cells[index] and text[a - 1 : a] == '"' and " " in value:
+                value = value.replace('""', '"').replace(" ", "")  # a CSV field quoted whole
+            if _holds(kind, value):
                 yield Finding(kind if kind in _PERSONAL else "secret-assignment", a, b)
 
 
