@@ -235,7 +235,8 @@ def _spelled_secrets(text: str, detect: Detect) -> list[Finding]:
 # uuencode's body (``begin 644 name`` … ``end``) and a hex dump's lines (``xxd``'s and
 # ``hexdump -C``'s: an offset, byte groups, the bytes as text).
 _UUENCODED = re.compile(
-    r"(?m)^begin(?:-base64)? [0-7]{3} [^\n]+\n(?P<body>(?:[!-`]{2,61}\n){1,40})`?\n?end\b"
+    r"(?m)^(?:[ \t]*[-*+][ \t]+)?begin(?:-base64)? [0-7]{3} [^\n]+\n"
+    r"(?P<body>(?:[!-`]{2,61}\n){1,40})`?\n?end\b"
 )
 _DUMP_LINE = re.compile(
     r"(?m)^[0-9a-f]{7,8}:?[ \t]+(?P<hex>(?:[0-9a-f]{2,4} ?){1,16})"

@@ -40,7 +40,7 @@ _YAML = re.compile(
 def find_entry_values(text: str, low: str) -> list[Finding]:
     """The values of name and value entries whose name names a secret (``low``: ``text``
     in lower case)."""
-    if "value" not in low or ("name" not in low and "key" not in low):
+    if "value" not in low or ("name" not in low and "key" not in low and "{" not in low):
         return []
     from dreamd.redaction.keys import kind_of_name, value_is_secret
 

@@ -921,6 +921,11 @@ def _skip_spaces(text: str, pos: int) -> int:
     return pos
 
 
+# "4 the", "2 my": a chat's "for" and "to" written as digits, before a word that a
+# preposition takes.
+_CHAT_PREPOSITION = re.compile(r"[ \t]+(?:the|my|our|your|ur|u|me|us|teh|da)\b")
+
+
 def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
     """(words between the key and its separator, where the value starts, separated?)."""
     pos = name_end
@@ -936,6 +941,10 @@ def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
         if not found:
             break
         word = found.group(1)
+        if word in ("4", "2") and _CHAT_PREPOSITION.match(text, found.end()):
+            words.append({"4": "for", "2": "to"}[word])  # "pin 4 the gate is …": chat's "for"
+            pos = found.end()
+            continue
         if any(c.isdigit() for c in word) or MASK in word:
             break  # a value came first (or its mask, on a second pass): no separator
         if word.lower() in _WORD_SEPARATORS or word in _SYMBOL_SEPARATORS:

@@ -632,7 +632,7 @@ def _changed_to(text: str) -> list[Finding]:
 # A callout (Obsidian's and GitHub's ``> [!secret]- NAS login``) whose type or title names a
 # secret or a login, and the quoted lines of its body.
 _CALLOUT = LazyPattern(
-    r"(?im)^[ \t]*>[ \t]*\[!(?P<type>[\w-]+)\][+-]?(?P<title>[^\n]*)\n"
+    r"(?im)^[ \t]*(?:[-*+][ \t]+)?>[ \t]*\[!(?P<type>[\w-]+)\][+-]?(?P<title>[^\n]*)\n"
     r"(?P<body>(?:[ \t]*>[^\n]*(?:\n|$)){1,8})"
 )
 _CALLOUT_WORDS = LazyPattern(
