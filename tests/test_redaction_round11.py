@@ -21,16 +21,8 @@ def _out_of_reach(sample: Sample) -> str | None:
     """What no general rule reads yet, and why."""
     if "the usual one but with a 2" in sample.text:
         return "a random value after 'i.e.' in a hint: no secret word, too short for entropy"
-    if "I put Abernathy" in sample.text:
-        return "a security answer after 'I put', a word alone: any name is written so"
-    if "value: Taveuni1969%" in sample.text:
-        return "'value:' names nothing; the hint's card is the only context"
     if "the year the house was built" in sample.text:
         return "a safe's code given as a year and a sum: nothing shapes it as a code"
-    if "패스워드 uLYBElkFuHGLeuB" in sample.text:
-        return "letters of both cases alone, no digit or sign: read as a word after 패스워드"
-    if "base32, no padding" in sample.text:
-        return "eight words between the key's name and its colon; the base32 is lower case"
     return None
 
 
@@ -208,6 +200,9 @@ GUARDS = [
     ("a plain quoted argument", 'open("data.csv", "rb")'),
     ("service named with a sha", "github: 86850aab2032a4922871d34e9d58fe1ec4308ef7"),
     ("wifi band", "Wi-Fi: 5GHz-only, channel 36"),
+    ("value of a setting", "value: enabled, value: 42, value: High-Priority"),
+    ("camel case after 비밀번호", "비밀번호 관리는 PasswordManager 앱으로"),
+    ("answer of words", "the maiden name field is empty, I said nothing yet"),
     ("counted digits", "the code is two digits, then four letters"),
     ("pin 4 words", "PIN 4 digits long, set it 2 the default"),
     ("upi without an id", "UPI limit is 1 lakh a day; pay@ the counter"),

@@ -941,6 +941,13 @@ def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
         if not found:
             break
         word = found.group(1)
+        close = text.find(")", found.start(1), found.start(1) + 80) if word[0] == "(" else -1
+        if close >= 0 and "\n" not in text[found.start(1) : close]:
+            pos = close + 1  # "wifi key for the guest QR (base32, no padding):": an aside
+            sep = _SEPARATOR.match(text, pos)
+            if sep and not _starts_a_token(sep.group(0)):
+                return words, sep.end(), True
+            continue
         if word in ("4", "2") and _CHAT_PREPOSITION.match(text, found.end()):
             words.append({"4": "for", "2": "to"}[word])  # "pin 4 the gate is …": chat's "for"
             pos = found.end()

@@ -629,6 +629,10 @@ def _changed_to(text: str) -> list[Finding]:
     return found
 
 
+_LETTERS_ONLY = LazyPattern(r"[A-Za-z]{10,64}")
+_CAMEL_WORDS = LazyPattern(r"[a-z]*(?:[A-Z][a-z]{2,})+")
+# A value named only as one (``value: …``) in four kinds of characters, a sign among them.
+_NAMED_VALUE = LazyPattern(r"(?i:\bvalue)[ \t]*[:=][ \t]*(?P<value>[^\s\"'`]{8,64})(?![^\s.,;])")
 # A callout (Obsidian's and GitHub's ``> [!secret]- NAS login``) whose type or title names a
 # secret or a login, and the quoted lines of its body.
 _CALLOUT = LazyPattern(
@@ -666,6 +670,18 @@ def _callout_values(text: str) -> list[Finding]:
     return found
 
 
+def _mixed_case(value: str) -> bool:
+    """Ten Latin letters or more in both cases, three of each at least, and no word's shape
+    (``uLYBElkFuHGLeuB``; not ``WiFi``, ``iPhone`` or ``McDonald``): after a password word of a
+    script without Latin letters, such a value is written as the password is."""
+    return (
+        _LETTERS_ONLY.fullmatch(value) is not None
+        and sum(c.isupper() for c in value) >= 3
+        and sum(c.islower() for c in value) >= 3
+        and _CAMEL_WORDS.fullmatch(value) is None
+    )
+
+
 def _signed(value: str) -> bool:
     return strong_password(value) and any(c in _SIGNS for c in value)
 
@@ -698,6 +714,12 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
             for m in _NETWORK_VALUE.finditer(text)
             if _signed(m.group("value"))
         ]
+    if "value" in low:
+        found += [
+            Finding("secret-assignment", *m.span("value"))
+            for m in _NAMED_VALUE.finditer(text)
+            if _signed(m.group("value")) and character_classes(m.group("value")) == 4
+        ]
     if '"' in text or "'" in text:
         found += [
             Finding("secret-assignment", *m.span("value"))
@@ -725,7 +747,7 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
             while value and not value[-1].isalnum() and value[-1] not in "!#$%&*+-=?@_~":
                 value = value[:-1]
             span = (start, start + len(value))
-            if _given(text, span, phrase=False) or _cjk_pin(text, span):
+            if _given(text, span, phrase=False) or _cjk_pin(text, span) or _mixed_case(value):
                 found.append(Finding("secret-assignment", *span))
     if "\n" not in text:
         return found
