@@ -26,7 +26,10 @@
   lines that join into one are one finding.
 
 Certificates and public-key blocks are returned as *public* spans, so the random-looking lines
-inside them are not taken for secrets. Pure.
+inside them are not taken for secrets. A Markdown table's row whose cells the lines above call
+a secret's parts (``both cells run together``), and a value cut by Markdown's hard breaks (a
+line ending in ``\\``) under a secret's word, are masked piece by piece; a ``key=value`` line
+under a list of values is no piece of the one before it. Pure.
 """
 
 from __future__ import annotations
@@ -348,8 +351,6 @@ def _joined(
     head, tail = text[head_start:head_end], text[tail_start:tail_end]
     if _WORD.fullmatch(tail):
         return []  # "…093" then "Angajat 1,…": the next line starts with a word, not a piece
-    if _KEYED.match(tail):
-        return []  # "level-seed=…" then "view-distance=10": the next line is a key of its own
     if is_token(head + tail) and not is_token(head):
         return [Finding("split-token", head_start, tail_end)]
     return []

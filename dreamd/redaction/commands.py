@@ -39,6 +39,10 @@
   password as literals (``.login("u", "PW")``, ``HTTPBasicAuth("u", "PW")``,
   ``auth=("u", "PW")``, ``PSCredential("u", …)``).
 
+Also: ``net user NAME PW /add``, ``--setpw``/``--set-password NAME PW``, a DBI or PDO
+``connect('dsn', 'user', 'PW')``, Bundler's ``bundle config HOST USER:PW``, net-snmp's
+``createUser NAME SHA "PW" AES "PW"``.
+
 Each rule is tried only when its command's name is in the text. Pure.
 """
 

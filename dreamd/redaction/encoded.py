@@ -24,7 +24,9 @@
   ``passphrase ⠏⠺ …``): nobody writes a note in Morse or Braille but to hide what it says.
 
 Base64 is :mod:`dreamd.redaction.entropy`'s. One level deep: what a decoded text holds is not
-decoded again. Pure.
+decoded again. A uuencoded body (``begin 600 name`` … ``end``) and the lines of a hex dump
+(``xxd``, ``hexdump -C``) are masked when they decode to a credential or stand under a file's
+or a command's name that names one. Pure.
 """
 
 from __future__ import annotations

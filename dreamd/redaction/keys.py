@@ -74,6 +74,12 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   key; what follows a change must still look like the kind's value (digits for a PIN, no
   plain lower-case word after ``now`` or ``->``).
 
+* A few more names and forms: ``passkey``, ``authtok``, an authenticator's ``restore code``, an
+  RTC app's ``app certificate``, the ``numbers on the back`` of a card; an aside in brackets
+  among a key's words; chat's ``4``/``2`` for *for*/*to* (``pin 4 the gate is …``); a second
+  code span right after a value in one, and the rest of a hex value wrapped onto the next line;
+  ``!secret``, an Azure Key Vault reference and SOPS's ``ENC[…]`` are references.
+
 The value alone is masked: the key stays readable. Pure.
 """
 

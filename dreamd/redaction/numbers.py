@@ -46,6 +46,12 @@
   Russian ``ИНН``, Turkish VKN, Hungarian ``adóazonosító jel``, Philippine TIN, Kenyan KRA
   PIN, Slovenian ``davčna številka`` and Greek ``ΑΦΜ`` after their names, an Indonesian NPWP
   by its dotted form.
+* Round eleven: the Belgian BIS number by python-stdnum's check, the US ATIN by its fixed
+  group (``9XX-93-XXXX``), the Aadhaar VID, the Bulgarian ``ЛНЧ`` and the Norwegian
+  ``D-nummer`` after their names; a card's sixteen digits as eight and eight, and a card's
+  digits in pieces over lines or table rows after the card's word (``Dankort: 5019`` /
+  ``8067 8444`` / ``5940``); Georgian phone words; no phone after an invoice's, an order's, a
+  booking's or a postcode's word (``faktura``, ``ordernummer``, ``Postnummer``).
 * A Polish NRB (an IBAN without its ``PL``) by its check digits alone; account numbers
   after their words are :mod:`dreamd.redaction.accounts`'.
 

@@ -66,7 +66,19 @@ a password manager's name. Or it is a passphrase (:mod:`dreamd.redaction.phrases
 words joined by hyphens, three after a passphrase word (``passphrase``, ``lösenfras``,
 ``salalause``…) or in quotes, where spaces may join them; never a quoted sentence. Words
 between the password word and the verb that describe the password instead (``policy``,
-``length``, ``manager``, ``Richtlinie``, ``oublié``…) mean no value follows. Pure.
+``length``, ``manager``, ``Richtlinie``, ``oublié``…) mean no value follows.
+
+* **Joined by hyphens**, as by dots: ``Kestrel-shapla-3370`` wherever it stands.
+* **Callouts.** ``> [!secret]- NAS login`` (a callout whose type or title names a secret or a
+  login, behind a list item's marker too): the strong passwords on its quoted lines.
+* **A sign says it.** A network's word and a colon (``Gast-WLAN: …``), ``value:``, or a quoted
+  argument of a call, a tuple or an Erlang term (``<<"…">>``): a value of four kinds of
+  characters with a sign (``!``, ``$``, ``%``…) among them.
+* **Other scripts.** After a password word of a script without Latin letters (``패스워드``),
+  ten Latin letters or more in both cases with no word's shape.
+* **References.** A value that is a variable's or a store's reference (``${SS_PASSWORD}``,
+  ``!secret name``) ends the sentence's search, and a password word inside ``${…}`` is a
+  variable's name. Pure.
 """
 
 from __future__ import annotations

@@ -18,6 +18,13 @@ knows, or none at all, and are known only by the word before them:
 * **Tax numbers**: ``TIN``, ``e-TIN``/``ই-টিআইএন``, ``cukai pendapatan``, ``NPWP``, ``KRA
   PIN``, ``mã số thuế``, ``tax ID``, ``taxpayer number``…
 
+* **More national, tax and health numbers**: ``PPSN``, ``UTR``, ``UPN``, ``CHI``,
+  ``A-Number``, a voter id (``EPIC``), Myanmar's ``NRC``, ``PINFL``, ``cédula de
+  ciudadanía``/``de identidad``, ``CI``, ``NIT``, ``NUIT``, ``título de eleitor``, ``CNH``,
+  ``tessera sanitaria``, ``dowód osobisty``, ``személyi szám``, ``NHI``, ``OHIP``, ``RAMQ``,
+  ``CRN``, ``CIN``, ``الرقم المدني``, ``matricule``, ``D-nummer``…; an abbreviation of
+  *number* between a name and its code (``No.``, ``nº``, ``#``).
+
 A member's or a subscriber's number is a health insurer's only with a word of insurance or
 health, or an insurer's name, on its line (``insurance card — Member ID …``, ``BCBS member ID
 …``); a club's or a shop's member number is no one's health record.

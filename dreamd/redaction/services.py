@@ -20,6 +20,10 @@ service, what kind of key, perhaps an aside, and the key with no separator:
   the shape Google and Apple give one: four groups of four lower-case letters, parted by
   spaces or hyphens (``abcd efgh ijkl mnop``).
 
+* **A list of services and their keys.** A service's name, a colon or ``=``, then a hex string
+  of 32 to 64 digits or a UUID (``todoist: …``); not after a code host's name, where a hex
+  string is a commit.
+
 Pure; standard library only.
 """
 

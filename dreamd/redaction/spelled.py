@@ -33,7 +33,14 @@ People read a password out the way they would on the phone, and notes keep it so
   secret word, pieces said to be joined, and the two values joined.
 
 ``Alpha, Bravo and Charlie teams`` (no secret word, three items), ``the call sign is Echo
-Seven`` and ``Apartment 4B, B as in boy`` stay. Pure; standard library only.
+Seven`` and ``Apartment 4B, B as in boy`` stay.
+
+* **Said aloud.** ``double one`` and ``triple zero`` are two and three items of a run; within
+  six words of a secret's word, a word (perhaps ``with a capital``), numbers and a sign's name
+  last (``cenote 1997 Ausrufezeichen``, ``Cenote with a capital, then 547, then a dollar
+  sign``); after a word that gives a value, digits read in groups between ellipses (``343…
+  202…``); after a word that asks for a call, a phone number in seven number words or more
+  (``oh two seven, five nine four, …``). Pure; standard library only.
 """
 
 from __future__ import annotations

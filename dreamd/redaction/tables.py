@@ -15,7 +15,8 @@ holds (``Password policy``,
 ``Secret name``, ``Token count``) names nothing. A table inside a list item keeps its columns,
 and a table whose rows were joined into one line (``| User | Password | |---|---| | ana | … |``,
 as a chat message is flattened) is read row by row all the same; so are CSV and TSV lines under
-a header that names a column (``name,user,password``), the header perhaps a list item's. Pure.
+a header that names a column (``name,user,password``), the header perhaps a list item's; a
+field quoted whole is read with its spaces and doubled quotes (``"a ""b"" 1!"``). Pure.
 """
 
 from __future__ import annotations
