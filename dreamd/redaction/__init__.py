@@ -25,6 +25,8 @@ Families, each in its module (most specific first when two overlap):
                                 decoded and checked again
 ``fragments``                   keys in a link's fragment (a shared file's, a paste's, a
                                 whiteboard's: ``https://mega.nz/file/…#<key>``)
+``links``                       secrets in a link's path (a stream key, a bridge's user, a
+                                channel's token) and proxy share links (``trojan://…@``)
 ``pairs``                       announced ``user / password`` pairs (our rules)
 ``commands``                    URL userinfo; ``mysql -pPW``, ``curl -u u:PW``, ``sshpass -p``…;
                                 credentials in Go, PowerShell, Ruby and login calls; an
@@ -37,6 +39,8 @@ Families, each in its module (most specific first when two overlap):
 ``services``                    keys after the name of the service that issued them
                                 (``gotify app token …``), and vendor shapes under ambiguous
                                 names (PagerDuty's ``routing_key``, an S3 store's key id)
+``settings``                    secrets tools name in their own words (Z-Wave's ``S2_…`` keys,
+                                a key as a list of bytes, ``sv_setsteamaccount``, HeidiSQL)
 ``cookiejar``                    session values of a ``cookies.txt`` file's lines
 ``markup``                      XML and HTML elements and attributes that name a secret
 ``tables``                      Markdown columns that name a secret or personal data
@@ -207,6 +211,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         hashes,
         inserts,
         keys,
+        links,
         literals,
         locks,
         markup,
@@ -223,6 +228,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         records,
         recovery,
         services,
+        settings,
         spelled,
         tables,
         vendors,
@@ -253,12 +259,14 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += encoded.find_character_codes(text, lambda decoded: _redetect(decoded, depth))
     if "://" in text:
         found += commands.find_url_credentials(text)
+        found += links.find_link_secrets(text)
         if "#" in text:
             found += fragments.find_fragment_keys(text)
     found += keys.find_named_values(text, low)
     found += entries.find_entry_values(text, low)
     found += cookiejar.find_cookie_file_values(text)
     found += services.find_service_keys(text, low)
+    found += settings.find_setting_secrets(text, low)
     found += markup.find_markup_secrets(text)
     found += tables.find_table_secrets(text)
     found += inserts.find_insert_secrets(text)

@@ -16,7 +16,11 @@
   thousands-grouped amount, not a cloud provider's account (``AWS account 1234…``: its id
   is in every resource name).
 * **A PIX key.** After ``chave PIX`` or ``chave aleatória``, the random key (a UUID: random
-  ids are public elsewhere, not here).
+  ids are public elsewhere, not here); the key a Pix "copia e cola" payload holds after
+  ``br.gov.bcb.pix01`` and its length.
+* **A UPI id** after ``UPI``, ``VPA`` or a payment app's name: ``name@bank``, a handle with
+  no dot (an e-mail address has one).
+* **A cheque's MICR line**: the account between the routing number's ``⑆…⑆`` and ``⑈``.
 
 Pure; standard library only.
 """
@@ -44,8 +48,12 @@ _WORDS = (
     r"|лицевой сч[её]т|л/с|رقم الحساب|מספר חשבון|खाता संख्या|खाता नंबर|口座番号|口座|계좌번호|계좌"
     r"|kontonummeret|akaunti|(?:no\.? |nombor )?akaun|হিসাব নম্বর|অ্যাকাউন্ট নম্বর"
     r"|เลขที่บัญชี[\u0e00-\u0e7f]{0,16}|เลขบัญชี[\u0e00-\u0e7f]{0,16}"
+    r"|cci|código de cuenta interbancari[oa]|netbank client number|netbank client no\.?"
 )
 _ANCHORS = (
+    "cci",
+    "interbancari",
+    "netbank",
     "acc", "a/c", "dda", "konto", "konta", "compte", "cuenta", "conto", "conta", "clabe",
     "nuban", "rekening", "no rek", "no. rek", "rachunku", "hesap", "tài khoản", "tai khoan",
     "účtu", "účet", "uctu", "ucet", "számla", "szamla", "tilinumero", "сч", "рахун", "р/с",
@@ -86,6 +94,17 @@ _PIX = re.compile(
     r"(?P<value>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
 )
 
+# A UPI id (a virtual payment address): a name, ``@`` and a bank's or an app's handle, no dot.
+_UPI = re.compile(
+    r"(?i:\bupi\b|\bvpa\b|gpay|google pay|phonepe|paytm|bhim)[^\n@]{0,30}?(?<![\w.-])"
+    r"(?P<value>[\w.-]{2,64}@[A-Za-z]{2,20})(?![\w.@-])"
+)
+# A Pix "copia e cola" payload (an EMV QR code's text): the key after ``br.gov.bcb.pix01``
+# and its two-digit length.
+_PIX_PAYLOAD = re.compile(r"(?i:br\.gov\.bcb\.pix)01(?P<length>\d\d)")
+# A cheque's MICR line: ⑆routing⑆ account⑈ cheque number.
+_MICR = re.compile(r"⑆\d{9}⑆[ \t]*(?P<value>\d[\d \t-]{3,20}\d)[ \t]*⑈")
+
 
 def _account_like(value: str) -> bool:
     """Six digits or more, no date, no amount grouped in thousands."""
@@ -106,6 +125,14 @@ def find_account_numbers(text: str, low: str) -> list[Finding]:
     found: list[Finding] = []
     if "chave" in low or "pix" in low:
         found += [Finding("bank-account", *m.span("value")) for m in _PIX.finditer(text)]
+    if "@" in text and ("upi" in low or "vpa" in low or "pay" in low or "bhim" in low):
+        found += [Finding("bank-account", *m.span("value")) for m in _UPI.finditer(text)]
+    if "br.gov.bcb.pix" in low:
+        for match in _PIX_PAYLOAD.finditer(text):
+            end = match.end() + int(match.group("length"))
+            found.append(Finding("bank-account", match.end(), min(end, len(text))))
+    if "⑆" in text:
+        found += [Finding("bank-account", *m.span("value")) for m in _MICR.finditer(text)]
     if not any(_account_like(m.group(0)) for m in _DIGITS.finditer(text)):
         return found  # no run of digits an account could be: a date, an amount, a time
     for start, end in windows(low, _anchors(), before=8, after=110):

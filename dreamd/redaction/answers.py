@@ -6,7 +6,11 @@ its time and its sender. A message that asks for a password, a PIN or a code (``
 pin?``, ``what's the wifi password?``) and a next message, from someone else, that holds
 nothing but one value: the value answers it. A PIN or a code is four to eight digits; a
 password is shaped like one (:func:`dreamd.redaction.prose.password_shaped`). An answer of
-words (``it's on the fridge``) is none. Pure; standard library only.
+words (``it's on the fridge``) is none.
+
+A security question's answer is one too, on the question's line or the next: ``Security
+question: cat's name? Answer: …`` (an e-Transfer's, a bank's), one word after ``Answer:``.
+Pure; standard library only.
 """
 
 from __future__ import annotations
@@ -33,6 +37,17 @@ _ASKS_PASSWORD = LazyPattern(
     r"|wachtwoord|hasło|haslo|heslo|jelszó|parola|passord|adgangskode|salasana|lösenord)\b)"
 )
 _DIGITS = LazyPattern(r"\d{4,8}")
+# The answer someone says they gave to a security question: ``mother's maiden name — I put
+# …``, ``first pet? we used …``.
+_ANSWER_GIVEN = LazyPattern(
+    r"(?i:maiden[ \t]+name|security[ \t]+question|secret[ \t]+question|first[ \t]+pet"
+    r"|memorable[ \t]+word)[^\n]{0,40}?\b(?i:I|we)[ \t]+(?i:put|used|gave|said|wrote|chose"
+    r"|entered|typed)[ \t]+(?P<value>[A-Z][\w'-]{2,30})"
+)
+_SECURITY_ANSWER = LazyPattern(
+    r"(?i:\b(?:security|secret|challenge)[ \t]+question\b)[^\n]{0,80}?\n?[^\n]{0,20}?"
+    r"(?i:\banswer)[ \t]*[:=][ \t]*(?P<value>[^\s\"']+)"
+)
 
 
 def _messages(text: str) -> list[tuple[str, str, int, int]]:
@@ -49,9 +64,20 @@ def _messages(text: str) -> list[tuple[str, str, int, int]]:
 
 def find_chat_answers(text: str) -> list[Finding]:
     """Values that answer a chat's question for a secret (see the module rules)."""
+    found: list[Finding] = []
+    low = text.lower()
+    if "maiden" in low or "question" in low or "pet" in low or "memorable" in low:
+        found += [
+            Finding("secret-assignment", *m.span("value")) for m in _ANSWER_GIVEN.finditer(text)
+        ]
+    if "question" in low:
+        for match in _SECURITY_ANSWER.finditer(text):
+            start, end = match.span("value")
+            while end > start and text[end - 1] in ".,;)":
+                end -= 1
+            found.append(Finding("secret-assignment", start, end))
     if "?" not in text or ":" not in text:
-        return []
-    found = []
+        return found
     lines = _messages(text)
     for (asker, question, _, ask_end), (sender, answer, start, _) in pairwise(lines):
         if sender == asker or not question.rstrip().endswith("?"):

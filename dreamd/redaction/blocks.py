@@ -26,7 +26,10 @@
   lines that join into one are one finding.
 
 Certificates and public-key blocks are returned as *public* spans, so the random-looking lines
-inside them are not taken for secrets. Pure.
+inside them are not taken for secrets. A Markdown table's row whose cells the lines above call
+a secret's parts (``both cells run together``), and a value cut by Markdown's hard breaks (a
+line ending in ``\\``) under a secret's word, are masked piece by piece; a ``key=value`` line
+under a list of values is no piece of the one before it. Pure.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ _NEXT_LINE_KEY = re.compile(
     r"|token|api[ _-]?key|private[ _-]?key|passwort|kennwort|mot de passe|contraseña|senha)"
     r"[ \t]*[:=][ \t]*\n[ \t>*+-]*(?![A-Za-z_][A-Za-z_.-]*=[\w.:/-]*[ \t]*$)(\S{6,})[ \t]*$"
 )  # a next line that is a key's own line (``Pwd=`` then ``AutoStart=1``) holds no value
+_KEYED = re.compile(r"[A-Za-z_][\w.-]*=")
 _PUBLIC_NAMED = re.compile(r"(?i:public[ _-]?key|pubkey)")
 _RUN_END = re.compile(r"([A-Za-z0-9_+/=-]{4,})[ \t]*$")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_+/=][A-Za-z0-9_+/=-]{5,}")
@@ -98,7 +102,8 @@ _SECRET_WORD = re.compile(
     r"(?i:\b(?:password|passwort|passphrase|pw|pwd|pass|token|secret|key|credentials?|creds)\b)"
 )
 _PIECES_WORD = re.compile(
-    r"(?i:\b(?:split|joined|join|parts?|halves|half|pieces?|concat\w*|together|combined?)\b)"
+    r"(?i:\b(?:split|joined|join|parts?|halves|half|pieces?|concat\w*|together|combined?"
+    r"|cells)\b)"
 )
 # A piece: six characters or more, letters and digits, no version or number.
 _PIECE_SHAPE = re.compile(r"(?![vV]?\d+(?:[.,:/-]\d+)*$)(?=.*[^\W\d_])(?=.*\d)\S{6,64}")
@@ -227,6 +232,8 @@ def _split_items(text: str, is_token: Callable[[str], bool]) -> list[Finding]:
         if second.start() != first.end() + 1:
             continue
         head, tail = first.group(1), second.group(1)
+        if _KEYED.match(tail):
+            continue  # "level-seed=…" then "view-distance=10": a key of its own, no piece
         if is_token(head + tail) and not (is_token(head) and is_token(tail)):
             found.append(Finding("split-token", first.start(1), second.end(1)))
     for pair in _INLINE_ITEMS.finditer(text):  # the same two items, joined into one line
@@ -254,6 +261,51 @@ def _announced_pieces(text: str) -> list[Finding]:
         if not all(_PIECE_SHAPE.fullmatch(value.group(1)) for value in values):
             continue  # "- print\n- store", "- v2.0\n- v3.1": steps and versions, not pieces
         found += [Finding("split-token", *value.span(1)) for value in values]
+    return found
+
+
+# A Markdown table's row of two to four cells, each a piece of a value.
+_PIECE_ROW = re.compile(r"(?m)^[ \t]*\|((?:[ \t]*[^|\s]{4,64}[ \t]*\|){2,4})[ \t]*$")
+_CELL = re.compile(r"[^|\s]{4,64}")
+# A value broken by Markdown's hard breaks (a backslash ending the line) under a line that
+# names a secret and ends with one too: ``Deploy key:\`` then ``xRN8…\`` then ``M-aA…``.
+_HARD_BROKEN = re.compile(
+    r"(?m)^(?P<head>[^\n]*)\\\n"
+    r"(?P<body>(?:[ \t]*[^\s\\]{4,64}\\\n){1,6}[ \t]*[^\s\\]{4,64})[ \t]*$"
+)
+
+
+def _table_pieces(text: str) -> list[Finding]:
+    """A table row whose cells are pieces of one value, when the lines before the table (or
+    its header) say a secret is cut into parts or cells (``Wi-Fi key is both cells run
+    together:``)."""
+    found = []
+    for row in _PIECE_ROW.finditer(text):
+        cells = list(_CELL.finditer(text, row.start(1), row.end(1)))
+        if not all(_PIECE_SHAPE.fullmatch(cell.group(0)) for cell in cells):
+            continue
+        before = text[max(0, row.start() - 240) : row.start()].split("\n")[-5:]
+        if any(_SECRET_WORD.search(line) for line in before) and any(
+            _PIECES_WORD.search(line) for line in before
+        ):
+            found += [Finding("split-token", *cell.span()) for cell in cells]
+    return found
+
+
+def _hard_broken(text: str, is_token: Callable[[str], bool]) -> list[Finding]:
+    """The pieces of a value Markdown's hard breaks cut (see :data:`_HARD_BROKEN`)."""
+    found = []
+    for match in _HARD_BROKEN.finditer(text):
+        if not _SECRET_WORD.search(match.group("head")):
+            continue
+        pieces = list(re.finditer(r"[^\s\\]+", match.group("body")))
+        joined = "".join(piece.group(0) for piece in pieces)
+        mixed = sum(
+            any(test(c) for c in joined) for test in (str.isupper, str.islower, str.isdigit)
+        )
+        if is_token(joined) or (len(joined) >= 16 and mixed == 3):
+            offset = match.start("body")
+            found += [Finding("split-token", offset + p.start(), offset + p.end()) for p in pieces]
     return found
 
 
@@ -344,6 +396,10 @@ def find_blocks(
     found += _split_items(text, is_token)
     if _PIECE_HINTS.search(low):
         found += _announced_pieces(text)
+        if "|" in text:
+            found += _table_pieces(text)
+    if "\\\n" in text:
+        found += _hard_broken(text, is_token)
     taken = public + [
         (f.start, f.end) for f in found if f.kind in ("private-key", "service-account")
     ]

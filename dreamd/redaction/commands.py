@@ -39,6 +39,10 @@
   password as literals (``.login("u", "PW")``, ``HTTPBasicAuth("u", "PW")``,
   ``auth=("u", "PW")``, ``PSCredential("u", …)``).
 
+Also: ``net user NAME PW /add``, ``--setpw``/``--set-password NAME PW``, a DBI or PDO
+``connect('dsn', 'user', 'PW')``, Bundler's ``bundle config HOST USER:PW``, net-snmp's
+``createUser NAME SHA "PW" AES "PW"``.
+
 Each rule is tried only when its command's name is in the text. Pure.
 """
 
@@ -132,6 +136,27 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ("sudo", r"\b(?:echo|printf)\s+" + _V + r"\s*\|\s*sudo\b[^\n]*?\s-S\b"),
     ("ssh-keygen", r"\bssh-keygen\b" + _REST + r"-[NP]\s+" + _V),
     ("net use", r"\bnet\s+use\b" + _REST + r"/user:\S+\s+" + _V),
+    # Windows's ``net user NAME PW /add``; a NAS's ``synouser --setpw NAME PW``, ``--setpw``
+    # and ``--set-password`` of other tools the same way
+    ("net user", r"\bnet\s+user\s+\S+\s+" + _V + r"(?=\s+/)"),
+    (("--setpw", "--set-password"), r"--set(?:pw|-password)\s+\S+\s+" + _V),
+    # A DBI or PDO handle opened with (DSN, user, password), as a trace or a die prints it
+    ("connect(", r"\bconnect\(\s*'[^'\n]*'\s*,\s*'[^'\n]*'\s*,\s*'(?P<q1>[^'\n]+)'"),
+    # Bundler's credentials for a gem server: ``bundle config [set] [--global] HOST USER:PW``
+    (
+        "bundle config",
+        r"\bbundle\s+config\s+(?:set\s+)?(?:--(?:global|local)\s+)?[\w-]+(?:\.[\w-]+)+\s+"
+        r"(?P<bare>[^\s:'\"]+:[^\s'\"]+)",
+    ),
+    # net-snmp's USM user: ``createUser NAME SHA "AUTHPW" AES "PRIVPW"``
+    (
+        "createuser",
+        r"\bcreateUser\s+\S+\s+(?:MD5|SHA\S*)\s+" + _V,
+    ),
+    (
+        "createuser",
+        r"\bcreateUser\s+\S+\s+(?:MD5|SHA\S*)\s+\S+\s+(?:DES|AES\S*)\s+" + _V,
+    ),
     ("wpa_passphrase", r"\bwpa_passphrase\s+\S+\s+" + _V),
     # SNMP's community string is its password: in a router's config and after ``-c``.
     ("community", r"\bsnmp(?:-server)?\s+community\s+" + _V),

@@ -24,7 +24,9 @@
   ``passphrase ⠏⠺ …``): nobody writes a note in Morse or Braille but to hide what it says.
 
 Base64 is :mod:`dreamd.redaction.entropy`'s. One level deep: what a decoded text holds is not
-decoded again. Pure.
+decoded again. A uuencoded body (``begin 600 name`` … ``end``) and the lines of a hex dump
+(``xxd``, ``hexdump -C``) are masked when they decode to a credential or stand under a file's
+or a command's name that names one. Pure.
 """
 
 from __future__ import annotations
@@ -232,10 +234,61 @@ def _spelled_secrets(text: str, detect: Detect) -> list[Finding]:
     return found
 
 
+# uuencode's body (``begin 644 name`` … ``end``) and a hex dump's lines (``xxd``'s and
+# ``hexdump -C``'s: an offset, byte groups, the bytes as text).
+_UUENCODED = re.compile(
+    r"(?m)^(?:[ \t]*[-*+][ \t]+)?begin(?:-base64)? [0-7]{3} [^\n]+\n"
+    r"(?P<body>(?:[!-`]{2,61}\n){1,40})`?\n?end\b"
+)
+_DUMP_LINE = re.compile(
+    r"(?m)^[0-9a-f]{7,8}:?[ \t]+(?P<hex>(?:[0-9a-f]{2,4} ?){1,16})"
+    r"[ \t]+\|?(?P<text>[^\n|]{1,16})\|?$"
+)
+
+
+def _uudecoded(body: str) -> str | None:
+    import binascii
+
+    try:
+        data = b"".join(binascii.a2b_uu(line) for line in body.splitlines() if line.strip())
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(data)
+
+
+def _dumps(text: str, detect: Detect) -> list[Finding]:
+    """uuencoded bodies and hex dumps that decode to a credential, or under a file's or a
+    command's name that names one (``begin 600 creds.txt``, ``$ xxd pw.txt``)."""
+    found: list[Finding] = []
+    for match in _UUENCODED.finditer(text) if "begin " in text else ():
+        plain = _uudecoded(match.group("body"))
+        header = text[match.start() : text.find("\n", match.start())]
+        if plain is not None and (
+            _SECRET_WORD.search(header) or is_wrapped_secret(plain, lambda t: bool(detect(t)))
+        ):
+            found.append(Finding("encoded-credential", *match.span("body")))
+    lines = list(_DUMP_LINE.finditer(text))
+    if lines:
+        data = bytes.fromhex("".join(m.group("hex").replace(" ", "") for m in lines))
+        plain = _readable(data)
+        before = "\n".join(text[max(0, lines[0].start() - 120) : lines[0].start()].split("\n")[-2:])
+        if plain is not None and (
+            _SECRET_WORD.search(before) or is_wrapped_secret(plain, lambda t: bool(detect(t)))
+        ):
+            for line in lines:
+                found += [
+                    Finding("encoded-credential", *line.span("hex")),
+                    Finding("encoded-credential", *line.span("text")),
+                ]
+    return found
+
+
 def find_character_codes(text: str, detect: Detect) -> list[Finding]:
     """Secrets written as character codes, in binary, in Morse, in Braille or in ascii85 (see
     the module rules)."""
     found: list[Finding] = _spelled_secrets(text, detect)
+    if "\n" in text:
+        found += _dumps(text, detect)
     decoded: list[tuple[int, int, str]] = []
     if "," in text and any(call in text for call in _CODE_CALLS):
         for match in _CODES.finditer(text):

@@ -1,6 +1,7 @@
 """Secrets kept as entries of a list, each a name and a value in fields of their own: the
 ``env:`` of a Kubernetes container (``- name: DB_PASSWORD`` / ``value: …``), a Postman or
-Insomnia environment (``"key": "password"``, ``"value": "…"``), a HAR file's headers and
+Insomnia environment (``"key": "password"``, ``"value": "…"``), an object a secret's name
+opens with its ``"value"`` (Spring's actuator), a HAR file's headers and
 cookies, a task definition's ``environment``, AWS's tags and parameters (``Name``/``Value``).
 
 The name field (``name``, ``key``, any case) holds a name that names a secret by the key
@@ -22,6 +23,12 @@ _JSON = re.compile(
     r"\"(?i:name|key)\"[ \t]*:[ \t]*\"(?P<name>[^\"\n]{1,80})\"[^{}\[\]]{0,240}?"
     r"\"(?i:value)\"[ \t]*:[ \t]*\"(?P<value>(?:\\.|[^\"\\\n])*)\""
 )
+# An object a secret's name opens, holding its value (Spring's actuator: ``"spring.datasource
+# .password": {"value": "…"}``, a property source's ``"db.password": {"value": …, "origin": …}``)
+_NAMED_OBJECT = re.compile(
+    r"\"(?P<name>[^\"\n]{1,80})\"[ \t]*:[ \t]*\{\s*"
+    r"\"(?i:value)\"[ \t]*:[ \t]*\"(?P<value>(?:\\.|[^\"\\\n])*)\""
+)
 _YAML = re.compile(
     r"^[ \t]*(?:-[ \t]+)?(?i:name|key)[ \t]*:[ \t]*([\"']?)(?P<name>[\w.:-]{1,80})\1[ \t]*\n"
     r"[ \t]*(?i:value)[ \t]*:[ \t]*(?:\"(?P<q2>[^\"\n]*)\"|'(?P<q1>[^'\n]*)'"
@@ -33,12 +40,13 @@ _YAML = re.compile(
 def find_entry_values(text: str, low: str) -> list[Finding]:
     """The values of name and value entries whose name names a secret (``low``: ``text``
     in lower case)."""
-    if "value" not in low or ("name" not in low and "key" not in low):
+    if "value" not in low or ("name" not in low and "key" not in low and "{" not in low):
         return []
     from dreamd.redaction.keys import kind_of_name, value_is_secret
 
     found: list[Finding] = []
-    for pattern, groups in ((_JSON, ("value",)), (_YAML, ("q2", "q1", "bare"))):
+    patterns = ((_JSON, ("value",)), (_NAMED_OBJECT, ("value",)), (_YAML, ("q2", "q1", "bare")))
+    for pattern, groups in patterns:
         for match in pattern.finditer(text):
             kind = kind_of_name(match.group("name"))
             if kind is None:

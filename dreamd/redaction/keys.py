@@ -74,6 +74,12 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   key; what follows a change must still look like the kind's value (digits for a PIN, no
   plain lower-case word after ``now`` or ``->``).
 
+* A few more names and forms: ``passkey``, ``authtok``, an authenticator's ``restore code``, an
+  RTC app's ``app certificate``, the ``numbers on the back`` of a card; an aside in brackets
+  among a key's words; chat's ``4``/``2`` for *for*/*to* (``pin 4 the gate is …``); a second
+  code span right after a value in one, and the rest of a hex value wrapped onto the next line;
+  ``!secret``, an Azure Key Vault reference and SOPS's ``ENC[…]`` are references.
+
 The value alone is masked: the key stays readable. Pure.
 """
 
@@ -91,6 +97,7 @@ __all__ = [
     "character_classes",
     "cookie_holds_session",
     "find_named_values",
+    "is_template",
     "kind_of_name",
     "value_is_secret",
 ]
@@ -103,6 +110,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "kennwort",
     "passphrase",
     "passcode",
+    "passkey",
+    "authtok",
     "pass",
     "pwd",
     "pw",
@@ -167,6 +176,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "csc",
     "cid",
     "security code",
+    "numbers on the back",
+    "digits on the back",
     "sicherheitscode",
     "kartenprüfnummer",
     "prüfnummer",
@@ -254,6 +265,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "mnemonic",
     "recovery codes",
     "recovery code",
+    "restore code",
+    "app certificate",
     "backup codes",
     "backup code",
     "maiden name",
@@ -365,12 +378,13 @@ _CARD_CODE_PHRASES = frozenset(
     "security code;code de sécurité;código de seguridad;codigo de seguridad;codice di sicurezza"
     ";código de segurança;kod bezpieczeństwa;güvenlik kodu;guvenlik kodu;보안 코드"
     ";codi de seguretat;sigurnosni kod;varnostna koda;apsaugos kodas;drošības kods"
-    ";kod keselamatan;код за сигурност;cryptogramme visuel".split(";")
+    ";kod keselamatan;код за сигурност;cryptogramme visuel;numbers on the back"
+    ";digits on the back".split(";")
 )
 _CARD_CODE = re.compile(r"\d{3,4}")
 _TOKEN = frozenset(
     "token токен secret credential credentials creds auth sid sig signature dsn jwt sessionid pat"
-    " authtoken apikey appid hapikey appkey accesskey secretkey privatekey".split()
+    " authtoken apikey appid hapikey appkey accesskey secretkey privatekey passkey authtok".split()
 )
 _COMPOUND_ENDINGS = (
     ("password", "password"),
@@ -426,7 +440,7 @@ _DESCRIBING = frozenset(
     " validation check generator bits counter index page list test tests example examples doc"
     " docs help flow grant response server service exchange protection login standard ring"
     " recovery forgotten forgot vergessen oublié olvidada esquecida lifetime header headers"
-    " level levels spec support auth-method".split()
+    " level levels spec support auth-method options option choices".split()
 )
 # Last words of a key that say in what form it holds the secret its other words name.
 _FORM_WORDS = frozenset("base value val raw b64 base64 hex str string".split())
@@ -513,7 +527,8 @@ _STRING_PREFIX = re.compile(r"(?:[bBrRuUfF]|[bBrR][bBrR])(?=[\"'])")
 _PREFIX_LETTERS = frozenset("bBrRuUfF")
 _REFERENCE = re.compile(
     r"(?:\$\{|\$\(|\{\{|#\{|__[A-Za-z_]+__$|\$[A-Za-z_]|%[A-Za-z_]+(?:\([\w:.-]+\))?%|`[\w.-]+ [^`]*`$|<[^>]*>$|\[[^\]]*\]$|env:|vault:|op://"
-    r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:)"
+    r"|secret://|arn:aws:secretsmanager|file:|@/|\./|\.\./|/|~/|[A-Za-z]:\\|!vault|ref:"
+    r"|!secret\b|!env_var\b|!include\b|@Microsoft\.KeyVault\(|ENC\[[A-Z0-9_]+,data:)"
 )
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 # A name and the file it is read from or mounted at: ``LoadCredential=db-pass:/etc/creds/db``,
@@ -558,7 +573,7 @@ _PIN_VALUE = re.compile(
     r"|(?=(?:[A-D]?\d){3})\d{1,5}[A-D]\d{1,5}|[*#]\d{3,8}#?|\d{3,6}[A-D]"
 )
 # A PIN typed one digit at a time: ``6 0 9 2``.
-_SPACED_DIGITS = re.compile(r"\d(?: \d){3,7}#?(?!\S)")
+_SPACED_DIGITS = re.compile(r"\d(?: \d){3,7}#?(?![^\s.,;!?)])")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+|set[ \t]+|[-*][ \t]+)?$")
 _COMMAND_TAIL = re.compile(r"\s(?:-{1,2}[A-Za-z]|\||&&|;)")
 _PLACEHOLDER = re.compile(r"[*xX.•…_-]{3,}|\?+|<[^>]*>|\[[^\]]*\]|your[_-].*|xxx.*", re.I)
@@ -635,6 +650,8 @@ def _kind_of(words: Sequence[str], before: str) -> str | None:
         return "seed"
     if last in ("code", "codes") and ("recovery" in words or "backup" in words):
         return "codes"
+    if (last == "code" and "restore" in words) or joined == "app certificate":
+        return "token"  # an authenticator's restore code, an RTC app's certificate: letters too
     if last in _DESCRIBING or (len(words) > 1 and words[0] in _COUNTING and last != "key"):
         return None
     if len(words) > 1 and words[0] in _REFERRING:
@@ -696,6 +713,18 @@ def character_classes(value: str) -> int:
         + any(c.isdigit() for c in value)
         + any(not c.isalnum() for c in value)
     )
+
+
+# A template's or a secret store's reference: what a config puts where the value will be.
+_TEMPLATE = re.compile(
+    r"(?:\$\{[\w.:-]+\}|#\{\w+\}|%[A-Za-z_]+%|!secret|!vault|@Microsoft\.KeyVault\(\S*)[\"',]*"
+)
+
+
+def is_template(value: str) -> bool:
+    """``${SS_PASSWORD}``, ``#{ApiSecret}``, ``!secret`` (before a name): the whole value is a
+    reference to one kept elsewhere, never the value."""
+    return _TEMPLATE.fullmatch(value) is not None
 
 
 def _is_reference(value: str) -> bool:
@@ -898,6 +927,11 @@ def _skip_spaces(text: str, pos: int) -> int:
     return pos
 
 
+# "4 the", "2 my": a chat's "for" and "to" written as digits, before a word that a
+# preposition takes.
+_CHAT_PREPOSITION = re.compile(r"[ \t]+(?:the|my|our|your|ur|u|me|us|teh|da)\b")
+
+
 def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
     """(words between the key and its separator, where the value starts, separated?)."""
     pos = name_end
@@ -913,6 +947,17 @@ def _after_name(text: str, name_end: int) -> tuple[list[str], int, bool]:
         if not found:
             break
         word = found.group(1)
+        close = text.find(")", found.start(1), found.start(1) + 80) if word[0] == "(" else -1
+        if close >= 0 and "\n" not in text[found.start(1) : close]:
+            pos = close + 1  # "wifi key for the guest QR (base32, no padding):": an aside
+            sep = _SEPARATOR.match(text, pos)
+            if sep and not _starts_a_token(sep.group(0)):
+                return words, sep.end(), True
+            continue
+        if word in ("4", "2") and _CHAT_PREPOSITION.match(text, found.end()):
+            words.append({"4": "for", "2": "to"}[word])  # "pin 4 the gate is …": chat's "for"
+            pos = found.end()
+            continue
         if any(c.isdigit() for c in word) or MASK in word:
             break  # a value came first (or its mask, on a second pass): no separator
         if word.lower() in _WORD_SEPARATORS or word in _SYMBOL_SEPARATORS:
@@ -1078,6 +1123,10 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         ]
         for _, end in spans if pieces else ():
             found += _concatenated(text, end)
+        for _, end in spans if "` `" in text else ():
+            found += _next_code_spans(text, end)
+        for start, end in spans if kind in ("token", "password", "bare-key") else ():
+            found += _wrapped_hex(text, start, end)
         for _, end in spans if kind == "password" and " + " in text else ():
             found += _second_half(text, end)
     return found
@@ -1101,6 +1150,35 @@ def _second_half(text: str, end: int) -> list[Finding]:
     if half is None or character_classes(half.group(1)) < 3:
         return []
     return [Finding("secret-assignment", *half.span(1))]
+
+
+_HEX_VALUE = re.compile(r"[0-9a-f]{12,}|[0-9A-F]{12,}")
+_HEX_GOES_ON = re.compile(r"[ \t]*\n[ \t]*([0-9a-fA-F]{8,})(?=[ \t]|$)")
+
+
+def _wrapped_hex(text: str, start: int, end: int) -> list[Finding]:
+    """The rest of a hex value that a mail or an editor wrapped onto the next line: a line
+    that starts with hex digits of the same case, right under a value that ended its line."""
+    if not _HEX_VALUE.fullmatch(text, start, end):
+        return []
+    rest = _HEX_GOES_ON.match(text, end)
+    if rest is None or (rest.group(1).lower() != rest.group(1)) != text[start:end].isupper():
+        return []
+    return [Finding("secret-assignment", *rest.span(1))]
+
+
+_CODE_SPAN = re.compile(r"`[ \t]+`([^`\s]{4,})(?=`)")
+
+
+def _next_code_spans(text: str, end: int) -> list[Finding]:
+    """The code spans that go on right after a value in one (``key is `abc…` `def…```): an
+    editor wrapped one value into two spans."""
+    found: list[Finding] = []
+    pos = end
+    while (span := _CODE_SPAN.match(text, pos)) is not None and len(found) < 4:
+        found.append(Finding("secret-assignment", *span.span(1)))
+        pos = span.end(1)
+    return found
 
 
 def _concatenated(text: str, end: int) -> list[Finding]:

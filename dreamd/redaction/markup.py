@@ -10,7 +10,8 @@
   files are: ``<setting name="SmtpPassword"><value>…</value></setting>``,
   ``<AdministratorPassword><Value>…</Value>``.
 * A name element followed by its value's: ``<Key>Password</Key><Value>…</Value>`` (KeePass),
-  ``<key>api_token</key><string>…</string>`` (a property list).
+  ``<key>api_token</key><string>…</string>`` (a property list), a definition list's or a
+  table's ``<dt>Passwort</dt><dd>…</dd>``, ``<th>PIN</th><td>…</td>``.
 * The ``value`` attribute of a tag whose ``name``, ``key`` or ``id`` names a secret, or whose
   ``type`` is ``password``: ``<add key="StripeSecret" value="…"/>``,
   ``<input type="password" value="…">``. (``password="…"`` is a key and a value, read by
@@ -58,8 +59,8 @@ def _wrapped() -> tuple[re.Pattern[str], re.Pattern[str]]:
         re.IGNORECASE,
     )
     sibling = re.compile(
-        r"<(?P<outer>key|name)>(?P<name>[^<>\n]{1,60})</(?P=outer)\s*>\s*"
-        r"<(?P<inner>value|string|data)(?:\s[^<>]{0,200})?>"
+        r"<(?P<outer>key|name|dt|th)>(?P<name>[^<>\n]{1,60})</(?P=outer)\s*>\s*"
+        r"<(?P<inner>value|string|data|dd|td)(?:\s[^<>]{0,200})?>"
         r"(?P<value>[^<>\n]{1,256})</(?P=inner)\s*>",
         re.IGNORECASE,
     )
@@ -108,7 +109,7 @@ def find_markup_secrets(text: str) -> list[Finding]:
         if value_is_secret(kind, value.strip()):
             start = match.start("value") + lead
             found.append(Finding("secret-assignment", start, start + len(value.strip())))
-    if "alue" not in text and "tring" not in text:
+    if "alue" not in text and "tring" not in text and "<dd" not in text and "<td" not in text:
         return found
     child, sibling = _wrapped()
     for match in child.finditer(text):

@@ -46,6 +46,12 @@
   Russian ``ИНН``, Turkish VKN, Hungarian ``adóazonosító jel``, Philippine TIN, Kenyan KRA
   PIN, Slovenian ``davčna številka`` and Greek ``ΑΦΜ`` after their names, an Indonesian NPWP
   by its dotted form.
+* Round eleven: the Belgian BIS number by python-stdnum's check, the US ATIN by its fixed
+  group (``9XX-93-XXXX``), the Aadhaar VID, the Bulgarian ``ЛНЧ`` and the Norwegian
+  ``D-nummer`` after their names; a card's sixteen digits as eight and eight, and a card's
+  digits in pieces over lines or table rows after the card's word (``Dankort: 5019`` /
+  ``8067 8444`` / ``5940``); Georgian phone words; no phone after an invoice's, an order's, a
+  booking's or a postcode's word (``faktura``, ``ordernummer``, ``Postnummer``).
 * A Polish NRB (an IBAN without its ``PL``) by its check digits alone; account numbers
   after their words are :mod:`dreamd.redaction.accounts`'.
 
@@ -83,12 +89,13 @@ _PHONE_CUE = re.compile(
     r"|llam|ligue|appel|anruf|ruf\b|telep|sđt|sdt\b|điện thoại|dien thoai|(?:no\.?|nomor) hp\b"
     r"|gsm\b|cep\b|mob\b|mobitel|sími|simi\b|farsím|bimbit|simu\b|telefonu|puhelin)"
     r"|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b|моб\b|мобилен|मोबाइल|फ़ोन|फोन|মোবাইল|ফোন|هاتف|جوال"
-    r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร|ስልክ|ሞባይል"
+    r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร|ስልክ|ሞባይል|ტელეფონ|მობილურ"
 )
 # Words that go with phones and with every other kind of number: they count only for a number
 # written the way phones are, in groups ("my number is 0151 2345678"), never for bare digits.
 _WEAK_CUE = re.compile(
     r"(?i:number(?!s)|numer|nummer|número|numéro|contact|reach|praxis|office|desk|line\b)"
+    r"|ნომერ"
 )
 # A company's number in its register (``KvK``, ``IČO``, ``Organisasjonsnummer``, ``CVR``,
 # ``ЄДРПОУ``): printed on its letters, no one's phone and no one's id.
@@ -97,14 +104,15 @@ _COMPANY_NUMBER = (
     r"|y-tunnus|edrpou|єдрпоу|егрпоу|handelsregister|hrb|siren|siret|company\s+(?:number|no)"
     r"|registration\s+number|cnpj|ruc\s+de\s+la\s+empresa|abn|acn"
 )
-_ORDER_OR_COMPANY = rf"order|invoice|ordre\w*|tilaus\w*|{_COMPANY_NUMBER}"
+_ORDER_OR_COMPANY = rf"order\w*|invoice|ordre\w*|tilaus\w*|faktura\w*|{_COMPANY_NUMBER}"
 _ORDER_CJK = r"注文番号|주문번호"
 _NOT_PHONE_CUE = re.compile(
     r"(?i:\b(?:isbn|issn|sku|ticket|po|case|build|version|pid|port|epoch"
     r"|serial|tracking|id|ref|iban|ports|imei|account|routing|konto|ssn|sin|bsn|nhs|pesel|cpf"
     r"|aadhaar|steuer|population|visitors|pedido|commande|bestell\w*|auftrag\w*|ordine"
     r"|bestelling|encomenda|zamówieni\w*|заказ\w*|sipariş\w*|rastreio|zip|postcode|postal"
-    r"|plz|objednávk\w*|rendelés\w*|bestilling\w*|factuur\w*|pesanan"
+    r"|plz|objednávk\w*|rendelés\w*|bestilling\w*|factuur\w*|pesanan|rechnung\w*"
+    r"|postnummer|postnr|booking|buchung\w*|reservation"
     rf"|fatura|factura|{_ORDER_OR_COMPANY})\b|{_ORDER_CJK})[^\n]{{0,12}}$"
 )
 # Words before a number that make it an order's or a company's, never a person's id.
@@ -126,6 +134,13 @@ _REGIONS = (
 )  # fmt: skip
 # Words before a number that make it a product's or a parcel's, never a card's.
 # Numbers a shop or a payment gives (a barcode, a transaction's reference): no card.
+# A card's word, then its digits in pieces over lines or a table's rows (``Dankort: 5019`` /
+# ``8067 8444`` / ``5940``; ``| card | 40243742 |`` / ``| (cont.) | 18793258 |``).
+_CARD_WORD = re.compile(
+    r"(?i:\b(?:card|cards|kort|dankort|karte|kaart|carte|tarjeta|cartão|carta|karta|kart)\b)"
+    r"[ \t]*[:|]?[ \t|]*"
+)
+_CARD_PIECE = re.compile(r"(?:[ \t|]*\n?[ \t|]*(?:\([^()\n]{1,12}\)[ \t|]*)?)(\d{3,8})(?![\d/])")
 _NOT_CARD_CUE = re.compile(
     r"(?i:\b(?:ean|gtin|upc|isbn|sku|barcode|tracking|imei|ref|reference|txn|trx|transaction"
     r"|receipt)\b)[^\n]{0,12}$"
@@ -177,7 +192,9 @@ _MBI = (
 )
 # (pattern, python-stdnum module (or None: our own check), the id's names, needs a name)
 _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
-    (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin", False),
+    (r"\d{3}-\d{2}-\d{4}", "us.ssn us.itin", "ssn social security itin atin", False),
+    # the US ATIN: its group is always 93 (python-stdnum checks no more than the digits)
+    (r"9\d{2}-93-\d{4}", None, "", False),
     (r"\d{9}", "us.ssn", "ssn social security", True),
     (r"\d{9}", "pt.nif", "nif contribuinte", True),
     (r"\d{1,2}\.\d{3}\.\d{3}-[\dkK]", "cl.rut", "rut run", False),
@@ -190,7 +207,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
         True,
     ),
     (r"\d{13}", "za.idnr", "id_number identity_number id_no", True),
-    (r"\d{10}", "bg.egn", "егн egn", True),
+    (r"\d{10}", "bg.egn", "егн egn лнч lnch", True),
     (r"\d{4} ?\d{4} ?\d{4}", "jp.in_", "マイナンバー 個人番号 my_number", True),
     (r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "", False),
     (r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]", None, "ni number nino national insurance", True),
@@ -226,6 +243,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf", "", False),
     (r"[2-9]\d{3} \d{4} \d{4}", "in_.aadhaar", "", False),
     (r"\d{12}", "in_.aadhaar", "aadhaar aadhar आधार", True),
+    (r"\d{4} ?\d{4} ?\d{4} ?\d{4}", "in_.vid", "vid virtual_id", True),
     (r"\d{12}", None, "cccd căn cước can cuoc cmnd", True),
     (r"784-?\d{4}-?\d{7}-?\d", "local.emirates", "emirates eid", False),
     (r"[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]", "in_.pan", "", False),
@@ -247,7 +265,7 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"\d{2}\.\d{3}\.\d{3}\.\d-\d{3}\.\d{3}", "id.npwp", "npwp", False),
     (r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", "mx.curp", "", False),
     (r"\d{6}-\d{7}", "kr.rrn", "", False),
-    (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn", "", False),
+    (r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn be.bis", "", False),
     (r"\d{3} ?\d{3} ?\d{4}", "gb.nhs", "nhs", True),
     # JMBG (Serbia, Bosnia, Montenegro), EMŠO (Slovenia), EMBG (North Macedonia); Moldova's IDNP
     (
@@ -471,8 +489,9 @@ def _is_card(value: str, digits: str) -> bool:
     separators = {c for c in value if not c.isdigit()}
     if len(separators) > 1 or len(set(digits)) == 1:
         return False
-    if separators and any(len(g) > 6 for g in re.split(r"[ ./_-]", value)):
-        return False
+    groups = [len(g) for g in re.split(r"[ ./_-]", value)]
+    if separators and any(g > 6 for g in groups) and groups != [8, 8]:
+        return False  # "6521 6703 …" or, as some receipts print it, "65216703-72666476"
     issuer = any(
         int(digits[:size]) in range(low, high + 1) and len(digits) in lengths
         for size, low, high, lengths in _card_ranges()
@@ -579,6 +598,28 @@ def _card_at(start: int, value: str) -> Finding | None:
     return None
 
 
+def _split_cards(text: str) -> list[Finding]:
+    """A card's number in pieces after the card's word (see :data:`_CARD_WORD`): pieces of
+    three to eight digits on up to four lines or rows that make a card with its issuer's prefix
+    and Luhn's check digit."""
+    found: list[Finding] = []
+    for word in _CARD_WORD.finditer(text):
+        pieces: list[tuple[int, int]] = []
+        pos = word.end()
+        while len(pieces) < 6:
+            piece = _CARD_PIECE.match(text, pos)
+            if piece is None:
+                break
+            pieces.append(piece.span(1))
+            pos = piece.end()
+            digits = "".join(text[a:b] for a, b in pieces)
+            lines = text.count("\n", word.end(), pos)
+            if lines and 13 <= len(digits) <= 19 and _is_card(digits, digits):
+                found += [Finding("payment-card", a, b) for a, b in pieces]
+                break
+    return found
+
+
 def find_numbers(text: str) -> list[Finding]:
     """Phones, cards, IBANs, national ids and account numbers (see the module rules)."""
     found: list[Finding] = []
@@ -608,6 +649,8 @@ def find_numbers(text: str) -> list[Finding]:
             if iban:
                 found += _iban_at(iban.group(0), begin)
     low = text.lower()
+    if "\n" in text and ("kort" in low or "card" in low or "kart" in low or "tarj" in low):
+        found += _split_cards(text)
     if "\n" in text and ("iban" in low or "ибан" in low):
         found += _split_ibans(text)
     for start in long_starts:

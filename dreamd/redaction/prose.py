@@ -66,7 +66,19 @@ a password manager's name. Or it is a passphrase (:mod:`dreamd.redaction.phrases
 words joined by hyphens, three after a passphrase word (``passphrase``, ``lösenfras``,
 ``salalause``…) or in quotes, where spaces may join them; never a quoted sentence. Words
 between the password word and the verb that describe the password instead (``policy``,
-``length``, ``manager``, ``Richtlinie``, ``oublié``…) mean no value follows. Pure.
+``length``, ``manager``, ``Richtlinie``, ``oublié``…) mean no value follows.
+
+* **Joined by hyphens**, as by dots: ``Kestrel-shapla-3370`` wherever it stands.
+* **Callouts.** ``> [!secret]- NAS login`` (a callout whose type or title names a secret or a
+  login, behind a list item's marker too): the strong passwords on its quoted lines.
+* **A sign says it.** A network's word and a colon (``Gast-WLAN: …``), ``value:``, or a quoted
+  argument of a call, a tuple or an Erlang term (``<<"…">>``): a value of four kinds of
+  characters with a sign (``!``, ``$``, ``%``…) among them.
+* **Other scripts.** After a password word of a script without Latin letters (``패스워드``),
+  ten Latin letters or more in both cases with no word's shape.
+* **References.** A value that is a variable's or a store's reference (``${SS_PASSWORD}``,
+  ``!secret name``) ends the sentence's search, and a password word inside ``${…}`` is a
+  variable's name. Pure.
 """
 
 from __future__ import annotations
@@ -77,7 +89,7 @@ from functools import cache
 
 from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import MASK, Finding
-from dreamd.redaction.keys import value_is_secret
+from dreamd.redaction.keys import character_classes, is_template, value_is_secret
 from dreamd.redaction.phrases import CLOSERS, enclosed, is_passphrase
 from dreamd.redaction.scan import ITEM, find_words
 
@@ -88,6 +100,7 @@ _LONG_WORDS = (
     "password passwort kennwort passwd passphrase passcode wachtwoord lösenord losenord"
     " adgangskode passord salasana contraseña contrasena lösenfras losenfras wachtwoordzin"
     " salalause passordfrase wagwoord wachtwurd passwuert contrasenya pasvorto cyfrinair"
+    " kontraseña kontrasena pasword passwrod passowrd pasword passwd wachwoord mot-de-pass"
 ).split()
 # Passphrase words: a value of three joined words is enough after one of them.
 _PASSPHRASE_WORDS = frozenset(
@@ -123,6 +136,8 @@ _SHORT_WORDS = (
 ).split()
 _PHRASES = (
     "mot de passe",
+    "mot de pass",
+    "nimi open",
     "palavra-passe",
     "palavra passe",
     "parola d'ordine",
@@ -217,6 +232,9 @@ _CJK_WORDS = (
     "비밀번호",
     "비번",
     "비밀 번호",
+    "패스워드",
+    "パスは",
+    "パスを",
     "รหัสผ่าน",
     "พาสเวิร์ด",
     "รหัสเข้า",
@@ -228,7 +246,7 @@ _COPULAS = frozenset(
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
     " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল em hemi ye ndeye ndi"
-    " ke ne enye mooy ezali ca dha amo".split()
+    " ke ne enye mooy ezali ca dha amo it's it’s its ta li".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -239,7 +257,8 @@ _FILLERS = frozenset(
     "now still currently actually btw just simply also jetzt übrigens immer noch nun neu"
     " derzeit aktuell maintenant toujours désormais actuellement ahora todavía actualmente"
     " agora ainda atualmente ora adesso ancora attualmente nu nog momenteel teraz obecnie"
-    " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ ang".split()
+    " сейчас теперь всё ещё nuförtiden fortfarande şimdi hâlâ ang um um, uh uh, erm erm, ehm"
+    " ehm, äh äh, euh euh,".split()
 )
 _CHANGES = LazyPattern(
     r"(?i:chang(?:ed|e)|reset|set|updated|rotated|switched|geändert|ändern|geaendert"
@@ -457,6 +476,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
             copula = True  # "email:" ends the key
         if not copula:
             bare = text[start:end].lstrip("".join(CLOSERS)).rstrip(_TRAILING)
+            if is_template(bare):
+                return None  # "password": "${SS_PASSWORD}": the value is kept elsewhere
             if early is None and password_shaped(bare) and not text.startswith('":', end):
                 if not text[start - 1].isspace():
                     return None  # "password@localhost", "password+reset": one word, not two
@@ -478,6 +499,8 @@ def _sentence_value(text: str, head_end: int, *, phrase: bool) -> tuple[int, int
         if not rest:
             return None
         value = _token_at(text, rest[0][0])
+        if is_template(text[value[0] : value[1]].lstrip("".join(CLOSERS))):
+            return None  # "password": "${SS_PASSWORD}": the value is kept elsewhere
         if len(rest) > 1 and text[rest[1][0]] in CLOSERS and text[value[0] : value[1]].isalpha():
             value = _token_at(text, rest[1][0])  # "je fráze „…“": a noun, then the quoted value
         if _given(text, value, phrase=phrase):
@@ -598,6 +621,9 @@ _SIGNS = frozenset("!@#$%^&*?")
 # no version starts with a word.
 _DOTTED_PASSPHRASE = LazyPattern(
     r"(?<![\w.@/:#-])[A-Z][a-z]{3,14}(?:\.[a-z]{4,14}){1,3}\.\d{3,6}(?![\w@/-]|\.\w)"
+    # and joined by hyphens the same way (``Kestrel-shapla-3370``): no host, package or branch
+    # is a capitalised word, lower-case words and a number of three digits or more
+    r"|(?<![\w.@/:#-])[A-Z][a-z]{3,14}(?:-[a-z]{4,14}){1,3}-\d{3,6}(?![\w@/-]|\.\w)"
 )
 
 
@@ -615,6 +641,71 @@ def _changed_to(text: str) -> list[Finding]:
     return found
 
 
+_LETTERS_ONLY = LazyPattern(r"[A-Za-z]{10,64}")
+_CAMEL_WORDS = LazyPattern(r"[a-z]*(?:[A-Z][a-z]{2,})+")
+# A value named only as one (``value: …``) in four kinds of characters, a sign among them.
+_NAMED_VALUE = LazyPattern(r"(?i:\bvalue)[ \t]*[:=][ \t]*(?P<value>[^\s\"'`]{8,64})(?![^\s.,;])")
+# A callout (Obsidian's and GitHub's ``> [!secret]- NAS login``) whose type or title names a
+# secret or a login, and the quoted lines of its body.
+_CALLOUT = LazyPattern(
+    r"(?im)^[ \t]*(?:[-*+][ \t]+)?>[ \t]*\[!(?P<type>[\w-]+)\][+-]?(?P<title>[^\n]*)\n"
+    r"(?P<body>(?:[ \t]*>[^\n]*(?:\n|$)){1,8})"
+)
+_CALLOUT_WORDS = LazyPattern(
+    r"(?i:secret|password|passwort|credential|creds|login|log-in|sign-in|wifi|wi-fi|pin\b|key\b)"
+)
+_QUOTED_LINE = LazyPattern(r"(?m)^[ \t]*>[ \t]*(?P<value>\S+)[ \t]*$")
+# A network's word, a colon, and a value with a sign in it: ``Gast-WLAN: Mopane714$`` (a
+# network's name has no ``$`` or ``!``).
+_NETWORK_VALUE = LazyPattern(
+    r"(?i:\b(?:wlan|wifi|wi-fi|wpa2?|ssid-key|guest[ \t-]network))[ \t]*[:=][ \t]*"
+    r"(?P<value>[^\s\"'`]{8,64})(?![^\s.,;])"
+)
+# A quoted argument in a call, a tuple or a term (``<<"…">>``) of four kinds of characters,
+# a sign among them: ``args: [{amqp_params,<<"shop">>,<<"Guajira$1727">>,…``.
+_STRONG_ARGUMENT = LazyPattern(
+    r"(?<=[,(\[{])[ \t]*(?:<<)?(?P<q>[\"'])(?P<value>[^\s\"'<>]{8,64})(?P=q)(?:>>)?"
+    r"[ \t]*(?=[,)\]}])"
+)
+
+
+def _callout_values(text: str) -> list[Finding]:
+    """The strong passwords on the quoted lines of a callout that names a secret or a login."""
+    found = []
+    for callout in _CALLOUT.finditer(text):
+        if not _CALLOUT_WORDS.search(callout.group("type") + " " + callout.group("title")):
+            continue
+        for line in _QUOTED_LINE.finditer(text, callout.start("body"), callout.end("body")):
+            value = line.group("value")
+            if strong_password(value) and password_shaped(value):
+                found.append(Finding("secret-assignment", *line.span("value")))
+    return found
+
+
+def _mixed_case(value: str) -> bool:
+    """Ten Latin letters or more in both cases, three of each at least, and no word's shape
+    (``uLYBElkFuHGLeuB``; not ``WiFi``, ``iPhone`` or ``McDonald``): after a password word of a
+    script without Latin letters, such a value is written as the password is."""
+    return (
+        _LETTERS_ONLY.fullmatch(value) is not None
+        and sum(c.isupper() for c in value) >= 3
+        and sum(c.islower() for c in value) >= 3
+        and _CAMEL_WORDS.fullmatch(value) is None
+    )
+
+
+def _signed(value: str) -> bool:
+    return strong_password(value) and any(c in _SIGNS for c in value)
+
+
+def _in_template(text: str, pos: int) -> bool:
+    """Whether ``pos`` stands inside a variable's reference (``${…}``; a template's ``{{ … }}``
+    may hold a default value, and is read)."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    opened = text.rfind("${", line_start, pos)
+    return opened >= 0 and "}" not in text[opened:pos]
+
+
 def find_prose_passwords(text: str, low: str) -> list[Finding]:
     """Passwords given in sentences and on the line after their word (``low``: lower case)."""
     cjk, line_end = _patterns()
@@ -623,12 +714,34 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     )
     if " to " in low and ("it" in low or "mine" in low or "th" in low):
         found += _changed_to(text)
-    if "." in text:
+    if "." in text or "-" in text:
         found += [
             Finding("secret-assignment", *m.span()) for m in _DOTTED_PASSPHRASE.finditer(text)
         ]
+    if "[!" in text:
+        found += _callout_values(text)
+    if "wlan" in low or "wi" in low or "wpa" in low or "network" in low:
+        found += [
+            Finding("secret-assignment", *m.span("value"))
+            for m in _NETWORK_VALUE.finditer(text)
+            if _signed(m.group("value"))
+        ]
+    if "value" in low:
+        found += [
+            Finding("secret-assignment", *m.span("value"))
+            for m in _NAMED_VALUE.finditer(text)
+            if _signed(m.group("value")) and character_classes(m.group("value")) == 4
+        ]
+    if '"' in text or "'" in text:
+        found += [
+            Finding("secret-assignment", *m.span("value"))
+            for m in _STRONG_ARGUMENT.finditer(text)
+            if _signed(m.group("value")) and character_classes(m.group("value")) == 4
+        ]
     heads = _heads(low)
     for head_start, head_end, phrase in heads:
+        if _in_template(text, head_start):
+            continue  # "${SS_PASSWORD}": a variable's name, not a word of the sentence
         span = _sentence_value(text, head_end, phrase=phrase)
         span = span or _named_after(text, head_start, head_end)
         if span is not None:
@@ -646,7 +759,7 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
             while value and not value[-1].isalnum() and value[-1] not in "!#$%&*+-=?@_~":
                 value = value[:-1]
             span = (start, start + len(value))
-            if _given(text, span, phrase=False) or _cjk_pin(text, span):
+            if _given(text, span, phrase=False) or _cjk_pin(text, span) or _mixed_case(value):
                 found.append(Finding("secret-assignment", *span))
     if "\n" not in text:
         return found

@@ -12,6 +12,13 @@ A finding inside one of these is dropped:
   (its secret key is named ``secret``);
 * a Sentry DSN's key (``https://<key>@o….ingest.sentry.io/…``), which the browser sends with
   every event;
+* a client key whose own prefix says it is one: Xendit's ``xnd_public_…``, Midtrans's
+  ``Mid-client-…`` (``SB-Mid-client-…`` in the sandbox), PubNub's subscribe key ``sub-c-…``
+  (their secrets are ``xnd_production_…``, ``Mid-server-…`` and ``sec-c-…``);
+* a Bitcoin address whose checksum holds (python-stdnum's ``bitcoin``): where money is sent,
+  printed on donation pages, never a key;
+* ciphertext a tool keeps in a config: SOPS's ``ENC[AES256_GCM,data:…,iv:…,tag:…]`` and
+  Pulumi's ``secure: v1:…:…``, which only the key they were made with opens;
 * a mail's signature headers (``DKIM-Signature``, ``ARC-Seal``, ``ARC-Message-Signature``,
   folded lines and all: a signature and a body hash every recipient reads) and its message
   ids (``Message-ID``, ``In-Reply-To``, ``References``: ``<…@host>`` names a message, not a
@@ -33,6 +40,14 @@ _SITEKEY = LazyPattern(
     r"""(?i:data-sitekey|sitekey|site_key)["']?\s*[:=]\s*["']([\w-]{20,60})["']"""
 )
 _SENTRY = LazyPattern(r"https?://([0-9a-f]{32})@o?\d*\.?ingest\.(?:[a-z]{2}\.)?sentry\.io/\d+")
+_CLIENT_KEY = LazyPattern(
+    r"(?<![\w-])(?:xnd_public_[A-Za-z0-9_]+|(?:SB-)?Mid-client-[A-Za-z0-9_-]+"
+    r"|sub-c-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])"
+)
+_BITCOIN = LazyPattern(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{11,71}")
+_CIPHERTEXT = LazyPattern(
+    r"ENC\[[A-Z0-9_]+,data:[^\]\n]*\]|(?<=secure:)[ \t]*v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+"
+)
 _MAIL_SIGNATURE = LazyPattern(
     r"(?im)^(?:DKIM-Signature|ARC-Seal|ARC-Message-Signature):([^\n]*(?:\n[ \t][^\n]*)*)"
 )
@@ -53,6 +68,10 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         spans += [m.span(1) for m in _SITEKEY.finditer(text)]
     if "sentry.io" in text:
         spans += [m.span(1) for m in _SENTRY.finditer(text)]
+    if "xnd_public_" in text or "Mid-client-" in text or "sub-c-" in text:
+        spans += [m.span() for m in _CLIENT_KEY.finditer(text)]
+    if "ENC[" in text or "secure:" in text:
+        spans += [m.span() for m in _CIPHERTEXT.finditer(text)]
     if "signature:" in low or "arc-seal:" in low:
         spans += [m.span(1) for m in _MAIL_SIGNATURE.finditer(text)]
     if "message-id:" in low or "in-reply-to:" in low or "references:" in low:
@@ -60,8 +79,18 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _bitcoin_address(value: str) -> bool:
+    """A Bitcoin address whose checksum holds (python-stdnum, imported when one could be)."""
+    if not _BITCOIN.fullmatch(value):
+        return False
+    from stdnum import bitcoin
+
+    return bool(bitcoin.is_valid(value))
+
+
 def without_public(text: str, found: list[Finding]) -> list[Finding]:
     """``found`` less the findings inside a public client key of ``text``."""
+    found = [f for f in found if not _bitcoin_address(text[f.start : f.end])]
     spans = public_spans(text)
     if not spans:
         return found

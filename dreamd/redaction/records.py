@@ -18,6 +18,13 @@ knows, or none at all, and are known only by the word before them:
 * **Tax numbers**: ``TIN``, ``e-TIN``/``ই-টিআইএন``, ``cukai pendapatan``, ``NPWP``, ``KRA
   PIN``, ``mã số thuế``, ``tax ID``, ``taxpayer number``…
 
+* **More national, tax and health numbers**: ``PPSN``, ``UTR``, ``UPN``, ``CHI``,
+  ``A-Number``, a voter id (``EPIC``), Myanmar's ``NRC``, ``PINFL``, ``cédula de
+  ciudadanía``/``de identidad``, ``CI``, ``NIT``, ``NUIT``, ``título de eleitor``, ``CNH``,
+  ``tessera sanitaria``, ``dowód osobisty``, ``személyi szám``, ``NHI``, ``OHIP``, ``RAMQ``,
+  ``CRN``, ``CIN``, ``الرقم المدني``, ``matricule``, ``D-nummer``…; an abbreviation of
+  *number* between a name and its code (``No.``, ``nº``, ``#``).
+
 A member's or a subscriber's number is a health insurer's only with a word of insurance or
 health, or an insurer's name, on its line (``insurance card — Member ID …``, ``BCBS member ID
 …``); a club's or a shop's member number is no one's health record.
@@ -57,9 +64,19 @@ _NAMES = (
     ";nid;এনআইডি;জাতীয় পরিচয়পত্র;fayda;ፋይዳ;nida;nin;philsys;psn;nic;ජාතික හැඳුනුම්පත්;αδτ"
     ";αριθμός ταυτότητας;cccd;cmnd;căn cước;nik;ktp;mykad;national id;national id number"
     ";national identification number;kitambulisho"
+    ";ppsn;pps no;pps number;chi;chi number;unique pupil number;upn;a-number;alien number"
+    ";alien registration number;uscis number;voter id;epic;epic number;nrc;indangamuntu"
+    ";регистрийн дугаар;регистрийн;pinfl;jshshir;cédula de ciudadanía"
+    ";cedula de ciudadania;cédula de identidad;cedula de identidad;ci;título de eleitor"
+    ";titulo de eleitor;cnh;tessera sanitaria;numero di tessera;dowodu osobistego"
+    ";dowód osobisty;dowod osobisty;személyi szám;szemelyi szam;személyi azonosító;nhi"
+    ";nhi number;ohip;health card;carte soleil;ramq;crn;customer reference number;cin"
+    ";البطاقة الوطنية;الرقم المدني;civil id;matricule;d-nummer;samordningsnummer"
+    ";မှတ်ပုံတင်;မှတ်ပုံတင်အမှတ်"
     # tax numbers
     ";tin;e-tin;ই-টিআইএন;টিআইএন;cukai pendapatan;nombor cukai;npwp;kra pin;mã số thuế;tax id"
-    ";taxpayer number;taxpayer id;tax file number;ntn"
+    ";taxpayer number;taxpayer id;tax file number;ntn;utr;unique taxpayer reference;nit;nuit"
+    ";tax reference number;income tax reference"
 ).split(";")
 # Names that are a health insurer's only beside a word of insurance or health.
 _MEMBERS = frozenset("member id;member no;member number;subscriber id".split(";"))
@@ -72,9 +89,15 @@ _DESCRIBING = frozenset(
     " search system label validation check length".split()
 )
 _CODE = LazyPattern(
-    r"[A-Z0-9\u0391-\u03a9](?:[A-Z0-9\u0391-\u03a9]|[-/](?=[A-Z0-9])|[ ](?=\d))*[A-Z0-9]"
+    r"\d{1,2}/[A-Z][a-z]{1,3}(?:[A-Z][a-z]{1,3}){1,3}\([A-Z]{1,2}\)\d{6}"  # Myanmar's NRC
+    r"|[A-Z0-9\u0391-\u03a9\u0401\u0410-\u042f\u04ae\u04e8]"
+    r"(?:[A-Z0-9\u0391-\u03a9\u0401\u0410-\u042f\u04ae\u04e8]|[-/](?=[A-Z0-9])|[ ](?=\d)"
+    r"|(?<=\d)\.(?=\d))*[A-Z0-9](?:[ ][A-Z]{1,2}(?![\w-]))?"
 )
-_SERIES = LazyPattern(r"[A-Z\u0391-\u03a9]{1,3}[ ]")
+# The abbreviations of "number" that may stand between a name and its code (``National ID
+# No. …``, ``PPS no. …``, ``CNH nº …``, ``health card # …``).
+_NUMBER_WORDS = frozenset("no. nr. no nr nº n° n.º # num. número numero".split())
+_SERIES = LazyPattern(r"[A-Z\u0391-\u03a9]{1,4}[ ]")
 _NOT_SERIES = frozenset("ID NO NR ND".split())
 _DATE = LazyPattern(r"\d{1,4}([-/.])\d{1,2}\1\d{1,4}")
 _COUNTED = LazyPattern(r"[ \t]*(?i:digits?|chars?|characters|%|days?|years?)\b")
@@ -90,6 +113,9 @@ def _code_after(text: str, pos: int) -> tuple[int, int] | None:
     label = False
     for word in _WORD.finditer(text, pos, min(len(text), pos + 100)):
         raw = word.group(0)
+        if raw.lower().strip("(:") in _NUMBER_WORDS:
+            pos = word.end()
+            continue
         ended = any(c in _END for c in text[pos : word.start()]) or raw[-1] in ".!?"
         if ended and not any(c.isdigit() for c in raw):
             return None

@@ -20,6 +20,10 @@ service, what kind of key, perhaps an aside, and the key with no separator:
   the shape Google and Apple give one: four groups of four lower-case letters, parted by
   spaces or hyphens (``abcd efgh ijkl mnop``).
 
+* **A list of services and their keys.** A service's name, a colon or ``=``, then a hex string
+  of 32 to 64 digits or a UUID (``todoist: …``); not after a code host's name, where a hex
+  string is a commit.
+
 Pure; standard library only.
 """
 
@@ -38,13 +42,15 @@ _SERVICES = tuple(
         | frozenset(
             "gotify wise kakao 카카오 pushover ntfy healthchecks plausible umami uptimerobot"
             " pagerduty opsgenie betterstack mattermost transferwise revolut paystack flutterwave"
-            " mpesa daraja line viber".split()
+            " mpesa daraja line viber todoist toggl pipedrive agora withings oura porkbun"
+            " godaddy onesignal pubnub alpaca livekit mux stytch clerk tavily firecrawl"
+            " browserbase llamacloud cohere jina voyage xendit midtrans iyzico asaas".split()
         )
     )
 )
 _KINDS = frozenset(
     "api rest app application token key 키 토큰 secret access personal admin server client"
-    " integration routing native javascript js".split()
+    " integration routing native javascript js certificate".split()
 )
 # A quick test: a key's kind is named somewhere (in ASCII; any other script is read).
 _CHEAP_KINDS = ("key", "token", "secret", "api", "app")
@@ -63,6 +69,12 @@ _SHAPED = LazyPattern(
 _APP_PASSWORD = LazyPattern(
     r"(?i:app[- ]?(?:specific[- ])?password)[^\n]{0,80}?(?<![\w-])"
     r"(?P<value>[a-z]{4}(?P<sep>[ -])[a-z]{4}(?P=sep)[a-z]{4}(?P=sep)[a-z]{4})(?![\w-])"
+)
+# Code hosts: after their name, a hex string is a commit as often as a key.
+_CODE_HOSTS = frozenset("github gitlab bitbucket".split())
+_LISTED = LazyPattern(
+    r"[ \t]*[:=][ \t]*[\"']?"
+    r"(?P<value>[0-9a-f]{32,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?![\w-])"
 )
 _HINTS = ("routing", "integration_key", "service_key", "access_key_id", "accesskeyid")
 MAX_KINDS = 4
@@ -83,6 +95,9 @@ def _after_service(text: str, pos: int) -> tuple[int, int] | None:
         bare = raw.rstrip(":=").lower()
         if bare in _KINDS and kinds < MAX_KINDS:
             kinds, pos = kinds + 1, word.end()
+            continue
+        if bare in ("is", "=") and kinds:
+            pos = word.end()  # "App Certificate is …"
             continue
         value = _VALUE.fullmatch(raw.rstrip(".,;"))
         if value is None or not kinds:
@@ -115,6 +130,14 @@ def find_service_keys(text: str, low: str) -> list[Finding]:
         span = _after_service(text, match.start() + len(match.group(0).split()[0]))
         if span is not None:
             found.append(Finding("secret-assignment", *span))
+    if ":" in text or "=" in text:  # "todoist: <hex>", a list of services and their keys
+        for match in find_words(low, _SERVICES, r"(?=[ \t]*[:=])"):
+            name = match.group(0)
+            if name in _CODE_HOSTS or (match.start() and low[match.start() - 1].isalnum()):
+                continue
+            listed = _LISTED.match(text, match.end())
+            if listed is not None:
+                found.append(Finding("secret-assignment", *listed.span("value")))
     if "app" in low and "password" in low:
         found += [
             Finding("secret-assignment", *m.span("value")) for m in _APP_PASSWORD.finditer(text)

@@ -33,7 +33,14 @@ People read a password out the way they would on the phone, and notes keep it so
   secret word, pieces said to be joined, and the two values joined.
 
 ``Alpha, Bravo and Charlie teams`` (no secret word, three items), ``the call sign is Echo
-Seven`` and ``Apartment 4B, B as in boy`` stay. Pure; standard library only.
+Seven`` and ``Apartment 4B, B as in boy`` stay.
+
+* **Said aloud.** ``double one`` and ``triple zero`` are two and three items of a run; within
+  six words of a secret's word, a word (perhaps ``with a capital``), numbers and a sign's name
+  last (``cenote 1997 Ausrufezeichen``, ``Cenote with a capital, then 547, then a dollar
+  sign``); after a word that gives a value, digits read in groups between ellipses (``343…
+  202…``); after a word that asks for a call, a phone number in seven number words or more
+  (``oh two seven, five nine four, …``). Pure; standard library only.
 """
 
 from __future__ import annotations
@@ -122,7 +129,7 @@ _NOT_THE_SECRET = _DESCRIBING | frozenset(
     "review reviews freeze base style team owners owner conduct name names words sign signs"
     " snippet snippets block blocks editor".split()
 )
-_GIVING = frozenset("is ist est es è é = : lautet was war sono são".split())
+_GIVING = frozenset("is ist est es è é = : lautet was war sono são it's it’s".split())
 _ENDS = re.compile(r"(?<!\.)\.(?!\.)|[!?;\n]")
 # A short question between a secret word and what it spells (``ready?``, ``got it?``).
 _ASIDE_WORDS = 3
@@ -164,6 +171,7 @@ _CASED = rf"{_CASES}[ \t]+[a-z](?:[ \t]+{_AS_IN}[ \t]+[\w-]+)?|[a-z][ \t]+{_CASE
 def _item() -> re.Pattern[str]:
     numbers, spelling = _alternatives()
     return re.compile(
+        rf"(?i:(?P<times>double|triple|doppel|doble|dubbel)[ \t]+(?={numbers}|\d(?!\d)))?"
         rf"(?i:(?P<number>{numbers})|(?P<cased>{_CASED})|(?P<spelling>{spelling})"
         r"|(?P<single>[a-z]|\d{1,2}))(?![\w'])"
     )
@@ -204,6 +212,8 @@ def _run(
             break
         start = match.start() if count == 0 else start
         end, count = match.end(), count + 1
+        times = (match.group("times") or "").lower()
+        count += 2 if times == "triple" else 1 if times else 0  # "double one": two items
         spelling += match.group("single") is None
         letters += match.group("spelling") is not None or match.group("cased") is not None
         case += match.group("cased") is not None
@@ -280,6 +290,60 @@ def _dictated(text: str) -> list[Finding]:
     return found
 
 
+_THEN = r"(?:,?[ \t]+(?:then|dann|puis|luego|poi|and|und)?[ \t]*)"
+_CAPITAL = r"(?:[ \t]+(?:with[ \t]+a[ \t]+capital(?:[ \t]+\w)?|capitalised|capitalized|groß))"
+
+
+@cache
+def _said() -> re.Pattern[str]:
+    """A password said as a voice note says it: a word (perhaps ``with a capital``), numbers,
+    and a sign's name last (``cenote 1997 Ausrufezeichen``, ``Cenote with a capital, then 547,
+    then a dollar sign``)."""
+    symbols = "|".join(map(re.escape, sorted(_SYMBOL_NAMES, key=len, reverse=True)))
+    return re.compile(
+        rf"(?i:(?P<value>[^\W\d_]{{3,20}}{_CAPITAL}?(?:{_THEN}\d{{2,6}})+{_THEN}"
+        rf"(?:an?[ \t]+|ein[ \t]+|un[ \t]+|una?[ \t]+)?(?:{symbols}))(?![\w']))"
+    )
+
+
+# A code read out in groups, between ellipses: ``it's 343… 202…``.
+_GROUPS = re.compile(r"(?P<value>\d{2,4}(?:(?:…|\.{3})[ \t]*\d{2,4}){1,3})(?:…|\.{3})?")
+MAX_SAID_WORDS = 6
+
+
+def _said_values(text: str, ends: list[int]) -> list[Finding]:
+    """Passwords said as :func:`_said` reads them, and codes read out in groups, within a few
+    words after a secret's word."""
+    found: list[Finding] = []
+    for trigger_end in ends:
+        stop = _ENDS.search(text, trigger_end)
+        limit = min(stop.start() if stop else len(text), trigger_end + 200)
+        words = list(re.finditer(r"\S+", text[trigger_end:limit]))[: MAX_SAID_WORDS + 1]
+        for index, word in enumerate(words):
+            at = trigger_end + word.start()
+            said = _said().match(text, at, limit)
+            if said is not None:
+                found.append(Finding("secret-assignment", *said.span("value")))
+                break
+            previous = words[index - 1].group(0).lower().strip(",:…") if index else ""
+            groups = _GROUPS.match(text, at, limit + 1)
+            if groups is not None and previous in _GIVING:
+                found.append(Finding("secret-assignment", *groups.span("value")))
+                break
+    return found
+
+
+# A phone number read out in number words after a word that asks for a call (``call me back
+# on oh two seven, five nine four, …``): seven digits' words or more.
+_DIGIT_WORD = (
+    r"(?:(?:double|triple)[ \t]+)?(?:oh|zero|one|two|three|four|five|six|seven|eight|nine)"
+)
+_SPOKEN_PHONE = re.compile(
+    r"(?i:\b(?:call|ring|phone|text|reach|mobile|cell|number)\b[^\n.!?]{0,24}?)"
+    rf"(?i:(?P<value>{_DIGIT_WORD}(?:,?[ \t]+{_DIGIT_WORD}){{6,14}}))(?![\w'])"
+)
+
+
 def _pieces(text: str, low: str, ends: list[int]) -> list[Finding]:
     found: list[Finding] = []
     if any(words in low for words in _GIVEN_IN_PIECES):
@@ -298,6 +362,10 @@ def find_spelled_secrets(text: str, low: str) -> list[Finding]:
     """Secrets spelled out or given in pieces (see the module rules; ``low``: lower case)."""
     ends = _triggers(low)
     found = _spelled(text, ends) + _pieces(text, low, ends) if ends else []
+    if ends and any(c.isdigit() for c in text):
+        found += _said_values(text, ends)
+    if " oh " in low or " zero " in low or " two " in low or " five " in low:
+        found += [Finding("phone", *m.span("value")) for m in _SPOKEN_PHONE.finditer(text)]
     if len(find_words(low, _ALL_CASE_WORDS, r"(?![\w'])")) >= 2:
         found += _dictated(text)
     return found

@@ -15,7 +15,8 @@ holds (``Password policy``,
 ``Secret name``, ``Token count``) names nothing. A table inside a list item keeps its columns,
 and a table whose rows were joined into one line (``| User | Password | |---|---| | ana | … |``,
 as a chat message is flattened) is read row by row all the same; so are CSV and TSV lines under
-a header that names a column (``name,user,password``), the header perhaps a list item's. Pure.
+a header that names a column (``name,user,password``), the header perhaps a list item's; a
+field quoted whole is read with its spaces and doubled quotes (``"a ""b"" 1!"``). Pure.
 """
 
 from __future__ import annotations
@@ -154,7 +155,10 @@ def _row_findings(
     for index, kind in kinds.items():
         if index < len(cells):
             a, b = _value(text, *cells[index])
-            if _holds(kind, text[a:b]):
+            value = text[a:b]
+            if (a, b) != cells[index] and text[a - 1 : a] == '"' and " " in value:
+                value = value.replace('""', '"').replace(" ", "")  # a CSV field quoted whole
+            if _holds(kind, value):
                 yield Finding(kind if kind in _PERSONAL else "secret-assignment", a, b)
 
 
