@@ -119,3 +119,15 @@ def test_the_ledger_round_trips_and_a_broken_one_is_empty() -> None:
         {},
         "memory/.dreams/truth.json: unreadable; rebuilt from the notes",
     )
+
+
+def test_an_items_secret_never_reaches_the_ledger() -> None:
+    """The truth ledger is machine state written to disk: an open item that names a password
+    is kept with it masked, also when an older ledger held it as written."""
+    note = "# 2026-11-27\n\n- [ ] send Kiddi the map portal password Kowhai6066#Lupin tonight\n"
+    items = note_items("memory/2026-11-27.md", "2026-11-27", note)
+    assert items and "Kowhai6066#Lupin" not in items[0].text
+    encoded = encode_ledger(TruthLedger({"memory/2026-11-27.md": items}))
+    assert "Kowhai6066#Lupin" not in encoded
+    old = encoded.replace(items[0].text, "send Kiddi the map portal password Kowhai6066#Lupin")
+    assert "Kowhai6066#Lupin" not in encode_ledger(decode_ledger(old))

@@ -20,6 +20,7 @@ from typing import Any
 
 from dreamd.engine.truth.tasks import Item
 from dreamd.layout import TRUTH_LEDGER, daily_note_day
+from dreamd.redaction import redact
 
 __all__ = ["FileRecord", "TruthLedger", "decode_ledger", "encode_ledger"]
 
@@ -47,7 +48,8 @@ def _item(path: str, raw: Any) -> Item:
     kind, line, text, boxed = raw
     if kind not in ("open", "done") or not isinstance(line, int) or not isinstance(text, str):
         raise ValueError("not an item")
-    return Item(kind, text, path, line, daily_note_day(path) or "", bool(boxed))
+    # a ledger an older version wrote may hold a note's words as written
+    return Item(kind, redact(text), path, line, daily_note_day(path) or "", bool(boxed))
 
 
 def decode_ledger(text: str) -> TruthLedger:

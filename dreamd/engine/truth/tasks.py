@@ -34,6 +34,7 @@ from dreamd.engine.text.blocks import blank_managed
 from dreamd.engine.text.claims import claim_tokens
 from dreamd.engine.text.concepts import STOP_WORDS
 from dreamd.engine.text.snippets import collapse
+from dreamd.redaction import redact
 
 __all__ = ["MAX_ITEM_CHARS", "Item", "coverage", "note_items", "task_words"]
 
@@ -176,7 +177,7 @@ def note_items(path: str, day: str, text: str) -> tuple[Item, ...]:
         if read is None:
             continue
         kind, body, boxed = read
-        cleaned = _clean(body)
+        cleaned = redact(_clean(body))  # kept in machine state: never a secret as written
         if task_words(cleaned):
             items.append(Item(kind, cleaned, path, number, day, boxed))
     return tuple(items)
