@@ -129,6 +129,8 @@ _FAULTED = re.compile(
     r"traps?|ruins?|damages?|rots?|leaks?|breaks?\s+down|lets?\s+(?:us|me|you)\s+down|"
     r"uneven|patchy|shoddy|sloppy|substandard|second-rate|inferior|disappointing|"
     r"(?:over)?hyped?|a\s+gimmick|gimmicky|cocky|arrogant|careless|reckless|lazy|rude|"
+    r"a\s+box-?ticker|box-?ticking|a\s+jobsworth|pedantic|nit-?picking|obstructive|"
+    r"disorgani[sz]ed|chaotic|a\s+(?:mess|shambles|circus|toy)|messy|slapdash|unhelpful|"
     r"not\s+up\s+to|not\s+(?:as|so|very|that|really|quite)?\s*(?:good|great|reliable))\b",
     re.I,
 )
@@ -139,7 +141,9 @@ _NOT_PRAISE = re.compile(
 _PRAISED = re.compile(
     r"\b(?:reliable|dependable|great|excellent|brilliant|worth|works\s+well|fine|good|best|"
     r"love[sd]?|better|perfect|spot\s+on|careful|thorough|helpful|solid|superb|sharp|capable|"
-    r"competent|clever|trustworthy|organi[sz]ed|efficient|punctual)\b",
+    r"competent|clever|trustworthy|organi[sz]ed|efficient|punctual|quick|practical|"
+    r"pragmatic|meticulous|conscientious|diligent|precise|responsive|prompt|tidy|tidiest|"
+    r"neat|fair|honest)\b",
     re.I,
 )
 # Comparisons that turn round: the lesser of each pair is a view against; both ends are one

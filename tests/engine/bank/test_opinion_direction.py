@@ -271,3 +271,17 @@ def test_praise_that_names_someone_else_beside_still_lowers_the_fault() -> None:
     ]
     found = {o.statement: o.confidence for o in plan_opinions(facts)}
     assert found["too new to leave with the payroll; fresh out of college."] < 0.65
+
+
+def test_a_pedant_then_prompt_and_pragmatic_lowers_the_first() -> None:
+    """ "a jobsworth; every form comes back twice" and, later, "pragmatic and prompt; signed
+    the permit in a day" are two views of one person: the first falls, the second holds."""
+    facts = _facts(
+        [
+            "- O(c=0.6) @Ines Varga: a jobsworth; every form comes back twice.",
+            "- O(c=0.9) @Ines Varga: pragmatic and prompt; signed the permit in a day.",
+        ]
+    )
+    found = {o.statement: o.confidence for o in plan_opinions(facts)}
+    assert found["a jobsworth; every form comes back twice."] < 0.6
+    assert found["pragmatic and prompt; signed the permit in a day."] == 0.9
