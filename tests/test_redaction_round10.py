@@ -19,8 +19,6 @@ LOOKALIKES = redaction_corpus_round10.lookalikes()
 
 def _out_of_reach(sample: Sample) -> str | None:
     """What no general rule reads, and why."""
-    if "koden til porten er" in sample.text:
-        return "a code 'to the gate' in Danish: no lock word the rules know opens the sentence"
     if "szerelő száma" in sample.text:
         return "a Hungarian number in its national grouping after 'its number', no phone word"
     if "wifi Zambezi" in sample.text:

@@ -225,3 +225,20 @@ def test_our_look_alikes_of_each_class_stay(text: str) -> None:
 def test_the_new_rules_take_no_look_alike(text: str) -> None:
     """What the new rules read in shape but must leave."""
     assert redact(text) == text
+
+
+def test_a_door_code_in_the_nordic_languages() -> None:
+    """ "The code to the gate is …" in Danish, Norwegian and Swedish, and their compounds; a
+    code word with no door and no digits stays."""
+    from dreamd.redaction import redact
+
+    for text, code in (
+        ("Koden til porten er 481516", "481516"),
+        ("koden till grinden är 7302#", "7302"),
+        ("Portkoden er 5521, husk det.", "5521"),
+        ("Dörrkoden: 8812", "8812"),
+        ("dørkoden er 2207", "2207"),
+    ):
+        assert code not in redact(text), text
+    for text in ("Koden til wifi-en står på routeren.", "Koden er skrevet på baksiden."):
+        assert redact(text) == text

@@ -209,6 +209,17 @@ _HEAD_WORDS: tuple[str, ...] = (
     "keypad",
     "türcode",
     "torcode",
+    "portkode",
+    "portkoden",
+    "portkod",
+    "dørkode",
+    "dørkoden",
+    "dörrkod",
+    "dörrkoden",
+    "ovikoodi",
+    "porttikoodi",
+    "koden",
+    "koodi",
     "digicode",
     "code",
     "código",
@@ -340,7 +351,7 @@ _HEAD_WORDS: tuple[str, ...] = (
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
     " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
-    " cryptogramme prüfnummer kod kód psw код kode رمز".split()
+    " cryptogramme prüfnummer kod kód koden koodi psw код kode رمز".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
 # Where a lock word may stand after a combination: its stems (lockers, Zahlenschloss, kłódka).
@@ -348,7 +359,9 @@ _LOCK_STEMS = ("lock", "safe", "padlock", "schloss", "tresor", "kłódk", "caden
 _DIAL = re.compile(r"[ \t]*(?:is|was|[:=])?[ \t]*\d{1,2}(?:-\d{1,2}){2,3}(?![\d-])")
 # Code words that name a PIN only beside a door, a lock or a preposition (``code du portail``,
 # ``kod do bramy``).
-_CODE_HEADS = frozenset("code código codigo codice kod kód קוד הקוד код kode رمز".split())
+_CODE_HEADS = frozenset(
+    "code código codigo codice kod kód koden koodi קוד הקוד код kode رمز".split()
+)
 # The last word of a PIN's name in other languages (PIN-koodi, Pinkoden, PIN-kood, PIN-Nummer).
 _CODE_ENDINGS = ("code", "kod", "kód", "koden", "kode", "koodi", "kood", "קוד")
 _NUMBER_ENDINGS = frozenset("nummer number numer numero número nr no".split())
@@ -459,12 +472,14 @@ _DOORS = frozenset(
     " puerta portal acceso alarma garaje portão portao entrada portone cancello ingresso"
     " tür haustür tor eingang intercom buzzer interphone citofono portero keysafe lockbox"
     " keybox kapı kapi kapının kapinin 현관 подъезда подъезд домофона домофон двери ворот калитки"
-    " brama bramy"
+    " brama bramy porten port grind grinden døren dør dörr dörren garasjen garaget ovi oven"
+    " portti portin"
     " drzwi domofonu furtki pintu gerbang باب الباب البوابة duress disarm tresor".split()
     + list(_HEBREW_DOORS)
 )
 _PREPOSITIONS = frozenset(
-    "for of to on at in de del du des da do di von für vom zum zur od от для per van voor".split()
+    "for of to on at in de del du des da do di von für vom zum zur od от для per van voor til"
+    " till för på".split()
 )
 _WORD_SEPARATORS = frozenset(
     "is was are = est ist es é è är er jest to je это是 ist: is: est: takes accepts הוא היא c'est"
