@@ -150,7 +150,8 @@ _PRONOUN_WE = LazyPattern(r"^(?:i|we|our|ours|my|mine|us|me|i'm|we're|i've|we've
 # capitalised word or a number after the type letter, as the bank's own reader takes it).
 RETAIN = LazyPattern(
     r"^\s*(?:[-*+]\s+)?(?P<type>[WBOS])(?:\s*\(\s*c\s*=\s*(?P<c>[01](?:\.\d+)?)\s*\))?"
-    r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[^\s:@]+){0,5}?)\s*|\s*):\s*|\s+(?=[A-Z0-9£$€]))"
+    r"(?:(?:\s+@(?P<entity>[^\s:]+(?:\s+[^\s:@]+){0,5}?)\s*|\s*):\s*|"
+    r"\s+(?=[A-Z0-9£$€À-ÖØ-ÞĀ-ŽΑ-ΩА-Я]))"  # "W Þverá lot: …", "B Émile rang"
     r"(?P<body>.+)$"
 )
 # A message's header: "From Nacho, 09:12, to all pairs: …", "Mail from Hanne Leirvåg, 09:02,

@@ -86,3 +86,14 @@ def test_a_sentence_that_says_there_keeps_the_place_before_it() -> None:
     assert lasting_text(line).startswith("First evening in the new hall behind St Olav's church.")
     alone = "Coffee was cold. There is a new rota: the choir rehearses on Tuesdays at 19:00."
     assert not lasting_text(alone).startswith("Coffee")
+
+
+def test_a_retain_line_naming_something_with_a_letter_beyond_ascii() -> None:
+    """ "W Þverá lot: …" and "B Émile rang …" are Retain lines like "W Skálabrekka …": the
+    type letter never reaches MEMORY.md or the diary."""
+    from dreamd.engine.facts.render import fact_text
+
+    assert fact_text("- W Þverá lot: 3.84 ha; the fence is 4 m off.") == (
+        "Þverá lot: 3.84 ha; the fence is 4 m off."
+    )
+    assert fact_text("- B Émile rang about the boat") == "Émile rang about the boat."
