@@ -352,25 +352,31 @@ def _newest_speaks(
             continue
         speaker = max(group, key=lambda i: (pool[i].day or "", -i))
         worded = len({same[i] for i in group}) > 1 if same else False
-        if statements is not None and worded and _names_agree([statements[i] for i in group]):
+        if statements is not None and worded and _names_agree([pool[i].snippet for i in group]):
             speaker = min(group)
         for index in group:
             chains.group[index] = speaker
 
 
-def _names_agree(statements: Sequence[Statement]) -> bool:
-    """No line names what another does not, among names both spell alike or not at all."""
-    names = [{v for v in s.values if v.startswith("name:")} for s in statements]
-    every = set().union(*names)
-    # a name only one line gives is fine; two spellings of one are not ("Morrow", "Marrow")
-    return not any(a != b and _spelled_alike(a, b) for a in every for b in every)
+def _names_agree(texts: Sequence[str]) -> bool:
+    """No two lines spell one name two ways ("Jacinta Odera", "Jacinta Odero"): the names are
+    the capitalised words of the lines as written."""
+    every = {
+        word.removesuffix("'s").removesuffix("’s")
+        for text in texts
+        for word in _CAPITALISED_WORD.findall(text)
+    }
+    return not any(a < b and _spelled_alike(a, b) for a in every for b in every)
+
+
+_CAPITALISED_WORD = LazyPattern(r"\b[A-ZÀ-ÖØ-Þ][\w'’-]{3,}")
 
 
 def _spelled_alike(a: str, b: str) -> bool:
-    """Two names one or two letters apart ("name:morrow" and "name:marrow")."""
+    """Two names one or two letters apart ("Morrow" and "Marrow"), not two short words."""
     from rapidfuzz.distance import Levenshtein
 
-    return min(len(a), len(b)) > 7 and Levenshtein.distance(a, b) <= 2
+    return min(len(a), len(b)) >= 5 and Levenshtein.distance(a.casefold(), b.casefold()) <= 2
 
 
 def _only_ends(statement: Statement) -> bool:
