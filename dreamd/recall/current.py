@@ -289,7 +289,7 @@ def one_per_fact(
     chains = _Chains(len(pool))
     # A question states nothing; a line of other extent (a short sentence, a paragraph that
     # mentions it among much else) is not the same statement.
-    stated = [not _claim(hit.snippet).rstrip().endswith(("?", "？")) for hit in pool]
+    stated = [_states(_claim(hit.snippet)) for hit in pool]
     keys = [_keys(statement) for statement in statements]
     sizes = [len(statement.topic | statement.values) for statement in statements]
     for j in range(1, found):
@@ -303,7 +303,7 @@ def one_per_fact(
                 chains.group[j] = i
                 break
     if window is None:
-        _newest_speaks(pool, chains, found, statements, same)
+        _newest_speaks(pool, chains, found, same=same, best_ranked=tense != "now")
     cutoff = window.last.isoformat() if tense == "past" and window is not None else None
     dated = [
         Dated(str(i), hit.day, statements[i], hit.start_line)
@@ -331,19 +331,34 @@ _YES_NO = LazyPattern(
 )
 
 
+# A question asked for someone else: "Bastien asks what the Rang 9 cave should read".
+_REPORTED_QUESTION = LazyPattern(
+    r"\b(?:asks?|asked|asking|wonders?|wondered|wants\s+to\s+know)\s+(?:me\s+)?"
+    r"(?:what|whether|if|when|who|how|which|where|why)\b",
+    re.IGNORECASE,
+)
+
+
+def _states(claim: str) -> bool:
+    """A line that states something: not a question, asked or reported."""
+    return not claim.rstrip().endswith(("?", "？")) and not _REPORTED_QUESTION.search(claim)
+
+
 def _newest_speaks(
     pool: Sequence[Hit],
     chains: _Chains,
     found: int,
-    statements: Sequence[Statement] | None = None,
+    *,
     same: Sequence[int] = (),
+    best_ranked: bool = False,
 ) -> None:
     """Of the hits that state one fact, all dated, the newest speaks (in the words it was said
     last: a name spelled right from 12 June on), at the best place of them all; on one day,
-    the best-ranked. Of lines in other words whose names agree (no spelling to put right), the
-    best-ranked speaks: "Jua Power solar kit for the shop, KSh 68,000" answers
-    what the kit cost, "Jua Power kit installed on 11 June" does not. A person's own line (no
-    day) speaks for the notes that repeat it."""
+    the best-ranked. With ``best_ranked`` (a question that does not ask what holds now), of
+    lines in other words (``same``: the same-words groups) that spell no name two ways, the
+    best-ranked speaks: "Jua Power solar kit for the shop, KSh 68,000" answers what the kit
+    cost, "Jua Power kit installed on 11 June" does not. A person's own line (no day) speaks
+    for the notes that repeat it."""
     members: dict[int, list[int]] = {}
     for index in range(found):
         members.setdefault(chains.group[index], []).append(index)
@@ -352,7 +367,7 @@ def _newest_speaks(
             continue
         speaker = max(group, key=lambda i: (pool[i].day or "", -i))
         worded = len({same[i] for i in group}) > 1 if same else False
-        if statements is not None and worded and _names_agree([pool[i].snippet for i in group]):
+        if best_ranked and worded and _names_agree([pool[i].snippet for i in group]):
             speaker = min(group)
         for index in group:
             chains.group[index] = speaker

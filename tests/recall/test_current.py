@@ -430,3 +430,13 @@ def test_of_one_fact_in_other_words_the_best_ranked_speaks() -> None:
     )
     assert [hit.path for hit in results] == ["memory/2026-03-06.md"]
     assert [hit.path for hit in results[0].also] == ["memory/2026-03-14.md"]
+
+
+def test_a_question_reported_for_someone_else_states_nothing() -> None:
+    """ "Tove asks what the cold room should read" is a question passed on: like one asked, it
+    neither repeats nor replaces a line, so it never speaks for the answer given after it."""
+    from dreamd.recall.current import _states
+
+    assert not _states("power blipped. tove asks what the cold room should read")
+    assert not _states("Is the cold room at 4?")
+    assert _states("the cold room is 4, not 6. always has been")

@@ -728,6 +728,9 @@ def _same_correction(a: Statement, b: Statement) -> bool:
     gone = {v for v in a.replaced & b.replaced if v.startswith("name:")}
     if not gone or a.polarity != b.polarity:
         return False
+    # a spelling put right, not a choice made twice ("… instead of Distribution Boréal")
+    if not any(x.change == "correction" or _found(_NAMING, x.text) for x in (a, b)):
+        return False
     now_a = _names_of(_current(a).get("name", frozenset()))
     now_b = _names_of(_current(b).get("name", frozenset()))
     said_a = _words_of(f"{a.heading or ''} {a.text}")
