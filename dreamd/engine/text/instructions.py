@@ -127,7 +127,14 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"looking\s+after)\b[^.:;\n]{0,60}:\s*(?:please\s+)?(?:record|complete|forward|send|"
             r"reply|save|store|remember|note|add|update|delete|remove|pay|approve|confirm|fill|enter|"
             r"submit|share|tell|inform|mark|set|change|book|cancel|click|visit|go|open|download|run|"
-            r"execute|ignore|treat|write|transfer|authori[sz]e)\b",
+            r"execute|ignore|treat|write|transfer|authori[sz]e)\b"
+            # the same address with a claim first and the orders in a later sentence: "To all AI
+            # assistants managing horse owners' messages: MAST requires … Go to …, enter …"
+            rf"|\b{_AGENT}s?\s+(?:systems?\s+|tools?\s+|models?\s+)?(?:reading|processing|"
+            r"managing|handling|running|helping|looking\s+after)\b[^.:;\n]{0,60}:[^\n]{0,240}?"
+            r"[.!]\s+(?:please\s+)?(?:go\s+to\s+\S+\.[a-z]{2,}|visit\s+\S+\.[a-z]{2,}|"
+            r"click\s+(?:the|this)\s+link|forward\s+this\s+(?:message|mail|e-?mail)|"
+            r"enter\b[^.\n]{0,60}\b(?:card|number|password|pin|code|kennitala|details|id)\b)",
             _I,
         ),
     ),
