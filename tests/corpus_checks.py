@@ -4,6 +4,7 @@ that holds itself to them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import pytest
 
@@ -13,6 +14,7 @@ from tests.redaction_corpus_fresh import Lookalike, Sample
 
 __all__ = [
     "changed",
+    "lookalike_cases",
     "masked",
     "planted",
     "rate_cases",
@@ -30,11 +32,26 @@ def masked(text: str, secret: str) -> bool:
 def sample_cases(samples: Sequence[Sample], reason: Callable[[Sample], str | None]) -> list[object]:
     """One test case per sample, named by its family and place; a sample ``reason`` gives a
     reason for is expected to fail (strictly: its passing is news)."""
+    return _cases(samples, reason)
+
+
+def lookalike_cases(
+    lookalikes: Sequence[Lookalike], reason: Callable[[Lookalike], str | None]
+) -> list[object]:
+    """One test case per look-alike, as :func:`sample_cases` makes them: one ``reason`` gives a
+    reason for (masked on purpose) is expected to fail, strictly."""
+    return _cases(lookalikes, reason)
+
+
+_Case = TypeVar("_Case", Sample, Lookalike)
+
+
+def _cases(items: Sequence[_Case], reason: Callable[[_Case], str | None]) -> list[object]:
     cases: list[object] = []
-    for index, sample in enumerate(samples):
-        why = reason(sample)
+    for index, item in enumerate(items):
+        why = reason(item)
         marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
-        cases.append(pytest.param(sample, id=f"{sample.family}-{index}", marks=marks))
+        cases.append(pytest.param(item, id=f"{item.family}-{index}", marks=marks))
     return cases
 
 

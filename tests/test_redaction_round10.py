@@ -10,7 +10,14 @@ import pytest
 
 from dreamd.redaction import redact
 from tests import redaction_corpus_round10
-from tests.corpus_checks import masked, planted, rate_cases, revealing, sample_cases
+from tests.corpus_checks import (
+    lookalike_cases,
+    masked,
+    planted,
+    rate_cases,
+    revealing,
+    sample_cases,
+)
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
 SAMPLES = redaction_corpus_round10.secret_samples()
@@ -66,19 +73,7 @@ def _kept_on_purpose(lookalike: Lookalike) -> str | None:
     return None
 
 
-@pytest.mark.parametrize(
-    "lookalike",
-    [
-        pytest.param(
-            x,
-            id=f"{x.family}-{i}",
-            marks=[pytest.mark.xfail(reason=why, strict=True)]
-            if (why := _kept_on_purpose(x))
-            else [],
-        )
-        for i, x in enumerate(LOOKALIKES)
-    ],
-)
+@pytest.mark.parametrize("lookalike", lookalike_cases(LOOKALIKES, _kept_on_purpose))
 def test_each_look_alike_stays(lookalike: Lookalike) -> None:
     """Every look-alike comes through byte for byte."""
     assert redact(lookalike.text) == lookalike.text

@@ -10,7 +10,14 @@ import pytest
 
 from dreamd.redaction import redact
 from tests import redaction_corpus_round8
-from tests.corpus_checks import masked, planted, rate_cases, revealing, sample_cases
+from tests.corpus_checks import (
+    lookalike_cases,
+    masked,
+    planted,
+    rate_cases,
+    revealing,
+    sample_cases,
+)
 from tests.redaction_corpus_fresh import Lookalike, Sample
 
 SAMPLES = redaction_corpus_round8.secret_samples()
@@ -57,19 +64,7 @@ def test_each_sample_loses_its_secrets(sample: Sample) -> None:
     assert [s for s in sample.secrets if not masked(sample.text, s)] == []
 
 
-@pytest.mark.parametrize(
-    "lookalike",
-    [
-        pytest.param(
-            x,
-            id=f"{x.family}-{i}",
-            marks=[pytest.mark.xfail(reason=why, strict=True)]
-            if (why := _masked_on_purpose(x))
-            else [],
-        )
-        for i, x in enumerate(LOOKALIKES)
-    ],
-)
+@pytest.mark.parametrize("lookalike", lookalike_cases(LOOKALIKES, _masked_on_purpose))
 def test_each_look_alike_stays(lookalike: Lookalike) -> None:
     """Every look-alike comes through byte for byte (but those masked on purpose)."""
     assert redact(lookalike.text) == lookalike.text
