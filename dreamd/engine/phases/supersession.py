@@ -38,7 +38,7 @@ from dreamd.engine.facts.parts import (
     speaker_names,
     statements_of,
 )
-from dreamd.engine.facts.relations import relation, replaces, told_within
+from dreamd.engine.facts.relations import relation, told_within
 from dreamd.engine.facts.render import fact_text
 from dreamd.engine.facts.statement import Statement, read_statement
 from dreamd.engine.facts.timeline import Dated, Ending, Timeline, plan_timeline
@@ -244,7 +244,8 @@ def replaces_any(newer: Sequence[Statement], older: Sequence[Statement]) -> bool
     """One statement of ``newer`` replaces one of ``older`` and says none of them again: "the
     meeting is on Thursdays at 15:15 now" confirms "the weekly meeting will be on Thursdays at
     15:15, from 22 May; the Monday 19 May one is the last at 08:30", it replaces no part of it."""
-    return any(
-        any(replaces(n, o) for o in older) and not any(relation(n, o) == "same" for o in older)
-        for n in newer
-    )
+    for statement in newer:
+        said = {relation(statement, o) for o in older}  # each pair read once
+        if "replaces" in said and "same" not in said:
+            return True
+    return False
