@@ -130,4 +130,5 @@ def test_an_items_secret_never_reaches_the_ledger() -> None:
     encoded = encode_ledger(TruthLedger({"memory/2026-11-27.md": items}))
     assert "Kowhai6066#Lupin" not in encoded
     old = encoded.replace(items[0].text, "send Kiddi the map portal password Kowhai6066#Lupin")
+    old = old.replace('"version":2', '"version":1')  # as the version before masking wrote it
     assert "Kowhai6066#Lupin" not in encode_ledger(decode_ledger(old))

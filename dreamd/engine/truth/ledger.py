@@ -1,6 +1,6 @@
 """The truth files' machine state, ``memory/.dreams/truth.json``: items per note, lines per file.
 
-``{"version": 1, "notes": {"memory/2026-11-27.md": [[kind, line, text, boxed], ...]},
+``{"version": 2, "notes": {"memory/2026-11-27.md": [[kind, line, text, boxed], ...]},
 "files": {"memory/pending.md": {"lines": [line hashes], "keys": [keys]}}}``
 
 Rules: it is derived and rebuildable. A note's items are kept until the note is read again (a
@@ -24,7 +24,9 @@ from dreamd.redaction import redact
 
 __all__ = ["FileRecord", "TruthLedger", "decode_ledger", "encode_ledger"]
 
-VERSION = 1
+VERSION = 2
+# version 1 kept a note's item as written; version 2's items are masked when read from the note
+_UNMASKED = 1
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,13 @@ class TruthLedger:
     issue: str | None = None
 
 
-def _item(path: str, raw: Any) -> Item:
+def _item(path: str, raw: Any, *, unmasked: bool) -> Item:
     kind, line, text, boxed = raw
     if kind not in ("open", "done") or not isinstance(line, int) or not isinstance(text, str):
         raise ValueError("not an item")
-    # a ledger an older version wrote may hold a note's words as written
-    return Item(kind, redact(text), path, line, daily_note_day(path) or "", bool(boxed))
+    if unmasked:  # a ledger of version 1 holds a note's words as written
+        text = redact(text)
+    return Item(kind, text, path, line, daily_note_day(path) or "", bool(boxed))
 
 
 def decode_ledger(text: str) -> TruthLedger:
@@ -58,10 +61,12 @@ def decode_ledger(text: str) -> TruthLedger:
         return TruthLedger()
     try:
         raw = json.loads(text)
-        if raw.get("version") != VERSION:
+        version = raw.get("version")
+        if version not in (_UNMASKED, VERSION):
             return TruthLedger(issue=f"{TRUTH_LEDGER}: unknown version; rebuilt from the notes")
+        unmasked = version == _UNMASKED
         notes = {
-            str(path): tuple(_item(str(path), item) for item in items)
+            str(path): tuple(_item(str(path), item, unmasked=unmasked) for item in items)
             for path, items in raw["notes"].items()
         }
         files = {
