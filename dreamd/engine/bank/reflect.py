@@ -221,10 +221,11 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> tuple[list[Fact], dict[s
             titles.setdefault(entity_key(name), title_of(name))
     for key, name in _named_in_notes(facts, titles).items():
         titles.setdefault(key, name)
-    for key, name in _kin_named(facts, titles).items():
+    kin = _kin_words(facts)
+    for key, name in _kin_named(facts, titles, kin).items():
         titles.setdefault(key, name)
     # "my brother Armando" is Armando Nhantumbo, once he is known: his page points there
-    renamed = {**_kin_full_names(facts, titles, aliases), **renamed}
+    renamed = {**_kin_full_names(kin, titles, aliases), **renamed}
     said = {title: title for title in titles.values() if title}
     for key, title in renamed.items():
         if titles.get(key):
@@ -254,11 +255,11 @@ def _link(facts: list[Fact], titles: dict[str, str]) -> tuple[list[Fact], dict[s
 
 
 def _kin_full_names(
-    facts: list[Fact], titles: Mapping[str, str], aliases: Mapping[str, str]
+    kin: set[str], titles: Mapping[str, str], aliases: Mapping[str, str]
 ) -> dict[str, str]:
     """A one-word page of family ("my brother Armando", named so before his full name was
-    known) -> the one full name that opens with it: the page's facts go to the person."""
-    kin = {match.group(1) for fact in facts for match in _KIN.finditer(fact.text)}
+    known; ``kin``: the names facts give family) -> the one full name that opens with it: the
+    page's facts go to the person."""
     found = {}
     for key, title in titles.items():
         longer = aliases.get(key)
@@ -322,17 +323,17 @@ _KIN = re.compile(
 )
 
 
-def _kin_named(facts: list[Fact], titles: Mapping[str, str]) -> dict[str, str]:
-    """Family named by a first name alone ("My mother Fumiko lives in Matsumoto", "our son
-    Ren"), said in facts of :data:`NAMED_NOTES` notes or more: a person of their own, unless
-    the name opens or is a word of a name already known ("my husband Shun" is Shun Haraguchi)."""
+def _kin_words(facts: list[Fact]) -> set[str]:
+    """The names facts give family by a first name alone ("my mother Fumiko", "our son Ren")."""
+    return {match.group(1) for fact in facts for match in _KIN.finditer(fact.text)}
+
+
+def _kin_named(facts: list[Fact], titles: Mapping[str, str], said: set[str]) -> dict[str, str]:
+    """Family named by a first name alone (``said``: :func:`_kin_words`), in facts of
+    :data:`NAMED_NOTES` notes or more: a person of their own, unless the name opens or is a
+    word of a name already known ("my husband Shun" is Shun Haraguchi)."""
     words = {word for title in titles.values() for word in title.split()}
-    kin = {
-        match.group(1)
-        for fact in facts
-        for match in _KIN.finditer(fact.text)
-        if is_entity_name(match.group(1)) and match.group(1) not in words
-    }
+    kin = {name for name in said if is_entity_name(name) and name not in words}
     if not kin:
         return {}
     paths: dict[str, set[str]] = {}
