@@ -698,6 +698,17 @@ def _signed(value: str) -> bool:
     return strong_password(value) and any(c in _SIGNS for c in value)
 
 
+def _signed_values(pattern: LazyPattern, text: str, *, every_class: bool = False) -> list[Finding]:
+    """The ``value`` groups of ``pattern`` in ``text`` that are strong passwords with a sign
+    (``every_class``: of all four kinds of characters too)."""
+    return [
+        Finding("secret-assignment", *match.span("value"))
+        for match in pattern.finditer(text)
+        if _signed(value := match.group("value"))
+        and (not every_class or character_classes(value) == 4)
+    ]
+
+
 def _in_template(text: str, pos: int) -> bool:
     """Whether ``pos`` stands inside a variable's reference (``${…}``; a template's ``{{ … }}``
     may hold a default value, and is read)."""
@@ -721,23 +732,11 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
     if "[!" in text:
         found += _callout_values(text)
     if "wlan" in low or "wi" in low or "wpa" in low or "network" in low:
-        found += [
-            Finding("secret-assignment", *m.span("value"))
-            for m in _NETWORK_VALUE.finditer(text)
-            if _signed(m.group("value"))
-        ]
+        found += _signed_values(_NETWORK_VALUE, text)
     if "value" in low:
-        found += [
-            Finding("secret-assignment", *m.span("value"))
-            for m in _NAMED_VALUE.finditer(text)
-            if _signed(m.group("value")) and character_classes(m.group("value")) == 4
-        ]
+        found += _signed_values(_NAMED_VALUE, text, every_class=True)
     if '"' in text or "'" in text:
-        found += [
-            Finding("secret-assignment", *m.span("value"))
-            for m in _STRONG_ARGUMENT.finditer(text)
-            if _signed(m.group("value")) and character_classes(m.group("value")) == 4
-        ]
+        found += _signed_values(_STRONG_ARGUMENT, text, every_class=True)
     heads = _heads(low)
     for head_start, head_end, phrase in heads:
         if _in_template(text, head_start):
