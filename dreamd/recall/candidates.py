@@ -157,15 +157,18 @@ class Filters(Value):
         self.kinds = kinds
         self.entity = entity
 
-    def sql(self) -> tuple[str, list[object]]:
-        """A WHERE fragment over ``c`` and its parameters (``""`` when nothing is filtered)."""
+    def sql(self, *, dated: bool = False) -> tuple[str, list[object]]:
+        """A WHERE fragment over ``c`` and its parameters (``""`` when nothing is filtered);
+        ``dated``: the rows are dated ones only, so the days are compared plainly (and the
+        index of days serves the window)."""
         parts: list[str] = []
         params: list[object] = []
+        undated = "" if dated else "c.day IS NULL OR "
         if self.first_day:
-            parts.append("(c.day IS NULL OR c.day >= ?)")
+            parts.append(f"({undated}c.day >= ?)")
             params.append(self.first_day)
         if self.last_day:
-            parts.append("(c.day IS NULL OR c.day <= ?)")
+            parts.append(f"({undated}c.day <= ?)")
             params.append(self.last_day)
         if self.kinds is not None:
             parts.append(f"c.kind IN ({', '.join('?' * len(self.kinds))})")
@@ -297,7 +300,7 @@ def fetch_window(conn: sqlite3.Connection, filters: Filters, limit: int) -> list
     """The chunks of the notes dated inside ``filters``' days, Retain facts first, then by day
     and line; undated files are left out (a window asks for dated notes), and so is MEMORY.md,
     whose entries carry the day of a note line listed with its note."""
-    where, params = filters.sql()
+    where, params = filters.sql(dated=True)
     sql = (
         f"SELECT {_COLUMNS} FROM chunks AS c WHERE c.day IS NOT NULL"  # noqa: S608 (only ?s)
         " AND c.kind != 'memory'"

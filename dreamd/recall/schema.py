@@ -3,7 +3,9 @@
 Rules:
 
 - The schema version is ``PRAGMA user_version``. An index written by an older dreamd (a lower
-  version) is derived data: its tables are dropped and rebuilt in place. A database that is
+  version) is derived data: its tables are dropped and rebuilt in place, unless
+  :data:`MIGRATIONS` brings it up to date in a few statements (a new SQL index: rebuilding 20
+  years of notes would hold up the first recall for most of a minute). A database that is
   corrupt, foreign (tables but version 0) or from a newer dreamd is moved aside to
   ``index.sqlite.corrupt-<unix ts>`` (with its ``-wal``/``-shm`` files) and a new one is made.
 - ``chunks_fts`` is an external-content FTS5 table over ``chunks`` with four fields: the heading,
@@ -45,7 +47,7 @@ __all__ = [
     "transaction",
 ]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 BUSY_TIMEOUT_MS = 5000
 NOTE_CACHE = "note_cache"
 STATEMENT_CACHE = "statement_cache"
@@ -53,6 +55,7 @@ MMAP_BYTES = 8 * 1024 * 1024  # at most: a year of notes indexes to ~6 MB, mappe
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
+_DAYS = "CREATE INDEX chunks_day ON chunks(day) WHERE day IS NOT NULL"  # a question about a time
 SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files(path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL,"
@@ -62,6 +65,7 @@ SCHEMA = (
     " grams TEXT NOT NULL, day TEXT, kind TEXT NOT NULL, confidence REAL, entities TEXT NOT NULL)",
     "CREATE INDEX chunks_path ON chunks(path, start_line)",
     "CREATE INDEX chunks_speaker ON chunks(speaker) WHERE speaker != ''",
+    _DAYS,
     "CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, speaker, text, grams, content='chunks',"
     f" content_rowid='id', tokenize='{TOKENIZER}')",
     "CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row)",
@@ -84,6 +88,8 @@ SCHEMA = (
     " rules TEXT NOT NULL, redacted TEXT, clean TEXT NOT NULL, fragment TEXT, chunks TEXT)",
     f"CREATE TABLE IF NOT EXISTS {STATEMENT_CACHE}(text TEXT PRIMARY KEY, body TEXT NOT NULL)",
 )
+# from a version: the statements that make it the next one
+MIGRATIONS: dict[int, tuple[str, ...]] = {7: (_DAYS,)}
 FTS_ADD = (
     "INSERT INTO chunks_fts(rowid, heading, speaker, text, grams)"
     " SELECT id, heading, speaker, text, grams FROM chunks WHERE path = ?"
@@ -136,6 +142,20 @@ def reset(conn: sqlite3.Connection, *, keep_cache: bool = False) -> None:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
 
 
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Bring an older index to the current schema: by its migrations when each version on the
+    way has one, else by building it anew."""
+    version = _schema_version(conn)
+    steps = range(version, SCHEMA_VERSION)
+    if version == 0 or any(step not in MIGRATIONS for step in steps):
+        reset(conn)
+        return
+    for step in steps:
+        for statement in MIGRATIONS[step]:
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
+
+
 def is_corrupt(exc: sqlite3.DatabaseError) -> bool:
     """True when SQLite says the file is damaged or not a database."""
     code = getattr(exc, "sqlite_errorcode", None)
@@ -178,7 +198,7 @@ def _connect(db: Path) -> sqlite3.Connection:
         if 0 <= _schema_version(conn) < SCHEMA_VERSION:
             with transaction(conn):
                 if 0 <= _schema_version(conn) < SCHEMA_VERSION:  # another process may be first
-                    reset(conn)
+                    _upgrade(conn)
         version = _schema_version(conn)
     except BaseException:
         conn.close()

@@ -343,6 +343,29 @@ def test_an_older_index_is_rebuilt_in_place(workspace: Path) -> None:
         assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
+def test_an_index_one_migration_behind_keeps_its_rows(workspace: Path) -> None:
+    """An index a migration can bring up to date (schema 7: no index of days) gets the missing
+    SQL index and keeps what it holds: nothing is read again, and a window is served by it."""
+    with RecallIndex.open(workspace) as index:
+        index.update()
+    db = workspace / INDEX_FILE
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("DROP INDEX chunks_day")
+        conn.execute("PRAGMA user_version = 7")
+        conn.commit()
+    with RecallIndex.open(workspace) as index:
+        assert index.update().read == 0
+        plan = index.read(
+            lambda conn: conn.execute(
+                "EXPLAIN QUERY PLAN SELECT id FROM chunks WHERE day IS NOT NULL AND day >= ?",
+                ("2026-03-01",),
+            ).fetchall()
+        )
+    assert "chunks_day" in str(plan)
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
 def test_chunks_are_stored_with_their_labels(workspace: Path) -> None:
     """Speaker, CJK grams, Retain kind, confidence and entities are stored per chunk."""
     write(
