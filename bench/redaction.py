@@ -47,7 +47,11 @@ and mistyped passwords and hints, Markdown constructs and front matter, smart-ho
 router and NAS configs, stream keys and game accounts, bank details of seven more countries,
 IBANs of eleven more, national ids of forty-odd more schemes, phones of twelve more countries,
 forty more vendors, encodings, split values, framework logs and traces, written before the
-rules were read).
+rules were read) and the round-twelve corpus (``tests/redaction_corpus_round12.py``: keys of
+some seventy more vendors, national numbers and phones of more countries, passwords in
+thirty-five more languages, native digits of twelve scripts, disguises (styled letters, keyboard
+layouts, escapes), provisioning files, shell histories, developer and attacker tooling, chat and
+password-manager exports, bank logins and gift cards, written before the rules were read).
 
 * *recall*: secrets removed from the text by :func:`dreamd.redaction.redact`; *as stored*: the
   text saved as a daily note and taken through the light phase (the whole note is read, then
@@ -118,6 +122,7 @@ from tests import (
     redaction_corpus_round9,
     redaction_corpus_round10,
     redaction_corpus_round11,
+    redaction_corpus_round12,
 )
 
 Secret = tuple[str, str, tuple[str, ...]]  # family, text, secrets
@@ -244,6 +249,10 @@ def corpora() -> dict[str, tuple[list[Secret], list[tuple[str, str]]]]:
         "round eleven": (
             [(s.family, s.text, s.secrets) for s in redaction_corpus_round11.secret_samples()],
             [(x.family, x.text) for x in redaction_corpus_round11.lookalikes()],
+        ),
+        "round twelve": (
+            [(s.family, s.text, s.secrets) for s in redaction_corpus_round12.secret_samples()],
+            [(x.family, x.text) for x in redaction_corpus_round12.lookalikes()],
         ),
     }
 
@@ -543,6 +552,7 @@ def main(argv: list[str] | None = None) -> int:
         end_to_end("round-nine corpus", every["round nine"][0], show=show)
         end_to_end("round-ten corpus", every["round ten"][0], show=show)
         end_to_end("round-eleven corpus", every["round eleven"][0], show=show)
+        end_to_end("round-twelve corpus", every["round twelve"][0], show=show)
         later = (
             "project",
             "round two",
@@ -555,6 +565,7 @@ def main(argv: list[str] | None = None) -> int:
             "round nine",
             "round ten",
             "round eleven",
+            "round twelve",
         )
         earlier = [name for name in every if name not in later and not name.startswith("blind")]
         joined = [s for name in earlier for s in every[name][0]]
