@@ -125,7 +125,8 @@ _LIKING = LazyPattern(r"\b(?:prefer\w*|likes?|loves?|hates?|wants?|rather)\b", r
 _PLANNED = LazyPattern(
     r"\b(?:decid\w*|decision\w*|plan\w*|book(?:ed|ing)|will|going\s+to|switch\w*|mov(?:e|ed|ing)|"
     r"trip|schedul\w*|agreed|use|using|driv(?:e|ing)|fly(?:ing)?|travel\w*|visit\w*|"
-    r"host(?:s|ing)?|stay(?:s|ing)?|spend(?:s|ing)?|celebrat\w*)\b|\w'll\b",
+    r"host(?:s|ing)?|stay(?:s|ing)?|spend(?:s|ing)?|celebrat\w*|offer(?:ed|s)?|"
+    r"buy(?:s|ing)?|sell(?:s|ing)?)\b|\w'll\b",
     re.IGNORECASE,
 )
 _FIELD_OF = {word: name for name, words in _FIELDS.items() for word in words.split()}
@@ -260,6 +261,14 @@ def _names(statement: Statement) -> frozenset[str]:
     return _names_of(statement.values)
 
 
+def _unaside(statement: Statement) -> frozenset[str]:
+    """The names of ``statement`` said outside its bracketed asides (or in its heading)."""
+    if "(" not in statement.text:
+        return _names(statement)
+    said = _words_of(f"{statement.heading or ''} {ASIDE.sub(' ', statement.text)}")
+    return frozenset(name for name in _names(statement) if name in said)
+
+
 def _valued(statement: Statement) -> bool:
     """It gives a value that is no name: a day, a time, a date, a number."""
     return any(kind_of(v) not in ("name", "id") for v in statement.values)
@@ -317,6 +326,7 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         return False
     left, right = _fielded(a.topic), _fielded(b.topic)
     named = a.subject is not None and a.subject == b.subject and a.subject != "we"
+    named = named or (strict and _same_label(a, b))
     if not left or not right:
         # "Invoices go out on the 15th": the subject is the slot, when the line gives it a
         # value; a line with neither topic nor value ("Same here!") speaks of no slot. With
@@ -358,6 +368,37 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
         if all(headings) and headings[0] != headings[1]:
             return False
     return _containment(left, right) >= 2 / 3
+
+
+def _moved_whole(newer: Statement, older: Statement) -> bool:
+    """A named someone's standing week moved whole, place and all: "Amparo: orchestra
+    rehearsals Fridays 18:00–20:30, Parque Cultural" after "Amparo: rehearsals Saturdays
+    10:00–13:00 at the Liceo". Both give weekdays and clock times, the newer others of each,
+    and the older's topic lies in the newer's."""
+    if newer.subject in (None, "we") or newer.subject != older.subject:
+        return False
+    if newer.polarity != older.polarity or not older.topic or not older.topic <= newer.topic:
+        return False
+    new, old = family_values(newer), family_values(older)
+    if not all(family in new and family in old for family in ("day", "when")):
+        return False
+    days = (
+        {v for v in new["day"] if kind_of(v) == "day"},
+        {v for v in old["day"] if kind_of(v) == "day"},
+    )
+    return not days[0] & days[1] and _other_values("when", new["when"], old["when"])
+
+
+def _same_label(a: Statement, b: Statement) -> bool:
+    """Two lines with no subject under one label, one of them a Retain line, as a named
+    subject: "Teatro del Puerto Steinway D: tuned to A=442" (its MEMORY.md entry) and "W Teatro
+    del Puerto Steinway: A=440" (the words of one label all in the other's)."""
+    if a.subject is not None or b.subject is not None or not (a.retain or b.retain):
+        return False
+    if not (a.heading and b.heading and a.heading[:1].isupper() and b.heading[:1].isupper()):
+        return False
+    mine, theirs = _words_of(a.heading), _words_of(b.heading)
+    return bool(mine and theirs) and (mine <= theirs or theirs <= mine)
 
 
 _NAME_THEN_WORD = LazyPattern(r"\b([A-ZÀ-ÖØ-Þ][\w-]+) ([a-zà-öø-ÿ][\w-]+)")
@@ -706,8 +747,14 @@ def relation(newer: Statement, older: Statement) -> str | None:
         return "same"  # "Coach Tõnu's message: from 23 March Tue and Thu 18:00–19:30, Raatuse"
     if _opinion_denied_elsewhere(newer, older):
         return None
-    if _calls_off_dates(newer, older) or _takes_back(newer, older):
+    if (
+        _calls_off_dates(newer, older)
+        or _takes_back(newer, older)
+        or _calls_off_named(newer, older)
+    ):
         return "replaces"  # "The Cork trip of 12–16 June is cancelled", whoever it names first
+    if _put_in_place(newer, older):
+        return "replaces"  # "Hollis Print prints the programmes in place of Copyzone"
     if not _subjects_agree(newer, older) and not _kin_named(newer, older):
         return "replaces" if _hands_over(newer, older) else None
     if choice(newer, older) == "opposes":
@@ -786,6 +833,23 @@ def _calls_off_dates(newer: Statement, older: Statement) -> bool:
         return False
     names = {v for v in newer.values & older.values if v.startswith("name:")}
     return len(dates) >= 2 or bool(names) or bool(_rooted(newer.topic) & _rooted(older.topic))
+
+
+def _calls_off_named(newer: Statement, older: Statement) -> bool:
+    """A cancellation of a plan by the name the older gives it, whoever each line speaks of:
+    "So the Atacama week is dead" ends "Patricio: organising the Atacama week". The clause of
+    its cue names a thing by a name and a word of what ("Atacama week", "Lisbon trip") that
+    the older says in the same two words."""
+    if newer.change != "cancelled" or older.change in _ENDS or older.polarity < 0:
+        return False
+    if _called_off_once(newer, older):
+        return False
+    said = older.text.casefold()
+    return any(
+        f"{name.casefold()} {word.casefold()}" in said
+        for name, word in _NAME_THEN_WORD.findall(change_clause(newer))
+        if _root(word.casefold()) in _rooted(older.topic)
+    )
 
 
 def _takes_back(newer: Statement, older: Statement) -> bool:
@@ -970,6 +1034,13 @@ _ROLE_NOUNS = frozenset(
     """.split()
 )
 _ROLE_WORDS = _ROLE_NOUNS | {f"{noun}s" for noun in _ROLE_NOUNS}
+# a duty told verb first, as a role's line gives it ("signs the work orders")
+_DUTY = LazyPattern(
+    r"^(?:\S+:\s+)?(?:signs|sends|approves|handles|runs|manages|orders|books|pays|checks|"
+    r"collects|coordinates|organi[sz]es|schedules|prepares|answers|covers|opens|closes|locks|"
+    r"supervises|trains|leads|chairs|teaches|keeps\s+the)\b",
+    re.IGNORECASE,
+)
 _GAVE_UP_ROLE = LazyPattern(GAVE_UP_ROLE, re.IGNORECASE)  # the statement reader's cue
 # "is a nurse", "as one of the coaches": a role many hold at once.
 _INDEFINITE = LazyPattern(r"\b(?:is|as|was|'s|’s)\s+(?:a|an|one\s+of)\s", re.IGNORECASE)
@@ -1067,6 +1138,24 @@ def _other_holder(newer: Statement, older: Statement) -> bool:
     return bool(mine) and bool(theirs) and not mine & theirs
 
 
+def _put_in_place(newer: Statement, older: Statement) -> bool:
+    """Another named one does what the older's named subject did, in its place: "Hollis Print
+    prints the choir's programmes in place of Copyzone" ends "Copyzone prints the choir's
+    programmes and posters". The newer turns down the older's subject by name and shares a
+    word of what with it besides."""
+    if newer.change != "instead" or newer.polarity < 0 or older.polarity < 0:
+        return False
+    if newer.retain == "B" or _found(_SLIPPED, newer.text):
+        return False  # what happened once, or a slip
+    opening = _BODY_WORDS.match(older.text)
+    subject = older.subject or (opening.group(0).casefold() if opening else None)
+    if subject in (None, "we") or f"name:{subject}" not in newer.replaced:
+        return False  # "Copyzone prints …" opens with the name it turns down
+    if not opening or (opening.group(0).casefold() != subject and subject not in _names(older)):
+        return False
+    return bool((_rooted(newer.topic) & _rooted(older.topic)) - {_root(subject)})
+
+
 def _hands_over(newer: Statement, older: Statement) -> bool:
     """Who the older says someone is passes on: another in the role, a named successor, or the
     name itself spelled again ("Marta is head coach now", "Bjørn's successor", "Kalvestad.
@@ -1161,6 +1250,10 @@ _WRONG_SPELLING = LazyPattern(
 )
 
 
+_NAME_WORD = LazyPattern(r"\b(?:sur|last\s+|family\s+|first\s+)?names?\b|\bspell", re.I)
+_RESPELT_SIMILARITY = 0.65
+
+
 def respelt(newer: Statement, older: Statement) -> dict[str, str]:
     """The names of ``older`` that the correction ``newer`` spells another way, each with the
     right spelling (folded): the same first letter, five letters or more, one or two letters
@@ -1173,15 +1266,21 @@ def respelt(newer: Statement, older: Statement) -> dict[str, str]:
     theirs = _names(older) - spelled
     if not theirs:
         return {}
-    from rapidfuzz.distance import Levenshtein  # imported when a correction names someone
+    from rapidfuzz.distance import Indel, Levenshtein  # when a correction names someone
 
+    # A correction about the name itself ("her surname was misspelt") of the same person may
+    # put right a name further off: "Fuentealba" for "Fuenzalida".
+    about_name = _NAME_WORD.search(newer.text) is not None and newer.subject == older.subject
     found = {
         old: new
         for new in sorted(name for name in spelled if name)
         for old in theirs
         if new[0] == old[0]
         and min(len(new), len(old)) >= 5
-        and Levenshtein.distance(new, old, score_cutoff=2) <= 2
+        and (
+            Levenshtein.distance(new, old, score_cutoff=2) <= 2
+            or (about_name and Indel.normalized_similarity(new, old) >= _RESPELT_SIMILARITY)
+        )
     }
     # "Kwesi Ampofo, with an o": a line of someone else of that name (Abena) is not his
     others = spelled - set(found.values())
@@ -1244,6 +1343,26 @@ def _one_occasion(newer: Statement, older: Statement) -> bool:
     moved, not the week."""
     standing = _dated_days(older.text)
     return _dated_days(newer.text) == 1.0 and standing is not None and standing < 1.0
+
+
+# a cancellation of today's occasion, not of the week: "Football called off this afternoon";
+# not "from today", "as of tonight"
+_TODAY_ONLY = LazyPattern(
+    r"(?<!\bfrom\s)(?<!\bof\s)(?<!\bstarting\s)\b(?:this\s+(?:morning|afternoon|evening)|"
+    r"today|tonight|just\s+this\s+once|for\s+once)\b",
+    re.IGNORECASE,
+)
+_STANDING_DAYS = LazyPattern(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)
+
+
+def _called_off_once(newer: Statement, older: Statement) -> bool:
+    """The newer calls off today's occasion of what the older holds every week: "Football
+    called off this afternoon: the pitch is under water" leaves "football Tuesdays and
+    Thursdays 17:00"."""
+    if newer.change != "cancelled":
+        return False
+    said = f"{newer.heading or ''} {newer.text}"
+    return _found(_TODAY_ONLY, said) and _found(_STANDING_DAYS, older.text)
 
 
 @lru_cache(maxsize=16384)
@@ -1318,7 +1437,7 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         return False  # "I posted them to the family group instead of the chama's": a slip
     if _moved_house(newer, older):
         return True  # "Dad moved into Els Tarongers" ends "Dad lives on his own in Benimaclet"
-    if _one_occasion(newer, older):
+    if _one_occasion(newer, older) or _called_off_once(newer, older):
         return False
     common = _rooted(newer.topic) & _rooted(older.topic) or newer.values & older.values
     common = common or newer.replaced  # "rehearsals move" shares "rehearses"
@@ -1390,8 +1509,11 @@ def _replaces(newer: Statement, older: Statement) -> bool:
     gave_up = ended is not None and holder and _found(_GAVE_UP_ROLE, newer.text)
     if gave_up and {w.removesuffix("s") for w in older.topic} & _ROLE_NOUNS:
         return True  # "Lajos stood down after 22 years" ends "Lajos: commander of the ÖTE"
-    if gave_up and named_subject and older.polarity > 0 and "day" in family_values(older):
-        return True  # "Nomvula retired on 4 March" ends "Nomvula: sends the roll on Thursdays"
+    duty = "day" in family_values(older) or _found(_DUTY, older.text)
+    if gave_up and named_subject and older.polarity > 0 and duty:
+        # "Nomvula retired on 4 March" ends "Nomvula: sends the roll on Thursdays", and
+        # "Hernán retired from the Teatro" his "signs the work orders"
+        return True
     planned = older.change is not None or _found(_PLANNED, older.text)
     planned = planned or bool(older.heading and _found(_PLANNED, older.heading))
     planned = planned or "date" in family_values(older)  # "Apple Day on Sunday 10 October"
@@ -1443,8 +1565,10 @@ def _replaces(newer: Statement, older: Statement) -> bool:
             return False  # "visits are on Sundays now" after "visits move to Sundays"
         changed = _differs(newer, older) or _other_holder(newer, older)
         return changed or newer.change in ("cancelled", "reversed")
-    if _names(newer) != _names(older):
-        return False  # without a cue, other names are other things ("Service r3a", "r4a")
+    if _names(newer) != _names(older) and _unaside(newer) != _unaside(older):
+        # without a cue, other names are other things ("Service r3a", "r4a"); the names of an
+        # aside say why or who told ("A=440 (the Filarmónica's new chief conductor, …)")
+        return _moved_whole(newer, older)
     if newer.polarity != older.polarity:
         return same_slot(newer, older, strict=True)
     return same_slot(newer, older, strict=True) and _differs(newer, older)

@@ -179,7 +179,7 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
         (
             "correction",
             r"^\s*(?:correction|corrected|erratum|typo|fix)\b|\bcorrection\s*:|"
-            r"\bactually\b|\bcorrected\b|\bmisspell|\bmishe(?:ard|aring)\b|\bmisread\b|"
+            r"\bactually\b|\bcorrected\b|\bmisspel|\bmishe(?:ard|aring)\b|\bmisread\b|"
             r"\bwrongly\b|\bmistakenly\b|"
             r"\b(?:is|was|that's|it's|are|were)\s+(?:wrong|a\s+typo)\b|\bnot\s+\w+\s+but\b|"
             # "Kalvestad. With a v. It's been wrong in your notes all week"
@@ -236,6 +236,9 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|work\b|duty\b|sick\b|today\b|"
             r"tomorrow\b|next\b|every\b|the\s+(?:list|rota|roster|team|hook|case)\b))|"
             r"\bwon'?t\s+happen\b|\bnot\s+happening\b|"
+            # a plan that died: "the Atacama week is dead", not a flat battery
+            r"\b(?:trip|week|weekend|plan|idea|deal|sale|holiday|move|booking|visit|party|"
+            r"project|offer|order|tour)s?\s+(?:is|are|'s)\s+(?:dead|off\s+the\s+table)\b|"
             # a role given up: "Lajos stood down after 22 years", "she resigned as treasurer"
             rf"{GAVE_UP_ROLE}|"
             r"\babgesagt\b|\bannulé\w*\b|\bcancelad\w*\b",
@@ -273,13 +276,15 @@ _CHANGE_CUES: tuple[tuple[str, LazyPattern], ...] = tuple(
             r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?(?=\d))?(?:today\b|"
             r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
             r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b)"
-            r"(?![^.;]{0,24}\b(?:to|until|till)\b)|\bnew\s+(?:time|day|date|address|number|"
+            # not a range ("from 4 June to 10 June"); "(Thursdays go to juries)" is none
+            r"(?![^.;(]{0,24}\b(?:to|until|till)\s+(?:the\s+)?(?:\d|(?:jan|feb|mar|apr|may|jun|"
+            r"jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b))|\bnew\s+(?:time|day|date|address|number|"
             r"contact|schedule)\b|\bjetzt\b|\bab\s+sofort\b|\bdésormais\b|\bmaintenant\b|"
             r"\bahora\b|\b(?:up|down)\s+from\s+[£$€]?\d",
         ),
         (
             "instead",
-            r"\binstead\s+of\b|\brather\s+than\b|,\s*not\s+(?!even\b|only\b|just\b)\S|"
+            r"\b(?:instead|in\s+place)\s+of\b|\brather\s+than\b|,\s*not\s+(?!even\b|only\b|just\b)\S|"
             r"\b(?:taken|took|takes|taking)\s+over\s+from\b|\breplac(?:ed|es|ing)\s+(?-i:[A-Z])|"
             r"\bnot\s+\S+[^,;.]{0,30},\s*but\b|"
             r"\binstead\b|\bstatt\b|\banstatt\b|\bau\s+lieu\s+d[e']|\ben\s+lugar\s+de\b|"
@@ -307,7 +312,7 @@ _GONE_SPANS = frozenset(
 _REPLACED_SPANS = LazyPattern(
     # "from 1 March the rate goes up from ¥32,000 to ¥38,000": the span is the last "from"'s
     r"\bfrom\s+(?P<from>(?:(?!\bfrom\s)[^.;]){1,60}?)\s+to\b"
-    r"|\binstead\s+of\s+(?P<instead>[^.;,]{1,60})"
+    r"|\b(?:instead|in\s+place)\s+of\s+(?P<instead>[^.;,]{1,60})"
     # "up from £40" (to £46 is the new value); not "set-up from 16:45"
     r"|(?<![\w-])(?:up|down)\s+from\s+(?P<upfrom>[£$€¥₹₩]?\d(?:(?!\s+to\b)[^.;,]){0,30})"
     r"|\brather\s+than\s+(?P<rather>[^.;,]{1,60})"

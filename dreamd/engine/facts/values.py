@@ -236,6 +236,21 @@ def _initial_word(word: str, base: str, text: str, start: int) -> bool:
     return not after[:1].isdigit()
 
 
+# a particle of a place's name: "Viña del Mar", "Mar de Ajó", "Mar del Plata"
+_NAME_PARTICLE = LazyPattern(r"(?:\b(?:del|de|di|da|do|dos|das|la|el|von|van)\s+)$")
+_PARTICLE_AFTER = LazyPattern(r"^\s+(?:del|de|di|da|do|dos|das|la|el)\s+\w")
+
+
+def _in_place_name(word: str, base: str, text: str, start: int) -> bool:
+    """An ambiguous month word that is part of a place's name: "Viña del Mar" is not March."""
+    if base not in _AMBIGUOUS or word.endswith("."):
+        return False
+    after = text[start + len(word) :]
+    if after.lstrip()[:1].isdigit() or text[:start].rstrip()[-1:].isdigit():
+        return False
+    return bool(_NAME_PARTICLE.search(text[:start]) or _PARTICLE_AFTER.search(after))
+
+
 def _is_initial(text: str, start: int) -> bool:
     return start == 0 or _SENTENCE_START.search(text[:start]) is not None
 
@@ -314,6 +329,7 @@ def _typed(
         month in MONTHS
         and (month not in _AMBIGUOUS or word[:1].isupper())
         and not _initial_word(word, month, text, start)
+        and not _in_place_name(word, month, text, start)
     ):
         return f"month:{MONTHS[month]}"
     if folded in ("noon", "midday", "mittag", "midi", "mediodía"):

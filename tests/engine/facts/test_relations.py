@@ -1993,3 +1993,94 @@ def test_someone_who_retired_no_longer_does_their_weekly_duty() -> None:
 def test_a_vehicle_backing_up_is_no_reversal(text: str, change: str | None) -> None:
     """A lorry that reversed over the kerb changed no decision; a decision reversed did."""
     assert read_statement(text).change == change
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # another firm named in place of the one the older opens with
+        (
+            "Copyzone prints the choir's programmes and posters.",
+            "Hollis Print on Lisbon Road prints the choir's programmes in place of Copyzone.",
+        ),
+        # a surname put right further than two letters, the correction saying it is the name
+        (
+            "- W @Ilse Vandermeulen: runs the bakery counter at De Korenaar.",
+            "- W @Ilse Vandermolen: bakery counter at De Korenaar (her surname was misspelt"
+            " before).",
+        ),
+        # "starting 2 March" is a start, though the aside sends the old day somewhere
+        (
+            "- W Choir practice: Tuesdays 19:30–21:00 in the church hall.",
+            "- W Choir practice: Mondays from 19:00, starting 2 March (Tuesdays go to the youth"
+            " choir).",
+        ),
+        # one Retain label, another number; the names of the aside say who told
+        (
+            "- W Harbour crane 3: rated to 40 t (survey of 2039).",
+            "- W Harbour crane 3: rated to 35 t (after the new inspector's survey, Dag Lund).",
+        ),
+        # a plan that died, named in the older's own two words, whoever it speaks of
+        (
+            "- W @Rosa Mendel: Ida's sister; booking the Lofoten week for both families.",
+            "The Lofoten week is dead; nobody can get the time off.",
+        ),
+        # a standing week moved whole: other days, other hours, another place
+        (
+            "- W @Noor Haddad: swimming club Wednesdays 17:00–18:00 at the Zuiderbad.",
+            "- W @Noor Haddad: swimming club Mondays 16:30–17:30, Sportfondsenbad Oost, lane 4.",
+        ),
+        # an offer is a plan a cancellation can end
+        (
+            "The Hendriks family has offered €400 for the old dinghy.",
+            "The sale to the Hendriks family is off; the dinghy stays in the shed.",
+        ),
+    ],
+)
+def test_changes_told_in_other_words_replace(older: str, newer: str) -> None:
+    assert replaces_any(lasting_parts(newer), lasting_parts(older))
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        # tonight's practice called off; the week stands
+        (
+            "- W Choir practice: Tuesdays 19:30–21:00 in the church hall.",
+            "Choir practice called off tonight: the hall's heating failed.",
+        ),
+        # a flat battery is no plan that died
+        (
+            "- W @Rosa Mendel: Ida's sister; booking the Lofoten week for both families.",
+            "The car battery is dead again; Rosa is taking the bus.",
+        ),
+        # another activity of the same someone on other days is no move
+        (
+            "- W @Noor Haddad: swimming club Wednesdays 17:00–18:00 at the Zuiderbad.",
+            "- W @Noor Haddad: piano lesson Mondays 16:30 with Mrs Bakker.",
+        ),
+    ],
+)
+def test_what_only_looks_like_a_change_replaces_nothing(older: str, newer: str) -> None:
+    assert not replaces_any(lasting_parts(newer), lasting_parts(older))
+
+
+@pytest.mark.parametrize(
+    ("text", "month"),
+    [
+        ("Repuestos on calle Quillota, Viña del Mar.", False),
+        ("We fly to Mar del Plata for the week.", False),
+        ("The invoice is due on 14 Mar.", True),
+    ],
+)
+def test_a_month_word_in_a_place_name_is_no_month(text: str, month: bool) -> None:
+    found = {value.token for value in values_of(text)}
+    assert ("month:03" in found) is month
+
+
+def test_someone_who_retired_no_longer_does_the_duties_of_their_role() -> None:
+    retired = lasting_parts("- B Ines Falk retired from Brandt Chemie on 2 May after 30 years.")
+    role = lasting_parts("- W @Ines Falk: head of the lab at Brandt Chemie; approves the orders.")
+    home = lasting_parts("- W @Ines Falk: lives in Rostock with her sister.")
+    assert [relation(retired[0], part) for part in role] == ["replaces", "replaces"]
+    assert relation(retired[0], home[0]) is None
