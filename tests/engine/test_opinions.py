@@ -302,3 +302,18 @@ def test_a_view_that_picks_the_same_one_or_names_the_old_leaves_it() -> None:
         ]
     )
     assert held["Kowalski's rye is the best in town."] >= 0.8
+
+
+def test_a_place_said_to_be_no_place_for_something_and_later_the_best_for_it() -> None:
+    """'No place to buy decent chisels' and, later, 'the best chisel counter in town': the
+    first is a view against, and the second turns it round."""
+    held = _held_after(
+        [
+            "- O(c=0.6) @Kessler Tools: a garden centre with a rack of screwdrivers; no place to"
+            " buy decent chisels.",
+            "- O(c=0.9) @Kessler Tools: the best chisel counter in town; Japanese steel in every"
+            " width.",
+        ]
+    )
+    old = next(c for statement, c in held.items() if "no place" in statement)
+    assert old < 0.6

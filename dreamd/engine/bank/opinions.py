@@ -131,7 +131,10 @@ _FAULTED = re.compile(
     r"(?:over)?hyped?|a\s+gimmick|gimmicky|cocky|arrogant|careless|reckless|lazy|rude|"
     r"a\s+box-?ticker|box-?ticking|a\s+jobsworth|pedantic|nit-?picking|obstructive|"
     r"disorgani[sz]ed|chaotic|a\s+(?:mess|shambles|circus|toy)|messy|slapdash|unhelpful|"
-    r"not\s+up\s+to|not\s+(?:as|so|very|that|really|quite)?\s*(?:good|great|reliable))\b",
+    r"not\s+up\s+to|not\s+(?:as|so|very|that|really|quite)?\s*(?:good|great|reliable)|"
+    # "no place to buy piano parts", "past saving", "beyond repair"
+    r"no\s+place\s+(?:to|for)|not\s+the\s+place\s+(?:to|for)|past\s+saving|beyond\s+repair|"
+    r"no\s+good|not\s+fit\s+for)\b",
     re.I,
 )
 # Praise said with a "not" before it is none: "not as good as Wendler's".
@@ -295,6 +298,12 @@ def _whole(statement: Statement) -> str:
     return f"{statement.heading}: {statement.text}" if statement.heading else statement.text
 
 
+def _praises(reading: Reading) -> bool:
+    """The view praises its subject in so many words ("the best", "reliable")."""
+    said = _NOT_PRAISE.sub(" ", _whole(reading.statement))
+    return not reading.negates and _PRAISED.search(said) is not None
+
+
 def _picks_another(fact: Reading, held: Reading) -> bool:
     """Both views pick the best of one kind of thing, and name another one ("WhatsApp reminders
     work better" after "SMS reminders suit them best"; "Campanar is the better lab" after
@@ -336,6 +345,8 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
         shared = len(fact.words & held.words)
         if shared >= 2 or (shared and fact.statement.change in _TURNS):
             return "same", share  # "can't be relied on any more" after "reliable"
+        if shared and fact.keys == held.keys and _praises(fact) != _praises(held):
+            return "same", share  # "the best chisel counter" after "no place to buy chisels"
         # one entity judged again ("worth the money" after "hype"), also when the later line
         # names someone else beside it ("sharp; found what Ashwin missed")
         one = fact.keys == held.keys or (
