@@ -38,6 +38,8 @@ from dreamd.engine.text.entities import (
         "@Thanksgiving",
         "Adv",
         "Dr.",
+        "Estimada Rosario",
+        "Liebe Frau Kranz",
     ],
 )
 def test_calendar_tag_and_verb_words_are_no_entities(name: str) -> None:

@@ -73,7 +73,12 @@ _NAME_TURNED_DOWN = re.compile(
 # four of them in a row: a full name ("Kadri Põder", "Tammelinna Hooldekodu").
 _WORD = r"[A-ZÀ-ÖØ-Þ](?:[\w-]|['’](?=[A-ZÀ-ÖØ-Þ]))*"
 _CAPITALISED = re.compile(rf"(?<![\w@'’-]){_WORD}")
-_FULL_NAME = re.compile(rf"(?<![\w@'’-])({_WORD}(?:[ \t]+{_WORD}){{1,3}})(?![\w-])")
+# a particle inside a name: "Teatro del Puerto", "Festival Piano al Cerro", "Huis ten Bosch"
+_PARTICLES = frozenset("del de la di da do dos das van von der den ten du le al el".split())
+_PARTICLE = "(?:" + "|".join(sorted(_PARTICLES)) + ")"
+_FULL_NAME = re.compile(
+    rf"(?<![\w@'’-])({_WORD}(?:[ \t]+(?:{_PARTICLE}[ \t]+)?{_WORD}){{1,3}})(?![\w-])"
+)
 _IN_MENTION = re.compile(rf"@[\w'’.-]+(?:[ \t]+{_WORD})*[ \t]+$")  # the name goes on a mention
 NAMED_NOTES = 2  # a full name facts of this many notes say is an entity
 
@@ -293,7 +298,7 @@ def _named_in_notes(facts: list[Fact], titles: Mapping[str, str]) -> dict[str, s
             parts = name.split()
             if key in titles or not any(_lettered(part) for part in parts):
                 continue  # a plate or a code ("SY73 HWL") names no one
-            if all(is_entity_name(part) for part in parts):
+            if all(is_entity_name(part) for part in parts if part not in _PARTICLES):
                 full.setdefault(key, name)
     if not full:
         return {}

@@ -13,6 +13,7 @@ speaker, or a capitalised word inside a sentence seen in several notes. Whatever
   :mod:`dreamd.engine.facts.statement` knows...) and ``user``;
 * verbs and sentence openers (``Prefers``, ``Decided``, ``Moved``, ``Switched``, the verbs
   :mod:`dreamd.engine.facts.statement` reads after a subject), function words;
+* a letter's greeting ("Dear", "Estimada", "Liebe", "Hola");
 * anything without a letter, or of one letter.
 
 A name of several words is refused when its first word is refused ("Correction Ana" is not a
@@ -122,6 +123,14 @@ TAG_WORDS = frozenset(
         """.split(),
     }
 )
+# A letter's greeting before a name ("Estimada Javiera", "Dear Tom"): the name is no org.
+SALUTATIONS = frozenset(
+    """
+    dear dearest estimada estimado estimados estimadas querida querido queridos liebe lieber
+    chère cher gentile gentili egregio hola hello hi hey bonjour bonsoir buenas buenos saludos
+    regards cheers olá prezado prezada
+    """.split()
+)
 _VERBS = frozenset(
     """
     prefers prefer preferred likes like liked loves love hates hate dislikes dislike wants
@@ -152,7 +161,7 @@ def _refused(word: str) -> bool:
     bare = folded.rstrip(".")
     if folded in CALENDAR or bare in CALENDAR or bare in TITLES:
         return True
-    if folded in TAG_WORDS or folded in _VERBS or folded in STOP_WORDS:
+    if folded in TAG_WORDS or folded in _VERBS or folded in STOP_WORDS or folded in SALUTATIONS:
         return True
     return folded in _SUBJECT_VERBS
 
