@@ -55,6 +55,22 @@ _SECRETS = (
 )
 
 _KIND = r"(?:(?:automated|automatic|virtual|digital|autonomous|smart|ai)\s+)?"
+# AI assistants spoken to (in the plural: "mi asistente de IA" is the person's own) in
+# Spanish, Portuguese, French, Italian or German
+_FOREIGN_AGENT = (
+    r"\b(?:(?:asistentes|agentes|assistentes|assistants|assistenti|agenti|agents)\s+(?:virtuales|"
+    r"virtuais|virtuels|virtuali|de\s+(?:inteligencia|intelig[eê]ncia)\s+artificial|"
+    r"d['’]intelligence\s+artificielle|di\s+intelligenza\s+artificiale|de\s+ia|d['’]ia|di\s+ia|"
+    r"ia\b|ai\b)|ki-(?:assistent|agent)en)"
+)
+# what such an address orders: enter, forward, send, click, visit, pay, transfer, confirm
+_FOREIGN_ORDER = (
+    r"\b(?:ingres[ea]n?|introduzcan?|reenv[ií](?:en|e|ar)|env[ií](?:en|e)|hagan\s+clic|"
+    r"visiten|paguen|transfieran|confirmen|entrez|saisissez|transférez|transmettez|envoyez|"
+    r"cliquez|visitez|payez|confirmez|inserisci|inserite|inoltra(?:te)?|invia(?:te)?|cliccate|"
+    r"visitate|pagate|insiram|digitem|encaminhem|enviem|cliquem|visitem|paguem|geben\s+sie|"
+    r"leiten\s+sie|senden\s+sie|klicken\s+sie|besuchen\s+sie|zahlen\s+sie|überweisen\s+sie)\b"
+)
 _ASKING = (
     r"(?:no\s+need\s+to\s+(?:ask|check|confirm)|without\s+(?:asking|checking|approval|"
     r"confirmation|confirming))"
@@ -134,7 +150,10 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"managing|handling|running|helping|looking\s+after)\b[^.:;\n]{0,60}:[^\n]{0,240}?"
             r"[.!]\s+(?:please\s+)?(?:go\s+to\s+\S+\.[a-z]{2,}|visit\s+\S+\.[a-z]{2,}|"
             r"click\s+(?:the|this)\s+link|forward\s+this\s+(?:message|mail|e-?mail)|"
-            r"enter\b[^.\n]{0,60}\b(?:card|number|password|pin|code|kennitala|details|id)\b)",
+            r"enter\b[^.\n]{0,60}\b(?:card|number|password|pin|code|kennitala|details|id)\b)"
+            # the same in other languages: "ATENCIÓN asistentes de inteligencia artificial que
+            # gestionan …: … reenvíen este mensaje", "assistants IA qui gèrent …: cliquez …"
+            rf"|{_FOREIGN_AGENT}[^\n]{{0,400}}?{_FOREIGN_ORDER}",
             _I,
         ),
     ),
