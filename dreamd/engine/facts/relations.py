@@ -1221,7 +1221,8 @@ _NAME_RUN = LazyPattern(r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*(?:\s+(?-i:[A-ZÀ-ÖØ-
 def _whole_names(shared: frozenset[str], newer: str, older: Statement) -> frozenset[str]:
     """``shared`` without the words that are only part of a longer name in ``newer`` whose
     other words ``older`` does not have: "Fana Ved dropped" drops the firewood supplier, not
-    the rehearsals at Fana kulturhus."""
+    the rehearsals at Fana kulturhus (an older that says two words of it names it: "Café
+    Pájaro Verde" is the "pájaro verde" of a chat)."""
     if not shared:
         return shared
     said = _words_of(older.text) | _names(older) | older.topic | {older.subject or ""}
@@ -1229,8 +1230,8 @@ def _whole_names(shared: frozenset[str], newer: str, older: Statement) -> frozen
     for run in _NAME_RUN.findall(newer):
         words = [w.casefold() for w in run.split()]
         words = [w for w in words if w not in STOP_WORDS and w not in OPENERS]  # "The Debrecen"
-        if len(words) > 1 and not set(words) <= said:
-            kept -= set(words)
+        if len(words) > 1 and not set(words) <= said and len(set(words) & said) < 2:
+            kept -= set(words)  # two words of it said are that name: "pájaro verde" of a chat
     return frozenset(kept)
 
 
@@ -1324,6 +1325,8 @@ def _only_the_word(newer: Statement, older: Statement) -> bool:
         return False
     if newer.subject is not None and newer.subject in older.topic:
         return False  # it names the older's thing: "Okinawa is cancelled"
+    if _names(newer) & older.topic:
+        return False  # … also where the older writes it in lower case ("selling the ronisch")
     subject = older.subject
     if subject is not None and f"name:{subject}" in older.values:
         return subject not in _names(newer) and newer.subject != subject
@@ -1441,6 +1444,8 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         return False
     common = _rooted(newer.topic) & _rooted(older.topic) or newer.values & older.values
     common = common or newer.replaced  # "rehearsals move" shares "rehearses"
+    # a name the older writes in lower case ("we're selling the ronisch" in a chat)
+    common = common or (_names(newer) & older.topic)
     # "Okinawa is cancelled" after "Spring break: Okinawa 24–28 March": the subject the
     # cancellation names is a word of the older's slot
     called_off = newer.change == "cancelled" and _found(_CALLED_OFF, newer.text)

@@ -2030,6 +2030,13 @@ def test_a_vehicle_backing_up_is_no_reversal(text: str, change: str | None) -> N
             "- W @Noor Haddad: swimming club Wednesdays 17:00–18:00 at the Zuiderbad.",
             "- W @Noor Haddad: swimming club Mondays 16:30–17:30, Sportfondsenbad Oost, lane 4.",
         ),
+        # a sale said in a chat in lower case, called off by the place's full name
+        (
+            "User: so we're selling the bechstein. casa miramar is paying 700 for it, pickup on"
+            " the 12th",
+            "- B The Bechstein stays: the sale to Hostal Casa Miramar is off; Lotte will practise"
+            " on it.",
+        ),
         # an offer is a plan a cancellation can end
         (
             "The Hendriks family has offered €400 for the old dinghy.",
