@@ -373,12 +373,23 @@ def same_slot(a: Statement, b: Statement, *, strict: bool = False) -> bool:
 def _moved_whole(newer: Statement, older: Statement) -> bool:
     """A named someone's standing week moved whole, place and all: "Amparo: orchestra
     rehearsals Fridays 18:00–20:30, Parque Cultural" after "Amparo: rehearsals Saturdays
-    10:00–13:00 at the Liceo". Both give weekdays and clock times, the newer others of each,
+    10:00–13:00 at the Liceo" (or after "Rehearsals are Saturday mornings, 10:00 to 13:00": the
+    thing by its common noun). Both give weekdays and clock times, the newer others of each,
     and the older's topic lies in the newer's."""
-    if newer.subject in (None, "we") or newer.subject != older.subject:
+    if newer.subject in (None, "we") or newer.polarity != older.polarity:
         return False
-    if newer.polarity != older.polarity or not older.topic or not older.topic <= newer.topic:
-        return False
+    if newer.retain == "B" or _one_occasion(newer, older):
+        return False  # what happened once, or one dated occasion
+    if newer.subject == older.subject:
+        if not older.topic or not older.topic <= newer.topic:
+            return False
+    # "Rehearsals are Saturday mornings, 10:00 to 13:00, in the hall of Claudio's liceo":
+    # a thing said by its common noun, which the newer's topic holds
+    else:
+        opening = _BODY_WORDS.match(older.text)
+        noun = older.subject or (opening.group(0).casefold() if opening else "")
+        if not noun or f"name:{noun}" in older.values or _root(noun) not in _rooted(newer.topic):
+            return False
     new, old = family_values(newer), family_values(older)
     if not all(family in new and family in old for family in ("day", "when")):
         return False
@@ -753,7 +764,7 @@ def relation(newer: Statement, older: Statement) -> str | None:
         or _calls_off_named(newer, older)
     ):
         return "replaces"  # "The Cork trip of 12–16 June is cancelled", whoever it names first
-    if _put_in_place(newer, older):
+    if _put_in_place(newer, older) or _moved_whole(newer, older):
         return "replaces"  # "Hollis Print prints the programmes in place of Copyzone"
     if not _subjects_agree(newer, older) and not _kin_named(newer, older):
         return "replaces" if _hands_over(newer, older) else None

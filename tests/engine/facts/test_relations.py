@@ -2037,6 +2037,11 @@ def test_a_vehicle_backing_up_is_no_reversal(text: str, change: str | None) -> N
             "- B The Bechstein stays: the sale to Hostal Casa Miramar is off; Lotte will practise"
             " on it.",
         ),
+        # ... also when the older says the thing by its common noun
+        (
+            "Lessons are Thursday afternoons, 16:00 to 17:00, in the back room of the library.",
+            "- W @Tilde Vos: violin lessons Mondays 18:30–19:30 at the music school, room 4.",
+        ),
         # an offer is a plan a cancellation can end
         (
             "The Hendriks family has offered €400 for the old dinghy.",
