@@ -1262,10 +1262,6 @@ _WRONG_SPELLING = LazyPattern(
 )
 
 
-_NAME_WORD = LazyPattern(r"\b(?:sur|last\s+|family\s+|first\s+)?names?\b|\bspell", re.I)
-_RESPELT_SIMILARITY = 0.65
-
-
 def respelt(newer: Statement, older: Statement) -> dict[str, str]:
     """The names of ``older`` that the correction ``newer`` spells another way, each with the
     right spelling (folded): the same first letter, five letters or more, one or two letters
@@ -1278,21 +1274,15 @@ def respelt(newer: Statement, older: Statement) -> dict[str, str]:
     theirs = _names(older) - spelled
     if not theirs:
         return {}
-    from rapidfuzz.distance import Indel, Levenshtein  # when a correction names someone
+    from rapidfuzz.distance import Levenshtein  # imported when a correction names someone
 
-    # A correction about the name itself ("her surname was misspelt") of the same person may
-    # put right a name further off: "Fuentealba" for "Fuenzalida".
-    about_name = _NAME_WORD.search(newer.text) is not None and newer.subject == older.subject
     found = {
         old: new
         for new in sorted(name for name in spelled if name)
         for old in theirs
         if new[0] == old[0]
         and min(len(new), len(old)) >= 5
-        and (
-            Levenshtein.distance(new, old, score_cutoff=2) <= 2
-            or (about_name and Indel.normalized_similarity(new, old) >= _RESPELT_SIMILARITY)
-        )
+        and Levenshtein.distance(new, old, score_cutoff=2) <= 2
     }
     # "Kwesi Ampofo, with an o": a line of someone else of that name (Abena) is not his
     others = spelled - set(found.values())
