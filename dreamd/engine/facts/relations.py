@@ -764,7 +764,7 @@ def relation(newer: Statement, older: Statement) -> str | None:
         or _calls_off_named(newer, older)
     ):
         return "replaces"  # "The Cork trip of 12–16 June is cancelled", whoever it names first
-    if _put_in_place(newer, older) or _moved_whole(newer, older):
+    if _put_in_place(newer, older) or _moved_whole(newer, older) or _shares_out(newer, older):
         return "replaces"  # "Hollis Print prints the programmes in place of Copyzone"
     if not _subjects_agree(newer, older) and not _kin_named(newer, older):
         return "replaces" if _hands_over(newer, older) else None
@@ -1147,6 +1147,28 @@ def _other_holder(newer: Statement, older: Statement) -> bool:
     mine = _names(newer) - _full_name(newer)
     theirs = _names(older) - _full_name(older)
     return bool(mine) and bool(theirs) and not mine & theirs
+
+
+_ALL_ALONE = LazyPattern(r"\b(?:herself|himself|themselves|myself|alone|all)\b", re.IGNORECASE)
+_OWN_VERB = LazyPattern(r"^\s*([a-z]+s)\b")
+
+
+def _shares_out(newer: Statement, older: Statement) -> bool:
+    """Work one person did all of, another now does (part of): "Benja tunes the
+    Conservatorio's 12 practice-room uprights on his own from 4 June" ends "Conservatorio
+    Porteño: Javiera tunes all 14 pianos herself". The newer announces it and opens with the
+    older's verb, the older says all or alone, the newer names the older's subject and
+    someone the older does not."""
+    if newer.change is None or newer.polarity < 0 or older.polarity < 0 or newer.retain == "B":
+        return False
+    verb = _OWN_VERB.match(newer.text)
+    subject = newer.subject
+    if verb is None or subject in (None, "we") or older.subject in (None, "we", subject):
+        return False
+    said = _words_of(older.text)
+    if verb.group(1) not in said or not _found(_ALL_ALONE, older.text):
+        return False
+    return older.subject in _words_of(newer.text) | _names(newer) and subject not in said
 
 
 def _put_in_place(newer: Statement, older: Statement) -> bool:

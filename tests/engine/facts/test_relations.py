@@ -2042,6 +2042,13 @@ def test_a_vehicle_backing_up_is_no_reversal(text: str, change: str | None) -> N
             "Lessons are Thursday afternoons, 16:00 to 17:00, in the back room of the library.",
             "- W @Tilde Vos: violin lessons Mondays 18:30–19:30 at the music school, room 4.",
         ),
+        # work one person did all of, another now does part of
+        (
+            "- W Harbour Café: Mirela bakes all the bread herself; Tomas washes up and opens at"
+            " seven.",
+            "- W @Tomas Kral: bakes the Harbour Café's rolls on his own from 3 March; Mirela"
+            " keeps the cakes.",
+        ),
         # an offer is a plan a cancellation can end
         (
             "The Hendriks family has offered €400 for the old dinghy.",
@@ -2060,6 +2067,12 @@ def test_changes_told_in_other_words_replace(older: str, newer: str) -> None:
         (
             "- W Choir practice: Tuesdays 19:30–21:00 in the church hall.",
             "Choir practice called off tonight: the hall's heating failed.",
+        ),
+        # baking at home is not the café's bread
+        (
+            "- W Harbour Café: Mirela bakes all the bread herself; Tomas washes up and opens at"
+            " seven.",
+            "- W @Tomas Kral: bakes sourdough at home on Sundays for his family.",
         ),
         # a flat battery is no plan that died
         (
