@@ -331,3 +331,17 @@ def test_a_retain_line_is_weighed_whole_against_what_it_repeats() -> None:
     rows = [strong("memory:memory/2026-11-16.md:19:19", line, path="memory/2026-11-16.md")]
     screened = picked(table(rows), memory)
     assert screened.duplicates == {}
+
+
+def test_an_age_on_file_makes_no_other_fact_about_that_person_a_repeat() -> None:
+    """MEMORY.md gives the girl's age and her swimming; her diabetes is news, not a repeat of
+    "Elin Strand: 11"."""
+    memory = (
+        "# Long-Term Memory\n\n"
+        "- Elin Strand: 11; swimming with Bergen Svømmeklubb, Mondays and Wednesdays 17:30."
+        " (2026-11-02.md#L20)\n"
+    )
+    line = "- W @Elin Strand: diabetic; the insulin pen lives in the side pocket of her school bag."
+    rows = [strong("memory:memory/2026-11-09.md:14:14", line, path="memory/2026-11-09.md")]
+    screened = picked(table(rows), memory)
+    assert screened.duplicates == {}

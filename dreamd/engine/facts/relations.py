@@ -520,7 +520,9 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return True  # "Mamma's room number is 118" and "Mamma's room is 118, not 108"
     if (a.change in _UNDOES) != (b.change in _UNDOES):
         return False  # "the Trados switch is cancelled" undoes the switch, it does not repeat it
-    if (not a.topic or not b.topic) and names_a and names_b:  # "It's Karin Hald, not Holm"
+    # "It's Karin Hald, not Holm": names alone, no age or number ("Vicente Araya: 9" is not
+    # what "Vicente Araya: asthma" says)
+    if (not a.topic or not b.topic) and names_a and names_b and not (_exact(a) or _exact(b)):
         # "Correction: Hald, not Holm" inside "Karin Hald: baker (correction: Hald, not Holm)"
         return a.replaced == b.replaced and (names_a == names_b or bool(a.replaced))
     comparable = 3 * min(len(a.topic), len(b.topic)) >= max(len(a.topic), len(b.topic))
@@ -534,6 +536,8 @@ def same_fact(a: Statement, b: Statement) -> bool:
         return True  # not "Bart's own list" inside "put the warning on her medicine list"
     if a.topic and b.topic and _containment(a.topic, b.topic) < 0.5:
         return False  # shared function words ("we always check ... before") are not a fact
+    if bool(a.topic) != bool(b.topic) and (_exact(a) or _exact(b)):
+        return False  # "Vicente Araya: 9" (an age) is not "Vicente Araya: asthma"
     from rapidfuzz import fuzz
 
     ratio = fuzz.token_set_ratio(a.text.casefold(), b.text.casefold())
