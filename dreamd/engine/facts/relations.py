@@ -401,10 +401,10 @@ def _moved_whole(newer: Statement, older: Statement) -> bool:
 
 
 def _same_label(a: Statement, b: Statement) -> bool:
-    """Two lines with no subject under one label, one of them a Retain line, as a named
-    subject: "Teatro del Puerto Steinway D: tuned to A=442" (its MEMORY.md entry) and "W Teatro
-    del Puerto Steinway: A=440" (the words of one label all in the other's)."""
-    if a.subject is not None or b.subject is not None or not (a.retain or b.retain):
+    """Two lines with no subject under one label, as a named subject: "Teatro del Puerto
+    Steinway D: tuned to A=442" and "Teatro del Puerto Steinway: A=440" (the words of one
+    label all in the other's; MEMORY.md entries carry no Retain letter)."""
+    if a.subject is not None or b.subject is not None:
         return False
     if not (a.heading and b.heading and a.heading[:1].isupper() and b.heading[:1].isupper()):
         return False
