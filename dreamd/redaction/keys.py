@@ -198,6 +198,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "安全碼",
     "öryggisnúmer",
     "öryggiskóði",
+    "سیویوی",
+    "سیویوی2",
     "codi de seguretat",
     "sigurnosni kod",
     "varnostna koda",
@@ -385,7 +387,8 @@ _PIN = frozenset("pin pins pincode pin-code geheimzahl puk keypad السري س�
 # A card's security code: three or four digits, by any of its names.
 _CARD_CODES = frozenset(
     "cvv cvv2 cvc cvc2 csc cid cryptogramme sicherheitscode kartenprüfnummer prüfnummer"
-    " セキュリティコード 보안코드 安全码 安全碼 öryggisnúmer öryggiskóði turvakood".split()
+    " セキュリティコード 보안코드 安全码 安全碼 öryggisnúmer öryggiskóði turvakood"
+    " سیویوی سیویوی2".split()
 )
 _CARD_CODE_PHRASES = frozenset(
     "security code;code de sécurité;código de seguridad;codigo de seguridad;codice di sicurezza"

@@ -10,7 +10,8 @@ and for which wallet before the digits, in the languages mobile money is used in
 * A PIN's name (``PIN``, ``MPIN``, ``UPI PIN``, ``code PIN``, ``code secret``, ``code
   confidentiel``, ``numéro secret``, ``namba ya siri`` and ``nambari ya siri`` with a word
   between, ``পিন``, ``पिन``, ``ፒን``, ``پن``, ``الرقم السري``, ``الرمز السري``, ``รหัส ATM``,
-  ``ПІН-код``, ``הקוד לכספומט``, ``کد عابربانک``…),
+  ``ПІН-код``, ``הקוד לכספומט``, ``کد عابربانک``, ``رمز دوم`` (a card's password for paying
+  online), ``பின்``, ``གསང་ཨང``, ``PIN-númerið``, an eID card's ``PIN1`` and ``PIN2``…),
   then at most five words of the same sentence (whose it is, which wallet), perhaps a verb
   that gives it (``ni``, ``is``, ``ist``, ``है``, ``ነው``…) or a colon, then four to eight digits
   the sentence does not go on to count (``4 to 6 digits``, ``3 attempts``).
@@ -67,6 +68,18 @@ _NAMES = (
     "رمز کارت",
     "رمز عابربانک",
     "රහස් අංකය",
+    # an eID card's two PINs, Icelandic, Tamil, Tibetan and Persian names (رمز دوم, a card's
+    # "second password" for paying online)
+    "pin1",
+    "pin2",
+    "pin-númerið",
+    "pin-númer",
+    "pin-númerinu",
+    "பின்",
+    "பின் நம்பர்",
+    "གསང་ཨང",
+    "رمز دوم",
+    "رمز اینترنتی",
 )
 # Swahili puts whose it is inside the name: namba yangu ya siri, nambari yake ya siri.
 _SPLIT_NAME = LazyPattern(r"(?i:namba(?:ri)?[ \t]+\w+[ \t]+ya[ \t]+siri)")
@@ -85,7 +98,7 @@ _COUNTED = LazyPattern(
     r"|attempts?|tries|times|mal|fois|%)"
 )
 _END = frozenset(".!?;\n।॥።")
-_GIVING = frozenset("is ni ist est es é è = : है ነው ko".split())
+_GIVING = frozenset("is ni ist est es é è = : है ነው ko er".split())
 _YEAR = LazyPattern(r"(?:19|20)\d\d")
 _DESCRIBED = LazyPattern(r"[ \t]+(?:is|ist|est|es|ni|was|=)[ \t]")
 MAX_BETWEEN = 5
