@@ -10,15 +10,16 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   ``пароль``, ``lösenord``, ``şifre``, ``парола``, ``лозинка``, ``lozinka``, ``geslo``,
   ``slaptažodis``, ``parool``, ``salasõna``, ``lykilorð``, ``contrasenya``, ``pasahitza``,
   ``fjalëkalimi``, ``wagwoord``, ``cyfrinair``, ``kata kunci``, ``neno la siri``… in some
-  forty more languages), perhaps an aside between dashes or in brackets (``The password —
+  forty more languages, and ``Passwuat``, ``ciav``, ``وشەی نهێنی``, ``konngol suturo`` in Latin
+  letters and in Adlam), perhaps an aside between dashes or in brackets (``The password —
   which Dana set on Tuesday, … — is …``), then in the same sentence up to twelve words, then a
   word that gives its value (``is``, ``lautet``, ``ist``, ``c'est``, ``est``, ``es``, ``é``,
   ``è``, ``wordt``, ``är``, ``jest``, ``to``, ``это``, ``е``, ``yra``, ``ir``, ``és``, ``ay``,
-  ``është``, ``yw``, ``'s``, ``:``, ``=``, ``→``, ``—``; a comparison ``==`` gives none), perhaps
-  ``now`` or ``übrigens``, then the value. Or a change (``changed``, ``geändert``,
-  ``cambiato``, ``поменял``, ``diubah``, ``promijenjena``, ``zmenil``, ``canviat``…) and the
-  word for *to* (``to``, ``auf``, ``in``, ``en``, ``a``, ``para``, ``на``, ``naar``,
-  ``menjadi``, ``kepada``, ``u``, ``į``…). Or a verb that hands
+  ``është``, ``yw``, ``ej``, ``na``, ``l'é``, ``'s``, ``:``, ``=``, ``→``, ``—``; a comparison
+  ``==`` gives none), perhaps ``now`` or ``übrigens``, then the value. Or a change
+  (``changed``, ``geändert``, ``cambiato``, ``поменял``, ``diubah``, ``promijenjena``,
+  ``zmenil``, ``canviat``…) and the word for *to* (``to``, ``auf``, ``in``, ``en``, ``a``,
+  ``para``, ``на``, ``naar``, ``menjadi``, ``kepada``, ``u``, ``į``…). Or a verb that hands
   the value over (``type``, ``paste``, ``enter``, ``tippe``, ``wpisz``…: ``…asks for a
   passphrase, type … and hit enter``).
 * **Thai** writes no space between words: ``รหัสผ่าน``, the rest of the clause, ``คือ``
@@ -101,6 +102,7 @@ _LONG_WORDS = (
     " adgangskode passord salasana contraseña contrasena lösenfras losenfras wachtwoordzin"
     " salalause passordfrase wagwoord wachtwurd passwuert contrasenya pasvorto cyfrinair"
     " kontraseña kontrasena pasword passwrod passowrd pasword passwd wachwoord mot-de-pass"
+    " passwuat"
 ).split()
 # Passphrase words: a value of three joined words is enough after one of them.
 _PASSPHRASE_WORDS = frozenset(
@@ -133,6 +135,8 @@ _SHORT_WORDS = (
     " salasanaksi salasanalla salasanaa salasanalle salasanat hesle heslem heslu"
     " jelszavamat jelszavát jelszóval jelszavunk jelszavunkat κωδικό κωδικού κωδικοί"
     " parolei parolele parolă nywila nywira رمز رمزم رمزش رمزت"
+    # Piedmontese's key (ciav)
+    " ciav"
 ).split()
 _PHRASES = (
     "mot de passe",
@@ -221,6 +225,11 @@ _PHRASES = (
     "የይለፍ ቃሉን",
     "የይለፍ ቃልህ",
     "የይለፍ ቃልሽ",
+    # Sorani, and Pulaar in Latin letters and in Adlam
+    "وشەی نهێنی",
+    "وشەی تێپەڕ",
+    "konngol suturo",
+    "𞤳𞤮𞤲𞤲𞤺𞤮𞤤 𞤧𞤵𞤼𞤵𞤪𞤮",
 )
 _CJK_WORDS = (
     "密码",
@@ -246,7 +255,7 @@ _COPULAS = frozenset(
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
     " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল em hemi ye ndeye ndi"
-    " ke ne enye mooy ezali ca dha amo it's it’s its ta li".split()
+    " ke ne enye mooy ezali ca dha amo it's it’s its ta li ej na l'é l’é 𞤳𞤮".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -293,7 +302,7 @@ _MANAGERS = frozenset(
 _SENTENCE_END = LazyPattern(r"[.!?;\n。](?:\s|$)|\n")
 # An aside opened right after a password word: a dash with spaces round it, or a bracket.
 _ASIDE = LazyPattern(r"[ \t]*(?:(—|–|--)[ \t]|\()")
-_TRAILING = ".,;:)]}>\"'»”"
+_TRAILING = ".,;:)]}>\"'»”،؛"
 _SHAPE_LETTER = LazyPattern(r"[^\W\d_]")
 # A digit or a symbol words are not written with: a hyphen or a dot alone is a compound
 # ("wifi-en", "e-mail"), not a password.
