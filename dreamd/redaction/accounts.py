@@ -13,7 +13,7 @@
   국민은행 …``), a purpose (``номер счёта для перевода``, ``numer konta do przelewu``), a
   bank's initials (``no rek BCA``) or ``N°``; then six digits or more, in groups joined by
   spaces, dashes or dots (``1503.66.40933``, ``00-141-87255-10``, and three groups of three
-  as Cambodian banks print them: ``252 270 581``), perhaps with a bank's code after a slash
+  as Cambodian banks print them: ``001 234 567``), perhaps with a bank's code after a slash
   (``2008917189/2010``). Not a date, not a thousands-grouped amount (``1 250 000``), not a
   cloud provider's account (``AWS account 1234…``: its id is in every resource name).
 * **A PIX key.** After ``chave PIX`` or ``chave aleatória``, the random key (a UUID: random
@@ -114,7 +114,7 @@ _MICR = re.compile(r"⑆\d{9}⑆[ \t]*(?P<value>\d[\d \t-]{3,20}\d)[ \t]*⑈")
 
 def _account_like(value: str) -> bool:
     """Six digits or more, no date, no amount grouped in thousands (three groups of three
-    digits, ``252 270 581``, are how Cambodian and other banks print an account; an amount of
+    digits, ``001 234 567``, are how Cambodian and other banks print an account; an amount of
     hundreds of millions after an account's word is no one's note)."""
     return (
         sum(c.isdigit() for c in value) >= 6

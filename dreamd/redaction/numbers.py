@@ -53,8 +53,8 @@
   ``8067 8444`` / ``5940``); Georgian phone words; no phone after an invoice's, an order's, a
   booking's or a postcode's word (``faktura``, ``ordernummer``, ``Postnummer``).
 * Round twelve: the German Rentenversicherungsnummer by its check digit wherever it stands
-  (``53 070796 B 701`` in a spreadsheet's column), El Salvador's ``DUI``, Brazil's ``RG``,
-  Taiwan's resident certificate of 2021 (``B8…``) and Macau's card (``1539014(2)``) after their
+  (``65 170839 J 003`` in a spreadsheet's column), El Salvador's ``DUI``, Brazil's ``RG``,
+  Taiwan's resident certificate of 2021 (``B8…``) and Macau's card (``5215299(8)``) after their
   names; phone words of Khmer, Myanmar, Lao, the Indic scripts, Sinhala, Armenian and
   Mongolian, and Portuguese ``telemóvel``.
 * A Polish NRB (an IBAN without its ``PL``) by its check digits alone; account numbers
