@@ -25,7 +25,8 @@ People read a password out the way they would on the phone, and notes keep it so
   x, dollar sign, …``): no one dictates a word letter by letter with its case but a password.
 * **Typed one at a time.** After a secret word (``login``, ``wifi`` and ``alarm`` among them)
   and a word that gives a value, six single characters or more, letters and digits mixed:
-  ``the laptop login is M a r g o t 1 9 8 4``.
+  ``the laptop login is M a r g o t 1 9 8 4``; after any label's colon, eight or more with
+  letters of both cases and digits (``NAS: T o g g e n 8 4``, letter-spaced).
 * **The rest of a value given in pieces.** After a line that gives the first part of a secret
   (``first half of the DB password: …``), a line that gives the rest (``second half``,
   ``other half``, ``the rest``, ``part 2``, ``zweite Hälfte``, ``deuxième moitié``…), then a
@@ -188,6 +189,9 @@ def _spelling() -> re.Pattern[str]:
 _SYMBOLS = frozenset(_SYMBOL_NAMES)
 # Six single characters or more, one at a time: a value typed out (``M a r g o t 1 9 8 4``).
 _TYPED = re.compile(r"(?<!\S)(?:\w[ \t]){5,}\w(?!\S)")
+# After a label's colon, eight single characters or more, one at a time, letters of both cases
+# and digits among them (``NAS: T o g g e n 8 4``, letter-spaced): no word is written so.
+_LABELLED_TYPED = re.compile(r":[ \t]+(?P<value>(?:[^\W_][ \t]){7,63}[^\W_])(?![^\s.,;])")
 _CASED_ITEM = re.compile(rf"(?i:(?<![\w'])(?:{_CASED})(?![\w']))")
 
 
@@ -379,6 +383,12 @@ def find_spelled_secrets(text: str, low: str) -> list[Finding]:
         found += _said_values(text, ends)
     if any(anchor in low for anchor in _SPOKEN_ANCHORS):
         found += [Finding("phone", *m.span("value")) for m in _SPOKEN_PHONE.finditer(text)]
+    if ":" in text and _TYPED.search(text):
+        for typed in _LABELLED_TYPED.finditer(text):
+            value = typed.group("value").replace(" ", "").replace("\t", "")
+            mixed = not value.isupper() and not value.islower()
+            if mixed and not value.isalpha() and not value.isdigit():
+                found.append(Finding("secret-assignment", *typed.span("value")))
     if len(find_words(low, _ALL_CASE_WORDS, r"(?![\w'])")) >= 2:
         found += _dictated(text)
     return found
