@@ -65,6 +65,9 @@ Families, each in its module (most specific first when two overlap):
 ``mrz``                         machine-readable zones of passports and id cards (ICAO 9303)
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``accounts``                    bank account numbers after their words, PIX keys
+``codecards``                   a bank's codes on paper under the card's name (iTAN lists,
+                                key cards, security cards, ``乱数表``)
+``vouchers``                    gift card and voucher codes, store cards' codes
 ``records``                     medical record, health insurance, national id and tax numbers
                                 after their names, where no check digit tells them apart
 ``wallets``                     wallet recovery phrases (the BIP39 lists and checksum: mnemonic,
@@ -199,6 +202,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         answers,
         blocks,
         calls,
+        codecards,
         commands,
         cookiejar,
         defaults,
@@ -232,6 +236,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         spelled,
         tables,
         vendors,
+        vouchers,
         wallets,
     )
 
@@ -285,6 +290,8 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += plates.find_number_plates(text, low)
     found += numbers.find_numbers(text)
     found += accounts.find_account_numbers(text, low)
+    found += codecards.find_code_cards(text, low)
+    found += vouchers.find_voucher_codes(text, low)
     found += records.find_named_records(text, low)
     found += wallets.find_seed_phrases(text, low)
     found += onetime.find_one_time_codes(text, low)

@@ -112,6 +112,7 @@ _HEAD_WORDS: tuple[str, ...] = (
     "passcode",
     "passkey",
     "authtok",
+    "ipin",
     "pass",
     "pwd",
     "pw",
@@ -352,7 +353,7 @@ _HEAD_WORDS: tuple[str, ...] = (
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
-    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
+    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid ipin"
     " cryptogramme prüfnummer kod kód koden koodi psw код kode رمز".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
@@ -376,7 +377,7 @@ _PASSWORD = frozenset(
     " лозинката lozinka lozinku zaporka slaptažodis slaptazodis parool salasõna salasona"
     " lykilorð lykilord lykilorðið contrasenya pasahitza contrasinal fjalëkalimi fjalekalimi"
     " şifrə wagwoord cyfrinair pasfhocal passwuert pasvorto wachtwurd psw पासवर्ड parolayı"
-    " parolayi şifreyi sifreyi şifrem parolam".split()
+    " parolayi şifreyi sifreyi şifrem parolam ipin".split()
 )
 # Codes that open an account or a network rather than a door: letters as well as digits.
 _ACCESS_CODES = frozenset(
