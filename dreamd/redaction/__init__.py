@@ -23,6 +23,10 @@ Families, each in its module (most specific first when two overlap):
                                 (detect-secrets: plugins, entropy, filters)
 ``encoded``                     hex and percent-encoded runs, character codes and bits,
                                 decoded and checked again
+``disguises``                   values in shapes a person undoes at a glance (regional-indicator
+                                and turned letters, dice, Roman numerals, a wrong keyboard
+                                layout, ``%uXXXX``, CSS escapes, ``CHAR()`` chains, decimal
+                                codes, ``-EncodedCommand``), decoded and read again
 ``fragments``                   keys in a link's fragment (a shared file's, a paste's, a
                                 whiteboard's: ``https://mega.nz/file/…#<key>``)
 ``links``                       secrets in a link's path (a stream key, a bridge's user, a
@@ -207,6 +211,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         cookiejar,
         defaults,
         devices,
+        disguises,
         documents,
         encoded,
         entries,
@@ -262,6 +267,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     if runs and ("%" in text or any(c in text for c in "0123456789")):
         found += encoded.find_encoded_secrets(text, runs, lambda decoded: _redetect(decoded, depth))
     found += encoded.find_character_codes(text, lambda decoded: _redetect(decoded, depth))
+    found += disguises.find_disguised_secrets(text, low, lambda decoded: _redetect(decoded, depth))
     if "://" in text:
         found += commands.find_url_credentials(text)
         found += links.find_link_secrets(text)

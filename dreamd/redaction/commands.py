@@ -34,7 +34,8 @@
 * Connection strings and credentials in code, where the value has no name of its own: Go's
   MySQL DSN (``user:PW@tcp(host)/db``) and a URL built by ``fmt.Sprintf("…://%s:%s@…", user,
   "PW")``; PowerShell's ``ConvertTo-SecureString "PW" -AsPlainText`` (the flags in any
-  order); Ruby's
+  order), and a variable set to a literal that a ``-Password`` parameter or
+  ``ConvertTo-SecureString`` is then given (``$p = 'PW'; … -Password $p``); Ruby's
   ``Net::SMTP.start(host, port, domain, user, "PW", …)``; a login call given a user and a
   password as literals (``.login("u", "PW")``, ``HTTPBasicAuth("u", "PW")``,
   ``auth=("u", "PW")``, ``PSCredential("u", …)``).
@@ -269,6 +270,15 @@ _USER_SLASH = re.compile(
     r"(?<![\w/.-])(?:root|admin|administrator|ubuntu|pi|sa|postgres|user|guest|test)/"
     r"([^\s/]*[^\w\s/][^\s/]*|[^\s/]*\d[^\s/]*)(?=\s|$)"
 )
+# PowerShell: a variable set to a literal, then handed to a parameter that takes a secret
+# (``$p = '…'; Connect-Server -Password $p``, ``ConvertTo-SecureString $p -AsPlainText``).
+_PS_ASSIGN = re.compile(
+    r"\$(?P<name>\w+)[ \t]*=[ \t]*(?:'(?P<q1>[^'\n]{4,})'|\"(?P<q2>[^\"\n$]{4,})\")"
+)
+_PS_PASSED = (
+    r"(?i:-\w*(?:password|passphrase|secret|token|apikey|credential)\w*[ \t:]+"
+    r"|convertto-securestring[ \t]+(?:-string[ \t]+)?)\$"
+)
 _WORD_LIST = re.compile(r"[\w./~-]+\.(?:txt|lst|list|dic|dict|csv|gz)")
 _MC = re.compile(r"\bmc\s+alias\s+set\s+\S+\s+\S+\s+(\S+)\s+(\S+)")
 _SCHEME = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://$")
@@ -330,6 +340,14 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
             value = match.group(1)
             if len(value) >= 6 and sum(map(bool, _classes(value))) >= 3:
                 found.append(Finding("cli-credential", match.start(1), match.end(1)))
+    if "$" in text and (
+        "-pass" in low or "-secret" in low or "securestring" in low or "-token" in low
+    ):
+        for assign in _PS_ASSIGN.finditer(text):
+            passed = re.compile(_PS_PASSED + re.escape(assign.group("name")) + r"\b")
+            if passed.search(text, assign.end()):
+                group = "q1" if assign.group("q1") is not None else "q2"
+                found.append(Finding("cli-credential", *assign.span(group)))
     if "mc" in low and "alias" in low:
         for match in _MC.finditer(text):
             for index in (1, 2):
