@@ -10,7 +10,8 @@
   Catalan ``arrova``/``punt``; an ``et`` only with ``nokta`` or ``punkts``, as French ``et``
   is *and*, an ``eta`` only with ``taškas``, a ``di`` only with ``titik``) when the last part
   is a known
-  top-level domain and the domain is no word of prose (``we met at the dot com party``) or
+  top-level domain, no path follows it (``… at play.example.com/redeem`` is a site) and the
+  domain is no word of prose (``we met at the dot com party``) or
   placeholder (``name at domain dot com``). Fullwidth ``＠`` and ``&#64;`` are read as ``@``
   (:mod:`dreamd.redaction.normalise`), ``%40`` once decoded (:mod:`dreamd.redaction.encoded`).
   Not ``git@host:repo`` (a remote), not ``user@host`` without a top-level domain, not
@@ -308,6 +309,8 @@ def _spelled(text: str, pattern: re.Pattern[str]) -> list[Finding]:
             or labels[0].lower() in _PROVIDERS
             or not plain_at
         )
+        if text.startswith("/", match.end()):
+            continue  # "codes at play.example.com/redeem": a site and its path, no mailbox
         if (
             evident
             and labels[-1].lower() in _TOP_LEVEL

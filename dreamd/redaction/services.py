@@ -18,7 +18,8 @@ service, what kind of key, perhaps an aside, and the key with no separator:
   prefix. Documentation's values (``…EXAMPLE``) are none.
 * **An app password.** After ``app password`` (``app-specific password``) in the same line,
   the shape Google and Apple give one: four groups of four lower-case letters, parted by
-  spaces or hyphens (``abcd efgh ijkl mnop``).
+  spaces or hyphens (``abcd efgh ijkl mnop``; four groups alike, ``xxxx-xxxx-…``, describe
+  the shape).
 
 * **A list of services and their keys.** A service's name, a colon or ``=``, then a hex string
   of 32 to 128 digits or a UUID (``todoist: …``, ``abuseipdb = …``); not after a code host's
@@ -143,7 +144,9 @@ def find_service_keys(text: str, low: str) -> list[Finding]:
                 found.append(Finding("secret-assignment", *listed.span("value")))
     if "app" in low and "password" in low:
         found += [
-            Finding("secret-assignment", *m.span("value")) for m in _APP_PASSWORD.finditer(text)
+            Finding("secret-assignment", *m.span("value"))
+            for m in _APP_PASSWORD.finditer(text)
+            if len(set(m.group("value").split(m.group("sep")))) > 1  # "xxxx-xxxx-…": a shape
         ]
     if any(hint in low for hint in _HINTS):
         for shaped in _SHAPED.finditer(text):
