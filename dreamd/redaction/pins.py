@@ -22,7 +22,8 @@ and for which wallet before the digits, in the languages mobile money is used in
   Digits the sentence goes on to describe (``PIN code 110001 is New Delhi GPO``: India's
   postal PIN) are no PIN given.
 
-Pure; standard library only.
+A PIN that counts up or repeats on a line of factory defaults (``factory defaults: PIN
+123456``) is the manual's. Pure; standard library only.
 """
 
 from __future__ import annotations
@@ -146,9 +147,12 @@ def find_wallet_pins(text: str, low: str) -> list[Finding]:
     ]
     if "siri" in low:
         ends += [m.end() for m in _SPLIT_NAME.finditer(low)]
+    from dreamd.redaction.keys import factory_default
+
     found = []
     for end in sorted(set(ends)):
         span = _digits_after(text, end)
-        if span is not None:
+        before = text[text.rfind("\n", 0, end) + 1 : end]
+        if span is not None and not factory_default(before, text[span[0] : span[1]]):
             found.append(Finding("secret-assignment", *span))
     return found
