@@ -30,8 +30,9 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
 * **Chinese, Japanese, Korean.** A password word (``密码``, ``密碼``, ``口令``, ``パスワード``,
   ``暗証番号``, ``비밀번호``, ``비번``, or ``pw``/``password`` written against the script:
   ``VPNのpwは…``), then at most twelve characters of the sentence
-  (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
-  value, which is written in Latin letters, digits and symbols.
+  (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…; Korean's
+  words parted by spaces), then the value, which is written in Latin letters, digits and
+  symbols.
 * **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
   ``The password is``, ``パスワード``, ``公司 VPN 新密碼``, ``Root pw (do not paste):``, ``Q:
   password for grafana?``), and a next line (or the one after a blank line) holding one
@@ -52,8 +53,9 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   password, and the next line saying what it was with a pointer up (``that's the wifi 👆``,
   ``^ that's the password``, ``the PIN above``): the value is the password.
 * **Digits after a word of a script without spaces.** ``暗証番号は 31908 です``, ``비밀번호
-  1582#``: four to twelve digits (a ``#`` may end them), unless the script goes on right
-  after them (``密码2024年``, a year).
+  1582#``, ``현관 비밀번호 바꿨어 4417*``: four to twelve digits (a ``#`` or a ``*`` may end
+  them), unless the script goes on right after them (``密码2024年``, a year), or they are a
+  year after words of the sentence.
 * **No verb.** ``şifrem Bogazici_1863 ama …``, ``पासवर्ड Dilli@2026Rk है``: within four words
   of the password word and before any verb (or right before the verb that ends the sentence:
   ``Wifiaren pasahitza … da``, ``… ነው``), a value that needs no verb to be a password
@@ -316,7 +318,8 @@ _CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(rando
 # name of letters (a password with "=" in it, ``vB0Z=!3b5``, has digits or symbols before it).
 _KEY_LINE = LazyPattern(r"[A-Za-z_][A-Za-z_.-]*=[\w.:/-]*")
 _DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
-_CJK_PIN = LazyPattern(r"\d{4,12}#?")
+_CJK_PIN = LazyPattern(r"\d{4,12}[#*]?")
+_YEAR = LazyPattern(r"(?:19|20)\d\d")
 _ITEM = ITEM
 
 
@@ -346,7 +349,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     login_words = "|".join(map(re.escape, _LOGIN_WORDS))
     cjk = re.compile(
         rf"(?:{cjk_words}|(?i:password|passwd|pwd|pw|pass)(?={_CJK_LETTER}))"
-        r"[^\x00-\x7f。、\n]{0,16}?[ \t]*(?:[:=][ \t]*)?"
+        r"(?:[^\x00-\x7f。、\n]|[ \t](?=[^\x00-\x7f\s])){0,16}?[ \t]*(?:[:=][ \t]*)?"
         r"(?P<value>[!-~]{4,64})(?![!-~])"
     )
     line_end = re.compile(
@@ -756,7 +759,14 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
             found.append(Finding("secret-assignment", *span))
     ascii_only = low.isascii()
     if not ascii_only:
-        values: list[tuple[int, int]] = [m.span("value") for m in cjk.finditer(text)]
+        values: list[tuple[int, int]] = [
+            m.span("value")
+            for m in cjk.finditer(text)
+            # after words of the sentence (``비밀번호 바꿨어 …``), a year is the sentence's
+            if not (
+                " " in text[m.start() : m.start("value")].strip() and _YEAR.fullmatch(m["value"])
+            )
+        ]
         if "รหัสผ่าน" in text:
             values += [(m.end(), len(text)) for m in _THAI.finditer(text)]
         for at, stop in values:
