@@ -198,13 +198,13 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     # create …`` then the key
     (
         ("create", "generate", "rand "),
-        r"(?m:^[ \t]*[$#%>][ \t]+[^\n]*(?:key|token|secret|passw|rand\b)[^\n]*"
+        r"(?m:^[ \t]*(?:[-*+][ \t]+)?[$#%>][ \t]+[^\n]*(?:key|token|secret|passw|rand\b)[^\n]*"
         r"\b(?:create|generate|gen|new|rand)\b[^\n]*\n"
         r"[ \t]*(?P<bare>(?=[^\s]*\d)[A-Za-z0-9_+/=.-]{16,})[ \t]*$)",
     ),
     (
         ("create", "generate", "rand "),
-        r"(?m:^[ \t]*[$#%>][ \t]+[^\n]*\b(?:create|generate|gen|new|rand)\b[^\n]*"
+        r"(?m:^[ \t]*(?:[-*+][ \t]+)?[$#%>][ \t]+[^\n]*\b(?:create|generate|gen|new|rand)\b[^\n]*"
         r"(?:key|token|secret|passw|rand\b)[^\n]*\n"
         r"[ \t]*(?P<bare>(?=[^\s]*\d)[A-Za-z0-9_+/=.-]{16,})[ \t]*$)",
     ),

@@ -88,7 +88,7 @@ def find_password_hashes(text: str) -> list[Finding]:
         found += [
             Finding("password-hash", *m.span()) for m in matches if _as_value(text, m.start())
         ]
-    if ":" in text:
+    if ":" in text or "-H" in text or "hashes" in text:
         found += _windows(text)
         for line in _PASSWD_LINE.finditer(text):
             value = line.group("value")

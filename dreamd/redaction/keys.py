@@ -53,7 +53,7 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   (``PIN kartu debit 551274``). An access code (``code d'accès``, ``Zugangscode``, ``kod
   dostępu``) and a network's code (``code wifi``, ``clé wifi``) are passwords; an access code
   of digits follows its name without a separator too (a printer's ``access code 7731…``).
-  A generated value needs no separator either (``secret k4Rq9vLm2x``, ``password 1MHAW13G``):
+  A generated value needs no separator either (``secret k4Rq9vLm2x``, ``password Z7KQ2MXP9``):
   letters and digits switching at every third character, as no word or version does; nor,
   after a door or alarm code's separator, letters that switch case at every second.
 * A card's security code, by any of its names (``CVV``, ``CVC2``, ``CID``,
@@ -667,9 +667,14 @@ def _words(name: str) -> list[str]:
     return [w.lower() for w in _SPLIT.split(_CAMEL.sub(" ", name)) if w]
 
 
+_MARKUP_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?>")
+
+
 def _kind_of(words: Sequence[str], before: str) -> str | None:
     """What the key names: ``password``, ``pin``, ``token``, ``key``, ``bare-key``, ``header``,
     ``cookie``, ``security``, ``seed``, ``codes`` or nothing."""
+    if "<" in before:
+        before = _MARKUP_TAG.sub(" ", before)  # "<p>wifi key:": the tag is no word of the key
     if len(words) > 1 and words[-1] in _FORM_WORDS:
         words = words[:-1]  # SECRET_KEY_BASE, DB_PASSWORD_HEX: the secret in some form
     if not words:
@@ -827,6 +832,9 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
     return (len(plain) >= 6 and token_like) or (quoted and len(plain) >= 8 and " " not in plain)
 
 
+_LOWER_RUN = re.compile(r"[a-z]{4}")
+
+
 def _class_of(char: str) -> int:
     return 0 if char.isdigit() else 1 if char.islower() else 2
 
@@ -834,10 +842,13 @@ def _class_of(char: str) -> int:
 def scrambled(value: str) -> bool:
     """Letters and digits that switch between cases and digits as no word does: eight
     characters or more with a digit, switching at every third at least (``k4Rq9vLm``,
-    ``1MHAW13G``), or ten letters switching case at every second (``MVzYEpQuPh``): a
-    generated value (``JavaScript``, ``McDonald``, ``SHA256``, ``AES256GCM`` are words)."""
+    ``Z7KQ2MXP9``), or ten letters switching case at every second (``QwErTyUiOp``), and no run
+    of four lower-case letters: a generated value (``JavaScript``, ``McDonald``, ``SHA256``,
+    ``AES256GCM``, ``ERC20Token`` are words and names)."""
     if len(value) < 8 or not value.isascii() or not value.isalnum():
         return False
+    if _LOWER_RUN.search(value):
+        return False  # "ERC20Token", "HelloWorld2024": a word of four lower-case letters in it
     switches = sum(_class_of(a) != _class_of(b) for a, b in pairwise(value))
     if any(c.isdigit() for c in value):
         return not value.isdigit() and switches >= max(3, len(value) // 3)

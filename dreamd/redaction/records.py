@@ -31,7 +31,7 @@ knows, or none at all, and are known only by the word before them:
   d'identification``, ``नागरिकता प्रमाणपत्र नं.``, ``تذکره``, ``این ٹی این``, ``káàdì
   ìdìbò``, ``在留カード番号``, ``基礎年金番号``, ``TRN``, ``UAN``, ``Known Traveler Number``;
   a name in a script written without spaces may run on into the sentence
-  (``លេខអត្តសញ្ញាណប័ណ្ណរបស់ខ្ញុំ៖``), and Azerbaijan's ``FİN kodu`` is seven capitals and
+  (``លេខអត្តសញ្ញាណប័ណ្ណគាត់៖``), and Azerbaijan's ``FİN kodu`` is seven capitals and
   digits.
 
 A member's or a subscriber's number is a health insurer's only with a word of insurance or
