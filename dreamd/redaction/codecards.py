@@ -35,6 +35,11 @@ _NAMES = (
     " coordenadas;tarjeta de claves;cartão de coordenadas;cartao de coordenadas;cartão matriz"
     ";karta kodów;karta kodow;kodų kortelė;paroolikaart"
 ).split(";")
+# What every Latin name holds: a quick test before the names are looked for.
+_ANCHORS = (
+    "tan", "kort", "nemid", "kod", "tunnuslu", "avainlu", "card", "coorden", "matriz",
+    "paroolikaart",
+)  # fmt: skip
 _PAIR = LazyPattern(
     r"(?<![\w-])(?:[A-Z]{1,2}[-‐ ]?\d{1,3}|\d{1,4})(?:번|番)?"
     r"(?:[ \t]*(?:[:=→|>]|->|=>|：)[ \t]*|[ \t]{2,}|\t)(?P<code>\d{3,8})(?![\d.,:/-]\d|\d)"
@@ -46,6 +51,8 @@ MAX_REACH = 600
 def find_code_cards(text: str, low: str) -> list[Finding]:
     """The codes listed under a bank's code card or list (``low``: ``text`` in lower case)."""
     found: list[Finding] = []
+    if low.isascii() and not any(anchor in low for anchor in _ANCHORS):
+        return found
     done = -1
     for name in find_words(low, tuple(_NAMES)):
         start, end = name.span()

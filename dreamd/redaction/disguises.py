@@ -77,6 +77,8 @@ _DECIMALS = LazyPattern(r"(?<![\d.,])(?:\d{2,3}[ \t]+){5,}\d{2,3}(?![\d.,])")
 _DECIMAL_CUE = LazyPattern(
     r"(?i:ascii|decimal|char(?:acter)?[ \t]*codes?|code[ \t]*points?|chr\b|ord\b)"
 )
+# Words one of which stands before decimal codes (a quick test before the codes are looked for).
+_DECIMAL_ANCHORS = ("ascii", "decimal", "codes", "code point", "chr", "ord(")
 _ENCODED_COMMAND = LazyPattern(
     r"(?i:-e(?:nc(?:odedcommand)?|c)?)[ \t]+(?P<body>[A-Za-z0-9+/]{20,}={0,2})(?![\w+/=])"
 )
@@ -179,12 +181,13 @@ def _escapes(text: str, low: str) -> list[_Run]:
             codes = [int(c) for c in re.findall(r"\d+", match.group(0))]
             if all(32 <= c < 127 for c in codes):
                 runs.append(_Run(*match.span(), "".join(map(chr, codes)), True))
-    for match in _DECIMALS.finditer(text):
+    cued = any(cue in low for cue in _DECIMAL_ANCHORS)
+    for match in _DECIMALS.finditer(text) if cued else ():
         line = text.rfind("\n", 0, match.start()) + 1
         plain = _decimals(match.group(0))
         if plain is not None and _DECIMAL_CUE.search(text, line, match.start()):
             runs.append(_Run(*match.span(), plain, True))
-    if "-e" in low:
+    if "-e" in low and ("-enc" in low or "-e " in low or "-ec " in low):
         for match in _ENCODED_COMMAND.finditer(text):
             plain = _encoded_command(match.group("body"))
             if plain is not None:  # a script: what the rules find in it decides

@@ -34,6 +34,12 @@ _NAMES = (
     ";buono regalo;carta regalo;cadeaukaart;cadeaubon;presentkort;lahjakortti;ギフトカード"
     ";ギフトコード;礼品卡;礼品码;기프트카드;기프트 카드;상품권"
 ).split(";")
+# What every Latin name holds: a quick test before the names are looked for.
+_ANCHORS = (
+    "gift", "claim", "redeem", "redemption", "voucher", "play", "itunes", "app store", "steam",
+    "xbox", "psn", "playstation", "eshop", "paysafe", "gutschein", "geschenk", "cadeau",
+    "regalo", "presente", "presentkort", "lahja", "cadeaubon",
+)  # fmt: skip
 _WORD = LazyPattern(r"\S+")
 _CODE = LazyPattern(r"[A-Z0-9]{3,}(?:[- ][A-Z0-9]{3,}){0,5}")
 _END = frozenset(".!?;\n")
@@ -75,13 +81,15 @@ def find_voucher_codes(text: str, low: str) -> list[Finding]:
     """Gift card and voucher codes after their names, and store cards' codes (``low``:
     ``text`` in lower case)."""
     found: list[Finding] = []
-    for name in find_words(low, tuple(_NAMES), r"(?![\w-])"):
+    named = not low.isascii() or any(anchor in low for anchor in _ANCHORS)
+    for name in find_words(low, tuple(_NAMES), r"(?![\w-])") if named else ():
         if name.start() and low[name.start() - 1].isalnum() and name.group(0).isascii():
             continue
         span = _code_after(text, name.end())
         if span is not None:
             found.append(Finding("secret-assignment", *span))
-    if "card" in low or not low.isascii():
+    coded = "code" in low or "pin" in low
+    if coded and ("card" in low or "gift" in low or "voucher" in low or not low.isascii()):
         for code in _CARD_CODE.finditer(text):
             line = text.rfind("\n", 0, code.start()) + 1
             if _CARD_LINE.search(text, line, code.start()):
