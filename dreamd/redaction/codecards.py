@@ -37,8 +37,10 @@ _NAMES = (
 ).split(";")
 # What every Latin name holds: a quick test before the names are looked for.
 _ANCHORS = (
-    "tan", "kort", "nemid", "kod", "tunnuslu", "avainlu", "card", "coorden", "matriz",
-    "paroolikaart",
+    "itan", "tan-l", "tan l", "tanl", "indizierte tan", "kort", "nemid", "kodlista", "tunnuslu",
+    "avainlu", "code card", "security card", "grid card", "matrix card", "coordinate card",
+    "key card", "coorden", "matriz", "karta kod", "kodų", "paroolikaart", "보안카드", "乱数表",
+    "口令卡", "密码卡",
 )  # fmt: skip
 _PAIR = LazyPattern(
     r"(?<![\w-])(?:[A-Z]{1,2}[-‐ ]?\d{1,3}|\d{1,4})(?:번|番)?"
@@ -51,7 +53,7 @@ MAX_REACH = 600
 def find_code_cards(text: str, low: str) -> list[Finding]:
     """The codes listed under a bank's code card or list (``low``: ``text`` in lower case)."""
     found: list[Finding] = []
-    if low.isascii() and not any(anchor in low for anchor in _ANCHORS):
+    if not any(anchor in low for anchor in _ANCHORS):
         return found
     done = -1
     for name in find_words(low, tuple(_NAMES)):

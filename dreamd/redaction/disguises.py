@@ -64,6 +64,7 @@ _TURNED = dict(
 )
 # Characters only turned text uses (a word needs two of them to be read turned).
 _TURNED_ONLY = frozenset("ɐɔǝɟƃɥᴉɾʞɯɹʇʌʍʎ∀ꓭƆᗡƎℲ⅁ſꓘ˥ԀꓤƖᄅƐㄣϛㄥ¡¿⅋")
+_TURNED_ANY = LazyPattern("[" + re.escape("".join(sorted(_TURNED_ONLY))) + "]")
 _WORD = LazyPattern(r"\S+")
 _DICE = LazyPattern(r"[⚀-⚅]{4,}")
 _ROMAN_DIGITS = ("N", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
@@ -144,16 +145,16 @@ def _letters(text: str) -> list[_Run]:
     """Runs written in other sets of letters and digits (see the module rules)."""
     runs: list[_Run] = []
     top = max(text)  # the highest character: most texts hold neither flags nor dice
-    if top >= "\U0001f1e6" and any("\U0001f1e6" <= c <= "\U0001f1ff" for c in text):
+    if top >= "\U0001f1e6":
         for match in _INDICATORS.finditer(text):
             plain = "".join(chr(ord(c) - 0x1F1E6 + 65) for c in match.group(0) if c.strip())
             runs.append(_Run(*match.span(), plain, True))
-    if any(c in _TURNED_ONLY for c in text):
+    if _TURNED_ANY.search(text):
         for word in _WORD.finditer(text):
             upright = _turned(word.group(0))
             if upright is not None:
                 runs.append(_Run(*word.span(), upright, False))
-    if top >= "⚀" and any("⚀" <= c <= "⚅" for c in text):
+    if top >= "⚀":
         for match in _DICE.finditer(text):
             plain = "".join(str(ord(c) - 0x2680 + 1) for c in match.group(0))
             runs.append(_Run(*match.span(), plain, True))

@@ -55,19 +55,39 @@ _DJANGO = re.compile(
 # The LM and NT hashes of the empty password: no password is set.
 _EMPTY = frozenset(("aad3b435b51404eeaad3b435b51404ee", "31d6cfe0d16ae931b73c59d7e0c089c0"))
 _HEX32 = r"[0-9a-fA-F]{32}"
-_WINDOWS = re.compile(
+# Each with the text it needs to hold before its pattern is tried, and its groups.
+_WINDOWS: tuple[tuple[tuple[str, ...], re.Pattern[str], tuple[str, ...]], ...] = (
     # -hashes LM:NT, -hashes :NT, -H NT
-    rf"(?<![\w-])(?:--?hashes|-H)[ \t=]+[\"']?(?:(?P<lm>{_HEX32})?:)?(?P<nt>{_HEX32})"
-    r"(?![0-9a-fA-F])"
+    (
+        ("hashes", "-H"),
+        re.compile(
+            rf"(?<![\w-])(?:--?hashes|-H)[ \t=]+[\"']?(?:(?P<lm>{_HEX32})?:)?(?P<nt>{_HEX32})"
+            r"(?![0-9a-fA-F])"
+        ),
+        ("lm", "nt"),
+    ),
     # mimikatz: "* NTLM     : …", "* SHA1     : …"
-    r"|(?m:^[ \t]*\*?[ \t]*(?:NTLM|LM|NT|SHA1)[ \t]*:[ \t]*(?P<dumped>[0-9a-fA-F]{32,40})[ \t]*$)"
+    (
+        ("NTLM", "LM ", "NT ", "SHA1"),
+        re.compile(
+            r"(?m)^[ \t]*\*?[ \t]*(?:NTLM|LM|NT|SHA1)[ \t]*:[ \t]*(?P<dumped>[0-9a-fA-F]{32,40})"
+            r"[ \t]*$"
+        ),
+        ("dumped",),
+    ),
     # secretsdump: user:rid:LM:NT:::
-    rf"|(?m:^[^\s:]+:\d+:(?P<lm2>{_HEX32}):(?P<nt2>{_HEX32}):::)"
+    ((":::",), re.compile(rf"(?m)^[^\s:]+:\d+:(?P<lm>{_HEX32}):(?P<nt>{_HEX32}):::"), ("lm", "nt")),
     # NetNTLMv1/v2 as Responder prints it: user::DOMAIN:challenge:proof:blob
-    r"|(?P<netntlm>(?<![\w.$-])[\w.$-]+::[\w.-]+:[0-9a-fA-F]{16,48}:[0-9a-fA-F]{16,48}"
-    r":[0-9a-fA-F]{16,})"
+    (
+        ("::",),
+        re.compile(
+            r"(?P<netntlm>(?<![\w.$-])[\w.$-]+::[\w.-]+:[0-9a-fA-F]{16,48}:[0-9a-fA-F]{16,48}"
+            r":[0-9a-fA-F]{16,})"
+        ),
+        ("netntlm",),
+    ),
     # Kerberoasting and AS-REP roasting
-    r"|(?P<kerberos>\$krb5(?:tgs|asrep|pa|tgt)\$\S{40,})"
+    (("$krb5",), re.compile(r"(?P<kerberos>\$krb5(?:tgs|asrep|pa|tgt)\$\S{40,})"), ("kerberos",)),
 )
 _HASH_KEY = re.compile(
     r"(?im)^[ \t]*(?:password[ \t_-]?)?hash[ \t]*[=:][ \t]*"
@@ -88,13 +108,13 @@ def find_password_hashes(text: str) -> list[Finding]:
         found += [
             Finding("password-hash", *m.span()) for m in matches if _as_value(text, m.start())
         ]
-    if ":" in text or "-H" in text or "hashes" in text:
-        found += _windows(text)
+    found += _windows(text)
+    if ":" in text:
         for line in _PASSWD_LINE.finditer(text):
             value = line.group("value")
             if value not in ("x", "*", "!", "!!", "*LK*", "*NP*") and not value.startswith("$"):
                 found.append(Finding("password-hash", *line.span("value")))
-    if "salt" in text.lower():
+    if "alt" in text or "ALT" in text:  # a Salt key, in any case
         for hashed in _HASH_KEY.finditer(text):
             near = text[max(0, hashed.start() - 200) : hashed.end() + 200]
             if _SALT_KEY.search(near):
@@ -105,11 +125,14 @@ def find_password_hashes(text: str) -> list[Finding]:
 def _windows(text: str) -> list[Finding]:
     """NT, LM and NetNTLM hashes and Kerberos hashes (see the module rules)."""
     found = []
-    for match in _WINDOWS.finditer(text):
-        for group in ("lm", "nt", "dumped", "lm2", "nt2", "netntlm", "kerberos"):
-            value = match.group(group)
-            if value is not None and value.lower() not in _EMPTY:
-                found.append(Finding("password-hash", *match.span(group)))
+    for needles, pattern, groups in _WINDOWS:
+        if not any(needle in text for needle in needles):
+            continue
+        for match in pattern.finditer(text):
+            for group in groups:
+                value = match.group(group)
+                if value is not None and value.lower() not in _EMPTY:
+                    found.append(Finding("password-hash", *match.span(group)))
     return found
 
 

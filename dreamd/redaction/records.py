@@ -197,7 +197,7 @@ def find_named_records(text: str, low: str) -> list[Finding]:
     (``low``: ``text`` in lower case)."""
     found = []
     matches = find_words(low, tuple(_NAMES), r"(?![\w-])")
-    if not low.isascii():
+    if not low.isascii() and any(name in low for name in _UNSPACED_NAMES):
         matches += find_words(low, _UNSPACED_NAMES)
     for match in matches:
         start, end = match.span()

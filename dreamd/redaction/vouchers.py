@@ -38,7 +38,7 @@ _NAMES = (
 _ANCHORS = (
     "gift", "claim", "redeem", "redemption", "voucher", "play", "itunes", "app store", "steam",
     "xbox", "psn", "playstation", "eshop", "paysafe", "gutschein", "geschenk", "cadeau",
-    "regalo", "presente", "presentkort", "lahja", "cadeaubon",
+    "regalo", "presente", "presentkort", "lahja", "cadeaubon", "ギフト", "礼品", "기프트", "상품권",
 )  # fmt: skip
 _WORD = LazyPattern(r"\S+")
 _CODE = LazyPattern(r"[A-Z0-9]{3,}(?:[- ][A-Z0-9]{3,}){0,5}")
@@ -81,7 +81,7 @@ def find_voucher_codes(text: str, low: str) -> list[Finding]:
     """Gift card and voucher codes after their names, and store cards' codes (``low``:
     ``text`` in lower case)."""
     found: list[Finding] = []
-    named = not low.isascii() or any(anchor in low for anchor in _ANCHORS)
+    named = any(anchor in low for anchor in _ANCHORS)
     for name in find_words(low, tuple(_NAMES), r"(?![\w-])") if named else ():
         if name.start() and low[name.start() - 1].isalnum() and name.group(0).isascii():
             continue
