@@ -23,6 +23,10 @@ Families, each in its module (most specific first when two overlap):
                                 (detect-secrets: plugins, entropy, filters)
 ``encoded``                     hex and percent-encoded runs, character codes and bits,
                                 decoded and checked again
+``disguises``                   values in shapes a person undoes at a glance (regional-indicator
+                                and turned letters, dice, Roman numerals, a wrong keyboard
+                                layout, ``%uXXXX``, CSS escapes, ``CHAR()`` chains, decimal
+                                codes, ``-EncodedCommand``), decoded and read again
 ``fragments``                   keys in a link's fragment (a shared file's, a paste's, a
                                 whiteboard's: ``https://mega.nz/file/…#<key>``)
 ``links``                       secrets in a link's path (a stream key, a bridge's user, a
@@ -65,6 +69,9 @@ Families, each in its module (most specific first when two overlap):
 ``mrz``                         machine-readable zones of passports and id cards (ICAO 9303)
 ``numbers``                     phones (phonenumbers), cards, IBANs, national ids (python-stdnum)
 ``accounts``                    bank account numbers after their words, PIX keys
+``codecards``                   a bank's codes on paper under the card's name (iTAN lists,
+                                key cards, security cards, ``乱数表``)
+``vouchers``                    gift card and voucher codes, store cards' codes
 ``records``                     medical record, health insurance, national id and tax numbers
                                 after their names, where no check digit tells them apart
 ``wallets``                     wallet recovery phrases (the BIP39 lists and checksum: mnemonic,
@@ -199,10 +206,12 @@ def _detect(text: str, depth: int) -> list[Finding]:
         answers,
         blocks,
         calls,
+        codecards,
         commands,
         cookiejar,
         defaults,
         devices,
+        disguises,
         documents,
         encoded,
         entries,
@@ -232,6 +241,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
         spelled,
         tables,
         vendors,
+        vouchers,
         wallets,
     )
 
@@ -257,6 +267,7 @@ def _detect(text: str, depth: int) -> list[Finding]:
     if runs and ("%" in text or any(c in text for c in "0123456789")):
         found += encoded.find_encoded_secrets(text, runs, lambda decoded: _redetect(decoded, depth))
     found += encoded.find_character_codes(text, lambda decoded: _redetect(decoded, depth))
+    found += disguises.find_disguised_secrets(text, low, lambda decoded: _redetect(decoded, depth))
     if "://" in text:
         found += commands.find_url_credentials(text)
         found += links.find_link_secrets(text)
@@ -285,6 +296,8 @@ def _detect(text: str, depth: int) -> list[Finding]:
     found += plates.find_number_plates(text, low)
     found += numbers.find_numbers(text)
     found += accounts.find_account_numbers(text, low)
+    found += codecards.find_code_cards(text, low)
+    found += vouchers.find_voucher_codes(text, low)
     found += records.find_named_records(text, low)
     found += wallets.find_seed_phrases(text, low)
     found += onetime.find_one_time_codes(text, low)

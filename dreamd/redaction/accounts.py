@@ -6,15 +6,16 @@
   rekening``, ``hesap numarası``, ``số tài khoản``, ``číslo účtu``, ``účet``,
   ``számlaszám``, ``tilinumero``, ``р/с``, ``расчётный счёт``, ``номер рахунку``, ``رقم
   الحساب``, ``מספר חשבון``, ``खाता संख्या``, ``口座番号``, ``계좌``, ``akaunti``, ``no. akaun``,
-  ``হিসাব নম্বর``, ``เลขที่บัญชี`` (a bank's name written on to it)…; whose or at which bank
-  (``akaunti ya Equity``, ``Kontonummeret mitt er``); perhaps a label (``numer
-  konta do przelewu:``) that is not a balance's, a date's or a holder's, a bank's name
-  (``계좌: 국민은행 …``), a purpose (``номер счёта для перевода``, ``numer konta do
-  przelewu``), a bank's initials (``no rek BCA``) or ``N°``; then six digits or more, in
-  groups joined by spaces, dashes or dots (``1503.66.40933``, ``00-141-87255-10``), perhaps
-  with a bank's code after a slash (``2008917189/2010``). Not a date, not a
-  thousands-grouped amount, not a cloud provider's account (``AWS account 1234…``: its id
-  is in every resource name).
+  ``হিসাব নম্বর``, ``เลขที่บัญชี`` (a bank's name written on to it), ``ሂሳብ ቁጥር``,
+  ``គណនី``, ``ખાતા નંબર``…; whose or at which bank (``akaunti ya Equity``, ``Kontonummeret
+  mitt er``); perhaps a label (``numer konta do przelewu:``, ending in a colon of any script:
+  ``፦``, ``៖``) that is not a balance's, a date's or a holder's, a bank's name (``계좌:
+  국민은행 …``), a purpose (``номер счёта для перевода``, ``numer konta do przelewu``), a
+  bank's initials (``no rek BCA``) or ``N°``; then six digits or more, in groups joined by
+  spaces, dashes or dots (``1503.66.40933``, ``00-141-87255-10``, and three groups of three
+  as Cambodian banks print them: ``001 234 567``), perhaps with a bank's code after a slash
+  (``2008917189/2010``). Not a date, not a thousands-grouped amount (``1 250 000``), not a
+  cloud provider's account (``AWS account 1234…``: its id is in every resource name).
 * **A PIX key.** After ``chave PIX`` or ``chave aleatória``, the random key (a UUID: random
   ids are public elsewhere, not here); the key a Pix "copia e cola" payload holds after
   ``br.gov.bcb.pix01`` and its length.
@@ -49,6 +50,9 @@ _WORDS = (
     r"|kontonummeret|akaunti|(?:no\.? |nombor )?akaun|হিসাব নম্বর|অ্যাকাউন্ট নম্বর"
     r"|เลขที่บัญชี[\u0e00-\u0e7f]{0,16}|เลขบัญชี[\u0e00-\u0e7f]{0,16}"
     r"|cci|código de cuenta interbancari[oa]|netbank client number|netbank client no\.?"
+    # Amharic, Khmer, Gujarati, Odia, Telugu, Tamil, Sinhala, Lao, Myanmar
+    r"|(?:የ)?ሂሳብ ቁጥር|គណនី|ખાતા નંબર|ખાતા ક્રમાંક|ଖାତା ନମ୍ବର|ఖాతా సంఖ్య|ఖాతా నంబర్"
+    r"|கணக்கு எண்|ගිණුම් අංකය|ເລກບັນຊີ|ဘဏ်အကောင့်"
 )
 _ANCHORS = (
     "cci",
@@ -58,15 +62,16 @@ _ANCHORS = (
     "nuban", "rekening", "no rek", "no. rek", "rachunku", "hesap", "tài khoản", "tai khoan",
     "účtu", "účet", "uctu", "ucet", "számla", "szamla", "tilinumero", "сч", "рахун", "р/с",
     "л/с", "الحساب", "חשבון", "खाता", "口座", "계좌", "akaun", "হিসাব", "অ্যাকাউন্ট", "บัญชี",
+    "ሂሳብ", "គណនី", "ખાતા", "ଖାତା", "ఖాతా", "கணக்கு", "ගිණුම්", "ບັນຊີ", "အကောင့်",
 )  # fmt: skip
 _ACCOUNT = re.compile(
     rf"(?i:(?<![^\W\d_])(?:{_WORDS})(?![^\W\d_]))"
-    r"(?:(?P<label>[^\n:\d]{0,40}?[:：])(?P<bank>(?:[ \t]+[^\W\d_][^\s\d:,]*){1,3}?)??)?"
+    r"(?:(?P<label>[^\n:\d]{0,40}?[:：፦៖])(?P<bank>(?:[ \t]+[^\W\d_][^\s\d:,]*){1,3}?)??)?"
     r"(?:[ \t]+(?i:for|для|do|pour|para|per|für|voor|untuk|için)(?:[ \t]+[^\W\d_]+){1,2})?"
     # whose or at which bank (``akaunti ya Equity``, ``Kontonummeret mitt er``)
     r"(?:[ \t]+(?i:ya|wa|of|at|del|sa|ng|mitt|min|mi|meu|minha)(?:[ \t]+[^\W\d_][\w&-]*)?)?"
     r"(?:[ \t]+[A-Z]{2,5}(?=[ \t]+\d))?"
-    r"[ \t]*[:#]?[ \t]*(?:(?i:n[°º.o]|no\.|nr\.)[ \t]*)?"
+    r"[ \t]*[:#፦៖]?[ \t]*(?:(?i:n[°º.o]|no\.|nr\.)[ \t]*)?"
     r"(?P<value>\d[\d .-]{4,34}\d(?:/\d{4})?)(?![\w/])"
 )
 # Words of a label before a number that is not the account's (``Account balance: …``).
@@ -84,6 +89,7 @@ _BILLER = re.compile(
 _SIX_DIGITS = re.compile(r"\d(?:[ .-]?\d){5}")
 _DIGITS = re.compile(r"\d[\d .-]{4,34}\d")
 _THOUSANDS = re.compile(r"\d{1,3}(?:[ .]\d{3})+")
+_GROUPS_OF_THREE = re.compile(r"\d{3}(?: \d{3}){2,}")
 # A date or an IP address, which dots and dashes group as accounts are.
 _DATE = re.compile(
     r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}"
@@ -107,10 +113,12 @@ _MICR = re.compile(r"⑆\d{9}⑆[ \t]*(?P<value>\d[\d \t-]{3,20}\d)[ \t]*⑈")
 
 
 def _account_like(value: str) -> bool:
-    """Six digits or more, no date, no amount grouped in thousands."""
+    """Six digits or more, no date, no amount grouped in thousands (three groups of three
+    digits, ``001 234 567``, are how Cambodian and other banks print an account; an amount of
+    hundreds of millions after an account's word is no one's note)."""
     return (
         sum(c.isdigit() for c in value) >= 6
-        and not _THOUSANDS.fullmatch(value)
+        and (not _THOUSANDS.fullmatch(value) or _GROUPS_OF_THREE.fullmatch(value) is not None)
         and _DATE.search(value) is None
     )
 

@@ -17,7 +17,8 @@
   first is no token alone, the second no word (a CSV's next row starts ``Angajat 1,…``) and
   the two joined make a vendor token or a random string (:mod:`dreamd.redaction.vendors`,
   :mod:`dreamd.redaction.entropy`); the finding covers both.
-  Not after words that name a public key (``minisign public key 3F3A1C2B`` and its key line).
+  Not after words that name a public key (``minisign public key 3F3A1C2B`` and its key line),
+  nor a command line's last flag (``--reusable``) and the next line.
 * A token cut in two list items (``- ghp_1A2b…`` then ``- 8h9I…``); and the items of a list
   that the line before it or right after it says hold a secret cut into pieces (``wifi pw,
   split:``, ``the signing key is these three joined:``, ``(the admin key, split)``), each
@@ -351,6 +352,8 @@ def _joined(
     head, tail = text[head_start:head_end], text[tail_start:tail_end]
     if _WORD.fullmatch(tail):
         return []  # "…093" then "Angajat 1,…": the next line starts with a word, not a piece
+    if head.startswith("--"):
+        return []  # "… --reusable" then what the command printed: a flag, no piece of a token
     if is_token(head + tail) and not is_token(head):
         return [Finding("split-token", head_start, tail_end)]
     return []

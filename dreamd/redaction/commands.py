@@ -34,14 +34,21 @@
 * Connection strings and credentials in code, where the value has no name of its own: Go's
   MySQL DSN (``user:PW@tcp(host)/db``) and a URL built by ``fmt.Sprintf("…://%s:%s@…", user,
   "PW")``; PowerShell's ``ConvertTo-SecureString "PW" -AsPlainText`` (the flags in any
-  order); Ruby's
+  order), and a variable set to a literal that a ``-Password`` parameter or
+  ``ConvertTo-SecureString`` is then given (``$p = 'PW'; … -Password $p``); Ruby's
   ``Net::SMTP.start(host, port, domain, user, "PW", …)``; a login call given a user and a
   password as literals (``.login("u", "PW")``, ``HTTPBasicAuth("u", "PW")``,
   ``auth=("u", "PW")``, ``PSCredential("u", …)``).
 
 Also: ``net user NAME PW /add``, ``--setpw``/``--set-password NAME PW``, a DBI or PDO
 ``connect('dsn', 'user', 'PW')``, Bundler's ``bundle config HOST USER:PW``, net-snmp's
-``createUser NAME SHA "PW" AES "PW"``.
+``createUser NAME SHA "PW" AES "PW"``; ``rar -hpPW``, ``qpdf --encrypt USER OWNER``, DB2's
+``connect to DB user U using PW``, ``etcdctl --user root:PW``, ``docker login -p=PW``,
+``ejabberdctl register USER HOST PW``; a login tried by hand (``hydra -l USER -p PW``,
+NetExec's ``-p PW``: a word list's file is none) and impacket's ``DOMAIN/user:PW@host``;
+``curl -u KEY:`` (a user with an empty password is an API key); what a command that creates
+a key prints on the next line (``$ headscale preauthkeys create …``); a credentials file's
+``URL USER PASSWORD`` line (davfs2), the password a strong one.
 
 Each rule is tried only when its command's name is in the text. Pure.
 """
@@ -88,7 +95,7 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
         r"(?:(?:target|catalog|userid)=?\s*)?" + _ORACLE,
     ),
     ("sshpass", r"\bsshpass\b" + _REST + r"-p\s*" + _V),
-    ("login", r"\blogin\b" + _REST + r"-p\s+" + _V),
+    ("login", r"\blogin\b" + _REST + r"-p(?:\s+|=)" + _V),
     # A CLI's ``login`` given its API key as an argument: ``wandb login <40 hex>``.
     (
         "login",
@@ -98,7 +105,7 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
     ("redis-cli", r"\bredis-cli\b" + _REST + r"-a\s+" + _V),
     ("zip", r"\b(?:zip|unzip|zipcloak)\b" + _REST + r"-P\s+" + _V),
     ("7z", r"\b7z[az]?\b" + _REST + r"-p(?!\s)" + _V),
-    (("unrar", "rar "), r"\b(?:unrar|rar|winrar)\b" + _REST + r"-p(?![\s-])" + _V),
+    (("unrar", "rar "), r"\b(?:unrar|rar|winrar)\b" + _REST + r"-h?p(?![\s-])" + _V),
     (
         "lftp",
         r"\blftp\b" + _REST + r"-u\s+(?:'[^',\n]*,(?P<q1>[^'\n]+)'|\"[^\",\n]*,"
@@ -158,6 +165,56 @@ _RULES: tuple[tuple[str | tuple[str, ...], str], ...] = (
         r"\bcreateUser\s+\S+\s+(?:MD5|SHA\S*)\s+\S+\s+(?:DES|AES\S*)\s+" + _V,
     ),
     ("wpa_passphrase", r"\bwpa_passphrase\s+\S+\s+" + _V),
+    # qpdf's user and owner passwords: ``qpdf --encrypt USER OWNER 256 -- in.pdf out.pdf``
+    ("qpdf", r"\bqpdf\b" + _REST + r"--encrypt\s+" + _V),
+    ("qpdf", r"\bqpdf\b" + _REST + r"--encrypt\s+\S+\s+" + _V),
+    # DB2's ``connect to DB user U using PW``; etcd's ``--user root:PW``
+    ("using", r"\bconnect\s+to\s+\S+\s+user\s+\S+\s+using\s+" + _V),
+    ("etcdctl", r"\betcdctl\b" + _REST + r"--user[\s=]+[^\s:'\"]+:" + _V),
+    # An XMPP server's ``register USER HOST PW`` and ``change_password USER HOST PW``
+    (
+        ("ejabberdctl", "prosodyctl"),
+        r"\b(?:ejabberdctl|prosodyctl)\s+(?:register|change_password|passwd)\s+\S+\s+\S+\s+" + _V,
+    ),
+    # A login tried or used by hand: ``hydra -l USER -p PW``, NetExec's and CrackMapExec's
+    # ``-p PW``, evil-winrm's (a word list's file name is none)
+    (
+        ("hydra", "nxc", "netexec", "crackmapexec", "evil-winrm", "medusa"),
+        r"\b(?:hydra|nxc|netexec|crackmapexec|evil-winrm|medusa)\b" + _REST + r"-p\s+" + _V,
+    ),
+    # impacket's target: ``DOMAIN/user:PW@host``
+    (
+        ("impacket", ".py"),
+        r"\b(?:impacket-\w+|\w+\.py)\b[^\n]*?\s['\"]?(?:[\w.-]+/)?[\w.$-]+:"
+        r"(?P<bare>[^@\s'\"]+)@[\w.-]+",
+    ),
+    # ``curl -u KEY:``: a user with no password after its colon is an API key (Stripe's, Close's)
+    (
+        "curl",
+        r"\bcurl\b" + _REST + r"(?:-u|--user)[\s=]+['\"]?"
+        r"(?P<bare>(?=[^\s:'\"]*\d)(?=[^\s:'\"]*[A-Za-z])[A-Za-z0-9_.+/=-]{20,}):(?=['\"]?(?:\s|$))",
+    ),
+    # What a command that creates a key prints on the next line: ``$ headscale preauthkeys
+    # create …`` then the key
+    (
+        ("create", "generate", "rand "),
+        r"(?m:^[ \t]*(?:[-*+][ \t]+)?[$#%>][ \t]+[^\n]*(?:key|token|secret|passw|rand\b)[^\n]*"
+        r"\b(?:create|generate|gen|new|rand)\b[^\n]*\n"
+        r"[ \t]*(?P<bare>(?=[^\s]*\d)[A-Za-z0-9_+/=.-]{16,})[ \t]*$)",
+    ),
+    (
+        ("create", "generate", "rand "),
+        r"(?m:^[ \t]*(?:[-*+][ \t]+)?[$#%>][ \t]+[^\n]*\b(?:create|generate|gen|new|rand)\b[^\n]*"
+        r"(?:key|token|secret|passw|rand\b)[^\n]*\n"
+        r"[ \t]*(?P<bare>(?=[^\s]*\d)[A-Za-z0-9_+/=.-]{16,})[ \t]*$)",
+    ),
+    # A credentials file's line: ``URL USER PASSWORD`` (davfs2's ``secrets``), the password a
+    # strong one
+    (
+        "://",
+        r"(?m:^[ \t]*https?://\S+[ \t]+[\w.@-]+[ \t]+(?P<bare>(?=\S*\d)(?=\S*[^\w\s])\S{8,64})"
+        r"[ \t]*$)",
+    ),
     # SNMP's community string is its password: in a router's config and after ``-c``.
     ("community", r"\bsnmp(?:-server)?\s+community\s+" + _V),
     (
@@ -213,6 +270,16 @@ _USER_SLASH = re.compile(
     r"(?<![\w/.-])(?:root|admin|administrator|ubuntu|pi|sa|postgres|user|guest|test)/"
     r"([^\s/]*[^\w\s/][^\s/]*|[^\s/]*\d[^\s/]*)(?=\s|$)"
 )
+# PowerShell: a variable set to a literal, then handed to a parameter that takes a secret
+# (``$p = '…'; Connect-Server -Password $p``, ``ConvertTo-SecureString $p -AsPlainText``).
+_PS_ASSIGN = re.compile(
+    r"\$(?P<name>\w+)[ \t]*=[ \t]*(?:'(?P<q1>[^'\n]{4,})'|\"(?P<q2>[^\"\n$]{4,})\")"
+)
+_PS_PASSED = (
+    r"(?i:-\w*(?:password|passphrase|secret|token|apikey|credential)\w*[ \t:]+"
+    r"|convertto-securestring[ \t]+(?:-string[ \t]+)?)\$"
+)
+_WORD_LIST = re.compile(r"[\w./~-]+\.(?:txt|lst|list|dic|dict|csv|gz)")
 _MC = re.compile(r"\bmc\s+alias\s+set\s+\S+\s+\S+\s+(\S+)\s+(\S+)")
 _SCHEME = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://$")
 _AUTHORITY_END = re.compile(r"[/?#\s\"'<>)\]]|$")
@@ -260,6 +327,8 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
             group = next(g for g in ("q1", "q2", "bare") if match.groupdict().get(g) is not None)
             if _PLACEHOLDER_PASSWORD.fullmatch(match.group(group)):
                 continue
+            if _WORD_LIST.fullmatch(match.group(group)):
+                continue  # "-p passwords.txt": a list of passwords to try, kept elsewhere
             if "community" in words and match.group(group) == "public":
                 continue  # SNMP's documented read-only community, the default of every agent
             name = match.groupdict().get("name")
@@ -271,6 +340,14 @@ def find_command_credentials(text: str, low: str) -> list[Finding]:
             value = match.group(1)
             if len(value) >= 6 and sum(map(bool, _classes(value))) >= 3:
                 found.append(Finding("cli-credential", match.start(1), match.end(1)))
+    if "$" in text and (
+        "-pass" in low or "-secret" in low or "securestring" in low or "-token" in low
+    ):
+        for assign in _PS_ASSIGN.finditer(text):
+            passed = re.compile(_PS_PASSED + re.escape(assign.group("name")) + r"\b")
+            if passed.search(text, assign.end()):
+                group = "q1" if assign.group("q1") is not None else "q2"
+                found.append(Finding("cli-credential", *assign.span(group)))
     if "mc" in low and "alias" in low:
         for match in _MC.finditer(text):
             for index in (1, 2):

@@ -26,14 +26,15 @@ or a document, in the languages notes are written in, they are personal data:
   (``Personalausweis``, ``carte d'identité``, ``dowód osobisty``, ``documento de
   identidad``…), compounds included (``paspoortnummer``, ``Führerscheinnummer``), then at
   most three short words (``n°``, ``No.``, ``number``, ``番号``, ``номер``, ``số``…; whose it
-  is, ``Ewy``; an aside in brackets, ``(Filipino)``), then a code of six
-  or more letters and digits holding a digit (``C01X00T47``, ``4508 123456``,
-  ``W426-545-30-761-0``); or a label of up to five words ending in a colon between the word
-  and the code (``Passnummer für den Antrag: …``). Passports are named in more
+  is, ``Ewy``; an aside in brackets, ``(Filipino)``, ``(renewed, the old one is void):``),
+  then a code of six or more letters and digits holding a digit (``C01X00T47``, ``4508
+  123456``, ``W426-545-30-761-0``); or a label of up to five words ending in a colon between
+  the word and the code (``Passnummer für den Antrag: …``). Passports are named in more
   languages too: ``paspor``, ``hộ chiếu``, ``पासपोर्ट``, ``جواز السفر``, ``דרכון``,
   ``διαβατήριο``, ``หนังสือเดินทาง``, ``pasoš``, ``putovnica``, ``paso numeris``,
-  ``passi number``, ``pases numurs``, ``vegabréf``, ``passaport``, ``পাসপোর্ট``… A date, a
-  year or a short code (``Klasse B``,
+  ``passi number``, ``pases numurs``, ``vegabréf``, ``passaport``, ``পাসপোর্ট``, ``ගමන්
+  බලපත්‍ර``, ``கடவுச்சீட்டு``…; and a Hebrew driving licence (``רישיון נהיגה``), a Maltese
+  identity card (``karta tal-identità``). A date, a year or a short code (``Klasse B``,
   ``gate B12``) is not one. Machine-readable zones are :mod:`dreamd.redaction.mrz`'s.
 
 Pure.
@@ -98,12 +99,17 @@ _DOCUMENT_WORDS = (
     ";putovnice;potni list;cestovný pas;paso numeris;paso nr;passi number;passi nr;pase"
     ";pases numurs;vegabréf;pasaporte;pasport;passaport;pasaportea;pasaportë;পাসপোর্ট"
     ";گذرنامه;pasipoti;pasi ya kusafiria"
+    # Sinhala (its ZWJ dropped, as the rules read it), Tamil, Telugu, Khmer passports; a Hebrew
+    # driving licence; a Maltese identity card
+    ";ගමන් බලපත්ර;ගමන් බලපත්‍ර;கடவுச்சீட்டு;పాస్‌పోర్ట్;పాస్పోర్ట్;លិខិតឆ្លងដែន;רישיון נהיגה"
+    ";רשיון נהיגה;karta tal-identità;karta tal-identita"
 ).split(";")
 _NUMBER_WORDS = frozenset(
     "n nº no nr num number nummer numéro número numero numer номер серия de di da of der des"
     " del do dowodu osobistego conducir conduire guida is ist est es 番号 号码 號碼 번호"
     " numaram numarası numarasi numara nomor nombor saya my mein mon mi nombor numurs numeris"
-    " broj број ng নম্বর नंबर شماره رقم số".split()
+    " broj број ng নম্বর नंबर شماره رقم số අංකය අංක எண் సంఖ్య నంబర్ លេខ מספר שלי numru tiegħi hu"
+    " hija".split()
 )
 # Between a document's word and its number: an aside in brackets, or whose it is (a name,
 # perhaps with its possessive: ``Ewy``, ``Anna's``).
@@ -244,8 +250,18 @@ def _documents(text: str, low: str) -> list[Finding]:
         line_end = text.find("\n", match.end(), match.end() + 48)
         end = line_end if line_end >= 0 else min(len(text), match.end() + 48)
         at, words, names, label = -1, [], 0, False
+        skip = -1
         for word in re.finditer(r"\S+", text[match.end() : end]):
             raw = word.group(0)
+            if word.start() < skip:
+                continue
+            if raw[0] == "(" and ")" not in raw:
+                close = text.find(")", match.end() + word.start(), end)
+                aside = text[match.end() + word.start() : close]
+                if close > 0 and not any(c.isdigit() for c in aside):
+                    skip = close - match.end()  # "Passport # (renewed, the old one is void):"
+                    label = text.startswith(":", close + 1)
+                    continue
             if any(c.isdigit() for c in raw):
                 lead = _LEADING.match(raw)
                 at = match.end() + word.start() + (lead.end() if lead else 0)

@@ -2,7 +2,9 @@
 ``env:`` of a Kubernetes container (``- name: DB_PASSWORD`` / ``value: …``), a Postman or
 Insomnia environment (``"key": "password"``, ``"value": "…"``), an object a secret's name
 opens with its ``"value"`` (Spring's actuator), a HAR file's headers and
-cookies, a task definition's ``environment``, AWS's tags and parameters (``Name``/``Value``).
+cookies, a task definition's ``environment``, AWS's tags and parameters (``Name``/``Value``),
+and a Robot Framework variable table's rows (``${PASSWORD}`` then two spaces or a tab, then the
+value: the name in a reference's braces, the value after it).
 
 The name field (``name``, ``key``, any case) holds a name that names a secret by the key
 rules (:func:`dreamd.redaction.keys.kind_of_name`); the value field (``value``) follows it in
@@ -37,14 +39,27 @@ _YAML = re.compile(
 )
 
 
+# A Robot Framework variable table's row: ``${NAME}`` at the line's start, a gap of two spaces
+# or a tab (the table's cell separator), the value.
+_ROBOT = re.compile(
+    r"^[ \t]*\$\{(?P<name>[\w .-]{1,60})\}(?:[ \t]{2,}|\t)(?P<value>\S(?:[^\n]*?\S)?)[ \t]*$",
+    re.MULTILINE,
+)
+
+
 def find_entry_values(text: str, low: str) -> list[Finding]:
     """The values of name and value entries whose name names a secret (``low``: ``text``
     in lower case)."""
-    if "value" not in low or ("name" not in low and "key" not in low and "{" not in low):
-        return []
     from dreamd.redaction.keys import kind_of_name, value_is_secret
 
     found: list[Finding] = []
+    if "${" in text:
+        for row in _ROBOT.finditer(text):
+            kind = kind_of_name(row.group("name"))
+            if kind is not None and value_is_secret(kind, row.group("value")):
+                found.append(Finding("secret-assignment", *row.span("value")))
+    if "value" not in low or ("name" not in low and "key" not in low and "{" not in low):
+        return found
     patterns = ((_JSON, ("value",)), (_NAMED_OBJECT, ("value",)), (_YAML, ("q2", "q1", "bare")))
     for pattern, groups in patterns:
         for match in pattern.finditer(text):

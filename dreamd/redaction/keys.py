@@ -35,6 +35,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   quotes of a JSON string (``api_key=\\"…\\"``) are read past. A value built of literals
   (``"Kx7#" + "q2Lm" "9vB"``) is masked piece by piece, and so is a password's second half
   after a plus (``pw is SwEnfm8 + ILv@Jga``: three kinds of characters in it).
+* A value that is a secret's name in PascalCase (``"ParameterKey": "DBMasterPassword"``) is
+  a name, as ``postgres-password`` is.
 * A key whose first word says where a secret is kept names none: ``existingSecret`` (a
   chart's secret object), ``from_secret`` (a pipeline's). A flag followed by another flag
   (``--ask-password --user=ci``) takes no value. A ``Cookie`` header's values are masked
@@ -49,7 +51,11 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   ``पासवर्ड chandni77 है``: languages that put no verb there; not a technical name such as
   ``sha256``), counts; an upper-case ``PIN`` may have one or two words before its digits
   (``PIN kartu debit 551274``). An access code (``code d'accès``, ``Zugangscode``, ``kod
-  dostępu``) and a network's code (``code wifi``, ``clé wifi``) are passwords.
+  dostępu``) and a network's code (``code wifi``, ``clé wifi``) are passwords; an access code
+  of digits follows its name without a separator too (a printer's ``access code 7731…``).
+  A generated value needs no separator either (``secret k4Rq9vLm2x``, ``password Z7KQ2MXP9``):
+  letters and digits switching at every third character, as no word or version does; nor,
+  after a door or alarm code's separator, letters that switch case at every second.
 * A card's security code, by any of its names (``CVV``, ``CVC2``, ``CID``,
   ``Kartenprüfnummer``, ``cryptogramme``, ``código de seguridad``, ``güvenlik kodu``,
   ``セキュリティコード``, ``보안코드``, ``安全码``, ``öryggisnúmer``, ``codi de seguretat``,
@@ -66,6 +72,8 @@ words may follow it (``for the NAS``), then a separator (``=``, ``:``, ``=>``, `
   (``codice del cancello``, ``kod do bramy garażowej``, ``код от подъезда``, ``kode pintu
   kos``), then the digits; a password word after a door word (``kapı şifresi``, ``현관
   비밀번호``) names the door's code.
+* A PIN on a line of a device's factory defaults whose digits count up or repeat (``PIN
+  123456``, ``PUK 12345678``) is the manual's, not a secret.
 * A PIN, password or token that changed is masked old and new: ``PIN 0000 changed to 4462``,
   ``PIN reset to 2580``, ``the PIN is now 4462``, ``alarm code from 1234 to 9876``,
   ``door code was 1234, now 5678``, ``password A -> B``, ``PIN 5821 (was 1975)``,
@@ -87,6 +95,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from dreamd.redaction.finding import MASK, Finding
 from dreamd.redaction.phrases import CLOSERS, is_passphrase
@@ -96,9 +105,11 @@ __all__ = [
     "VENDORS",
     "character_classes",
     "cookie_holds_session",
+    "factory_default",
     "find_named_values",
     "is_template",
     "kind_of_name",
+    "scrambled",
     "value_is_secret",
 ]
 
@@ -112,6 +123,7 @@ _HEAD_WORDS: tuple[str, ...] = (
     "passcode",
     "passkey",
     "authtok",
+    "ipin",
     "pass",
     "pwd",
     "pw",
@@ -198,6 +210,8 @@ _HEAD_WORDS: tuple[str, ...] = (
     "安全碼",
     "öryggisnúmer",
     "öryggiskóði",
+    "سیویوی",
+    "سیویوی2",
     "codi de seguretat",
     "sigurnosni kod",
     "varnostna koda",
@@ -350,7 +364,7 @@ _HEAD_WORDS: tuple[str, ...] = (
 # Short heads that are only heads as whole words (``bypass``, ``spin`` and ``shipping`` are not).
 _LEFT_BOUNDED = frozenset(
     "pass pw psk clave mdp parola heslo şifre sifre pin pins pincode pin-code puk cvv cvv2 cvc"
-    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid"
+    " cvc2 csc code código codigo codice creds sid sig dsn jwt pat appid hapikey combo קוד cid ipin"
     " cryptogramme prüfnummer kod kód koden koodi psw код kode رمز".split()
 )
 _LOCKS = frozenset("safe lock locker padlock".split())
@@ -374,7 +388,7 @@ _PASSWORD = frozenset(
     " лозинката lozinka lozinku zaporka slaptažodis slaptazodis parool salasõna salasona"
     " lykilorð lykilord lykilorðið contrasenya pasahitza contrasinal fjalëkalimi fjalekalimi"
     " şifrə wagwoord cyfrinair pasfhocal passwuert pasvorto wachtwurd psw पासवर्ड parolayı"
-    " parolayi şifreyi sifreyi şifrem parolam".split()
+    " parolayi şifreyi sifreyi şifrem parolam ipin".split()
 )
 # Codes that open an account or a network rather than a door: letters as well as digits.
 _ACCESS_CODES = frozenset(
@@ -385,7 +399,8 @@ _PIN = frozenset("pin pins pincode pin-code geheimzahl puk keypad السري س�
 # A card's security code: three or four digits, by any of its names.
 _CARD_CODES = frozenset(
     "cvv cvv2 cvc cvc2 csc cid cryptogramme sicherheitscode kartenprüfnummer prüfnummer"
-    " セキュリティコード 보안코드 安全码 安全碼 öryggisnúmer öryggiskóði turvakood".split()
+    " セキュリティコード 보안코드 安全码 安全碼 öryggisnúmer öryggiskóði turvakood"
+    " سیویوی سیویوی2".split()
 )
 _CARD_CODE_PHRASES = frozenset(
     "security code;code de sécurité;código de seguridad;codigo de seguridad;codice di sicurezza"
@@ -568,7 +583,7 @@ _EXPRESSION = re.compile(
 )
 _NUMBER = re.compile(r"[0-9][0-9_,.]*[kKmMbB]?")
 # A placeholder glued to a vendor's prefix: ``sk-or-v1-<your key>`` (the prefix is no value).
-_GLUED_PLACEHOLDER = re.compile(r"<[^<>\n]{1,40}>")
+_GLUED_PLACEHOLDER = re.compile(r"<(?!/|br\b)[^<>\n]{1,40}>")  # a closing tag ends a value
 # The next literal of a string built of pieces: "…" + "…", "…" . "…", "…" & "…", "…" "…".
 _NEXT_PIECE = re.compile(r"[ \t]*(?:\+|\.|&|\|\|)?[ \t]*\"([^\"\n]*)\"")
 _LAST_WORD = re.compile(r"(\S+)[ \t]*(?:\n|$)")
@@ -579,6 +594,8 @@ _KEY_PAIR = re.compile(r"[A-Za-z_][A-Za-z_.-]*=[\w.:/-]*")
 # a key's name (``autocomplete="current-password" minlength="12"``): no value.
 _SECRET_NAME_VALUE = re.compile(
     r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_](?:password|passwd|pwd|secret|token|api-?key|key)"
+    # and in PascalCase, a template's parameter (``"ParameterKey": "DBMasterPassword"``)
+    r"|(?:[A-Z]{2,}(?=[A-Z][a-z])|[A-Z][a-z0-9]+)+(?:Password|Passwd|Secret|Token|ApiKey)"
 )
 _ATTRIBUTE = re.compile(r"[A-Za-z][\w:-]*=[\"']")
 # A PIN: digits, perhaps grouped; a dialled combination (``17-32-05``); a keypad's entry with
@@ -650,9 +667,14 @@ def _words(name: str) -> list[str]:
     return [w.lower() for w in _SPLIT.split(_CAMEL.sub(" ", name)) if w]
 
 
+_MARKUP_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?>")
+
+
 def _kind_of(words: Sequence[str], before: str) -> str | None:
     """What the key names: ``password``, ``pin``, ``token``, ``key``, ``bare-key``, ``header``,
     ``cookie``, ``security``, ``seed``, ``codes`` or nothing."""
+    if "<" in before:
+        before = _MARKUP_TAG.sub(" ", before)  # "<p>wifi key:": the tag is no word of the key
     if len(words) > 1 and words[-1] in _FORM_WORDS:
         words = words[:-1]  # SECRET_KEY_BASE, DB_PASSWORD_HEX: the secret in some form
     if not words:
@@ -767,6 +789,8 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
     if plain.startswith(_BRACKETED) and kind != "pin" and not _BRACED_BASE64.fullmatch(plain):
         return False  # a note in brackets, a template: (ask Juan), [hidden], {API_KEY}
     if kind == "pin":
+        if separated and scrambled(plain):
+            return True  # "alarm panel master code: …": a code of letters, as random as a key
         return bool(_PIN_VALUE.fullmatch(plain)) and len(set(plain)) > 1
     if kind == "card-code":
         return bool(_CARD_CODE.fullmatch(plain))
@@ -784,9 +808,12 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
         if not separated:
             if _KEY_PAIR.fullmatch(plain):
                 return False  # "reason=bad_password attempts=3": the next pair of a log line
+            if name.lower() in _ACCESS_CODES and plain.isdigit():
+                return 4 <= len(plain) <= 12  # "access code 7731…": a printer's, a door's
             return len(plain) >= 6 and (
                 character_classes(plain) >= 3
                 or (_WORD_AND_NUMBER.fullmatch(plain) is not None and not _TECHNICAL.match(plain))
+                or scrambled(plain)
             )
         if name.lower() == "pass" and _NUMBER.fullmatch(plain) and len(plain) < 4:
             return False
@@ -801,8 +828,31 @@ def _is_secret(kind: str, value: str, *, quoted: bool, separated: bool, name: st
             len(plain) >= 16 and token_like and any(c.isdigit() for c in plain)
         ) and not _PATH_VALUE.fullmatch(plain)
     if not separated:
-        return len(plain) >= 20 and token_like
+        return (len(plain) >= 20 and token_like) or scrambled(plain)
     return (len(plain) >= 6 and token_like) or (quoted and len(plain) >= 8 and " " not in plain)
+
+
+_LOWER_RUN = re.compile(r"[a-z]{4}")
+
+
+def _class_of(char: str) -> int:
+    return 0 if char.isdigit() else 1 if char.islower() else 2
+
+
+def scrambled(value: str) -> bool:
+    """Letters and digits that switch between cases and digits as no word does: eight
+    characters or more with a digit, switching at every third at least (``k4Rq9vLm``,
+    ``Z7KQ2MXP9``), or ten letters switching case at every second (``QwErTyUiOp``), and no run
+    of four lower-case letters: a generated value (``JavaScript``, ``McDonald``, ``SHA256``,
+    ``AES256GCM``, ``ERC20Token`` are words and names)."""
+    if len(value) < 8 or not value.isascii() or not value.isalnum():
+        return False
+    if _LOWER_RUN.search(value):
+        return False  # "ERC20Token", "HelloWorld2024": a word of four lower-case letters in it
+    switches = sum(_class_of(a) != _class_of(b) for a, b in pairwise(value))
+    if any(c.isdigit() for c in value):
+        return not value.isdigit() and switches >= max(3, len(value) // 3)
+    return len(value) >= 10 and switches >= len(value) // 2
 
 
 def _starts_a_token(separator: str) -> bool:
@@ -917,12 +967,12 @@ def _list_values(text: str, pos: int, pattern: str) -> list[tuple[int, int]]:
 
 
 def _qualified(low: str, start: int, end: int, head: str) -> bool:
-    """A bare ``code`` is a PIN's only after a door word (one of the two words before it:
-    ``garage opener code``), before a preposition (``code du portail``) or before a door
-    word (Hebrew ``קוד הדלת``); a ``combination`` or a ``combo``, after a lock word, before
-    one in the same sentence (``the combo is …, bike lock …``) or before a dialled value
-    (``combo is 17-32-05``)."""
-    previous = low[max(0, start - 24) : start].replace("-", " ").split()[-2:]
+    """A bare ``code`` is a PIN's only after a door word (one of the three words before it:
+    ``garage opener code``, ``alarm panel master code``), before a preposition (``code du
+    portail``) or before a door word (Hebrew ``קוד הדלת``); a ``combination`` or a ``combo``,
+    after a lock word, before one in the same sentence (``the combo is …, bike lock …``) or
+    before a dialled value (``combo is 17-32-05``)."""
+    previous = _LETTER_RUN.findall(low, max(0, start - 32), start)[-3:]
     if head in ("combination", "combo"):
         after = re.split(r"[.!?\n]", low[end : end + 80], maxsplit=1)[0].split()
         return (
@@ -934,6 +984,9 @@ def _qualified(low: str, start: int, end: int, head: str) -> bool:
     return any(word in _DOORS for word in previous) or bool(
         following and (following[0] in _PREPOSITIONS or following[0].rstrip(":") in _DOORS)
     )
+
+
+_LETTER_RUN = re.compile(r"[^\W\d_]+")  # a word, whatever markup or dash stands round it
 
 
 def _skip_spaces(text: str, pos: int) -> int:
@@ -1131,6 +1184,8 @@ def find_named_values(text: str, low: str) -> list[Finding]:
             )
             if changing:
                 spans += _changed_values(text, kind, name, value_at, origin=origin)
+            if kind == "pin":
+                spans = [s for s in spans if not factory_default(before, text[s[0] : s[1]])]
         found += [
             Finding(family, start, end)
             for start, end in spans
@@ -1145,6 +1200,21 @@ def find_named_values(text: str, low: str) -> list[Finding]:
         for _, end in spans if kind == "password" and " + " in text else ():
             found += _second_half(text, end)
     return found
+
+
+# A line that lists a device's factory defaults (``YubiKey PIV factory defaults: PIN 123456``):
+# what every such device ships with, printed in its manual.
+_DEFAULTS = re.compile(r"(?i:\bdefaults?\b|\bwerkseinstellung|\bpar défaut|\bpor defecto)")
+
+
+def factory_default(before: str, value: str) -> bool:
+    """A PIN on a line of factory defaults (``before``: the line up to the PIN's name) whose
+    digits count up or repeat (``123456``, ``0000``): the manual's, not a chosen PIN."""
+    if _DEFAULTS.search(before) is None:
+        return False
+    digits = [int(c) for c in value if c.isdigit()]
+    steps = {(b - a) % 10 for a, b in pairwise(digits)}
+    return len(digits) >= 4 and len(steps) == 1 and steps <= {0, 1}
 
 
 def _directive(text: str, value_at: int) -> bool:

@@ -8,7 +8,8 @@ pattern: ``p\\u200bassword`` (a zero-width space inside), ``pаssword`` (a Cyril
 * HTML entities, named and numeric, are decoded (``&#64;`` is ``@``, ``&lt;`` is ``<``), and
   so are runs of JavaScript's and JSON's ``\\uXXXX`` escapes;
 * inline tags that only style what they hold (``<kbd>``, ``<code>``, ``<b>``, ``<summary>``…,
-  without attributes) are read as a space;
+  without attributes) are read as a space, and one closed and opened again at once
+  (``<span>L</span><span>a</span>…``, a letter in each) as nothing;
 * combining marks drawn through or under a letter (strikethrough, underline) are dropped;
 * invisible characters are removed: zero-width spaces and joiners, the soft hyphen, word
   joiners, bidirectional marks, variation selectors, the byte-order mark;
@@ -65,6 +66,12 @@ _STYLE_TAG = (
     r"</?(?:kbd|code|samp|var|tt|b|strong|i|em|mark|u|s|del|ins|sup|sub|small|span|summary"
     r"|details)>"
 )
+# A styling tag closed and the same opened again at once (``</span><span>``, one letter in
+# each): nothing between them, so the letters they hold are one word.
+_JOINT = (
+    r"</(?P<closed>kbd|code|samp|var|tt|b|strong|i|em|mark|u|s|del|ins|small|span)>"
+    r"<(?P=closed)>"
+)
 _ESCAPES = r"(?:\\u[0-9a-fA-F]{4}){2,}"  # JavaScript's and JSON's \uXXXX, two or more
 # Decimal digits of other scripts (Arabic-Indic, Persian, N'Ko, the Indic scripts, Thai, Lao,
 # Tibetan, Myanmar, Khmer, Mongolian): each is read as its ASCII digit.
@@ -80,7 +87,7 @@ _TAGS = "\U000e0020-\U000e007e"
 _UNIT_SOURCE = (
     rf"(?P<entity>{_ENTITY})|(?P<invisible>[{_INVISIBLE}]+)|(?P<compatible>[{_COMPATIBLE}]+)"
     r"|(?P<combined>[^\W\d_][\u0300-\u036f]+)"
-    rf"|(?P<tag>{_STYLE_TAG})|(?P<escape>{_ESCAPES})|(?P<digits>[{_DIGITS}]+)"
+    rf"|(?P<joint>{_JOINT})|(?P<tag>{_STYLE_TAG})|(?P<escape>{_ESCAPES})|(?P<digits>[{_DIGITS}]+)"
     rf"|(?P<tags>[{_TAGS}]{{3,}}\U000e007f?)"
 )
 _UNITS = LazyPattern(_UNIT_SOURCE)
@@ -156,7 +163,7 @@ def _replacement(kind: str, unit: str) -> str:
         import html  # only a text with an entity needs it
 
         return unicodedata.normalize("NFKC", _invisible().sub("", html.unescape(unit)))
-    if kind == "invisible":
+    if kind in ("invisible", "joint"):
         return ""
     if kind == "tag":
         return " "

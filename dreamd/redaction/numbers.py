@@ -52,6 +52,11 @@
   digits in pieces over lines or table rows after the card's word (``Dankort: 5019`` /
   ``8067 8444`` / ``5940``); Georgian phone words; no phone after an invoice's, an order's, a
   booking's or a postcode's word (``faktura``, ``ordernummer``, ``Postnummer``).
+* Round twelve: the German Rentenversicherungsnummer by its check digit wherever it stands
+  (``65 170839 J 003`` in a spreadsheet's column), El Salvador's ``DUI``, Brazil's ``RG``,
+  Taiwan's resident certificate of 2021 (``B8…``) and Macau's card (``5215299(8)``) after their
+  names; phone words of Khmer, Myanmar, Lao, the Indic scripts, Sinhala, Armenian and
+  Mongolian, and Portuguese ``telemóvel``.
 * A Polish NRB (an IBAN without its ``PL``) by its check digits alone; account numbers
   after their words are :mod:`dreamd.redaction.accounts`'.
 
@@ -90,6 +95,10 @@ _PHONE_CUE = re.compile(
     r"|gsm\b|cep\b|mob\b|mobitel|sími|simi\b|farsím|bimbit|simu\b|telefonu|puhelin)"
     r"|电话|手机|携帯|電話|휴대폰|전화|телефон|тел\b|моб\b|мобилен|मोबाइल|फ़ोन|फोन|মোবাইল|ফোন|هاتف|جوال"
     r"|موبايل|تلفن|موبایل|טלפון|נייד|โทร|ስልክ|ሞባይል|ტელეფონ|მობილურ"
+    # and in more scripts: Khmer, Myanmar, Lao, Odia, Gujarati, Telugu, Tamil, Kannada,
+    # Malayalam, Gurmukhi, Sinhala, Armenian, Mongolian; Portuguese's telemóvel
+    r"|ទូរស័ព្ទ|ဖုန်း|ໂທລະສັບ|ମୋବାଇଲ|ଫୋନ|મોબાઇલ|ફોન|మొబైల్|ఫోన్|கைபேசி|தொலைபேசி|மொபைல்"
+    r"|ಮೊಬೈಲ್|ಫೋನ್|മൊബൈൽ|ഫോൺ|ਮੋਬਾਈਲ|ਫ਼ੋਨ|ਫੋਨ|දුරකථන|ජංගම|հեռախոս|утас|(?i:telem[óo]vel)"
 )
 # Words that go with phones and with every other kind of number: they count only for a number
 # written the way phones are, in groups ("my number is 0151 2345678"), never for bare digits.
@@ -342,6 +351,14 @@ _IDS: tuple[tuple[str, str | None, str, bool], ...] = (
     (r"GHA-\d{9}-\d", None, "ghana_card", True),
     (r"[VEJPG]-?\d{8}-?\d", "ve.rif", "rif", False),
     (r"\d{4}-\d{6}-\d{3}-\d", "sv.nit", "nit", False),
+    # Round twelve: the German Rentenversicherungsnummer by its check digit (a spreadsheet's
+    # column holds it with no name before it); after their names, El Salvador's DUI, Brazil's
+    # RG, Taiwan's resident certificate of the 2021 format and Macau's identity card
+    (r"\d{2} ?[0-7]\d[01]\d{3} ?[A-Z] ?\d{3}", "local.rvnr", "", False),
+    (r"\d{8}-\d", None, "dui", True),
+    (r"\d{1,2}\.\d{3}\.\d{3}-[\dXx]", None, "rg registro_geral", True),
+    (r"[A-Z][89]\d{8}", None, "居留證 居留证 統一證號 统一证号 arc", True),
+    (r"[1578]\d{6}\(\d\)", None, "澳門居民身份證 澳门居民身份证 身份證 bir", True),
 )
 
 
@@ -362,6 +379,22 @@ def _snils_ok(value: str) -> bool:
     return f"{0 if check == 100 else check:02d}" == digits[9:]
 
 
+def _rvnr_ok(value: str) -> bool:
+    """Germany's Rentenversicherungsnummer: an area (two digits), a birth date (``DDMMYY``),
+    the surname's initial, a serial (two digits) and a check digit: the initial as its place in
+    the alphabet, the twelve digits weighted 2 1 2 5 7 1 2 1 2 1 2 1, their digit sums mod 10."""
+    compact = value.replace(" ", "")
+    day, month = int(compact[2:4]), int(compact[4:6])
+    if not (1 <= day % 50 <= 31 and 1 <= month <= 12):
+        return False
+    digits = compact[:8] + f"{ord(compact[8]) - 64:02d}" + compact[9:11]
+    total = sum(
+        sum(divmod(int(d) * w, 10))
+        for d, w in zip(digits, (2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1), strict=True)
+    )
+    return str(total % 10) == compact[11]
+
+
 def _emirates_ok(value: str) -> bool:
     """The UAE's Emirates ID: 784, a year, seven digits and a Luhn digit, dashed or not."""
     return bool(_validator("luhn")(value.replace("-", "")))
@@ -371,6 +404,7 @@ _LOCAL_CHECKS: dict[str, Callable[[str], bool]] = {
     "local.hkid": _hkid_ok,
     "local.snils": _snils_ok,
     "local.emirates": _emirates_ok,
+    "local.rvnr": _rvnr_ok,
 }
 
 

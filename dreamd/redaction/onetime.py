@@ -3,7 +3,8 @@
 * **After its word.** A word that names a one-time code, in the languages SMS are sent in
   (``verification code``, ``login code``, ``OTP``, ``kod weryfikacyjny``,
   ``Bestätigungscode``, ``code de vérification``, ``doğrulama kodunuz``, ``mã xác thực``,
-  ``验证码``, ``認証コード``, ``인증번호``, ``رمز التحقق``, ``קוד אימות``, ``код подтверждения``…,
+  ``验证码``, ``ఓటీపీ`` and ``OTP`` in the other Indic scripts, ``認証コード``, ``인증번호``,
+  ``رمز التحقق``, ``קוד אימות``, ``код подтверждения``…,
   ``Steam Guard``, a Polish ``BLIK`` code, a service that sends them: ``WhatsApp code``,
   ``código do WhatsApp``; a code someone was sent, as a chat says it: ``the code they sent me
   is``, ``bank sent code``), then at most five words of the same sentence with no digit
@@ -48,6 +49,9 @@ _WORDS = (
     ";رمز التحقق;رمز التأكيد;كود التحقق;קוד אימות;קוד האימות;код подтверждения;код верификации"
     ";одноразовый код;код из смс;κωδικός επαλήθευσης;รหัส otp;รหัสยืนยัน;सत्यापन कोड;ओटीपी"
     ";steam guard code;steam guard;kod blik;blik code;blik"
+    # OTP as the Indic scripts write it (Telugu, Tamil, Bengali, Gujarati, Odia, Kannada,
+    # Malayalam, Gurmukhi)
+    ";ఓటీపీ;ఓటిపి;ஓடிபி;ওটিপি;ઓટીપી;ଓଟିପି;ಒಟಿಪಿ;ഒടിപി;ਓਟੀਪੀ"
     # a code someone was sent, said in a chat: "the code they sent me is …", "bank sent code …"
     ";code they sent;code they sent me;code they texted;code they texted me;code you sent"
     ";code you sent me;code i got;code i was sent;sent code;sent me code;sent me a code"
@@ -96,6 +100,15 @@ _ANCHORS = (
     "รหัส",
     "सत्यापन",
     "ओटीपी",
+    "ఓటీపీ",
+    "ఓటిపి",
+    "ஓடிபி",
+    "ওটিপি",
+    "ઓટીપી",
+    "ଓଟିପି",
+    "ಒಟಿಪಿ",
+    "ഒടിപി",
+    "ਓਟੀਪੀ",
     "one-time",
     "one time",
     "blik",

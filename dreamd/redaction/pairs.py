@@ -19,10 +19,11 @@ password in its ``P`` field, in any field order, with ``\\;``, ``\\:`` and ``\\\
 value quoted; its other fields (the network's name) stay, and an open network (``T:nopass``,
 an empty ``P``) gives none. Shorthand too: ``u: admin p: …`` (a user after ``u``, a password
 after ``p``, no plain word), and ``admin / …`` (an account every device has, a slash with
-spaces round it, a value of three kinds of characters); and an e-mail address with its
-password after a colon (``alerts@mail.example:…``, as SMTP relay maps and combo lists write
-it), the password of three kinds of characters, or of any kind on a relay map's line
-(``[smtp.gmail.com]:587 alerts@gmail.com:…``: Postfix's ``sasl_passwd``).
+spaces round it, a value of three kinds of characters); an e-mail address, a slash with spaces
+round it and a value of three kinds of characters (``netflix: ana@mail.example / …``); and an
+e-mail address with its password after a colon (``alerts@mail.example:…``, as SMTP relay maps
+and combo lists write it), the password of three kinds of characters, or of any kind on a relay
+map's line (``[smtp.gmail.com]:587 alerts@gmail.com:…``: Postfix's ``sasl_passwd``).
 
 May import: the standard library and :mod:`dreamd.redaction.finding`.
 """
@@ -91,6 +92,10 @@ _RELAY_LINE = re.compile(
     r"(?P<secret>[^\s\"'`]{4,64})[ \t]*$",
     re.MULTILINE,
 )
+# "netflix: ana.k@mail.example / …": an address, a slash with spaces round it, a password.
+_ADDRESS_SLASH = re.compile(
+    r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]+/[ \t]+(?P<secret>[^\s/]{6,64})(?=[\s,;)]|$)"
+)
 _PASSWORD_SHAPED = re.compile(r"(?=.*[A-Za-z])(?=.*[\d!@#$%^&*+=?~])[^\s]{8,}")
 _MEASURE = re.compile(r"\d+(?:\.\d+)?\s?(?:[GMK]Hz|[GMK]bps|[GMK]B/s|ms|dBm?|%)", re.IGNORECASE)
 
@@ -126,6 +131,9 @@ def find_credential_pairs(text: str, low: str) -> list[Finding]:
     for combo in _ADDRESS_PASSWORD.finditer(text) if "@" in text else ():
         if character_classes(combo.group("secret")) >= 3:
             found.append(Finding("secret-assignment", *combo.span("secret")))
+    for slash in _ADDRESS_SLASH.finditer(text) if "@" in text and " / " in text else ():
+        if character_classes(slash.group("secret")) >= 3:
+            found.append(Finding("secret-assignment", *slash.span("secret")))
     for relay in _RELAY_LINE.finditer(text) if "@" in text else ():
         if not _NO_VALUE.match(relay.group("secret")):
             found.append(Finding("secret-assignment", *relay.span("secret")))

@@ -10,11 +10,12 @@
   Catalan ``arrova``/``punt``; an ``et`` only with ``nokta`` or ``punkts``, as French ``et``
   is *and*, an ``eta`` only with ``taškas``, a ``di`` only with ``titik``) when the last part
   is a known
-  top-level domain and the domain is no word of prose (``we met at the dot com party``) or
+  top-level domain, no path follows it (``… at play.example.com/redeem`` is a site) and the
+  domain is no word of prose (``we met at the dot com party``) or
   placeholder (``name at domain dot com``). Fullwidth ``＠`` and ``&#64;`` are read as ``@``
   (:mod:`dreamd.redaction.normalise`), ``%40`` once decoded (:mod:`dreamd.redaction.encoded`).
   Not ``git@host:repo`` (a remote), not ``user@host`` without a top-level domain, not
-  ``pkg@1.2.3``.
+  ``pkg@1.2.3``, not a Windows domain's target (``CORP/administrator@dc01.corp.local``).
 * Street addresses: a number and a street type (``221B Baker Street``, ``350 Fifth Avenue``),
   the street types of German, French, Spanish, Italian, Portuguese, Dutch and Polish
   (``Hauptstraße 12``, ``12 rue de la Paix``, ``Via Roma 10``, ``ul. Marszałkowska 84``), and
@@ -38,6 +39,9 @@ from dreamd.redaction.scan import trie, windows
 __all__ = ["find_personal_data"]
 
 _EMAIL = r"(?<![\w.%+'-])[\w.%+'-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}(?![\w-]|:\w|\.[\w-])"
+# A Windows domain's name (NetBIOS, in capitals) and a slash before ``user@host``: the target
+# of impacket's and Kerberos's tools, no one's mail.
+_WINDOWS_DOMAIN = re.compile(r"(?<![\w/.-])[A-Z][A-Z0-9-]{1,14}/$")
 _DOT_WORDS = (
     "dot punkt punto point ponto точка kropka nokta chấm cham punt tečka tecka pont piste"
     " prick nukta τελεία נקודה крапка نقطة tačka tacka točka tocka тачка taškas taskas punkts"
@@ -198,6 +202,8 @@ def find_personal_data(text: str, low: str) -> list[Finding]:
     if "@" in text:
         for match in _in_windows(patterns["email"], text, windows(low, "@", before=80, after=260)):
             local = match.group(0).split("@", 1)[0]
+            if _WINDOWS_DOMAIN.search(text, max(0, match.start() - 16), match.start()):
+                continue  # "CORP/administrator@dc01.corp.local": a Windows domain's target
             if local.lower() != "git" and not text.endswith("://", 0, match.start()):
                 found.append(_latin_part(text, match.start(), match.end()))
     if any(f"{o}{w}{c}" in low for o, c in ("()", "[]", "{}", "<>") for w in ("at", " at ")):
@@ -303,6 +309,8 @@ def _spelled(text: str, pattern: re.Pattern[str]) -> list[Finding]:
             or labels[0].lower() in _PROVIDERS
             or not plain_at
         )
+        if text.startswith("/", match.end()):
+            continue  # "codes at play.example.com/redeem": a site and its path, no mailbox
         if (
             evident
             and labels[-1].lower() in _TOP_LEVEL

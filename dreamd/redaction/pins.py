@@ -10,7 +10,8 @@ and for which wallet before the digits, in the languages mobile money is used in
 * A PIN's name (``PIN``, ``MPIN``, ``UPI PIN``, ``code PIN``, ``code secret``, ``code
   confidentiel``, ``numéro secret``, ``namba ya siri`` and ``nambari ya siri`` with a word
   between, ``পিন``, ``पिन``, ``ፒን``, ``پن``, ``الرقم السري``, ``الرمز السري``, ``รหัส ATM``,
-  ``ПІН-код``, ``הקוד לכספומט``, ``کد عابربانک``…),
+  ``ПІН-код``, ``הקוד לכספומט``, ``کد عابربانک``, ``رمز دوم`` (a card's password for paying
+  online), ``பின்``, ``གསང་ཨང``, ``PIN-númerið``, an eID card's ``PIN1`` and ``PIN2``…),
   then at most five words of the same sentence (whose it is, which wallet), perhaps a verb
   that gives it (``ni``, ``is``, ``ist``, ``है``, ``ነው``…) or a colon, then four to eight digits
   the sentence does not go on to count (``4 to 6 digits``, ``3 attempts``).
@@ -21,7 +22,8 @@ and for which wallet before the digits, in the languages mobile money is used in
   Digits the sentence goes on to describe (``PIN code 110001 is New Delhi GPO``: India's
   postal PIN) are no PIN given.
 
-Pure; standard library only.
+A PIN that counts up or repeats on a line of factory defaults (``factory defaults: PIN
+123456``) is the manual's. Pure; standard library only.
 """
 
 from __future__ import annotations
@@ -67,6 +69,18 @@ _NAMES = (
     "رمز کارت",
     "رمز عابربانک",
     "රහස් අංකය",
+    # an eID card's two PINs, Icelandic, Tamil, Tibetan and Persian names (رمز دوم, a card's
+    # "second password" for paying online)
+    "pin1",
+    "pin2",
+    "pin-númerið",
+    "pin-númer",
+    "pin-númerinu",
+    "பின்",
+    "பின் நம்பர்",
+    "གསང་ཨང",
+    "رمز دوم",
+    "رمز اینترنتی",
 )
 # Swahili puts whose it is inside the name: namba yangu ya siri, nambari yake ya siri.
 _SPLIT_NAME = LazyPattern(r"(?i:namba(?:ri)?[ \t]+\w+[ \t]+ya[ \t]+siri)")
@@ -85,7 +99,7 @@ _COUNTED = LazyPattern(
     r"|attempts?|tries|times|mal|fois|%)"
 )
 _END = frozenset(".!?;\n।॥።")
-_GIVING = frozenset("is ni ist est es é è = : है ነው ko".split())
+_GIVING = frozenset("is ni ist est es é è = : है ነው ko er".split())
 _YEAR = LazyPattern(r"(?:19|20)\d\d")
 _DESCRIBED = LazyPattern(r"[ \t]+(?:is|ist|est|es|ni|was|=)[ \t]")
 MAX_BETWEEN = 5
@@ -133,9 +147,12 @@ def find_wallet_pins(text: str, low: str) -> list[Finding]:
     ]
     if "siri" in low:
         ends += [m.end() for m in _SPLIT_NAME.finditer(low)]
+    from dreamd.redaction.keys import factory_default
+
     found = []
     for end in sorted(set(ends)):
         span = _digits_after(text, end)
-        if span is not None:
+        before = text[text.rfind("\n", 0, end) + 1 : end]
+        if span is not None and not factory_default(before, text[span[0] : span[1]]):
             found.append(Finding("secret-assignment", *span))
     return found

@@ -10,15 +10,16 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   ``пароль``, ``lösenord``, ``şifre``, ``парола``, ``лозинка``, ``lozinka``, ``geslo``,
   ``slaptažodis``, ``parool``, ``salasõna``, ``lykilorð``, ``contrasenya``, ``pasahitza``,
   ``fjalëkalimi``, ``wagwoord``, ``cyfrinair``, ``kata kunci``, ``neno la siri``… in some
-  forty more languages), perhaps an aside between dashes or in brackets (``The password —
+  forty more languages, and ``Passwuat``, ``ciav``, ``وشەی نهێنی``, ``konngol suturo`` in Latin
+  letters and in Adlam), perhaps an aside between dashes or in brackets (``The password —
   which Dana set on Tuesday, … — is …``), then in the same sentence up to twelve words, then a
   word that gives its value (``is``, ``lautet``, ``ist``, ``c'est``, ``est``, ``es``, ``é``,
   ``è``, ``wordt``, ``är``, ``jest``, ``to``, ``это``, ``е``, ``yra``, ``ir``, ``és``, ``ay``,
-  ``është``, ``yw``, ``'s``, ``:``, ``=``, ``→``, ``—``; a comparison ``==`` gives none), perhaps
-  ``now`` or ``übrigens``, then the value. Or a change (``changed``, ``geändert``,
-  ``cambiato``, ``поменял``, ``diubah``, ``promijenjena``, ``zmenil``, ``canviat``…) and the
-  word for *to* (``to``, ``auf``, ``in``, ``en``, ``a``, ``para``, ``на``, ``naar``,
-  ``menjadi``, ``kepada``, ``u``, ``į``…). Or a verb that hands
+  ``është``, ``yw``, ``ej``, ``na``, ``l'é``, ``'s``, ``:``, ``=``, ``→``, ``—``; a comparison
+  ``==`` gives none), perhaps ``now`` or ``übrigens``, then the value. Or a change
+  (``changed``, ``geändert``, ``cambiato``, ``поменял``, ``diubah``, ``promijenjena``,
+  ``zmenil``, ``canviat``…) and the word for *to* (``to``, ``auf``, ``in``, ``en``, ``a``,
+  ``para``, ``на``, ``naar``, ``menjadi``, ``kepada``, ``u``, ``į``…). Or a verb that hands
   the value over (``type``, ``paste``, ``enter``, ``tippe``, ``wpisz``…: ``…asks for a
   passphrase, type … and hit enter``).
 * **Thai** writes no space between words: ``รหัสผ่าน``, the rest of the clause, ``คือ``
@@ -29,8 +30,9 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
 * **Chinese, Japanese, Korean.** A password word (``密码``, ``密碼``, ``口令``, ``パスワード``,
   ``暗証番号``, ``비밀번호``, ``비번``, or ``pw``/``password`` written against the script:
   ``VPNのpwは…``), then at most twelve characters of the sentence
-  (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…), then the
-  value, which is written in Latin letters, digits and symbols.
+  (particles and verbs: ``は``, ``を``, ``是``, ``为``, ``改成了``, ``는``, ``를``…; Korean's
+  words parted by spaces), then the value, which is written in Latin letters, digits and
+  symbols.
 * **On the next line.** A line that ends with a password word (``Password:``, ``- **Passwort**``,
   ``The password is``, ``パスワード``, ``公司 VPN 新密碼``, ``Root pw (do not paste):``, ``Q:
   password for grafana?``), and a next line (or the one after a blank line) holding one
@@ -51,8 +53,9 @@ compte partagé est …``, ``パスワードは … です``, ``Поменял �
   password, and the next line saying what it was with a pointer up (``that's the wifi 👆``,
   ``^ that's the password``, ``the PIN above``): the value is the password.
 * **Digits after a word of a script without spaces.** ``暗証番号は 31908 です``, ``비밀번호
-  1582#``: four to twelve digits (a ``#`` may end them), unless the script goes on right
-  after them (``密码2024年``, a year).
+  1582#``, ``현관 비밀번호 바꿨어 4417*``: four to twelve digits (a ``#`` or a ``*`` may end
+  them), unless the script goes on right after them (``密码2024年``, a year), or they are a
+  year after words of the sentence.
 * **No verb.** ``şifrem Bogazici_1863 ama …``, ``पासवर्ड Dilli@2026Rk है``: within four words
   of the password word and before any verb (or right before the verb that ends the sentence:
   ``Wifiaren pasahitza … da``, ``… ነው``), a value that needs no verb to be a password
@@ -101,6 +104,7 @@ _LONG_WORDS = (
     " adgangskode passord salasana contraseña contrasena lösenfras losenfras wachtwoordzin"
     " salalause passordfrase wagwoord wachtwurd passwuert contrasenya pasvorto cyfrinair"
     " kontraseña kontrasena pasword passwrod passowrd pasword passwd wachwoord mot-de-pass"
+    " passwuat"
 ).split()
 # Passphrase words: a value of three joined words is enough after one of them.
 _PASSPHRASE_WORDS = frozenset(
@@ -133,6 +137,8 @@ _SHORT_WORDS = (
     " salasanaksi salasanalla salasanaa salasanalle salasanat hesle heslem heslu"
     " jelszavamat jelszavát jelszóval jelszavunk jelszavunkat κωδικό κωδικού κωδικοί"
     " parolei parolele parolă nywila nywira رمز رمزم رمزش رمزت"
+    # Piedmontese's key (ciav)
+    " ciav"
 ).split()
 _PHRASES = (
     "mot de passe",
@@ -221,6 +227,11 @@ _PHRASES = (
     "የይለፍ ቃሉን",
     "የይለፍ ቃልህ",
     "የይለፍ ቃልሽ",
+    # Sorani, and Pulaar in Latin letters and in Adlam
+    "وشەی نهێنی",
+    "وشەی تێپەڕ",
+    "konngol suturo",
+    "𞤳𞤮𞤲𞤲𞤺𞤮𞤤 𞤧𞤵𞤼𞤵𞤪𞤮",
 )
 _CJK_WORDS = (
     "密码",
@@ -246,7 +257,7 @@ _COPULAS = frozenset(
     " это — это: is: ist: est: es: on είναι ήταν este adalah là olduğu brzmi e je ni ialah"
     " هي هو היא הוא е је yra ir és ay është არის ce ithi yw ydy ná hija huwa ass estas"
     " einai គឺ ແມ່ນ 's ’s ko o waa se איז hè bụ nyaéta nyaeta হ'ল হ’ল em hemi ye ndeye ndi"
-    " ke ne enye mooy ezali ca dha amo it's it’s its ta li".split()
+    " ke ne enye mooy ezali ca dha amo it's it’s its ta li ej na l'é l’é 𞤳𞤮".split()
 )
 # Verbs that hand a value over: "…its passphrase, paste amber-lantern-ridge-falcon and press enter".
 _GIVING = frozenset(
@@ -293,7 +304,7 @@ _MANAGERS = frozenset(
 _SENTENCE_END = LazyPattern(r"[.!?;\n。](?:\s|$)|\n")
 # An aside opened right after a password word: a dash with spaces round it, or a bracket.
 _ASIDE = LazyPattern(r"[ \t]*(?:(—|–|--)[ \t]|\()")
-_TRAILING = ".,;:)]}>\"'»”"
+_TRAILING = ".,;:)]}>\"'»”،؛"
 _SHAPE_LETTER = LazyPattern(r"[^\W\d_]")
 # A digit or a symbol words are not written with: a hyphen or a dot alone is a compound
 # ("wifi-en", "e-mail"), not a password.
@@ -307,7 +318,8 @@ _CALL = LazyPattern(r"[\w.]+[(\[]")  # code, not a value: base64.b16encode(rando
 # name of letters (a password with "=" in it, ``vB0Z=!3b5``, has digits or symbols before it).
 _KEY_LINE = LazyPattern(r"[A-Za-z_][A-Za-z_.-]*=[\w.:/-]*")
 _DIGIT = LazyPattern(r"\d")  # "Pizza.Margherita7" is a password, "settings.DB_PASSWORD" a name
-_CJK_PIN = LazyPattern(r"\d{4,12}#?")
+_CJK_PIN = LazyPattern(r"\d{4,12}[#*]?")
+_YEAR = LazyPattern(r"(?:19|20)\d\d")
 _ITEM = ITEM
 
 
@@ -337,7 +349,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     login_words = "|".join(map(re.escape, _LOGIN_WORDS))
     cjk = re.compile(
         rf"(?:{cjk_words}|(?i:password|passwd|pwd|pw|pass)(?={_CJK_LETTER}))"
-        r"[^\x00-\x7f。、\n]{0,16}?[ \t]*(?:[:=][ \t]*)?"
+        r"(?:[^\x00-\x7f。、\n]|[ \t](?=[^\x00-\x7f\s])){0,16}?[ \t]*(?:[:=][ \t]*)?"
         r"(?P<value>[!-~]{4,64})(?![!-~])"
     )
     line_end = re.compile(
@@ -747,7 +759,14 @@ def find_prose_passwords(text: str, low: str) -> list[Finding]:
             found.append(Finding("secret-assignment", *span))
     ascii_only = low.isascii()
     if not ascii_only:
-        values: list[tuple[int, int]] = [m.span("value") for m in cjk.finditer(text)]
+        values: list[tuple[int, int]] = [
+            m.span("value")
+            for m in cjk.finditer(text)
+            # after words of the sentence (``비밀번호 바꿨어 …``), a year is the sentence's
+            if not (
+                " " in text[m.start() : m.start("value")].strip() and _YEAR.fullmatch(m["value"])
+            )
+        ]
         if "รหัสผ่าน" in text:
             values += [(m.end(), len(text)) for m in _THAI.finditer(text)]
         for at, stop in values:

@@ -8,8 +8,11 @@ A finding inside one of these is dropped:
   rules, not by being secret (an ``AIza…`` key anywhere else is still masked);
 * a PostHog project key handed to ``posthog.init(…)`` (``phc_…``; a personal key, ``phx_…``,
   is secret);
-* a CAPTCHA's site key (reCAPTCHA, hCaptcha, Turnstile) in ``data-sitekey`` or ``sitekey:``
-  (its secret key is named ``secret``);
+* a CAPTCHA's site key (reCAPTCHA, hCaptcha, Turnstile) in ``data-sitekey`` or ``sitekey:``,
+  or after ``site key`` in a sentence (its secret key is named ``secret``);
+* Paddle's client-side token, given to ``Paddle.Initialize({token: …})`` in the page;
+* the storage emulator's account key (Azurite's ``devstoreaccount1``), the same everywhere
+  and printed in its documentation, as AWS's ``EXAMPLE`` keys are;
 * a Sentry DSN's key (``https://<key>@o….ingest.sentry.io/…``), which the browser sends with
   every event;
 * a client key whose own prefix says it is one: Xendit's ``xnd_public_…``, Midtrans's
@@ -38,6 +41,16 @@ _FIREBASE = LazyPattern(r"""apiKey["']?\s*:\s*["'](AIza[A-Za-z0-9_-]{35})["']"""
 _POSTHOG = LazyPattern(r"""posthog\.init\(\s*["'](phc_[A-Za-z0-9]{20,})["']""")
 _SITEKEY = LazyPattern(
     r"""(?i:data-sitekey|sitekey|site_key)["']?\s*[:=]\s*["']([\w-]{20,60})["']"""
+    r"|(?i:site[ \t]key)[ \t]*:?[ \t]*([\w-]{20,60})(?![\w-])"
+)
+# Paddle's client-side token, which Paddle.js is initialised with in the page.
+_PADDLE = LazyPattern(
+    r"""Paddle\.(?:Initialize|Setup)\(\s*\{[^}]*?token["']?\s*:\s*["']((?:live|test)_\w{20,})["']"""
+)
+# The storage emulator's account key (Azurite, the Azure Storage Emulator: ``devstoreaccount1``),
+# the same in every installation and printed in its documentation.
+_EMULATOR_KEY = (
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 )
 _SENTRY = LazyPattern(r"https?://([0-9a-f]{32})@o?\d*\.?ingest\.(?:[a-z]{2}\.)?sentry\.io/\d+")
 _CLIENT_KEY = LazyPattern(
@@ -64,8 +77,13 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     if "posthog.init" in text:
         spans += [m.span(1) for m in _POSTHOG.finditer(text)]
     low = text.lower()
-    if "sitekey" in low or "site_key" in low:
-        spans += [m.span(1) for m in _SITEKEY.finditer(text)]
+    if "sitekey" in low or "site_key" in low or "site key" in low:
+        spans += [m.span(1) if m.group(1) else m.span(2) for m in _SITEKEY.finditer(text)]
+    if "Paddle." in text:
+        spans += [m.span(1) for m in _PADDLE.finditer(text)]
+    at = text.find(_EMULATOR_KEY)
+    if at >= 0:
+        spans.append((at, at + len(_EMULATOR_KEY)))
     if "sentry.io" in text:
         spans += [m.span(1) for m in _SENTRY.finditer(text)]
     if "xnd_public_" in text or "Mid-client-" in text or "sub-c-" in text:

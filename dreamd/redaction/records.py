@@ -25,6 +25,15 @@ knows, or none at all, and are known only by the word before them:
   ``CRN``, ``CIN``, ``الرقم المدني``, ``matricule``, ``D-nummer``…; an abbreviation of
   *number* between a name and its code (``No.``, ``nº``, ``#``).
 
+* **Round twelve**: ``NISS``, ``número de utente``, ``Rentenversicherungsnummer`` and
+  ``SV-Nummer``, ``PIS/PASEP``, ``registro geral``, ``personal number`` (``პირადი ნომერი``,
+  ``жеке номер``), ``ՀԾՀ``, ``φορολογικής ταυτότητας``, ``Omang``, ``numéro personnel
+  d'identification``, ``नागरिकता प्रमाणपत्र नं.``, ``تذکره``, ``این ٹی این``, ``káàdì
+  ìdìbò``, ``在留カード番号``, ``基礎年金番号``, ``TRN``, ``UAN``, ``Known Traveler Number``;
+  a name in a script written without spaces may run on into the sentence
+  (``លេខអត្តសញ្ញាណប័ណ្ណគាត់៖``), and Azerbaijan's ``FİN kodu`` is seven capitals and
+  digits.
+
 A member's or a subscriber's number is a health insurer's only with a word of insurance or
 health, or an insurer's name, on its line (``insurance card — Member ID …``, ``BCBS member ID
 …``); a club's or a shop's member number is no one's health record.
@@ -77,7 +86,27 @@ _NAMES = (
     ";tin;e-tin;ই-টিআইএন;টিআইএন;cukai pendapatan;nombor cukai;npwp;kra pin;mã số thuế;tax id"
     ";taxpayer number;taxpayer id;tax file number;ntn;utr;unique taxpayer reference;nit;nuit"
     ";tax reference number;income tax reference"
+    # round twelve: social security, health, identity and tax numbers of more countries, by
+    # their names in their own languages (NISS, número de utente, Rentenversicherungsnummer,
+    # RG, PIS/PASEP, Georgian, Kyrgyz, Armenian, Cypriot, Botswanan, Beninese, Nepali,
+    # Afghan, Urdu, Nigerian, Japanese, Jamaican and Indian numbers, a traveller's number)
+    ";niss;número de segurança social;numero de seguranca social;nº de utente;n.º de utente"
+    ";número de utente;numero de utente;cartão de utente;rentenversicherungsnummer"
+    ";rentenversicherungsnr;rv-nummer;sozialversicherungsnummer;sozialversicherungsnr"
+    ";sv-nummer;registro geral;pis;pasep;pis/pasep;nis;personal no;personal number"
+    ";personal id number;პირადი ნომერი;жеке номер;հծհ;φορολογικής ταυτότητας;αφτ;omang"
+    ";numéro personnel d'identification;नागरिकता प्रमाणपत्र;नागरिकता;राष्ट्रिय परिचयपत्र"
+    ";تذکره;تذکره الکترونیکی;tazkira;e-tazkira;این ٹی این;káàdì ìdìbò;kaadi idibo;voter card"
+    ";voter's card;在留カード番号;在留カード;基礎年金番号;年金番号;trn;uan"
+    ";known traveler number;known traveller number;ktn;redress number;passid"
+    ";fin kodu;fİn kodu"
 ).split(";")
+# Names of codes shorter than most: Azerbaijan's FIN (``FİN kodu``) is seven capitals and
+# digits, one digit or more.
+_SHORT_CODES = frozenset(("fin kodu", "fİn kodu"))
+# Names in scripts written without spaces between words (Khmer, Thai, Lao, Myanmar): the
+# sentence goes on right after them (``លេខអត្តសញ្ញាណប័ណ្ណរបស់ខ្ញុំ៖`` "my identity card number:").
+_UNSPACED_NAMES = ("អត្តសញ្ញាណប័ណ្ណ", "ບັດປະຈຳຕົວ")
 # Names that are a health insurer's only beside a word of insurance or health.
 _MEMBERS = frozenset("member id;member no;member number;subscriber id".split(";"))
 _INSURANCE = LazyPattern(
@@ -96,7 +125,7 @@ _CODE = LazyPattern(
 )
 # The abbreviations of "number" that may stand between a name and its code (``National ID
 # No. …``, ``PPS no. …``, ``CNH nº …``, ``health card # …``).
-_NUMBER_WORDS = frozenset("no. nr. no nr nº n° n.º # num. número numero".split())
+_NUMBER_WORDS = frozenset("no. nr. no nr nº n° n.º # num. número numero नं. नं №".split())
 _SERIES = LazyPattern(r"[A-Z\u0391-\u03a9]{1,4}[ ]")
 _NOT_SERIES = frozenset("ID NO NR ND".split())
 _DATE = LazyPattern(r"\d{1,4}([-/.])\d{1,2}\1\d{1,4}")
@@ -107,8 +136,9 @@ MAX_WORDS = 3
 MAX_LABEL = 5
 
 
-def _code_after(text: str, pos: int) -> tuple[int, int] | None:
-    """The code the name ending at ``pos`` gives, if any (see the module rules)."""
+def _code_after(text: str, pos: int, *, short: bool = False) -> tuple[int, int] | None:
+    """The code the name ending at ``pos`` gives, if any (see the module rules; ``short``: a
+    code of seven capitals and digits will do)."""
     words: list[str] = []
     label = False
     for word in _WORD.finditer(text, pos, min(len(text), pos + 100)):
@@ -121,7 +151,7 @@ def _code_after(text: str, pos: int) -> tuple[int, int] | None:
             return None
         pos = word.end()
         if any(c.isdigit() for c in raw):
-            return _code_at(text, word.start(), words)
+            return _code_at(text, word.start(), words, short=short)
         bare = raw.strip(",:;()[]—–-\"'").lower()
         if bare in _DESCRIBING:
             return None
@@ -133,7 +163,9 @@ def _code_after(text: str, pos: int) -> tuple[int, int] | None:
     return None
 
 
-def _code_at(text: str, at: int, words: list[str]) -> tuple[int, int] | None:
+def _code_at(
+    text: str, at: int, words: list[str], *, short: bool = False
+) -> tuple[int, int] | None:
     while at < len(text) and not text[at].isalnum():
         at += 1
     code = _CODE.match(text, at)
@@ -141,7 +173,10 @@ def _code_at(text: str, at: int, words: list[str]) -> tuple[int, int] | None:
         return None
     value = code.group(0)
     digits = sum(c.isdigit() for c in value)
-    if digits < 4 or sum(c.isalnum() for c in value) < 6 or _DATE.fullmatch(value):
+    shortened = short and len(value) == 7 and value.isalnum() and digits >= 1
+    if not shortened and (digits < 4 or sum(c.isalnum() for c in value) < 6):
+        return None
+    if _DATE.fullmatch(value):
         return None
     if code.end() < len(text) and (text[code.end()].isalnum() or _COUNTED.match(text, code.end())):
         return None
@@ -161,7 +196,10 @@ def find_named_records(text: str, low: str) -> list[Finding]:
     """Medical record, health insurance, national id and tax numbers after their names
     (``low``: ``text`` in lower case)."""
     found = []
-    for match in find_words(low, tuple(_NAMES), r"(?![\w-])"):
+    matches = find_words(low, tuple(_NAMES), r"(?![\w-])")
+    if not low.isascii() and any(name in low for name in _UNSPACED_NAMES):
+        matches += find_words(low, _UNSPACED_NAMES)
+    for match in matches:
         start, end = match.span()
         name = match.group(0)
         if name[0].isascii() and start and low[start - 1].isalnum():
@@ -172,7 +210,7 @@ def find_named_records(text: str, low: str) -> list[Finding]:
             continue
         if text[end : end + 1] == ".":
             end += 1  # "hospital no.": an abbreviation's dot ends no sentence
-        span = _code_after(text, end)
+        span = _code_after(text, end, short=name in _SHORT_CODES)
         if span is not None:
             found.append(Finding("national-id", *span))
     return found

@@ -18,11 +18,12 @@ service, what kind of key, perhaps an aside, and the key with no separator:
   prefix. Documentation's values (``…EXAMPLE``) are none.
 * **An app password.** After ``app password`` (``app-specific password``) in the same line,
   the shape Google and Apple give one: four groups of four lower-case letters, parted by
-  spaces or hyphens (``abcd efgh ijkl mnop``).
+  spaces or hyphens (``abcd efgh ijkl mnop``; four groups alike, ``xxxx-xxxx-…``, describe
+  the shape).
 
 * **A list of services and their keys.** A service's name, a colon or ``=``, then a hex string
-  of 32 to 64 digits or a UUID (``todoist: …``); not after a code host's name, where a hex
-  string is a commit.
+  of 32 to 128 digits or a UUID (``todoist: …``, ``abuseipdb = …``); not after a code host's
+  name, where a hex string is a commit.
 
 Pure; standard library only.
 """
@@ -44,7 +45,10 @@ _SERVICES = tuple(
             " pagerduty opsgenie betterstack mattermost transferwise revolut paystack flutterwave"
             " mpesa daraja line viber todoist toggl pipedrive agora withings oura porkbun"
             " godaddy onesignal pubnub alpaca livekit mux stytch clerk tavily firecrawl"
-            " browserbase llamacloud cohere jina voyage xendit midtrans iyzico asaas".split()
+            " browserbase llamacloud cohere jina voyage xendit midtrans iyzico asaas"
+            # threat-intelligence lookups, listed in a tool's config
+            " shodan abuseipdb hunter virustotal greynoise censys securitytrails ipinfo"
+            " urlscan klaviyo".split()
         )
     )
 )
@@ -74,7 +78,7 @@ _APP_PASSWORD = LazyPattern(
 _CODE_HOSTS = frozenset("github gitlab bitbucket".split())
 _LISTED = LazyPattern(
     r"[ \t]*[:=][ \t]*[\"']?"
-    r"(?P<value>[0-9a-f]{32,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?![\w-])"
+    r"(?P<value>[0-9a-f]{32,128}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?![\w-])"
 )
 _HINTS = ("routing", "integration_key", "service_key", "access_key_id", "accesskeyid")
 MAX_KINDS = 4
@@ -140,7 +144,9 @@ def find_service_keys(text: str, low: str) -> list[Finding]:
                 found.append(Finding("secret-assignment", *listed.span("value")))
     if "app" in low and "password" in low:
         found += [
-            Finding("secret-assignment", *m.span("value")) for m in _APP_PASSWORD.finditer(text)
+            Finding("secret-assignment", *m.span("value"))
+            for m in _APP_PASSWORD.finditer(text)
+            if len(set(m.group("value").split(m.group("sep")))) > 1  # "xxxx-xxxx-…": a shape
         ]
     if any(hint in low for hint in _HINTS):
         for shaped in _SHAPED.finditer(text):

@@ -11,7 +11,10 @@
   (it pairs the accessory with whoever reads it);
 * **a device's codes with no separator**: a console's or a phone's ``passcode 2847`` (digits
   right after the word), an authenticator's ``restore code VC38NXHMNG`` (letters and digits);
-* **a settings export's password line**: HeidiSQL's ``…\\Password<|||>1<|||><value>``.
+* **a settings export's password line**: HeidiSQL's ``…\\Password<|||>1<|||><value>``;
+* **an APRS-IS passcode**: a callsign and the number its passcode is (the network's published
+  hash of the callsign, checked here), as direwolf's ``IGLOGIN CALL NNNNN`` or a client's
+  ``user CALL pass NNNNN`` give it; ``-1``, the receive-only passcode, is none.
 
 Pure; standard library only.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 from dreamd.patterns import LazyPattern
 from dreamd.redaction.finding import Finding
 
-__all__ = ["find_setting_secrets"]
+__all__ = ["aprs_passcode", "find_setting_secrets"]
 
 _ZWAVE = LazyPattern(
     r"(?i:\bS[02]_(?:Legacy|Unauthenticated|Authenticated|AccessControl)(?:_LR)?"
@@ -47,13 +50,32 @@ _RESTORE_CODE = LazyPattern(
     r"(?i:\brestore[ \t]+code)[ \t]*[:=]?[ \t]*"
     r"(?P<value>(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{8,16})(?![\w-])"
 )
+_APRS_LOGIN = LazyPattern(
+    r"(?i:\b(?:iglogin|user|login|callsign|call)[ \t:=]+)(?P<call>[A-Z0-9]{1,3}\d[A-Z]{1,4})"
+    r"(?:-\d{1,2})?(?:[ \t]+(?i:pass(?:code)?)[ \t:=]*|[ \t,/]+)(?P<value>\d{1,5})(?![\w-])"
+)
 _EXPORT_LINE = LazyPattern(r"\\(?i:password|pass|pwd)<\|\|\|>\d+<\|\|\|>(?P<value>[^\s<]+)")
+
+
+def aprs_passcode(callsign: str) -> int:
+    """The APRS-IS passcode of ``callsign`` (its SSID aside): the network's published hash."""
+    call = callsign.upper().split("-")[0]
+    code = 0x73E2
+    for index in range(0, len(call), 2):
+        code ^= ord(call[index]) << 8
+        if index + 1 < len(call):
+            code ^= ord(call[index + 1])
+    return code & 0x7FFF
 
 
 def find_setting_secrets(text: str, low: str) -> list[Finding]:
     """Z-Wave keys, byte-list keys, game servers' tokens and export lines (``low``: lower
     case)."""
     found: list[Finding] = []
+    if "iglogin" in low or "aprs" in low or "pass" in low:
+        for login in _APRS_LOGIN.finditer(text):
+            if int(login.group("value")) == aprs_passcode(login.group("call")):
+                found.append(Finding("secret-assignment", *login.span("value")))
     for needle, pattern in (
         ("s2_", _ZWAVE),
         ("s0_", _ZWAVE),

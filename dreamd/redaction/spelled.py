@@ -25,7 +25,8 @@ People read a password out the way they would on the phone, and notes keep it so
   x, dollar sign, …``): no one dictates a word letter by letter with its case but a password.
 * **Typed one at a time.** After a secret word (``login``, ``wifi`` and ``alarm`` among them)
   and a word that gives a value, six single characters or more, letters and digits mixed:
-  ``the laptop login is M a r g o t 1 9 8 4``.
+  ``the laptop login is M a r g o t 1 9 8 4``; after any label's colon, eight or more with
+  letters of both cases and digits (``NAS: T o g g e n 8 4``, letter-spaced).
 * **The rest of a value given in pieces.** After a line that gives the first part of a secret
   (``first half of the DB password: …``), a line that gives the rest (``second half``,
   ``other half``, ``the rest``, ``part 2``, ``zweite Hälfte``, ``deuxième moitié``…), then a
@@ -40,7 +41,8 @@ Seven`` and ``Apartment 4B, B as in boy`` stay.
   last (``cenote 1997 Ausrufezeichen``, ``Cenote with a capital, then 547, then a dollar
   sign``); after a word that gives a value, digits read in groups between ellipses (``343…
   202…``); after a word that asks for a call, a phone number in seven number words or more
-  (``oh two seven, five nine four, …``). Pure; standard library only.
+  (``oh two seven, five nine four, …``; in French, Spanish, Portuguese, Italian and German
+  too, after ``rappelle``, ``móvil``, ``telemóvel``…). Pure; standard library only.
 """
 
 from __future__ import annotations
@@ -187,6 +189,9 @@ def _spelling() -> re.Pattern[str]:
 _SYMBOLS = frozenset(_SYMBOL_NAMES)
 # Six single characters or more, one at a time: a value typed out (``M a r g o t 1 9 8 4``).
 _TYPED = re.compile(r"(?<!\S)(?:\w[ \t]){5,}\w(?!\S)")
+# After a label's colon, eight single characters or more, one at a time, letters of both cases
+# and digits among them (``NAS: T o g g e n 8 4``, letter-spaced): no word is written so.
+_LABELLED_TYPED = re.compile(r":[ \t]+(?P<value>(?:[^\W_][ \t]){7,63}[^\W_])(?![^\s.,;])")
 _CASED_ITEM = re.compile(rf"(?i:(?<![\w'])(?:{_CASED})(?![\w']))")
 
 
@@ -333,15 +338,27 @@ def _said_values(text: str, ends: list[int]) -> list[Finding]:
     return found
 
 
-# A phone number read out in number words after a word that asks for a call (``call me back
-# on oh two seven, five nine four, …``): seven digits' words or more.
+# A phone number read out in number words after a word that asks for a call or names a phone
+# (``call me back on oh two seven, five nine four, …``, ``rappelle-la au zéro six …``, ``el
+# móvil de Ana es seis seis …``): seven digits' words or more, in English, French, Spanish,
+# Portuguese, Italian or German.
 _DIGIT_WORD = (
-    r"(?:(?:double|triple)[ \t]+)?(?:oh|zero|one|two|three|four|five|six|seven|eight|nine)"
+    r"(?:(?:double|triple)[ \t]+)?(?:oh|zero|one|two|three|four|five|six|seven|eight|nine"
+    r"|zéro|un|deux|trois|quatre|cinq|sept|huit|neuf|cero|uno|dos|tres|cuatro|cinco|seis"
+    r"|siete|ocho|nueve|um|dois|duas|três|quatro|sete|oito|nove|due|tre|quattro|cinque|sei|sette"
+    r"|otto|null|eins|zwei|zwo|drei|vier|fünf|sechs|sieben|acht|neun)"
 )
 _SPOKEN_PHONE = re.compile(
-    r"(?i:\b(?:call|ring|phone|text|reach|mobile|cell|number)\b[^\n.!?]{0,24}?)"
+    r"(?i:\b(?:call|ring|phone|text|reach|mobile|cell|number|r?appel\w*|portable|téléphone"
+    r"|numéro|llam\w*|móvil|movil|celular|teléfono|número|lig\w*|telem[óo]vel|telefone"
+    r"|chiam\w*|cellulare|telefono|numero|anruf\w*|handy|nummer)\b[^\n.!?]{0,24}?)"
     rf"(?i:(?P<value>{_DIGIT_WORD}(?:,?[ \t]+{_DIGIT_WORD}){{6,14}}))(?![\w'])"
 )
+# Number words common enough that a text holding none is read no further for a spoken phone.
+_SPOKEN_ANCHORS = (
+    " oh ", " zero ", " two ", " five ", " zéro ", " deux ", " cinq ", " dos ", " cinco ",
+    " dois ", " due ", " zwei ", " null ",
+)  # fmt: skip
 
 
 def _pieces(text: str, low: str, ends: list[int]) -> list[Finding]:
@@ -364,8 +381,14 @@ def find_spelled_secrets(text: str, low: str) -> list[Finding]:
     found = _spelled(text, ends) + _pieces(text, low, ends) if ends else []
     if ends and any(c.isdigit() for c in text):
         found += _said_values(text, ends)
-    if " oh " in low or " zero " in low or " two " in low or " five " in low:
+    if any(anchor in low for anchor in _SPOKEN_ANCHORS):
         found += [Finding("phone", *m.span("value")) for m in _SPOKEN_PHONE.finditer(text)]
+    if ":" in text and _TYPED.search(text):
+        for typed in _LABELLED_TYPED.finditer(text):
+            value = typed.group("value").replace(" ", "").replace("\t", "")
+            mixed = not value.isupper() and not value.islower()
+            if mixed and not value.isalpha() and not value.isdigit():
+                found.append(Finding("secret-assignment", *typed.span("value")))
     if len(find_words(low, _ALL_CASE_WORDS, r"(?![\w'])")) >= 2:
         found += _dictated(text)
     return found

@@ -9,7 +9,9 @@ bracketed one a comment (``(rotated)``), a run of letters of another script a se
 (``管理者に確認``), none of them a secret. A column headed as a date of birth (``DOB``,
 ``Geburtsdatum``, ``生年月日``…) holds birth dates, one headed as a passport or licence number
 holds document numbers, one headed as a national identity number (``SSN``, ``BSN``,
-``Steuer-ID``…) holds those. A column of an authenticator's
+``Steuer-ID``…) holds those; one headed as a phone (``Phone``, ``Mobile``, ``Handy``,
+``電話``…) holds phones, one headed as an address (``Address``, ``Adresse``, ``住所``…; not an
+e-mail's, an IP's or a web address) holds postal addresses. A column of an authenticator's
 seeds (``login_totp``, ``OTPAuth``) holds secrets too. A header that describes rather than
 holds (``Password policy``,
 ``Secret name``, ``Token count``) names nothing. A table inside a list item keeps its columns,
@@ -33,7 +35,21 @@ from dreamd.redaction.keys import kind_of_name, value_is_secret
 __all__ = ["find_table_secrets"]
 
 _SECRET_KINDS = frozenset({"password", "token", "pin", "card-code", "bare-key", "security"})
-_PERSONAL = frozenset({"date-of-birth", "document-number", "national-id"})
+_PERSONAL = frozenset(
+    {"date-of-birth", "document-number", "national-id", "phone", "postal-address"}
+)
+# A column of phones, and one of postal addresses (not an e-mail's, an IP's or a web address).
+_PHONE_COLUMN = LazyPattern(
+    r"\b(?:phone|phones|mobile|mobil|cell|cellphone|tel|telephone|telefon|telefone|teléfono"
+    r"|téléphone|handy|móvil|movil|celular|cellulare|whatsapp|gsm|portable|puhelin)\b"
+    r"|電話|携帯|电话|手机|전화|휴대폰|телефон|טלפון|هاتف|جوال"
+)
+_ADDRESS_COLUMN = LazyPattern(
+    r"\b(?:address|home address|street|adresse|anschrift|dirección|direccion|indirizzo"
+    r"|endereço|adres|adresa|osoite|adress)\b|住所|地址|주소|адрес|כתובת|عنوان"
+)
+_NOT_POSTAL = LazyPattern(r"(?i:mail|ip|mac|web|url|wallet|bitcoin|ethereum|btc|eth)")
+_PHONE_VALUE = LazyPattern(r"\+?[\d ()./-]{7,22}")
 _BIRTH = frozenset(
     "dob;d.o.b.;date of birth;birth date;birthdate;birthday;born;geburtsdatum;geburtstag"
     ";date de naissance;fecha de nacimiento;data di nascita;data de nascimento;geboortedatum"
@@ -66,7 +82,7 @@ _DATE = LazyPattern(
     r"|\d{4}年\d{1,2}月\d{1,2}日"
 )
 _DOCUMENT_VALUE = LazyPattern(r"(?=[^\n]*\d)[A-Z0-9][A-Z0-9 -]{4,22}[A-Z0-9]", re.I)
-_HEADER_FIELD = LazyPattern(r"[^\W\d_][\w-]*(?: [^\W\d_][\w-]*){0,2}")
+_HEADER_FIELD = LazyPattern(r"[^\W\d_][\w-]*(?: [^\W_][\w-]*){0,2}")
 _FOREIGN_WORDS = LazyPattern(r"[^\x00-\x7f\s]+")
 _QUOTES = "`'\""
 
@@ -78,6 +94,10 @@ def _column_kind(header: str) -> str | None:
     low = name.lower()
     if low in _BIRTH:
         return "date-of-birth"
+    if _PHONE_COLUMN.search(low) and not _NOT_POSTAL.search(low):
+        return "phone"
+    if _ADDRESS_COLUMN.search(low) and not _NOT_POSTAL.search(low):
+        return "postal-address"
     if _NATIONAL.search(low):
         return "national-id"
     if _SEED_COLUMN.search(name):
@@ -123,6 +143,12 @@ def _holds(kind: str, value: str) -> bool:
         return False
     if kind == "date-of-birth":
         return _DATE.fullmatch(value) is not None
+    if kind == "phone":
+        digits = sum(c.isdigit() for c in value)
+        return _PHONE_VALUE.fullmatch(value) is not None and 7 <= digits <= 15
+    if kind == "postal-address":
+        has_letter = any(c.isalpha() for c in value)
+        return 6 <= len(value) <= 160 and has_letter and any(c.isdigit() for c in value)
     if kind == "document-number":
         return _DOCUMENT_VALUE.fullmatch(value) is not None
     if kind == "national-id":
@@ -190,7 +216,19 @@ def _joined_tables(text: str) -> list[Finding]:
 
 
 def _fields(text: str, start: int, end: int, delimiter: str) -> list[tuple[int, int]]:
-    edges = [start - 1] + [i for i in range(start, end) if text[i] == delimiter] + [end]
+    """The fields of a CSV or TSV line; a delimiter inside a field quoted whole is the field's
+    (``"67 Main St, Springfield"``)."""
+    edges, quoted, index = [start - 1], False, start
+    while index < end:
+        char = text[index]
+        if char == '"' and quoted and text[index + 1 : index + 2] == '"':
+            index += 1  # a doubled quote inside a quoted field is a quote
+        elif char == '"' and (quoted or index == edges[-1] + 1):
+            quoted = not quoted
+        elif char == delimiter and not quoted:
+            edges.append(index)
+        index += 1
+    edges.append(end)
     return [(a + 1, b) for a, b in pairwise(edges)]
 
 

@@ -98,8 +98,10 @@ _SHAPES = (
     r"shippo_(?:live|test)_[a-f0-9]{40}",
     r"rzp_(?:live|test)_[A-Za-z0-9]{14,}",
     r"FLWSECK(?:_TEST)?-[a-f0-9]{32}-X",
+    r"pk_[a-f0-9]{34}(?![A-Za-z0-9])",  # Klaviyo's private key (its public one is six letters)
     # Developer tools and SaaS
     r"lin_api_[A-Za-z0-9]{30,}",
+    r"api_[A-Za-z0-9]{22}\.[A-Za-z0-9]{22}",  # Close
     r"00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{60,}",
     r"pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
     r"CLOJARS_[a-f0-9]{60}",
