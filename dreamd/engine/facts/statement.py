@@ -595,7 +595,9 @@ _NOT_A_PLACE = LazyPattern(
 )
 
 
-_CLAUSE_END = LazyPattern(r"[:;—–]|[.!?](?=\s|$)")
+# a clause ends at a colon, a dash, a sentence's end, or ", and"/", but"/", so" before a
+# subject of its own ("the sale is off, and Vicente will learn on it")
+_CLAUSE_END = LazyPattern(r"[:;—–]|[.!?](?=\s|$)|,\s+(?:and|but|so)\s+(?=\S+\s+\w)")
 
 
 def change_clause(statement: Statement) -> str:

@@ -2074,6 +2074,12 @@ def test_changes_told_in_other_words_replace(older: str, newer: str) -> None:
             " seven.",
             "- W @Tomas Kral: bakes sourdough at home on Sundays for his family.",
         ),
+        # a sale called off ends the sale, not what the clause after ", and" names
+        (
+            "- W @Nils Berg: diabetic; the insulin pen stays in the side pocket of his school bag.",
+            "- B The rowing machine stays: the sale to Hallstrom Fitness is off, and Nils will"
+            " train on it.",
+        ),
         # a flat battery is no plan that died
         (
             "- W @Rosa Mendel: Ida's sister; booking the Lofoten week for both families.",
