@@ -386,8 +386,7 @@ def _moved_whole(newer: Statement, older: Statement) -> bool:
     # "Rehearsals are Saturday mornings, 10:00 to 13:00, in the hall of Claudio's liceo":
     # a thing said by its common noun, which the newer's topic holds
     else:
-        opening = _BODY_WORDS.match(older.text)
-        noun = older.subject or (opening.group(0).casefold() if opening else "")
+        noun = older.subject or _opening(older)
         if not noun or f"name:{noun}" in older.values or _root(noun) not in _rooted(newer.topic):
             return False
     new, old = family_values(newer), family_values(older)
@@ -1184,11 +1183,11 @@ def _put_in_place(newer: Statement, older: Statement) -> bool:
         return False
     if newer.retain == "B" or _found(_SLIPPED, newer.text):
         return False  # what happened once, or a slip
-    opening = _BODY_WORDS.match(older.text)
-    subject = older.subject or (opening.group(0).casefold() if opening else None)
-    if subject in (None, "we") or f"name:{subject}" not in newer.replaced:
+    opening = _opening(older)
+    subject = older.subject or opening
+    if subject in ("", "we") or f"name:{subject}" not in newer.replaced:
         return False  # "Copyzone prints …" opens with the name it turns down
-    if not opening or (opening.group(0).casefold() != subject and subject not in _names(older)):
+    if not opening or (opening != subject and subject not in _names(older)):
         return False
     return bool((_rooted(newer.topic) & _rooted(older.topic)) - {_root(subject)})
 
@@ -1316,6 +1315,15 @@ def respelt(newer: Statement, older: Statement) -> dict[str, str]:
 
 
 _BODY_WORDS = LazyPattern(r"[^\W\d_][\w'’-]*")
+
+
+def _opening(statement: Statement) -> str:
+    """The first word of a statement's text, folded ("" when it has none): what a line with
+    no subject read as one speaks of ("Copyzone prints …", "Rehearsals are …")."""
+    found = _BODY_WORDS.match(statement.text)
+    return found.group(0).casefold() if found else ""
+
+
 _LINKS = frozenset("is was the a an our their his her its also still".split())
 
 
@@ -1599,8 +1607,9 @@ def _replaces(newer: Statement, older: Statement) -> bool:
         return changed or newer.change in ("cancelled", "reversed")
     if _names(newer) != _names(older) and _unaside(newer) != _unaside(older):
         # without a cue, other names are other things ("Service r3a", "r4a"); the names of an
-        # aside say why or who told ("A=440 (the Filarmónica's new chief conductor, …)")
-        return _moved_whole(newer, older)
+        # aside say why or who told ("A=440 (the Filarmónica's new chief conductor, …)"); a
+        # week moved whole with its place (:func:`_moved_whole`) was read before
+        return False
     if newer.polarity != older.polarity:
         return same_slot(newer, older, strict=True)
     return same_slot(newer, older, strict=True) and _differs(newer, older)
