@@ -208,6 +208,7 @@ class Reading:
     view: bool = False  # an opinion fact (Retain O), not a world fact or an episode
     judged: bool = False  # a judgement of its subject in a word: "hype", "worth the money"
     retracts: bool = False  # takes back its writer's earlier view: "I had Hanne wrong"
+    praises: bool = False  # praises its subject in so many words: "the best", "reliable"
 
 
 def _words(text: str, entities: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
@@ -259,7 +260,8 @@ def read_fact(fact: Fact) -> Reading:
         _PRAISED.search(_NOT_PRAISE.sub(" ", head)) and statement.polarity > 0
     )
     retraction = view and bool(keys) and retracts(fact.text)
-    return Reading(statement, words, against, low, keys, view, judged, retraction)
+    praises = not against and _PRAISED.search(_NOT_PRAISE.sub(" ", _whole(statement))) is not None
+    return Reading(statement, words, against, low, keys, view, judged, retraction, praises)
 
 
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
@@ -296,12 +298,6 @@ _APOSTROPHE_S = re.compile(r"['’]s$")
 def _whole(statement: Statement) -> str:
     """The line a statement was read from, a heading it opened with included."""
     return f"{statement.heading}: {statement.text}" if statement.heading else statement.text
-
-
-def _praises(reading: Reading) -> bool:
-    """The view praises its subject in so many words ("the best", "reliable")."""
-    said = _NOT_PRAISE.sub(" ", _whole(reading.statement))
-    return not reading.negates and _PRAISED.search(said) is not None
 
 
 def _picks_another(fact: Reading, held: Reading) -> bool:
@@ -345,7 +341,7 @@ def _bearing(fact: Reading, held: Reading) -> tuple[str, float] | None:
         shared = len(fact.words & held.words)
         if shared >= 2 or (shared and fact.statement.change in _TURNS):
             return "same", share  # "can't be relied on any more" after "reliable"
-        if shared and fact.keys == held.keys and _praises(fact) != _praises(held):
+        if shared and fact.keys == held.keys and fact.praises != held.praises:
             return "same", share  # "the best chisel counter" after "no place to buy chisels"
         # one entity judged again ("worth the money" after "hype"), also when the later line
         # names someone else beside it ("sharp; found what Ashwin missed")
