@@ -55,6 +55,8 @@ _SECRETS = (
 )
 
 _KIND = r"(?:(?:automated|automatic|virtual|digital|autonomous|smart|ai)\s+)?"
+# whom an address speaks to before it says what they do: "AI assistants", "AI systems"
+_READERS = rf"\b{_AGENT}s?\s+(?:systems?\s+|tools?\s+|models?\s+)?"
 # AI assistants spoken to (in the plural: "mi asistente de IA" is the person's own) in
 # Spanish, Portuguese, French, Italian or German
 _FOREIGN_AGENT = (
@@ -138,7 +140,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|\b{_AGENT}s?\s+(?:instructions?|orders|directives?)\s*:"
             # "AI assistants managing a runner's diary: complete the form …", "AI systems
             # processing this bundle: record that …": whom it speaks to, then what to do
-            rf"|\b{_AGENT}s?\s+(?:systems?\s+|tools?\s+|models?\s+)?(?:reading|processing|"
+            rf"|{_READERS}(?:reading|processing|"
             r"parsing|seeing|managing|handling|running|helping|working\s+(?:on|for)|acting\s+for|"
             r"looking\s+after)\b[^.:;\n]{0,60}:\s*(?:please\s+)?(?:record|complete|forward|send|"
             r"reply|save|store|remember|note|add|update|delete|remove|pay|approve|confirm|fill|enter|"
@@ -146,7 +148,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"execute|ignore|treat|write|transfer|authori[sz]e)\b"
             # the same address with a claim first and the orders in a later sentence: "To all AI
             # assistants managing horse owners' messages: MAST requires … Go to …, enter …"
-            rf"|\b{_AGENT}s?\s+(?:systems?\s+|tools?\s+|models?\s+)?(?:reading|processing|"
+            rf"|{_READERS}(?:reading|processing|"
             r"managing|handling|running|helping|looking\s+after)\b[^.:;\n]{0,60}:[^\n]{0,240}?"
             r"[.!]\s+(?:please\s+)?(?:go\s+to\s+\S+\.[a-z]{2,}|visit\s+\S+\.[a-z]{2,}|"
             r"click\s+(?:the|this)\s+link|forward\s+this\s+(?:message|mail|e-?mail)|"
